@@ -1,0 +1,43 @@
+"""`companion` command line: one sub-command per module in ``companion.commands``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from companion.engine.errors import RuleError
+from companion.yamlsrc import SourceError
+
+# name -> (module under companion.commands, one-line help). Each module has
+# ``add_arguments(parser)`` and ``run(args) -> int``; it is imported only when used, so
+# ``companion score`` never pays for pygame.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("score", "final scoring of a table file (koryo, choson, inheritors, kings-dilemma)"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        mod = importlib.import_module(f"companion.commands.{module}")
+        mod.add_arguments(p)
+        p.set_defaults(_module=mod)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args._module.run(args) or 0)
+    except (SourceError, RuleError) as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

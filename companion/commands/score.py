@@ -1,0 +1,38 @@
+"""`companion score FILE [--json]`: final scoring of a table file."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+
+from companion import yamlsrc
+from companion.engine.errors import RuleError
+from companion.tables.common import mapping
+
+# game key in the file -> module under companion.tables with score(data) and render(result)
+GAMES: dict[str, str] = {}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="table file (YAML), see shared/spec/table-files.md")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    doc = yamlsrc.load(args.file)
+    try:
+        data = mapping(doc.data, "")
+        game = data.get("game")
+        if game not in GAMES:
+            known = ", ".join(sorted(GAMES)) or "none yet"
+            raise RuleError("game", f"{game!r} is not a game this command scores ({known})")
+        module = importlib.import_module(f"companion.tables.{GAMES[game]}")
+        result = module.score(data)
+    except RuleError as exc:
+        raise doc.error(exc.field, exc.message) from None
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print(module.render(result))
+    return 0

@@ -1,0 +1,91 @@
+"""Validation helpers shared by every table-file reader. Each raises ``RuleError`` with the
+dotted field, which the command turns into ``FILE:LINE: field: message``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.errors import RuleError
+
+
+def join(path: str, key: object) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def mapping(value: Any, path: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise RuleError(path, f"expected a mapping, got {describe(value)}")
+    return value
+
+
+def check_keys(data: dict, path: str, required: set[str], optional: set[str] = frozenset()) -> None:
+    """Unknown keys are errors (a typo must not be ignored); missing required keys too."""
+    for key in data:
+        if key not in required and key not in optional:
+            allowed = ", ".join(sorted(map(str, required | set(optional))))
+            raise RuleError(join(path, key), f"unknown key (allowed: {allowed})")
+    for key in sorted(required):
+        if key not in data:
+            raise RuleError(join(path, key), "missing")
+
+
+def describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"{value!r} (a yes/no)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"{value!r}"
+
+
+def count(value: Any, path: str, *, low: int = 0, high: int | None = None) -> int:
+    """A whole number within bounds (counts are non-negative by default)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(path, f"expected a whole number, got {describe(value)}")
+    if value < low:
+        raise RuleError(path, f"{value} is below the minimum {low}")
+    if high is not None and value > high:
+        raise RuleError(path, f"{value} is above the maximum {high}")
+    return value
+
+
+def integer(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(path, f"expected a whole number, got {describe(value)}")
+    return value
+
+
+def players(value: Any, path: str, low: int, high: int) -> list[str]:
+    """The seating order: distinct names, between ``low`` and ``high`` of them."""
+    if not isinstance(value, list):
+        raise RuleError(path, f"expected a list of player names, got {describe(value)}")
+    names: list[str] = []
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or not name.strip():
+            raise RuleError(join(path, i), f"expected a player name, got {describe(name)}")
+        if name in names:
+            raise RuleError(join(path, i), f"{name} is seated twice")
+        names.append(name)
+    if not low <= len(names) <= high:
+        raise RuleError(path, f"{len(names)} players, but the game takes {low}–{high}")
+    return names
+
+
+def per_player(value: Any, path: str, names: list[str]) -> dict[str, Any]:
+    """An optional block keyed by player: a name not in ``players`` is an error."""
+    block = mapping(value, path)
+    for key in block:
+        if key not in names:
+            raise RuleError(join(path, key), f"{key} is not one of the players ({', '.join(names)})")
+    return block
+
+
+def player_name(value: Any, path: str, names: list[str]) -> str:
+    if value not in names:
+        raise RuleError(path, f"{describe(value)} is not one of the players ({', '.join(names)})")
+    return value

@@ -1,0 +1,108 @@
+"""YAML documents that remember where each value came from.
+
+Configuration files and table files are read through here so that every error can name
+the file, the line and the field (``seats.2.colour``) instead of raising a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class SourceError(Exception):
+    """A file that can't be used: carries a message ready to print (file, line, field)."""
+
+
+@dataclass
+class Document:
+    """Plain data from one YAML file plus the line of every node, keyed by dotted path."""
+
+    path: str
+    data: Any
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def line_of(self, dotted: str) -> int | None:
+        """The line of ``dotted`` or of its nearest ancestor that has one (1-based)."""
+        key = dotted
+        while True:
+            if key in self.lines:
+                return self.lines[key]
+            if "." not in key:
+                return self.lines.get("")
+            key = key.rsplit(".", 1)[0]
+
+    def where(self, dotted: str) -> str:
+        line = self.line_of(dotted)
+        return f"{self.path}:{line}" if line else self.path
+
+    def error(self, dotted: str, message: str) -> SourceError:
+        prefix = f"{dotted}: " if dotted else ""
+        return SourceError(f"{self.where(dotted)}: {prefix}{message}")
+
+
+def _key(node: yaml.Node) -> str:
+    return str(node.value) if isinstance(node, yaml.ScalarNode) else "?"
+
+
+def _index(node: yaml.Node, path: str, lines: dict[str, int]) -> None:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            child = f"{path}.{_key(k)}" if path else _key(k)
+            lines[child] = k.start_mark.line + 1
+            _index(v, child, lines)
+            lines[child] = k.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            child = f"{path}.{i}" if path else str(i)
+            _index(v, child, lines)
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a key given twice in one mapping (a silent overwrite otherwise)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} is given twice", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def parse(text: str, path: str = "<string>") -> Document:
+    """Parse YAML text; a syntax error becomes a ``SourceError`` naming the line."""
+    try:
+        node = yaml.compose(text, Loader=_UniqueKeyLoader)
+        data = yaml.load(text, Loader=_UniqueKeyLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f":{mark.line + 1}" if mark else ""
+        raise SourceError(f"{path}{line}: not valid YAML: {exc.problem or exc}") from None
+    except yaml.YAMLError as exc:
+        raise SourceError(f"{path}: not valid YAML: {exc}") from None
+    lines: dict[str, int] = {}
+    if node is not None:
+        _index(node, "", lines)
+    return Document(path=path, data=data, lines=lines)
+
+
+def load(path: str | Path) -> Document:
+    """Read and parse a YAML file; an unreadable file becomes a ``SourceError``."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SourceError(f"{p}: no such file") from None
+    except UnicodeDecodeError:
+        raise SourceError(f"{p}: not a text file (expected UTF-8 YAML)") from None
+    except OSError as exc:
+        raise SourceError(f"{p}: cannot read: {exc.strerror}") from None
+    return parse(text, str(p))
