@@ -11,7 +11,10 @@ from companion.engine.errors import RuleError
 from companion.tables.common import mapping
 
 # game key in the file -> module under companion.tables with score(data) and render(result)
-GAMES: dict[str, str] = {}
+GAMES: dict[str, str] = {
+    "koryo": "koryo",
+    "choson": "choson",
+}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -1,0 +1,194 @@
+"""What Koryŏ and Chosŏn share: families of characters, the cards in front of a player and
+the majority rule.
+
+A player holds the majority of a family when they have strictly more of its cards in play
+than every other player. During the rounds one player may win ties (the Omniscient holder in
+Koryŏ, the owner of Yi's Shield in Chosŏn); at final scoring nobody does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.engine.errors import RuleError
+
+# A card kind: a family value 1–9, or an event name ("barbarian", "lobbying", "event").
+Kind = int | str
+
+FAMILY_VALUES: tuple[int, ...] = tuple(range(1, 10))
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family of characters: value n means n cards in the deck, worth n points."""
+
+    value: int
+    en: str
+    fr: str
+    en_plural: str
+    fr_plural: str
+    power: str  # the majority power, in English, as the rulebook states it
+
+    def to_dict(self) -> dict:
+        return {
+            "value": self.value,
+            "en": self.en,
+            "fr": self.fr,
+            "en_plural": self.en_plural,
+            "fr_plural": self.fr_plural,
+            "power": self.power,
+        }
+
+
+def _kind_order(kind: Kind) -> tuple[int, int, str]:
+    return (1, 0, kind) if isinstance(kind, str) else (0, kind, "")
+
+
+@dataclass(frozen=True)
+class Area:
+    """The face-up cards in front of one player: ``(kind, count)`` pairs, counts > 0, sorted
+    (families by value, then events by name)."""
+
+    items: tuple[tuple[Kind, int], ...] = ()
+
+    @classmethod
+    def of(cls, counts: Mapping[Kind, int]) -> Area:
+        items = ((k, n) for k, n in counts.items() if n)
+        return cls(tuple(sorted(items, key=lambda i: _kind_order(i[0]))))
+
+    def __getitem__(self, kind: Kind) -> int:
+        for k, n in self.items:
+            if k == kind:
+                return n
+        return 0
+
+    def as_dict(self) -> dict[Kind, int]:
+        return dict(self.items)
+
+    def add(self, kind: Kind, n: int = 1) -> Area:
+        counts = self.as_dict()
+        counts[kind] = counts.get(kind, 0) + n
+        if counts[kind] < 0:
+            raise ValueError(f"no {kind} card to remove")
+        return Area.of(counts)
+
+    def plus(self, other: Area) -> Area:
+        counts = self.as_dict()
+        for k, n in other.items:
+            counts[k] = counts.get(k, 0) + n
+        return Area.of(counts)
+
+    @property
+    def characters(self) -> int:
+        return sum(n for k, n in self.items if isinstance(k, int))
+
+    @property
+    def events(self) -> int:
+        return sum(n for k, n in self.items if isinstance(k, str))
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.items)
+
+    def families(self) -> tuple[int, ...]:
+        return tuple(k for k, _ in self.items if isinstance(k, int))
+
+    def to_dict(self) -> dict[str, int]:
+        return {str(k): n for k, n in self.items}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, int]) -> Area:
+        return cls.of({kind_from_key(k): n for k, n in data.items()})
+
+
+def kind_from_key(key: str | int) -> Kind:
+    """``"9"`` → 9 and ``"barbarian"`` → ``"barbarian"`` (JSON keys are strings)."""
+    if isinstance(key, int):
+        return key
+    return int(key) if key.isdigit() else key
+
+
+@dataclass(frozen=True)
+class Majority:
+    """Who holds a family's majority, and how.
+
+    ``tied`` lists the players sharing the top count when there is a tie (empty otherwise);
+    ``tie_breaker`` names what gave a tied player the majority (``"Omniscient"``,
+    ``"Yi's Shield"``), or is None.
+    """
+
+    family: int
+    holder: str | None
+    count: int
+    tied: tuple[str, ...] = ()
+    tie_breaker: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "family": self.family,
+            "holder": self.holder,
+            "count": self.count,
+            "tied": list(self.tied),
+            "tie_breaker": self.tie_breaker,
+        }
+
+
+def leaders(counts: Mapping[str, int], order: Sequence[str]) -> tuple[str, ...]:
+    """The players (in ``order``) with the top count, if that count is above zero."""
+    top = max((counts.get(p, 0) for p in order), default=0)
+    if top <= 0:
+        return ()
+    return tuple(p for p in order if counts.get(p, 0) == top)
+
+
+def majority(
+    family: int,
+    counts: Mapping[str, int],
+    order: Sequence[str],
+    breaker: str | None = None,
+    breaker_name: str | None = None,
+) -> Majority:
+    """The strict majority of ``family``; a tie goes to ``breaker`` when they are among the
+    tied players (the tie-breaker in force during the rounds), to nobody otherwise."""
+    top = leaders(counts, order)
+    count = counts.get(top[0], 0) if top else 0
+    if len(top) == 1:
+        return Majority(family, top[0], count)
+    if breaker is not None and breaker in top:
+        return Majority(family, breaker, count, top, breaker_name)
+    return Majority(family, None, count, top)
+
+
+def scoring_holders(areas: Mapping[str, Area], order: Sequence[str]) -> dict[int, str | None]:
+    """Final scoring: the strict majority holder of every family; ties give nobody."""
+    return {
+        v: majority(v, {p: areas[p][v] for p in order}, order).holder for v in FAMILY_VALUES
+    }
+
+
+def best(totals: Mapping[str, int], order: Iterable[str]) -> tuple[str, ...]:
+    """The players (in ``order``) with the highest total."""
+    names = list(order)
+    top = max(totals[p] for p in names)
+    return tuple(p for p in names if totals[p] == top)
+
+
+def check_deck(
+    areas: Mapping[str, Area],
+    order: Sequence[str],
+    deck: Mapping[Kind, int],
+    name: Callable[[Kind, int], str],
+    prefix: str = "cards",
+) -> None:
+    """Refuse more cards of a kind in play than the deck has. The error names the field of
+    the last player (in ``order``) holding that kind and says the total over all players:
+    ``cards.Ben.9: 10 Merchants, but the deck has 9``."""
+    for kind, size in deck.items():
+        holding = [p for p in order if areas.get(p, Area())[kind]]
+        total = sum(areas[p][kind] for p in holding)
+        if total > size:
+            raise RuleError(
+                f"{prefix}.{holding[-1]}.{kind}",
+                f"{total} {name(kind, total)}, but the deck has {size}",
+            )

@@ -1,0 +1,79 @@
+"""`companion score` for Chosŏn table files (shared/spec/table-files.md, "score: Chosŏn")."""
+
+from __future__ import annotations
+
+from companion.engine import choson
+from companion.engine.errors import RuleError
+from companion.tables.common import (
+    check_keys,
+    count,
+    join,
+    per_player,
+    player_name,
+    players,
+)
+from companion.tables.koryo import families_block, read_areas, read_tokens, table
+
+
+def score(data: dict) -> dict:
+    check_keys(
+        data, "", {"game", "players", "cards", "first_player"},
+        {"kept_events", "tokens", "yi_legacy"},
+    )
+    names = players(data["players"], "players", choson.MIN_PLAYERS, choson.MAX_PLAYERS)
+    deck = {k: n for k, n in choson.DECK.items() if isinstance(k, int)}
+    areas = read_areas(data["cards"], names, (), deck, choson.kind_name)
+    kept = per_player(data.get("kept_events"), "kept_events", names)
+    kept_events = {p: count(n, join("kept_events", p)) for p, n in kept.items()}
+    total_kept = sum(kept_events.values())
+    if total_kept > choson.EVENTS_IN_DECK:
+        last = [p for p in names if kept_events.get(p)][-1]
+        raise RuleError(
+            join("kept_events", last),
+            f"{total_kept} events, but the deck has {choson.EVENTS_IN_DECK}",
+        )
+    tokens = read_tokens(data.get("tokens"), "tokens", names, choson.VP_TOKENS)
+    first = player_name(data["first_player"], "first_player", names)
+    legacy = data.get("yi_legacy")
+    if legacy is not None:
+        legacy = player_name(legacy, "yi_legacy", names)
+    result = choson.final_score(names, areas, tokens, kept_events, first, legacy)
+    return {
+        "game": choson.GAME,
+        "players": [
+            {
+                "name": s.name,
+                "total": s.total,
+                "breakdown": s.breakdown(),
+                "cards": areas[s.name].to_dict(),
+            }
+            for s in result.players
+        ],
+        "winners": list(result.winners),
+        "tie_break": {"tied": list(result.tied), "family": result.tie_break_family}
+        if len(result.tied) > 1
+        else None,
+        "families": families_block(choson.FAMILIES, areas, names, result.holders),
+    }
+
+
+def render(result: dict) -> str:
+    text = table(
+        "Chosŏn — final scoring (points, cards in play in brackets)",
+        result,
+        [
+            ("VP tokens", "tokens"),
+            ("Kept events", "kept_events"),
+            ("First player (+2)", "first_player"),
+            ("Yi's Legacy", "yi_legacy"),
+        ],
+    )
+    tie = result["tie_break"]
+    if tie:
+        if tie["family"] is None:
+            how = "none of them controls a family: shared"
+        else:
+            fam = choson.FAMILIES[tie["family"]]
+            how = f"{result['winners'][0]} controls the lowest family, {tie['family']} {fam.en}"
+        text += f"\nTie between {', '.join(tie['tied'])}: {how}"
+    return text

@@ -1,0 +1,127 @@
+"""`companion score` for Koryŏ table files (shared/spec/table-files.md, "score: Koryŏ")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from companion.engine import koryo
+from companion.engine.errors import RuleError
+from companion.engine.majority import FAMILY_VALUES, Area, Family, Kind, check_deck
+from companion.tables.common import check_keys, count, join, mapping, per_player, players
+
+
+def read_area(value: Any, path: str, events: Collection[str]) -> Area:
+    """One player's cards: family keys are the whole numbers 1–9 (as YAML reads them),
+    event keys are names; every count is a non-negative whole number."""
+    block = mapping(value, path)
+    counts: dict[Kind, int] = {}
+    for key, n in block.items():
+        field = join(path, key)
+        is_family = isinstance(key, int) and not isinstance(key, bool) and key in FAMILY_VALUES
+        if isinstance(key, str) and key.strip().isdigit():
+            raise RuleError(field, f"write the family as a number ({key.strip()}), not as text")
+        if not is_family and key not in events:
+            allowed = "a family 1–9" + "".join(f", {e}" for e in events)
+            raise RuleError(field, f"not a card of the game (expected {allowed})")
+        counts[key] = count(n, field)
+    return Area.of(counts)
+
+
+def read_tokens(value: Any, path: str, names: list[str], supply: int) -> dict[str, int]:
+    """VP tokens per player; their total may not exceed the game's ``supply``."""
+    block = per_player(value, path, names)
+    tokens = {p: count(n, join(path, p)) for p, n in block.items()}
+    total = sum(tokens.values())
+    if total > supply:
+        last = [p for p in names if tokens.get(p)][-1]
+        raise RuleError(join(path, last), f"{total} VP tokens, but the game has {supply}")
+    return tokens
+
+
+def read_areas(
+    value: Any, names: list[str], events: Collection[str], deck: Mapping[Kind, int],
+    name: Callable[[Kind, int], str],
+) -> dict[str, Area]:
+    block = per_player(value, "cards", names)
+    areas = {p: read_area(block.get(p), join("cards", p), events) for p in names}
+    check_deck(areas, names, deck, name)
+    return areas
+
+
+def score(data: dict) -> dict:
+    check_keys(data, "", {"game", "players", "cards"}, {"tokens"})
+    names = players(data["players"], "players", koryo.MIN_PLAYERS, koryo.MAX_PLAYERS)
+    areas = read_areas(data["cards"], names, koryo.EVENTS, koryo.DECK, koryo.kind_name)
+    tokens = read_tokens(data.get("tokens"), "tokens", names, koryo.VP_TOKENS)
+    result = koryo.final_score(names, areas, tokens)
+    return {
+        "game": koryo.GAME,
+        "players": [
+            {
+                "name": s.name,
+                "total": s.total,
+                "breakdown": s.breakdown(),
+                "cards": areas[s.name].to_dict(),
+            }
+            for s in result.players
+        ],
+        "winners": list(result.winners),
+        "families": families_block(koryo.FAMILIES, areas, names, result.holders),
+    }
+
+
+def families_block(
+    families: Mapping[int, Family], areas: Mapping[str, Area], names: list[str],
+    holders: Mapping[int, str | None],
+) -> list[dict]:
+    """Per family, highest first: the counts in play, the strict majority holder, the points."""
+    return [
+        {
+            "family": v,
+            "en": families[v].en,
+            "fr": families[v].fr,
+            "counts": {p: areas[p][v] for p in names},
+            "holder": holders[v],
+            "points": v if holders[v] else 0,
+        }
+        for v in sorted(FAMILY_VALUES, reverse=True)
+    ]
+
+
+def table(title: str, result: dict, rows: list[tuple[str, str]]) -> str:
+    """A plain text table: one column per player, one row per family then ``rows`` (label,
+    breakdown key), the totals and the winners."""
+    names = [p["name"] for p in result["players"]]
+    by_name = {p["name"]: p for p in result["players"]}
+    width = max(8, *(len(n) + 2 for n in names))
+    label_w = 24
+
+    def line(label: str, cells: list[str]) -> str:
+        return f"{label:<{label_w}}" + "".join(f"{c:>{width}}" for c in cells)
+
+    out = [title, line("", names)]
+    for fam in result["families"]:
+        cells = []
+        for p in names:
+            n = fam["counts"][p]
+            pts = by_name[p]["breakdown"][f"family_{fam['family']}"]
+            cells.append(f"{pts} ({n})" if n else "·")
+        label = f"{fam['family']} {fam['en']}"
+        if fam["holder"] is None and fam["counts"] and max(fam["counts"].values()) > 0:
+            label += " (tie)"
+        out.append(line(label, cells))
+    for label, key in rows:
+        out.append(line(label, [str(by_name[p]["breakdown"][key]) for p in names]))
+    out.append(line("Total", [str(by_name[p]["total"]) for p in names]))
+    winners = result["winners"]
+    out.append(("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners))
+    return "\n".join(out)
+
+
+def render(result: dict) -> str:
+    return table(
+        "Koryŏ — final scoring (points, cards in play in brackets)",
+        result,
+        [("Events (−1 each)", "events"), ("VP tokens", "tokens")],
+    )
