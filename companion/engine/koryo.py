@@ -5,17 +5,27 @@ Rules: shared/RULES.md section 1 (rulebooks: seeds 000 and 002).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
+from companion.engine.errors import RuleError
 from companion.engine.majority import (
     FAMILY_VALUES,
+    Action,
     Area,
     Family,
     Kind,
+    LimitCheck,
+    Majority,
+    Power,
+    Protection,
     best,
+    majority,
+    plain,
     scoring_holders,
 )
+from companion.engine.majority import action_from_dict as _action_from_dict
 
 GAME = "koryo"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -128,3 +138,528 @@ def final_score(
     )
     winners = best({s.name: s.total for s in scores}, order)
     return FinalScore(scores, holders, winners)
+
+
+# --------------------------------------------------------------------------- in-game state
+
+SETUP, ORDERS, MAIN, END, OVER = "setup", "orders", "main", "end", "over"
+BARBARIAN, LOBBYING = EVENTS
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The current player's turn in the main phase: what they revealed, the event effects
+    they have yet to resolve (optional) and the once-per-turn powers already used."""
+
+    revealed: bool = False
+    barbarians: int = 0  # Barbarian destructions still available this turn
+    lobbyings: int = 0  # Lobbying swaps still available this turn
+    used: frozenset[str] = frozenset()  # "banker", "priest", "spy"
+
+
+@dataclass(frozen=True)
+class State:
+    """A Koryŏ game in progress. Seat-indexed tuples follow ``players`` (clockwise)."""
+
+    players: tuple[str, ...]
+    areas: tuple[Area, ...]
+    tokens: tuple[int, ...]
+    first: int = 0  # seat of the first-player token
+    round: int = 0  # 1–8 once started
+    phase: str = SETUP
+    deals: tuple[int, ...] = ()  # cards dealt to each seat this round
+    ship_owner: str | None = None  # Ship Owner majority at the order phase
+    turn_index: int = 0  # turns played this round (main phase)
+    turn: Turn = Turn()
+
+    def seat(self, player: str) -> int:
+        return self.players.index(player)
+
+    def area(self, player: str) -> Area:
+        return self.areas[self.seat(player)]
+
+    def tokens_of(self, player: str) -> int:
+        return self.tokens[self.seat(player)]
+
+    @property
+    def bank(self) -> int:
+        return VP_TOKENS - sum(self.tokens)
+
+    @property
+    def first_player(self) -> str:
+        return self.players[self.first]
+
+    @property
+    def current_player(self) -> str | None:
+        if self.phase not in (ORDERS, MAIN):
+            return None
+        return self.players[(self.first + self.turn_index) % len(self.players)]
+
+    def to_dict(self) -> dict:
+        return plain(self)  # type: ignore[return-value]
+
+
+def new_game(players: Sequence[str], first_player: str | None = None) -> State:
+    """A game before round 1: empty areas, the 8 VP tokens in the bank."""
+    names = tuple(players)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise RuleError("players", f"{len(names)} players, but Koryŏ takes 2–4")
+    if len(set(names)) != len(names):
+        raise RuleError("players", "a player is seated twice")
+    first = names.index(first_player) if first_player in names else 0
+    if first_player is not None and first_player not in names:
+        raise RuleError("first_player", f"{first_player} is not one of the players")
+    return State(names, tuple(Area() for _ in names), tuple(0 for _ in names), first)
+
+
+# -- queries ----------------------------------------------------------------------------------
+
+
+def omniscient(state: State) -> str | None:
+    """The player holding the Omniscient (#1), who wins ties during the rounds."""
+    return next((p for p in state.players if state.area(p)[OMNISCIENT]), None)
+
+
+def majority_of(state: State, family: int) -> Majority:
+    """The live majority of ``family`` during the rounds: ties go to the Omniscient holder."""
+    counts = {p: state.area(p)[family] for p in state.players}
+    return majority(family, counts, state.players, omniscient(state), FAMILIES[OMNISCIENT].en)
+
+
+def majorities(state: State) -> dict[int, Majority]:
+    return {v: majority_of(state, v) for v in FAMILY_VALUES}
+
+
+def holder(state: State, family: int) -> str | None:
+    return majority_of(state, family).holder
+
+
+def round_limit(state: State, player: str) -> int:
+    """The season's card limit, +2 for the Senator majority."""
+    return limit(state.round) + (2 if holder(state, SENATOR) == player else 0)
+
+
+def limit_check(state: State) -> list[LimitCheck]:
+    """End phase: every card counts (events too), but only characters can be discarded."""
+    checks = []
+    for p in state.players:
+        area = state.area(p)
+        lim = round_limit(state, p)
+        excess = min(area.characters, max(0, area.total - lim))
+        checks.append(LimitCheck(p, area.total, lim, excess))
+    return checks
+
+
+def barbarian_proof(state: State, player: str) -> bool:
+    """The Guardian majority cannot be targeted by Barbarians."""
+    return holder(state, GUARDIAN) == player
+
+
+def lobbying_proof(state: State, player: str) -> bool:
+    """The Spy majority cannot be targeted by Lobbying, unless it has a Guardian in play."""
+    return holder(state, SPY) == player and state.area(player)[GUARDIAN] == 0
+
+
+def protections(state: State) -> list[Protection]:
+    out = []
+    for p in state.players:
+        if barbarian_proof(state, p):
+            out.append(Protection(p, (BARBARIAN,), "Guardian majority",
+                                  f"{p} cannot be targeted by Barbarians — Guardians", GUARDIAN))
+        if lobbying_proof(state, p):
+            out.append(Protection(p, (LOBBYING,), "Spy majority without a Guardian",
+                                  f"{p} cannot be targeted by Lobbying — Spies", SPY))
+    return out
+
+
+def powers(state: State) -> list[Power]:
+    """What each player may or must do in the current phase."""
+    out: list[Power] = []
+    if state.phase == ORDERS:
+        if (b := holder(state, BROADCASTER)) is not None and state.turn_index == 0:
+            out.append(Power(b, "deal_bonus", False, f"{b}: deal 1 more card — Broadcasters",
+                             BROADCASTER))
+        if state.ship_owner is not None:
+            s = state.ship_owner
+            out.append(Power(s, "two_different", False,
+                             f"{s} may order exactly 2 different cards — Ship Owners", SHIP_OWNER))
+    if state.phase in (ORDERS, MAIN):
+        out += _turn_powers(state)
+    if state.phase == END:
+        if (s := holder(state, SENATOR)) is not None:
+            out.append(Power(s, "limit_plus_2", False, f"{s} may keep 2 more cards — Senators",
+                             SENATOR))
+        for c in limit_check(state):
+            if c.excess:
+                out.append(Power(c.player, "discard", True,
+                                 f"{c.player} must discard {c.excess} character"
+                                 f"{'s' if c.excess > 1 else ''} — limit {c.limit}"))
+    return out
+
+
+def _turn_powers(state: State) -> list[Power]:
+    p = state.current_player
+    assert p is not None
+    t, out = state.turn, []
+    others_with_tokens = [q for q in state.players if q != p and state.tokens_of(q)]
+    if holder(state, BANKER) == p and "banker" not in t.used and state.bank:
+        out.append(Power(p, "take_vp", False, f"{p} may take a VP — Bankers", BANKER))
+    if holder(state, PRIEST) == p and "priest" not in t.used and state.area(p).events:
+        out.append(Power(p, "destroy_event", False, f"{p} may destroy one of their events — "
+                                                     "Priests", PRIEST))
+    if holder(state, SPY) == p and "spy" not in t.used and others_with_tokens:
+        out.append(Power(p, "steal_vp", False, f"{p} may steal a VP — Spies", SPY))
+    if t.barbarians:
+        out.append(Power(p, "destroy", False,
+                         f"{p} may destroy {t.barbarians} character card(s) of other players"
+                         " — Barbarians"))
+    if t.lobbyings:
+        out.append(Power(p, "swap", False,
+                         f"{p} may swap {t.lobbyings} pair(s) of character cards — Lobbying"))
+    return out
+
+
+# -- actions ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartRound(Action):
+    """Turn the next season card: deal 11 − r cards (+1 Broadcaster majority)."""
+
+    name: ClassVar[str] = "start_round"
+
+
+@dataclass(frozen=True)
+class Reveal(Action):
+    """The current player reveals the cards they ordered face down."""
+
+    player: str
+    cards: Area
+    name: ClassVar[str] = "reveal"
+
+
+@dataclass(frozen=True)
+class Destroy(Action):
+    """Barbarian: destroy one character card of another player."""
+
+    player: str
+    target: str
+    family: int
+    name: ClassVar[str] = "destroy"
+
+
+@dataclass(frozen=True)
+class Swap(Action):
+    """Lobbying: ``a`` gives one ``a_family`` card to ``b`` and gets one ``b_family`` back."""
+
+    player: str
+    a: str
+    a_family: int
+    b: str
+    b_family: int
+    name: ClassVar[str] = "swap"
+
+
+@dataclass(frozen=True)
+class TakeVP(Action):
+    """Banker majority: take 1 VP token from the bank (once per own turn)."""
+
+    player: str
+    name: ClassVar[str] = "take_vp"
+
+
+@dataclass(frozen=True)
+class StealVP(Action):
+    """Spy majority: steal 1 VP token from another player (once per own turn)."""
+
+    player: str
+    victim: str
+    name: ClassVar[str] = "steal_vp"
+
+
+@dataclass(frozen=True)
+class DestroyEvent(Action):
+    """Priest majority: destroy one of own events (once per own turn)."""
+
+    player: str
+    event: str
+    name: ClassVar[str] = "destroy_event"
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    player: str
+    name: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    """End phase: discard characters down to the limit (never events)."""
+
+    player: str
+    family: int
+    count: int = 1
+    name: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True)
+class EndRound(Action):
+    """Close the round once everyone is within the limit; the first-player token passes."""
+
+    name: ClassVar[str] = "end_round"
+
+
+ACTIONS: dict[str, type] = {
+    cls.name: cls
+    for cls in (StartRound, Reveal, Destroy, Swap, TakeVP, StealVP, DestroyEvent, EndTurn,
+                Discard, EndRound)
+}
+
+
+def action_from_dict(data: Mapping) -> Action:
+    return _action_from_dict(data, ACTIONS)
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``, or ``RuleError`` saying why the rules refuse it."""
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise RuleError("action", f"{action!r} is not a Koryŏ action")
+    return handler(state, action)
+
+
+def is_legal(state: State, action: Action) -> bool:
+    try:
+        apply(state, action)
+    except RuleError:
+        return False
+    return True
+
+
+def score(state: State) -> FinalScore:
+    """Final scoring of the cards and tokens in play (meant for the end of round 8)."""
+    return final_score(
+        state.players, dict(zip(state.players, state.areas, strict=True)),
+        dict(zip(state.players, state.tokens, strict=True)),
+    )
+
+
+# -- rules of each action ---------------------------------------------------------------------
+
+
+def _with_area(state: State, player: str, area: Area) -> State:
+    areas = list(state.areas)
+    areas[state.seat(player)] = area
+    return replace(state, areas=tuple(areas))
+
+
+def _with_tokens(state: State, player: str, delta: int) -> State:
+    tokens = list(state.tokens)
+    tokens[state.seat(player)] += delta
+    return replace(state, tokens=tuple(tokens))
+
+
+def _seated(state: State, name: str, field: str) -> str:
+    if name not in state.players:
+        raise RuleError(field, f"{name} is not at the table ({', '.join(state.players)})")
+    return name
+
+
+def _family(value: object, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in FAMILIES:
+        raise RuleError(field, f"{value!r} is not a family (1–9)")
+    return value
+
+
+def _own_turn(state: State, player: str) -> None:
+    _seated(state, player, "player")
+    if state.phase not in (ORDERS, MAIN):
+        raise RuleError("player", f"not the main phase (phase: {state.phase})")
+    if state.current_player != player:
+        raise RuleError("player", f"it is {state.current_player}'s turn, not {player}'s")
+
+
+def _majority_power(state: State, player: str, family: int, power: str) -> None:
+    f = FAMILIES[family]
+    if holder(state, family) != player:
+        raise RuleError("player", f"{player} does not hold the {f.en} majority")
+    if power in state.turn.used:
+        raise RuleError("player", f"{player} already used the {f.en} power this turn")
+
+
+def _start_round(state: State, action: StartRound) -> State:
+    if state.phase != SETUP:
+        raise RuleError("phase", f"the round is not over (phase: {state.phase})")
+    r = state.round + 1
+    b = holder(state, BROADCASTER)
+    deals = tuple(deal(r) + (1 if p == b else 0) for p in state.players)
+    return replace(state, round=r, phase=ORDERS, deals=deals,
+                   ship_owner=holder(state, SHIP_OWNER), turn_index=0, turn=Turn())
+
+
+def order_refusal(cards: Area, may_mix: bool) -> str | None:
+    """Why an order is illegal, or None: one family or one event type, any number; the Ship
+    Owner majority may instead order exactly 2 different cards."""
+    if len(cards.items) <= 1:
+        return None
+    if may_mix and cards.total == 2:
+        return None
+    if may_mix:
+        return "with the Ship Owner majority: identical cards, or exactly 2 different cards"
+    return "an order is identical cards only: one family or one event type"
+
+
+def _reveal(state: State, action: Reveal) -> State:
+    p = action.player
+    _own_turn(state, p)
+    if state.turn.revealed:
+        raise RuleError("player", f"{p} has already revealed this turn")
+    cards = action.cards
+    for kind, n in cards.items:
+        if kind not in DECK:
+            raise RuleError(f"cards.{kind}", f"{kind!r} is not a Koryŏ card")
+        if n < 0:
+            raise RuleError(f"cards.{kind}", "a count cannot be negative")
+        in_play = sum(a[kind] for a in state.areas)
+        if in_play + n > DECK[kind]:
+            raise RuleError(
+                f"cards.{kind}",
+                f"{n} {kind_name(kind, n)}, but only {DECK[kind] - in_play} of the "
+                f"{DECK[kind]} are not already in play",
+            )
+    dealt = state.deals[state.seat(p)]
+    if cards.total > dealt:
+        raise RuleError("cards", f"{cards.total} cards, but {p} was dealt {dealt}")
+    why = order_refusal(cards, state.ship_owner == p)
+    if why:
+        raise RuleError("cards", why)
+    turn = replace(state.turn, revealed=True, barbarians=cards[BARBARIAN],
+                   lobbyings=cards[LOBBYING])
+    state = _with_area(state, p, state.area(p).plus(cards))
+    return replace(state, phase=MAIN, turn=turn)
+
+
+def _take_character(state: State, owner: str, family: int, field: str) -> State:
+    if state.area(owner)[family] == 0:
+        raise RuleError(field, f"{owner} has no {kind_name(family, 1)} in play")
+    return _with_area(state, owner, state.area(owner).add(family, -1))
+
+
+def _destroy(state: State, action: Destroy) -> State:
+    p, target = action.player, _seated(state, action.target, "target")
+    _own_turn(state, p)
+    family = _family(action.family, "family")
+    if state.turn.barbarians == 0:
+        raise RuleError("player", f"{p} has no Barbarian to resolve this turn")
+    if target == p:
+        raise RuleError("target", "a Barbarian destroys a card of another player")
+    if barbarian_proof(state, target):
+        raise RuleError("target", f"{target} holds the Guardian majority: Barbarians cannot "
+                                  "target them")
+    state = _take_character(state, target, family, "family")
+    return replace(state, phase=MAIN,
+                   turn=replace(state.turn, barbarians=state.turn.barbarians - 1))
+
+
+def _swap(state: State, action: Swap) -> State:
+    p = action.player
+    _own_turn(state, p)
+    a, b = _seated(state, action.a, "a"), _seated(state, action.b, "b")
+    fa, fb = _family(action.a_family, "a_family"), _family(action.b_family, "b_family")
+    if state.turn.lobbyings == 0:
+        raise RuleError("player", f"{p} has no Lobbying to resolve this turn")
+    if a == b:
+        raise RuleError("b", "Lobbying swaps cards between two different players")
+    for who, field in ((a, "a"), (b, "b")):
+        if lobbying_proof(state, who):
+            raise RuleError(field, f"{who} holds the Spy majority without a Guardian: Lobbying "
+                                   "cannot target them")
+    state = _take_character(state, a, fa, "a_family")
+    state = _take_character(state, b, fb, "b_family")
+    state = _with_area(state, a, state.area(a).add(fb))
+    state = _with_area(state, b, state.area(b).add(fa))
+    return replace(state, phase=MAIN,
+                   turn=replace(state.turn, lobbyings=state.turn.lobbyings - 1))
+
+
+def _use(state: State, power: str) -> State:
+    return replace(state, phase=MAIN, turn=replace(state.turn, used=state.turn.used | {power}))
+
+
+def _take_vp(state: State, action: TakeVP) -> State:
+    p = action.player
+    _own_turn(state, p)
+    _majority_power(state, p, BANKER, "banker")
+    if state.bank == 0:
+        raise RuleError("player", "the bank has no VP token left")
+    return _use(_with_tokens(state, p, 1), "banker")
+
+
+def _steal_vp(state: State, action: StealVP) -> State:
+    p, victim = action.player, _seated(state, action.victim, "victim")
+    _own_turn(state, p)
+    _majority_power(state, p, SPY, "spy")
+    if victim == p:
+        raise RuleError("victim", "the Spies steal from another player")
+    if state.tokens_of(victim) == 0:
+        raise RuleError("victim", f"{victim} has no VP token")
+    return _use(_with_tokens(_with_tokens(state, victim, -1), p, 1), "spy")
+
+
+def _destroy_event(state: State, action: DestroyEvent) -> State:
+    p = action.player
+    _own_turn(state, p)
+    _majority_power(state, p, PRIEST, "priest")
+    if action.event not in EVENTS:
+        raise RuleError("event", f"{action.event!r} is not an event (barbarian, lobbying)")
+    if state.area(p)[action.event] == 0:
+        raise RuleError("event", f"{p} has no {kind_name(action.event, 1)} in front of them")
+    return _use(_with_area(state, p, state.area(p).add(action.event, -1)), "priest")
+
+
+def _end_turn(state: State, action: EndTurn) -> State:
+    _own_turn(state, action.player)
+    nxt = state.turn_index + 1
+    if nxt == len(state.players):
+        return replace(state, phase=END, turn_index=nxt, turn=Turn())
+    return replace(state, phase=MAIN, turn_index=nxt, turn=Turn())
+
+
+def _discard(state: State, action: Discard) -> State:
+    p = _seated(state, action.player, "player")
+    if state.phase != END:
+        raise RuleError("phase", "cards are discarded to the limit in the end phase")
+    if action.family in EVENTS:
+        raise RuleError("family", "events can never be discarded to the limit (only a Priest "
+                                  "majority destroys them)")
+    family = _family(action.family, "family")
+    check = next(c for c in limit_check(state) if c.player == p)
+    if action.count < 1:
+        raise RuleError("count", "discard at least 1 card")
+    if action.count > check.excess:
+        raise RuleError("count", f"{p} has {check.counted} cards for a limit of {check.limit}: "
+                                 f"{check.excess} to discard, not {action.count}")
+    if state.area(p)[family] < action.count:
+        raise RuleError("family", f"{p} has {state.area(p)[family]} {kind_name(family)} in play")
+    return _with_area(state, p, state.area(p).add(family, -action.count))
+
+
+def _end_round(state: State, action: EndRound) -> State:
+    if state.phase != END:
+        raise RuleError("phase", f"the round is not at its end phase (phase: {state.phase})")
+    over = [c for c in limit_check(state) if c.excess]
+    if over:
+        c = over[0]
+        raise RuleError("player", f"{c.player} has {c.counted} cards for a limit of {c.limit}: "
+                                  f"discard {c.excess} character(s) first")
+    first = (state.first + 1) % len(state.players)
+    phase = OVER if state.round == ROUNDS else SETUP
+    return replace(state, first=first, phase=phase, deals=(), ship_owner=None, turn_index=0,
+                   turn=Turn())
+
+
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    StartRound: _start_round, Reveal: _reveal, Destroy: _destroy, Swap: _swap,
+    TakeVP: _take_vp, StealVP: _steal_vp, DestroyEvent: _destroy_event, EndTurn: _end_turn,
+    Discard: _discard, EndRound: _end_round,
+}

@@ -9,7 +9,8 @@ Koryŏ, the owner of Yi's Shield in Chosŏn); at final scoring nobody does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
+from typing import ClassVar
 
 from companion.engine.errors import RuleError
 
@@ -192,3 +193,101 @@ def check_deck(
                 f"{prefix}.{holding[-1]}.{kind}",
                 f"{total} {name(kind, total)}, but the deck has {size}",
             )
+
+
+# ------------------------------------------------------------- shared in-game structures
+
+
+@dataclass(frozen=True)
+class Power:
+    """A majority power (or event effect) a player may or must use now.
+
+    ``code`` is stable for programs (``deal_bonus``, ``take_vp``, ``destroy``…), ``text`` is
+    the sentence for people: ``"Ben: deal 1 more card — Broadcasters"``.
+    """
+
+    player: str
+    code: str
+    must: bool
+    text: str
+    family: int | None = None
+
+    def to_dict(self) -> dict:
+        return plain(self)
+
+
+@dataclass(frozen=True)
+class Protection:
+    """A protection in force: ``player`` (or their ``family``) cannot be targeted by
+    ``against`` (effect names), because of ``reason``."""
+
+    player: str
+    against: tuple[str, ...]
+    reason: str
+    text: str
+    family: int | None = None
+
+    def to_dict(self) -> dict:
+        return plain(self)
+
+
+@dataclass(frozen=True)
+class LimitCheck:
+    """End of round: ``counted`` cards against ``limit``; ``excess`` characters to discard."""
+
+    player: str
+    counted: int
+    limit: int
+    excess: int
+
+    def to_dict(self) -> dict:
+        return plain(self)
+
+
+def plain(obj: object) -> object:
+    """A JSON-ready copy of engine data: dataclasses become dicts, ``Area`` a ``{kind: n}``
+    dict with string keys, tuples and frozensets lists."""
+    if isinstance(obj, Area):
+        return obj.to_dict()
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: plain(getattr(obj, f.name)) for f in fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): plain(v) for k, v in obj.items()}
+    if isinstance(obj, tuple | list):
+        return [plain(v) for v in obj]
+    if isinstance(obj, frozenset | set):
+        return sorted(plain(v) for v in obj)
+    return obj
+
+
+class Action:
+    """Base of the small frozen dataclasses a player's press becomes. ``to_dict`` gives
+    ``{"action": name, field: value…}`` for the journal; each game's ``action_from_dict``
+    reads it back."""
+
+    name: ClassVar[str] = ""
+
+    def to_dict(self) -> dict:
+        data = plain(self)
+        assert isinstance(data, dict)
+        return {"action": self.name, **data}
+
+
+def action_from_dict(data: Mapping, registry: Mapping[str, type]) -> Action:
+    """Rebuild an action from ``to_dict`` output; an unknown action or field is refused."""
+    name = data.get("action")
+    if name not in registry:
+        raise RuleError("action", f"{name!r} is not an action of this game")
+    cls = registry[name]
+    known = {f.name: f for f in fields(cls)}
+    values = {}
+    for key, value in data.items():
+        if key == "action":
+            continue
+        if key not in known:
+            raise RuleError(key, f"not a field of {name}")
+        values[key] = Area.from_dict(value) if known[key].type == "Area" else value
+    try:
+        return cls(**values)
+    except TypeError as exc:
+        raise RuleError("action", f"{name}: {exc}") from None
