@@ -5,17 +5,27 @@ Rules: shared/RULES.md section 2 (rulebook: seed 003, English inside).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
+from companion.engine.errors import RuleError
 from companion.engine.majority import (
     FAMILY_VALUES,
+    Action,
     Area,
     Family,
     Kind,
+    LimitCheck,
+    Majority,
+    Power,
+    Protection,
     best,
+    majority,
+    plain,
     scoring_holders,
 )
+from companion.engine.majority import action_from_dict as _action_from_dict
 
 GAME = "choson"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -170,3 +180,659 @@ def final_score(
             family = controlled[0]
             winners = (holders[family],)
     return FinalScore(tuple(scores), holders, winners, tied, family)
+
+
+# --------------------------------------------------------------------------- in-game state
+
+SETUP, TIME_TRAVEL, ORDERS, MAIN, END, OVER = (
+    "setup", "time_travel", "orders", "main", "end", "over",
+)
+RETURN_FIRE, COUNTER_ATTACK = "Return Fire", "Counter-Attack"
+SHIELD = "Yi's Shield"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The current player's turn in the main phase."""
+
+    revealed: bool = False
+    combination: int | None = None  # 1–4
+    character: int | None = None  # the character played with an event (combination 3)
+    effect_uses: int = 0  # destructions or swaps of the 'comes into play' effect done
+    events: int = 0  # events played this turn
+    kept: bool = False  # Gosu power used
+    scientist: bool = False  # Scientist VP taken
+    oracle: bool = False  # Oracle VP taken
+    shield_moved: bool = False
+    riposte: tuple[str, str] | None = None  # (victim, token) who may riposte right now
+
+
+@dataclass(frozen=True)
+class State:
+    """A Chosŏn game in progress. Seat-indexed tuples follow ``players`` (clockwise)."""
+
+    players: tuple[str, ...]
+    areas: tuple[Area, ...]  # characters in front of each player
+    tokens: tuple[int, ...]
+    kept_events: tuple[int, ...]
+    first: int = 0
+    round: int = 0
+    phase: str = SETUP
+    shield: tuple[str, int] | None = None  # (owner, family) of Yi's Shield
+    legacy: str | None = None  # holder of Yi's Legacy
+    turn_index: int = 0
+    turn: Turn = Turn()
+
+    def seat(self, player: str) -> int:
+        return self.players.index(player)
+
+    def area(self, player: str) -> Area:
+        return self.areas[self.seat(player)]
+
+    def tokens_of(self, player: str) -> int:
+        return self.tokens[self.seat(player)]
+
+    @property
+    def bank(self) -> int:
+        return VP_TOKENS - sum(self.tokens)
+
+    @property
+    def first_player(self) -> str:
+        return self.players[self.first]
+
+    @property
+    def current_player(self) -> str | None:
+        if self.phase not in (TIME_TRAVEL, ORDERS, MAIN):
+            return None
+        return self.players[(self.first + self.turn_index) % len(self.players)]
+
+    def to_dict(self) -> dict:
+        return plain(self)  # type: ignore[return-value]
+
+
+def new_game(players: Sequence[str], first_player: str | None = None) -> State:
+    names = tuple(players)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise RuleError("players", f"{len(names)} players, but Chosŏn takes 2–4")
+    if len(set(names)) != len(names):
+        raise RuleError("players", "a player is seated twice")
+    if first_player is not None and first_player not in names:
+        raise RuleError("first_player", f"{first_player} is not one of the players")
+    first = names.index(first_player) if first_player is not None else 0
+    zeros = tuple(0 for _ in names)
+    return State(names, tuple(Area() for _ in names), zeros, zeros, first)
+
+
+# -- queries ----------------------------------------------------------------------------------
+
+
+def majority_of(state: State, family: int) -> Majority:
+    """The live majority of ``family``: a tie goes to the owner of Yi's Shield when the
+    shield is on that family."""
+    counts = {p: state.area(p)[family] for p in state.players}
+    breaker = state.shield[0] if state.shield and state.shield[1] == family else None
+    return majority(family, counts, state.players, breaker, SHIELD)
+
+
+def majorities(state: State) -> dict[int, Majority]:
+    return {v: majority_of(state, v) for v in FAMILY_VALUES}
+
+
+def holder(state: State, family: int) -> str | None:
+    return majority_of(state, family).holder
+
+
+def return_fire(state: State) -> str | None:
+    """The Return Fire token follows the Sniper majority."""
+    return holder(state, SNIPER)
+
+
+def counter_attack(state: State) -> str | None:
+    """The Counter-Attack token follows the Hulk majority."""
+    return holder(state, HULK)
+
+
+def shielded(state: State, player: str, family: int) -> bool:
+    return state.shield == (player, family)
+
+
+def limit_check(state: State) -> list[LimitCheck]:
+    """End phase: only characters count (kept events don't)."""
+    lim = limit(state.round)
+    return [
+        LimitCheck(p, state.area(p).characters, lim, max(0, state.area(p).characters - lim))
+        for p in state.players
+    ]
+
+
+def protections(state: State) -> list[Protection]:
+    if state.shield is None:
+        return []
+    owner, family = state.shield
+    name = FAMILIES[family].en_plural
+    return [Protection(
+        owner, (LOBBY, FIREARM, SWORD, "riposte"), SHIELD,
+        f"{owner}'s {name} cannot be targeted by Lobby, Firearm, Sword or ripostes — {SHIELD}",
+        family,
+    )]
+
+
+def _scientist_due(state: State, p: str) -> bool:
+    t = state.turn
+    triggered = t.combination == 4 or (t.combination == 3 and t.effect_uses > 0)
+    return holder(state, SCIENTIST) == p and triggered and not t.scientist
+
+
+def _gosu_due(state: State, p: str) -> bool:
+    t = state.turn
+    triggered = t.combination == 4 or (t.combination == 3 and t.effect_uses > 0)
+    return holder(state, GOSU) == p and triggered and not t.kept
+
+
+def _oracle_due(state: State, p: str) -> bool:
+    holds_token = p in (return_fire(state), counter_attack(state))
+    return holder(state, ORACLE) == p and holds_token and not state.turn.oracle
+
+
+def _effect_left(state: State, p: str) -> int:
+    """How many uses of the 'comes into play' effect remain this turn."""
+    t = state.turn
+    if t.combination != 3 or t.character is None:
+        return 0
+    uses = 2 if EFFECTS[t.character] == SWORD and holder(state, REAPER) == p else 1
+    return max(0, uses - t.effect_uses)
+
+
+def powers(state: State) -> list[Power]:
+    """What each player may or must do in the current phase."""
+    out: list[Power] = []
+    if state.phase == TIME_TRAVEL and (tt := holder(state, TIME_TRAVELLER)) is not None:
+        out.append(Power(tt, "time_travel", False,
+                         f"{tt} may discard a Time Traveller to take the first-player token "
+                         "and 1 VP — Time Travellers", TIME_TRAVELLER))
+    if state.phase in (TIME_TRAVEL, ORDERS, MAIN):
+        out += _turn_powers(state)
+    if state.phase == END:
+        for c in limit_check(state):
+            if c.excess:
+                out.append(Power(c.player, "discard", True,
+                                 f"{c.player} must discard {c.excess} character"
+                                 f"{'s' if c.excess > 1 else ''} — limit {c.limit}"))
+    return out
+
+
+def _vp_power(state: State, p: str, family: int) -> list[Power]:
+    """A MUST-take-a-VP power; with the bank empty it becomes a MAY-take-from-a-player."""
+    name = FAMILIES[family].en_plural
+    if state.bank:
+        return [Power(p, "take_vp", True, f"{p} must take a VP — {name}", family)]
+    if any(state.tokens_of(q) for q in state.players if q != p):
+        return [Power(p, "take_vp", False,
+                      f"{p} may take a VP from another player, the bank is empty — {name}",
+                      family)]
+    return []
+
+
+def _turn_powers(state: State) -> list[Power]:
+    p = state.current_player
+    assert p is not None
+    t, out = state.turn, []
+    if t.riposte is not None:
+        victim, token = t.riposte
+        out.append(Power(victim, "riposte", False,
+                         f"{victim} may riposte and destroy {p}'s "
+                         f"{kind_name(t.character or 0, 1)} — {token}"))
+    if holder(state, YI) == p and not t.shield_moved:
+        out.append(Power(p, "move_shield", False, f"{p} may place or move Yi's Shield — Yi", YI))
+    if _oracle_due(state, p):
+        out += _vp_power(state, p, ORACLE)
+    if _scientist_due(state, p):
+        out += _vp_power(state, p, SCIENTIST)
+    if _gosu_due(state, p):
+        out.append(Power(p, "keep_event", False, f"{p} may keep one event in front — Gosu", GOSU))
+    if left := _effect_left(state, p):
+        effect = EFFECTS[t.character or 0]
+        verb = {LOBBY: "swap two characters", FIREARM: "destroy a character of another player",
+                SWORD: "destroy a character of value ±1 of another player"}[effect or ""]
+        times = f" ({left} left)" if left > 1 else ""
+        out.append(Power(p, effect or "", False,
+                         f"{p} may {verb}{times} — {effect.capitalize() if effect else ''}",
+                         t.character))
+    return out
+
+
+# -- actions ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartRound(Action):
+    """Turn the next season card; the round opens with the time-travel phase."""
+
+    name: ClassVar[str] = "start_round"
+
+
+@dataclass(frozen=True)
+class TimeTravel(Action):
+    """Time Traveller majority: discard one to take the first-player token and 1 VP (from
+    ``source``, another player, only when the bank is empty). Once per round."""
+
+    player: str
+    source: str | None = None
+    name: ClassVar[str] = "time_travel"
+
+
+@dataclass(frozen=True)
+class Reveal(Action):
+    """The current player reveals their combination (``cards``: families and ``event``)."""
+
+    player: str
+    cards: Area
+    name: ClassVar[str] = "reveal"
+
+
+@dataclass(frozen=True)
+class Destroy(Action):
+    """Firearm or Sword ('comes into play' effect): destroy a character of another player."""
+
+    player: str
+    target: str
+    family: int
+    name: ClassVar[str] = "destroy"
+
+
+@dataclass(frozen=True)
+class Swap(Action):
+    """Lobby: ``a`` gives one ``a_family`` card to ``b`` and gets one ``b_family`` back."""
+
+    player: str
+    a: str
+    a_family: int
+    b: str
+    b_family: int
+    name: ClassVar[str] = "swap"
+
+
+@dataclass(frozen=True)
+class Riposte(Action):
+    """Return Fire / Counter-Attack: the player just hit destroys the attacker's character."""
+
+    player: str
+    name: ClassVar[str] = "riposte"
+
+
+@dataclass(frozen=True)
+class TakeVP(Action):
+    """Oracle (3) or Scientist (6) majority: take the VP due; ``source`` names another
+    player to take it from, allowed only when the bank is empty."""
+
+    player: str
+    family: int
+    source: str | None = None
+    name: ClassVar[str] = "take_vp"
+
+
+@dataclass(frozen=True)
+class KeepEvent(Action):
+    """Gosu majority: keep one played event in front (+1 point at the end)."""
+
+    player: str
+    name: ClassVar[str] = "keep_event"
+
+
+@dataclass(frozen=True)
+class MoveShield(Action):
+    """Yi majority: place or move Yi's Shield onto one of own families (once per turn)."""
+
+    player: str
+    family: int
+    name: ClassVar[str] = "move_shield"
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    player: str
+    name: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    """End phase: discard characters down to the limit."""
+
+    player: str
+    family: int
+    count: int = 1
+    name: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True)
+class EndRound(Action):
+    name: ClassVar[str] = "end_round"
+
+
+ACTIONS: dict[str, type] = {
+    cls.name: cls
+    for cls in (StartRound, TimeTravel, Reveal, Destroy, Swap, Riposte, TakeVP, KeepEvent,
+                MoveShield, EndTurn, Discard, EndRound)
+}
+
+
+def action_from_dict(data: Mapping) -> Action:
+    return _action_from_dict(data, ACTIONS)
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``, or ``RuleError`` saying why the rules refuse it."""
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise RuleError("action", f"{action!r} is not a Chosŏn action")
+    if not isinstance(action, Riposte) and state.turn.riposte is not None:
+        state = replace(state, turn=replace(state.turn, riposte=None))  # "immediately" passed
+    return _settle_shield(handler(state, action))
+
+
+def is_legal(state: State, action: Action) -> bool:
+    try:
+        apply(state, action)
+    except RuleError:
+        return False
+    return True
+
+
+def score(state: State) -> FinalScore:
+    """Final scoring of what is in play (meant for the end of round 8)."""
+    return final_score(
+        state.players, dict(zip(state.players, state.areas, strict=True)),
+        dict(zip(state.players, state.tokens, strict=True)),
+        dict(zip(state.players, state.kept_events, strict=True)),
+        state.first_player, state.legacy,
+    )
+
+
+# -- rules of each action ---------------------------------------------------------------------
+
+
+def _settle_shield(state: State) -> State:
+    """Yi's Shield is lost at once when its owner loses the Yi majority."""
+    if state.shield is not None and holder(state, YI) != state.shield[0]:
+        return replace(state, shield=None)
+    return state
+
+
+def _with_area(state: State, player: str, area: Area) -> State:
+    areas = list(state.areas)
+    areas[state.seat(player)] = area
+    return replace(state, areas=tuple(areas))
+
+
+def _with_tokens(state: State, player: str, delta: int) -> State:
+    tokens = list(state.tokens)
+    tokens[state.seat(player)] += delta
+    return replace(state, tokens=tuple(tokens))
+
+
+def _seated(state: State, name: object, field: str) -> str:
+    if name not in state.players:
+        raise RuleError(field, f"{name} is not at the table ({', '.join(state.players)})")
+    return str(name)
+
+
+def _family(value: object, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in FAMILIES:
+        raise RuleError(field, f"{value!r} is not a family (1–9)")
+    return value
+
+
+def _own_turn(state: State, player: str) -> None:
+    _seated(state, player, "player")
+    if state.phase not in (TIME_TRAVEL, ORDERS, MAIN):
+        raise RuleError("player", f"not the main phase (phase: {state.phase})")
+    if state.current_player != player:
+        raise RuleError("player", f"it is {state.current_player}'s turn, not {player}'s")
+
+
+def _turn(state: State, **changes: Any) -> State:
+    return replace(state, phase=MAIN, turn=replace(state.turn, **changes))
+
+
+def _gain_vp(state: State, p: str, source: str | None) -> State:
+    """Take 1 VP from the bank; only when it is empty MAY it come from another player."""
+    if source is None:
+        if state.bank == 0 and not any(state.tokens_of(q) for q in state.players if q != p):
+            return state  # no VP token anywhere to take
+        if state.bank == 0:
+            raise RuleError("source", "the bank is empty: name the player to take the VP from")
+        return _with_tokens(state, p, 1)
+    source = _seated(state, source, "source")
+    if state.bank:
+        raise RuleError("source", "the bank still has VP tokens: take it from the bank")
+    if source == p or state.tokens_of(source) == 0:
+        raise RuleError("source", f"{source} has no VP token to give")
+    return _with_tokens(_with_tokens(state, source, -1), p, 1)
+
+
+def _start_round(state: State, action: StartRound) -> State:
+    if state.phase != SETUP:
+        raise RuleError("phase", f"the round is not over (phase: {state.phase})")
+    return replace(state, round=state.round + 1, phase=TIME_TRAVEL, turn_index=0, turn=Turn())
+
+
+def _time_travel(state: State, action: TimeTravel) -> State:
+    p = _seated(state, action.player, "player")
+    if state.phase != TIME_TRAVEL:
+        raise RuleError("phase", "time travel happens at the start of the round, once")
+    if holder(state, TIME_TRAVELLER) != p:
+        raise RuleError("player", f"{p} does not hold the Time Traveller majority")
+    state = _with_area(state, p, state.area(p).add(TIME_TRAVELLER, -1))
+    state = _gain_vp(state, p, action.source)
+    return replace(state, first=state.seat(p), phase=ORDERS)
+
+
+def combination(cards: Area) -> int:
+    """Which of the four order combinations ``cards`` is, or RuleError: (1) any number of
+    one family; (2) two different characters; (3) one character (not a Watcher) and one
+    event; (4) exactly three events."""
+    events, families = cards[EVENT], cards.families()
+    if events == 0 and len(families) == 1:
+        return 1
+    if events == 0 and len(families) == 2 and cards.total == 2:
+        return 2
+    if events == 1 and cards.characters == 1:
+        if families[0] == WATCHER:
+            raise RuleError("cards", "a Watcher has no 'comes into play' effect: it cannot be "
+                                     "played with an event")
+        return 3
+    if events == 3 and cards.characters == 0:
+        return 4
+    raise RuleError("cards", "not a combination: one family (any number), two different "
+                             "characters, one character and one event, or three events")
+
+
+def _reveal(state: State, action: Reveal) -> State:
+    p = action.player
+    _own_turn(state, p)
+    if state.turn.revealed:
+        raise RuleError("player", f"{p} has already revealed this turn")
+    cards = action.cards
+    for kind, n in cards.items:
+        if kind not in DECK:
+            raise RuleError(f"cards.{kind}", f"{kind!r} is not a Chosŏn card")
+        if n < 0:
+            raise RuleError(f"cards.{kind}", "a count cannot be negative")
+        in_play = sum(state.kept_events) if kind == EVENT else sum(a[kind] for a in state.areas)
+        if in_play + n > DECK[kind]:
+            raise RuleError(
+                f"cards.{kind}",
+                f"{n} {kind_name(kind, n)}, but only {DECK[kind] - in_play} of the "
+                f"{DECK[kind]} are not already in play",
+            )
+    if cards.total > deal(state.round):
+        raise RuleError("cards", f"{cards.total} cards, but {deal(state.round)} were dealt")
+    combo = combination(cards)
+    character = cards.families()[0] if combo == 3 else None
+    characters = Area.of({k: n for k, n in cards.items if isinstance(k, int)})
+    state = _with_area(state, p, state.area(p).plus(characters))
+    if combo == 4:
+        state = replace(state, legacy=p)
+    return _turn(state, revealed=True, combination=combo, character=character,
+                 events=cards[EVENT])
+
+
+def _use_effect(state: State, p: str, effect: str) -> None:
+    t = state.turn
+    if t.combination != 3 or t.character is None or EFFECTS[t.character] != effect:
+        raise RuleError("player", f"{p} has no {effect.capitalize()} effect this turn")
+    if _effect_left(state, p) == 0:
+        raise RuleError("player", f"{p} has already used the {effect.capitalize()} effect")
+
+
+def _not_shielded(state: State, owner: str, family: int, field: str) -> None:
+    if shielded(state, owner, family):
+        raise RuleError(field, f"{owner}'s {FAMILIES[family].en_plural} are protected by "
+                               f"{SHIELD}")
+
+
+def _remove(state: State, owner: str, family: int, field: str) -> State:
+    if state.area(owner)[family] == 0:
+        raise RuleError(field, f"{owner} has no {kind_name(family, 1)} in play")
+    return _with_area(state, owner, state.area(owner).add(family, -1))
+
+
+def _destroy(state: State, action: Destroy) -> State:
+    p, target = action.player, _seated(state, action.target, "target")
+    _own_turn(state, p)
+    family = _family(action.family, "family")
+    character = state.turn.character or 0
+    effect = EFFECTS.get(character)
+    if effect not in (FIREARM, SWORD):
+        raise RuleError("player", f"{p} has no Firearm or Sword effect this turn")
+    _use_effect(state, p, effect)
+    if target == p:
+        raise RuleError("target", f"{effect.capitalize()} destroys a card of another player")
+    if effect == SWORD and abs(family - character) > 1:
+        raise RuleError("family", f"a Sword from a {kind_name(character, 1)} ({character}) "
+                                  f"destroys values {character - 1}–{character + 1} only")
+    _not_shielded(state, target, family, "family")
+    token, token_holder = (
+        (RETURN_FIRE, return_fire(state)) if effect == FIREARM
+        else (COUNTER_ATTACK, counter_attack(state))
+    )
+    state = _remove(state, target, family, "family")
+    riposte = (target, token) if token_holder == target else None
+    return _turn(state, effect_uses=state.turn.effect_uses + 1, riposte=riposte)
+
+
+def _swap(state: State, action: Swap) -> State:
+    p = action.player
+    _own_turn(state, p)
+    a, b = _seated(state, action.a, "a"), _seated(state, action.b, "b")
+    fa, fb = _family(action.a_family, "a_family"), _family(action.b_family, "b_family")
+    _use_effect(state, p, LOBBY)
+    if a == b:
+        raise RuleError("b", "Lobby swaps cards between two different players")
+    _not_shielded(state, a, fa, "a_family")
+    _not_shielded(state, b, fb, "b_family")
+    state = _remove(state, a, fa, "a_family")
+    state = _remove(state, b, fb, "b_family")
+    state = _with_area(state, a, state.area(a).add(fb))
+    state = _with_area(state, b, state.area(b).add(fa))
+    return _turn(state, effect_uses=state.turn.effect_uses + 1)
+
+
+def _riposte(state: State, action: Riposte) -> State:
+    p = _seated(state, action.player, "player")
+    t = state.turn
+    if t.riposte is None or t.riposte[0] != p:
+        raise RuleError("player", f"{p} has no riposte to make now")
+    attacker, family = state.current_player, t.character
+    assert attacker is not None and family is not None
+    _not_shielded(state, attacker, family, "player")
+    state = _remove(state, attacker, family, "player")
+    return _turn(state, riposte=None)
+
+
+def _take_vp(state: State, action: TakeVP) -> State:
+    p = action.player
+    _own_turn(state, p)
+    if action.family == ORACLE:
+        if not _oracle_due(state, p):
+            raise RuleError("family", f"{p} has no Oracle VP to take (needs the Oracle majority "
+                                      f"and {RETURN_FIRE} or {COUNTER_ATTACK}, once per turn)")
+        return _turn(_gain_vp(state, p, action.source), oracle=True)
+    if action.family == SCIENTIST:
+        if not _scientist_due(state, p):
+            raise RuleError("family", f"{p} has no Scientist VP to take (needs the Scientist "
+                                      "majority and an event played with its effect resolved)")
+        return _turn(_gain_vp(state, p, action.source), scientist=True)
+    raise RuleError("family", "only the Oracles (3) and Scientists (6) take VP tokens")
+
+
+def _keep_event(state: State, action: KeepEvent) -> State:
+    p = action.player
+    _own_turn(state, p)
+    if not _gosu_due(state, p):
+        raise RuleError("player", f"{p} cannot keep an event (needs the Gosu majority and an "
+                                  "event played with its effect resolved, once per turn)")
+    kept = list(state.kept_events)
+    kept[state.seat(p)] += 1
+    return _turn(replace(state, kept_events=tuple(kept)), kept=True)
+
+
+def _move_shield(state: State, action: MoveShield) -> State:
+    p = action.player
+    _own_turn(state, p)
+    family = _family(action.family, "family")
+    if holder(state, YI) != p:
+        raise RuleError("player", f"{p} does not hold the Yi majority")
+    if state.turn.shield_moved:
+        raise RuleError("player", f"{p} already placed {SHIELD} this turn")
+    if state.area(p)[family] == 0:
+        raise RuleError("family", f"{p} has no {kind_name(family, 1)}: the shield goes on one "
+                                  "of their own families")
+    return _turn(replace(state, shield=(p, family)), shield_moved=True)
+
+
+def _end_turn(state: State, action: EndTurn) -> State:
+    p = action.player
+    _own_turn(state, p)
+    for due, family in ((_oracle_due, ORACLE), (_scientist_due, SCIENTIST)):
+        if due(state, p) and state.bank:
+            raise RuleError("player", f"{p} must take a VP first — {FAMILIES[family].en_plural}")
+    nxt = state.turn_index + 1
+    phase = END if nxt == len(state.players) else MAIN
+    return replace(state, phase=phase, turn_index=nxt, turn=Turn())
+
+
+def _discard(state: State, action: Discard) -> State:
+    p = _seated(state, action.player, "player")
+    if state.phase != END:
+        raise RuleError("phase", "cards are discarded to the limit in the end phase")
+    family = _family(action.family, "family")
+    check = next(c for c in limit_check(state) if c.player == p)
+    if action.count < 1:
+        raise RuleError("count", "discard at least 1 card")
+    if action.count > check.excess:
+        raise RuleError("count", f"{p} has {check.counted} characters for a limit of "
+                                 f"{check.limit}: {check.excess} to discard, not {action.count}")
+    if state.area(p)[family] < action.count:
+        raise RuleError("family", f"{p} has {state.area(p)[family]} {kind_name(family)} in play")
+    return _with_area(state, p, state.area(p).add(family, -action.count))
+
+
+def _end_round(state: State, action: EndRound) -> State:
+    if state.phase != END:
+        raise RuleError("phase", f"the round is not at its end phase (phase: {state.phase})")
+    over = [c for c in limit_check(state) if c.excess]
+    if over:
+        c = over[0]
+        raise RuleError("player", f"{c.player} has {c.counted} characters for a limit of "
+                                  f"{c.limit}: discard {c.excess} first")
+    first = (state.first + 1) % len(state.players)
+    phase = OVER if state.round == ROUNDS else SETUP
+    return replace(state, first=first, phase=phase, turn_index=0, turn=Turn())
+
+
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    StartRound: _start_round, TimeTravel: _time_travel, Reveal: _reveal, Destroy: _destroy,
+    Swap: _swap, Riposte: _riposte, TakeVP: _take_vp, KeepEvent: _keep_event,
+    MoveShield: _move_shield, EndTurn: _end_turn, Discard: _discard, EndRound: _end_round,
+}
