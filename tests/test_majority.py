@@ -87,3 +87,16 @@ def test_at_most_one_holder_and_it_strictly_beats_everyone(counts, data):
         assert all(by_name[m.holder] > by_name[p] for p in names if p != m.holder)
     if m.tie_breaker is not None:
         assert m.holder == breaker and m.holder in m.tied
+
+
+def test_engines_stay_pure():
+    """companion/engine imports no yaml, pygame, gpiozero, serial or sqlite3 (DESIGN.md)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, companion.engine.koryo, companion.engine.choson\n"
+        "bad = {'yaml', 'pygame', 'gpiozero', 'serial', 'sqlite3'} & set(sys.modules)\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

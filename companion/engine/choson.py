@@ -69,6 +69,10 @@ EFFECTS: dict[int, str | None] = {
 }
 
 DECK: dict[Kind, int] = {**{v: v for v in FAMILY_VALUES}, EVENT: EVENTS_IN_DECK}
+# Event names (EN / FR), singular and plural.
+EVENT_NAMES: dict[str, tuple[str, str, str, str]] = {
+    EVENT: ("event", "événement", "events", "événements"),
+}
 
 
 def kind_name(kind: Kind, n: int = 2) -> str:
@@ -76,7 +80,8 @@ def kind_name(kind: Kind, n: int = 2) -> str:
     if isinstance(kind, int):
         f = FAMILIES[kind]
         return f.en if n == 1 else f.en_plural
-    return "event" if n == 1 else "events"
+    singular, _, plural, _ = EVENT_NAMES[kind]
+    return singular if n == 1 else plural
 
 
 def deal(round_no: int) -> int:
