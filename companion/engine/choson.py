@@ -21,9 +21,13 @@ from companion.engine.majority import (
     Power,
     Protection,
     best,
+    family_value,
     majority,
     plain,
     scoring_holders,
+    seated,
+    with_area,
+    with_tokens,
 )
 from companion.engine.majority import action_from_dict as _action_from_dict
 
@@ -563,32 +567,8 @@ def _settle_shield(state: State) -> State:
     return state
 
 
-def _with_area(state: State, player: str, area: Area) -> State:
-    areas = list(state.areas)
-    areas[state.seat(player)] = area
-    return replace(state, areas=tuple(areas))
-
-
-def _with_tokens(state: State, player: str, delta: int) -> State:
-    tokens = list(state.tokens)
-    tokens[state.seat(player)] += delta
-    return replace(state, tokens=tuple(tokens))
-
-
-def _seated(state: State, name: object, field: str) -> str:
-    if name not in state.players:
-        raise RuleError(field, f"{name} is not at the table ({', '.join(state.players)})")
-    return str(name)
-
-
-def _family(value: object, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in FAMILIES:
-        raise RuleError(field, f"{value!r} is not a family (1–9)")
-    return value
-
-
 def _own_turn(state: State, player: str) -> None:
-    _seated(state, player, "player")
+    seated(state, player, "player")
     if state.phase not in (TIME_TRAVEL, ORDERS, MAIN):
         raise RuleError("player", f"not the main phase (phase: {state.phase})")
     if state.current_player != player:
@@ -606,13 +586,13 @@ def _gain_vp(state: State, p: str, source: str | None) -> State:
             return state  # no VP token anywhere to take
         if state.bank == 0:
             raise RuleError("source", "the bank is empty: name the player to take the VP from")
-        return _with_tokens(state, p, 1)
-    source = _seated(state, source, "source")
+        return with_tokens(state, p, 1)
+    source = seated(state, source, "source")
     if state.bank:
         raise RuleError("source", "the bank still has VP tokens: take it from the bank")
     if source == p or state.tokens_of(source) == 0:
         raise RuleError("source", f"{source} has no VP token to give")
-    return _with_tokens(_with_tokens(state, source, -1), p, 1)
+    return with_tokens(with_tokens(state, source, -1), p, 1)
 
 
 def _start_round(state: State, action: StartRound) -> State:
@@ -622,12 +602,12 @@ def _start_round(state: State, action: StartRound) -> State:
 
 
 def _time_travel(state: State, action: TimeTravel) -> State:
-    p = _seated(state, action.player, "player")
+    p = seated(state, action.player, "player")
     if state.phase != TIME_TRAVEL:
         raise RuleError("phase", "time travel happens at the start of the round, once")
     if holder(state, TIME_TRAVELLER) != p:
         raise RuleError("player", f"{p} does not hold the Time Traveller majority")
-    state = _with_area(state, p, state.area(p).add(TIME_TRAVELLER, -1))
+    state = with_area(state, p, state.area(p).add(TIME_TRAVELLER, -1))
     state = _gain_vp(state, p, action.source)
     return replace(state, first=state.seat(p), phase=ORDERS)
 
@@ -675,7 +655,7 @@ def _reveal(state: State, action: Reveal) -> State:
     combo = combination(cards)
     character = cards.families()[0] if combo == 3 else None
     characters = Area.of({k: n for k, n in cards.items if isinstance(k, int)})
-    state = _with_area(state, p, state.area(p).plus(characters))
+    state = with_area(state, p, state.area(p).plus(characters))
     if combo == 4:
         state = replace(state, legacy=p)
     return _turn(state, revealed=True, combination=combo, character=character,
@@ -699,13 +679,13 @@ def _not_shielded(state: State, owner: str, family: int, field: str) -> None:
 def _remove(state: State, owner: str, family: int, field: str) -> State:
     if state.area(owner)[family] == 0:
         raise RuleError(field, f"{owner} has no {kind_name(family, 1)} in play")
-    return _with_area(state, owner, state.area(owner).add(family, -1))
+    return with_area(state, owner, state.area(owner).add(family, -1))
 
 
 def _destroy(state: State, action: Destroy) -> State:
-    p, target = action.player, _seated(state, action.target, "target")
+    p, target = action.player, seated(state, action.target, "target")
     _own_turn(state, p)
-    family = _family(action.family, "family")
+    family = family_value(action.family, "family")
     character = state.turn.character or 0
     effect = EFFECTS.get(character)
     if effect not in (FIREARM, SWORD):
@@ -729,8 +709,8 @@ def _destroy(state: State, action: Destroy) -> State:
 def _swap(state: State, action: Swap) -> State:
     p = action.player
     _own_turn(state, p)
-    a, b = _seated(state, action.a, "a"), _seated(state, action.b, "b")
-    fa, fb = _family(action.a_family, "a_family"), _family(action.b_family, "b_family")
+    a, b = seated(state, action.a, "a"), seated(state, action.b, "b")
+    fa, fb = family_value(action.a_family, "a_family"), family_value(action.b_family, "b_family")
     _use_effect(state, p, LOBBY)
     if a == b:
         raise RuleError("b", "Lobby swaps cards between two different players")
@@ -738,13 +718,13 @@ def _swap(state: State, action: Swap) -> State:
     _not_shielded(state, b, fb, "b_family")
     state = _remove(state, a, fa, "a_family")
     state = _remove(state, b, fb, "b_family")
-    state = _with_area(state, a, state.area(a).add(fb))
-    state = _with_area(state, b, state.area(b).add(fa))
+    state = with_area(state, a, state.area(a).add(fb))
+    state = with_area(state, b, state.area(b).add(fa))
     return _turn(state, effect_uses=state.turn.effect_uses + 1)
 
 
 def _riposte(state: State, action: Riposte) -> State:
-    p = _seated(state, action.player, "player")
+    p = seated(state, action.player, "player")
     t = state.turn
     if t.riposte is None or t.riposte[0] != p:
         raise RuleError("player", f"{p} has no riposte to make now")
@@ -785,7 +765,7 @@ def _keep_event(state: State, action: KeepEvent) -> State:
 def _move_shield(state: State, action: MoveShield) -> State:
     p = action.player
     _own_turn(state, p)
-    family = _family(action.family, "family")
+    family = family_value(action.family, "family")
     if holder(state, YI) != p:
         raise RuleError("player", f"{p} does not hold the Yi majority")
     if state.turn.shield_moved:
@@ -808,10 +788,10 @@ def _end_turn(state: State, action: EndTurn) -> State:
 
 
 def _discard(state: State, action: Discard) -> State:
-    p = _seated(state, action.player, "player")
+    p = seated(state, action.player, "player")
     if state.phase != END:
         raise RuleError("phase", "cards are discarded to the limit in the end phase")
-    family = _family(action.family, "family")
+    family = family_value(action.family, "family")
     check = next(c for c in limit_check(state) if c.player == p)
     if action.count < 1:
         raise RuleError("count", "discard at least 1 card")
@@ -820,7 +800,7 @@ def _discard(state: State, action: Discard) -> State:
                                  f"{check.limit}: {check.excess} to discard, not {action.count}")
     if state.area(p)[family] < action.count:
         raise RuleError("family", f"{p} has {state.area(p)[family]} {kind_name(family)} in play")
-    return _with_area(state, p, state.area(p).add(family, -action.count))
+    return with_area(state, p, state.area(p).add(family, -action.count))
 
 
 def _end_round(state: State, action: EndRound) -> State:

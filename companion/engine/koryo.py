@@ -21,9 +21,13 @@ from companion.engine.majority import (
     Power,
     Protection,
     best,
+    family_value,
     majority,
     plain,
     scoring_holders,
+    seated,
+    with_area,
+    with_tokens,
 )
 from companion.engine.majority import action_from_dict as _action_from_dict
 
@@ -447,32 +451,8 @@ def score(state: State) -> FinalScore:
 # -- rules of each action ---------------------------------------------------------------------
 
 
-def _with_area(state: State, player: str, area: Area) -> State:
-    areas = list(state.areas)
-    areas[state.seat(player)] = area
-    return replace(state, areas=tuple(areas))
-
-
-def _with_tokens(state: State, player: str, delta: int) -> State:
-    tokens = list(state.tokens)
-    tokens[state.seat(player)] += delta
-    return replace(state, tokens=tuple(tokens))
-
-
-def _seated(state: State, name: str, field: str) -> str:
-    if name not in state.players:
-        raise RuleError(field, f"{name} is not at the table ({', '.join(state.players)})")
-    return name
-
-
-def _family(value: object, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in FAMILIES:
-        raise RuleError(field, f"{value!r} is not a family (1–9)")
-    return value
-
-
 def _own_turn(state: State, player: str) -> None:
-    _seated(state, player, "player")
+    seated(state, player, "player")
     if state.phase not in (ORDERS, MAIN):
         raise RuleError("player", f"not the main phase (phase: {state.phase})")
     if state.current_player != player:
@@ -535,20 +515,20 @@ def _reveal(state: State, action: Reveal) -> State:
         raise RuleError("cards", why)
     turn = replace(state.turn, revealed=True, barbarians=cards[BARBARIAN],
                    lobbyings=cards[LOBBYING])
-    state = _with_area(state, p, state.area(p).plus(cards))
+    state = with_area(state, p, state.area(p).plus(cards))
     return replace(state, phase=MAIN, turn=turn)
 
 
 def _take_character(state: State, owner: str, family: int, field: str) -> State:
     if state.area(owner)[family] == 0:
         raise RuleError(field, f"{owner} has no {kind_name(family, 1)} in play")
-    return _with_area(state, owner, state.area(owner).add(family, -1))
+    return with_area(state, owner, state.area(owner).add(family, -1))
 
 
 def _destroy(state: State, action: Destroy) -> State:
-    p, target = action.player, _seated(state, action.target, "target")
+    p, target = action.player, seated(state, action.target, "target")
     _own_turn(state, p)
-    family = _family(action.family, "family")
+    family = family_value(action.family, "family")
     if state.turn.barbarians == 0:
         raise RuleError("player", f"{p} has no Barbarian to resolve this turn")
     if target == p:
@@ -564,8 +544,8 @@ def _destroy(state: State, action: Destroy) -> State:
 def _swap(state: State, action: Swap) -> State:
     p = action.player
     _own_turn(state, p)
-    a, b = _seated(state, action.a, "a"), _seated(state, action.b, "b")
-    fa, fb = _family(action.a_family, "a_family"), _family(action.b_family, "b_family")
+    a, b = seated(state, action.a, "a"), seated(state, action.b, "b")
+    fa, fb = family_value(action.a_family, "a_family"), family_value(action.b_family, "b_family")
     if state.turn.lobbyings == 0:
         raise RuleError("player", f"{p} has no Lobbying to resolve this turn")
     if a == b:
@@ -576,8 +556,8 @@ def _swap(state: State, action: Swap) -> State:
                                    "cannot target them")
     state = _take_character(state, a, fa, "a_family")
     state = _take_character(state, b, fb, "b_family")
-    state = _with_area(state, a, state.area(a).add(fb))
-    state = _with_area(state, b, state.area(b).add(fa))
+    state = with_area(state, a, state.area(a).add(fb))
+    state = with_area(state, b, state.area(b).add(fa))
     return replace(state, phase=MAIN,
                    turn=replace(state.turn, lobbyings=state.turn.lobbyings - 1))
 
@@ -592,18 +572,18 @@ def _take_vp(state: State, action: TakeVP) -> State:
     _majority_power(state, p, BANKER, "banker")
     if state.bank == 0:
         raise RuleError("player", "the bank has no VP token left")
-    return _use(_with_tokens(state, p, 1), "banker")
+    return _use(with_tokens(state, p, 1), "banker")
 
 
 def _steal_vp(state: State, action: StealVP) -> State:
-    p, victim = action.player, _seated(state, action.victim, "victim")
+    p, victim = action.player, seated(state, action.victim, "victim")
     _own_turn(state, p)
     _majority_power(state, p, SPY, "spy")
     if victim == p:
         raise RuleError("victim", "the Spies steal from another player")
     if state.tokens_of(victim) == 0:
         raise RuleError("victim", f"{victim} has no VP token")
-    return _use(_with_tokens(_with_tokens(state, victim, -1), p, 1), "spy")
+    return _use(with_tokens(with_tokens(state, victim, -1), p, 1), "spy")
 
 
 def _destroy_event(state: State, action: DestroyEvent) -> State:
@@ -614,7 +594,7 @@ def _destroy_event(state: State, action: DestroyEvent) -> State:
         raise RuleError("event", f"{action.event!r} is not an event (barbarian, lobbying)")
     if state.area(p)[action.event] == 0:
         raise RuleError("event", f"{p} has no {kind_name(action.event, 1)} in front of them")
-    return _use(_with_area(state, p, state.area(p).add(action.event, -1)), "priest")
+    return _use(with_area(state, p, state.area(p).add(action.event, -1)), "priest")
 
 
 def _end_turn(state: State, action: EndTurn) -> State:
@@ -626,13 +606,13 @@ def _end_turn(state: State, action: EndTurn) -> State:
 
 
 def _discard(state: State, action: Discard) -> State:
-    p = _seated(state, action.player, "player")
+    p = seated(state, action.player, "player")
     if state.phase != END:
         raise RuleError("phase", "cards are discarded to the limit in the end phase")
     if action.family in EVENTS:
         raise RuleError("family", "events can never be discarded to the limit (only a Priest "
                                   "majority destroys them)")
-    family = _family(action.family, "family")
+    family = family_value(action.family, "family")
     check = next(c for c in limit_check(state) if c.player == p)
     if action.count < 1:
         raise RuleError("count", "discard at least 1 card")
@@ -641,7 +621,7 @@ def _discard(state: State, action: Discard) -> State:
                                  f"{check.excess} to discard, not {action.count}")
     if state.area(p)[family] < action.count:
         raise RuleError("family", f"{p} has {state.area(p)[family]} {kind_name(family)} in play")
-    return _with_area(state, p, state.area(p).add(family, -action.count))
+    return with_area(state, p, state.area(p).add(family, -action.count))
 
 
 def _end_round(state: State, action: EndRound) -> State:

@@ -9,8 +9,8 @@ Koryŏ, the owner of Yi's Shield in Chosŏn); at final scoring nobody does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
-from typing import ClassVar
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any, ClassVar
 
 from companion.engine.errors import RuleError
 
@@ -291,3 +291,33 @@ def action_from_dict(data: Mapping, registry: Mapping[str, type]) -> Action:
         return cls(**values)
     except TypeError as exc:
         raise RuleError("action", f"{name}: {exc}") from None
+
+
+# ------------------------------------------------------- helpers for the games' state updates
+# Both games' states have ``players``, ``areas`` and ``tokens`` (seat-indexed) and ``seat()``.
+
+
+def with_area(state: Any, player: str, area: Area) -> Any:
+    areas = list(state.areas)
+    areas[state.seat(player)] = area
+    return replace(state, areas=tuple(areas))
+
+
+def with_tokens(state: Any, player: str, delta: int) -> Any:
+    tokens = list(state.tokens)
+    tokens[state.seat(player)] += delta
+    return replace(state, tokens=tuple(tokens))
+
+
+def seated(state: Any, name: object, field: str) -> str:
+    """``name`` if it is a player at the table, else a RuleError on ``field``."""
+    if name not in state.players:
+        raise RuleError(field, f"{name} is not at the table ({', '.join(state.players)})")
+    return str(name)
+
+
+def family_value(value: object, field: str) -> int:
+    """A family 1–9, else a RuleError on ``field``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in FAMILY_VALUES:
+        raise RuleError(field, f"{value!r} is not a family (1–9)")
+    return value
