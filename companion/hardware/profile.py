@@ -1,0 +1,169 @@
+"""Wiring profiles: which pin each seat's buttons and light use.
+
+A profile is a YAML file (``hardware/profiles/*.yaml``)::
+
+    kind: gpio                 # gpio: Raspberry Pi header (BCM numbers)
+    pull_up: true              # buttons wired to ground (default); per seat override
+    active_high: true          # LED lit when the pin is high (default); per seat override
+    seats:
+      - buttons: {a: 4, b: 17, c: 27}
+        light: {led: 22}       # or {rgb: [R, G, B]} for a common-cathode RGB LED
+
+    kind: serial               # serial: the seat-pad RP2040 (GP numbers), see firmware/
+    pixel_pin: 16              # WS2812 data pin; seat lights are pixels of that chain
+    seats:
+      - buttons: {a: 2, b: 3, c: 4}
+        light: {pixel: 0}
+
+Every error is a ``SourceError`` naming ``FILE:LINE: field``: unknown key, wrong type, a
+pin number the board doesn't have, a pin used twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.engine.errors import RuleError
+from companion.tables.common import check_keys, count, describe, join, mapping
+from companion.yamlsrc import Document, load
+
+PROFILES_DIR = Path(__file__).resolve().parents[2] / "hardware" / "profiles"
+BUTTON_NAMES = ("a", "b", "c")
+MAX_SEATS = 8
+# Raspberry Pi: BCM 2-27 are on the header; 0 and 1 are reserved for the HAT ID EEPROM.
+GPIO_PINS = frozenset(range(2, 28))
+# RP2040 (Pico): GP23 (SMPS mode), GP24 (VBUS sense), GP25 (on-board LED) are not on pins.
+PICO_PINS = frozenset(set(range(23)) | {26, 27, 28})
+
+
+@dataclass(frozen=True)
+class SeatWiring:
+    buttons: tuple[tuple[str, int], ...]  # (button name, pin) in the order a, b, c
+    led: int | None = None  # plain LED pin (gpio)
+    rgb: tuple[int, int, int] | None = None  # RGB LED pins (gpio)
+    pixel: int | None = None  # index in the WS2812 chain (serial pad)
+    pull_up: bool = True
+    active_high: bool = True
+
+
+@dataclass(frozen=True)
+class WiringProfile:
+    path: str
+    kind: str  # "gpio" | "serial"
+    seats: tuple[SeatWiring, ...]
+    pixel_pin: int | None = None
+
+
+def profile_path(name: str) -> Path:
+    """The shipped profile ``name`` (``hardware/profiles/NAME.yaml``)."""
+    return PROFILES_DIR / f"{name}.yaml"
+
+
+def load_profile(path: str | Path) -> WiringProfile:
+    """Read and validate a wiring profile; errors are ``SourceError`` (file:line: field)."""
+    doc = load(path)
+    try:
+        return _profile(doc)
+    except RuleError as exc:
+        raise doc.error(exc.field, exc.message) from None
+
+
+def _flag(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise RuleError(path, f"expected yes/no (true/false), got {describe(value)}")
+    return value
+
+
+class _Pins:
+    """Pin numbers of one board, each used once."""
+
+    def __init__(self, kind: str) -> None:
+        self.valid = GPIO_PINS if kind == "gpio" else PICO_PINS
+        self.label = "GPIO" if kind == "gpio" else "GP"
+        self.used: dict[int, str] = {}
+
+    def take(self, value: Any, path: str) -> int:
+        pin = count(value, path)
+        if pin not in self.valid:
+            lo, hi = min(self.valid), max(self.valid)
+            raise RuleError(path, f"{self.label}{pin} is not a usable pin ({lo}-{hi})")
+        if pin in self.used:
+            raise RuleError(path, f"{self.label}{pin} is already used by {self.used[pin]}")
+        self.used[pin] = path
+        return pin
+
+
+def _profile(doc: Document) -> WiringProfile:
+    data = mapping(doc.data, "")
+    kind = data.get("kind")
+    if kind not in ("gpio", "serial"):
+        raise RuleError("kind", f"expected gpio or serial, got {describe(kind)}")
+    optional = {"description", "pull_up", "active_high"}
+    if kind == "serial":
+        check_keys(data, "", {"kind", "seats", "pixel_pin"}, optional)
+    else:
+        check_keys(data, "", {"kind", "seats"}, optional)
+    pins = _Pins(kind)
+    pixel_pin = pins.take(data["pixel_pin"], "pixel_pin") if kind == "serial" else None
+    pull_up = _flag(data.get("pull_up", True), "pull_up")
+    active_high = _flag(data.get("active_high", True), "active_high")
+    if "description" in data and not isinstance(data["description"], str):
+        raise RuleError("description", f"expected text, got {describe(data['description'])}")
+    seats_data = data["seats"]
+    if not isinstance(seats_data, list) or not seats_data:
+        raise RuleError("seats", f"expected a list of seats, got {describe(seats_data)}")
+    if len(seats_data) > MAX_SEATS:
+        raise RuleError("seats", f"{len(seats_data)} seats, at most {MAX_SEATS}")
+    pixels: dict[int, str] = {}
+    seats = tuple(
+        _seat(s, f"seats.{i}", kind, pins, pixels, pull_up, active_high)
+        for i, s in enumerate(seats_data)
+    )
+    return WiringProfile(path=doc.path, kind=kind, seats=seats, pixel_pin=pixel_pin)
+
+
+def _seat(
+    value: Any,
+    path: str,
+    kind: str,
+    pins: _Pins,
+    pixels: dict[int, str],
+    pull_up: bool,
+    active_high: bool,
+) -> SeatWiring:
+    data = mapping(value, path)
+    check_keys(data, path, {"buttons", "light"}, {"pull_up", "active_high"})
+    pull_up = _flag(data.get("pull_up", pull_up), join(path, "pull_up"))
+    active_high = _flag(data.get("active_high", active_high), join(path, "active_high"))
+    bpath = join(path, "buttons")
+    bdata = mapping(data["buttons"], bpath)
+    check_keys(bdata, bpath, set(), set(BUTTON_NAMES))
+    if not bdata:
+        raise RuleError(bpath, "a seat needs at least one button (a, b, c)")
+    buttons = tuple(
+        (name, pins.take(bdata[name], join(bpath, name))) for name in BUTTON_NAMES if name in bdata
+    )
+    lpath = join(path, "light")
+    ldata = mapping(data["light"], lpath)
+    if kind == "serial":
+        check_keys(ldata, lpath, {"pixel"})
+        pixel = count(ldata["pixel"], join(lpath, "pixel"), high=MAX_SEATS - 1)
+        if pixel in pixels:
+            raise RuleError(join(lpath, "pixel"), f"pixel {pixel} is already used by {pixels[pixel]}")
+        pixels[pixel] = join(lpath, "pixel")
+        return SeatWiring(buttons, pixel=pixel, pull_up=pull_up, active_high=active_high)
+    if len(ldata) != 1 or next(iter(ldata)) not in ("led", "rgb"):
+        check_keys(ldata, lpath, set(), {"led", "rgb"})
+        raise RuleError(lpath, "give exactly one of led: PIN or rgb: [R, G, B]")
+    if "led" in ldata:
+        led = pins.take(ldata["led"], join(lpath, "led"))
+        return SeatWiring(buttons, led=led, pull_up=pull_up, active_high=active_high)
+    rgb = ldata["rgb"]
+    rpath = join(lpath, "rgb")
+    if not isinstance(rgb, list) or len(rgb) != 3:
+        raise RuleError(rpath, f"expected three pins [R, G, B], got {describe(rgb)}")
+    r, g, b = (pins.take(p, join(rpath, i)) for i, p in enumerate(rgb))
+    return SeatWiring(buttons, rgb=(r, g, b), pull_up=pull_up, active_high=active_high)
+
