@@ -14,6 +14,7 @@ from companion.yamlsrc import SourceError
 # ``companion score`` never pays for pygame.
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("score", "final scoring of a table file (koryo, choson, inheritors, kings-dilemma)"),
+    "check-config": ("check_config", "validate a configuration file"),
 }
 
 

@@ -1,0 +1,31 @@
+"""`companion check-config [FILE]`: validate a configuration file without starting anything."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from companion.config import default_config_path, load_config
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "file",
+        nargs="?",
+        type=Path,
+        help="configuration file (YAML); default: $COMPANION_CONFIG, else "
+        "~/.config/companion/config.yaml if it exists, else the shipped default",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    path = args.file or default_config_path()
+    config = load_config(path)
+    hw = config.hardware
+    details = f"backend {hw.backend}"
+    if hw.profile is not None:
+        details += f", profile {hw.profile}"
+    if hw.port is not None:
+        details += f", port {hw.port}"
+    print(f"{path}: OK — {len(config.seats)} seats, {details}")
+    return 0
