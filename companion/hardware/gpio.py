@@ -1,0 +1,243 @@
+"""Seats wired straight to the Raspberry Pi header, through gpiozero.
+
+Buttons are gpiozero ``Button`` devices with ``bounce_time=None``: gpiozero's own debounce
+is not used (its mock pins ignore it, so it could not be proven); every edge goes, with
+its timestamp, to our ``Debouncer``. Lights are ``LED`` (one plain LED: the light states
+become blink patterns, table below) or ``RGBLED`` (colours of ``LIGHT_COLOURS``; the
+``BLINKING`` states blink). One worker thread serves every seat: it wakes at the next
+debounce/long-press deadline or blink step and sleeps otherwise.
+
+The pin factory is chosen the gpiozero way: ``hardware.pin_factory`` in the configuration
+(a gpiozero factory name: lgpio, rpigpio, pigpio, native, mock), else the
+``GPIOZERO_PIN_FACTORY`` environment variable, else gpiozero's default search. When no
+factory can drive pins here, the backend raises ``NoHardware`` and the factory falls back
+to the simulator.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+from collections.abc import Callable
+from importlib.metadata import entry_points
+
+from gpiozero import LED, RGBLED, Button, Device
+from gpiozero.exc import GPIOZeroError
+
+from companion.hardware.base import (
+    BLINKING,
+    LIGHT_COLOURS,
+    ButtonEvent,
+    ButtonHandler,
+    Light,
+    NoHardware,
+    Press,
+    SeatBackend,
+    StatusHandler,
+)
+from companion.hardware.debounce import Debouncer
+from companion.hardware.profile import WiringProfile
+
+TICK_MS = 100  # one step of a blink pattern
+# Plain LED: one character per 100 ms step, "1" lit; the pattern repeats. Every seat
+# runs on the same clock, so lights blink in step. Documented in hardware/WIRING.md.
+PLAIN_PATTERNS: dict[Light, str] = {
+    Light.OFF: "0",
+    Light.FIRST_PLAYER: "1",  # steady
+    Light.LEADER: "1111111100000000",  # slow blink, 0.8 s on / 0.8 s off
+    Light.MODERATOR: "1101100000000000",  # double flash every 1.6 s
+    Light.YOUR_TURN: "1100",  # fast blink, 0.2 s on / 0.2 s off
+    Light.BALLOT_LOCKED: "1000000000000000",  # one short flash every 1.6 s
+    Light.ATTENTION: "10",  # flicker, 0.1 s on / 0.1 s off
+}
+RGB_BLINK = "1100"  # the BLINKING states on an RGB LED: colour 0.2 s, dark 0.2 s
+
+
+def monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+def choose_pin_factory(name: str | None):
+    """The gpiozero pin factory named ``name``, or gpiozero's default (which honours
+    ``GPIOZERO_PIN_FACTORY``). Raises NoHardware when none can drive pins here."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero's "falling back from …" noise
+            if name is None:
+                Device.ensure_pin_factory()
+                return Device.pin_factory
+            group = entry_points(group="gpiozero_pin_factories")
+            for ep in group:
+                if ep.name in (name, name.lower()):
+                    return ep.load()()
+    except (GPIOZeroError, ImportError, OSError, RuntimeError) as exc:
+        raise NoHardware(str(exc) or type(exc).__name__) from None
+    raise NoHardware(f"gpiozero has no pin factory {name!r}")
+
+
+def _pattern(light: Light, rgb: bool) -> str:
+    if rgb:
+        return RGB_BLINK if light in BLINKING else "1"
+    return PLAIN_PATTERNS[light]
+
+
+class GpioBackend(SeatBackend):
+    name = "gpio"
+
+    def __init__(
+        self,
+        profile: WiringProfile,
+        seats: int,
+        *,
+        pin_factory: str | None = None,
+        debounce_ms: int = 20,
+        long_press_ms: int = 700,
+        clock: Callable[[], int] = monotonic_ms,
+        worker: bool = True,
+    ) -> None:
+        """``clock`` gives monotonic milliseconds (tests inject theirs); with
+        ``worker=False`` no thread runs and the caller calls ``poll()`` itself."""
+        if profile.kind != "gpio":
+            raise ValueError(f"{profile.path}: a {profile.kind} profile, not a gpio one")
+        if len(profile.seats) < seats:
+            raise ValueError(f"{profile.path}: wires {len(profile.seats)} seats, not {seats}")
+        factory = choose_pin_factory(pin_factory)
+        self.seats = seats
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._on_button: ButtonHandler | None = None
+        self._lights = [Light.OFF] * seats
+        self._shown: list[object] = [None] * seats  # last value written to each light
+        self._devices: list = []
+        self._buttons: list[tuple[int, str, Button, Debouncer]] = []
+        self._leds: list[LED | RGBLED] = []
+        self._closed = False
+        try:
+            for seat, wiring in enumerate(profile.seats[:seats]):
+                for button_name, pin in wiring.buttons:
+                    button = Button(
+                        pin, pull_up=wiring.pull_up, bounce_time=None, pin_factory=factory
+                    )
+                    self._devices.append(button)
+                    deb = Debouncer(debounce_ms, long_press_ms, pressed=button.is_pressed)
+                    button.when_pressed = self._edge_handler(seat, button_name, deb, True)
+                    button.when_released = self._edge_handler(seat, button_name, deb, False)
+                    self._buttons.append((seat, button_name, button, deb))
+                if wiring.rgb is not None:
+                    led = RGBLED(*wiring.rgb, active_high=wiring.active_high, pin_factory=factory)
+                else:
+                    led = LED(wiring.led, active_high=wiring.active_high, pin_factory=factory)
+                self._devices.append(led)
+                self._leds.append(led)
+        except (GPIOZeroError, OSError, RuntimeError) as exc:
+            self._close_devices()
+            raise NoHardware(str(exc) or type(exc).__name__) from None
+        with self._lock:
+            self._show(self._clock())
+        self._thread: threading.Thread | None = None
+        if worker:
+            self._thread = threading.Thread(target=self._run, name="gpio-seats", daemon=True)
+            self._thread.start()
+
+    # -- buttons -----------------------------------------------------------------------
+
+    def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None) -> None:
+        self._on_button = on_button
+
+    def _edge_handler(self, seat: int, name: str, deb: Debouncer, pressed: bool):
+        def handler() -> None:
+            with self._lock:
+                events = deb.edge(pressed, self._clock())
+                self._wake.notify()
+            self._deliver(seat, name, events)
+
+        return handler
+
+    def _deliver(self, seat: int, name: str, events: list[str]) -> None:
+        handler = self._on_button
+        if handler is not None:
+            for press in events:
+                handler(ButtonEvent(seat, name, Press(press)))
+
+    def poll(self) -> None:
+        """Settle debounce/long-press deadlines and blink steps due by now."""
+        due: list[tuple[int, str, list[str]]] = []
+        with self._lock:
+            now = self._clock()
+            for seat, name, _, deb in self._buttons:
+                events = deb.poll(now)
+                if events:
+                    due.append((seat, name, events))
+            self._show(now)
+        for seat, name, events in due:
+            self._deliver(seat, name, events)
+
+    def _next_wake(self, now: int) -> int | None:
+        """Milliseconds until the worker must poll again (None: only an edge can matter)."""
+        times = [d for *_, deb in self._buttons if (d := deb.deadline()) is not None]
+        rgb = [isinstance(led, RGBLED) for led in self._leds]
+        if any(len(_pattern(light, r)) > 1 for light, r in zip(self._lights, rgb, strict=True)):
+            times.append((now // TICK_MS + 1) * TICK_MS)
+        return max(0, min(times) - now) if times else None
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                if self._closed:
+                    return
+                wait_ms = self._next_wake(self._clock())
+                self._wake.wait(None if wait_ms is None else wait_ms / 1000)
+                if self._closed:
+                    return
+            self.poll()
+
+    # -- lights ------------------------------------------------------------------------
+
+    def _show(self, now: int) -> None:
+        """Write each light's value for time ``now`` (only where it changed); lock held."""
+        step = now // TICK_MS
+        for seat, led in enumerate(self._leds):
+            light = self._lights[seat]
+            rgb = isinstance(led, RGBLED)
+            pattern = _pattern(light, rgb)
+            lit = pattern[step % len(pattern)] == "1"
+            if rgb:
+                r, g, b = LIGHT_COLOURS[light] if lit else (0, 0, 0)
+                value: object = (r / 255, g / 255, b / 255)
+            else:
+                value = lit
+            if value != self._shown[seat]:
+                if rgb:
+                    led.color = value
+                else:
+                    led.value = value
+                self._shown[seat] = value
+
+    def set_light(self, seat: int, light: Light) -> None:
+        with self._lock:
+            self._lights[seat] = Light(light)
+            self._show(self._clock())
+            self._wake.notify()
+
+    def light(self, seat: int) -> Light:
+        return self._lights[seat]
+
+    # -- shutdown ----------------------------------------------------------------------
+
+    def _close_devices(self) -> None:
+        for device in self._devices:
+            device.close()
+        self._devices.clear()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._wake.notify()
+        if self._thread is not None:
+            self._thread.join()
+        self._on_button = None
+        self._close_devices()
