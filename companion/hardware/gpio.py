@@ -37,9 +37,9 @@ from companion.hardware.base import (
     StatusHandler,
 )
 from companion.hardware.debounce import Debouncer
+from companion.hardware.padproto import BLINK_PATTERN, TICK_MS
 from companion.hardware.profile import WiringProfile
 
-TICK_MS = 100  # one step of a blink pattern
 # Plain LED: one character per 100 ms step, "1" lit; the pattern repeats. Every seat
 # runs on the same clock, so lights blink in step. Documented in hardware/WIRING.md.
 PLAIN_PATTERNS: dict[Light, str] = {
@@ -51,7 +51,6 @@ PLAIN_PATTERNS: dict[Light, str] = {
     Light.BALLOT_LOCKED: "1000000000000000",  # one short flash every 1.6 s
     Light.ATTENTION: "10",  # flicker, 0.1 s on / 0.1 s off
 }
-RGB_BLINK = "1100"  # the BLINKING states on an RGB LED: colour 0.2 s, dark 0.2 s
 
 
 def monotonic_ms() -> int:
@@ -78,7 +77,7 @@ def choose_pin_factory(name: str | None):
 
 def _pattern(light: Light, rgb: bool) -> str:
     if rgb:
-        return RGB_BLINK if light in BLINKING else "1"
+        return BLINK_PATTERN if light in BLINKING else "1"
     return PLAIN_PATTERNS[light]
 
 

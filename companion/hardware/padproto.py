@@ -28,20 +28,24 @@ COLOURS = {
     "attention": (255, 0, 0),  # red, blinking
 }
 BLINKING = ("attention",)
+TICK_MS = 100  # one step of a blink pattern
+BLINK_PATTERN = "1100"  # the BLINKING states: lit 0.2 s, dark 0.2 s ("1" = lit per step)
+BEAT_MS = 500  # the pad sends a heartbeat this often
+BUTTONS = ("a", "b", "c")
 
 # Frame types. Pad -> host:
 HELLO = "HELLO"  # payload "<version>,<seats>,<firmware id>"; sent on boot and on request
 BEAT = "BEAT"  # heartbeat, payload = pad uptime in ms (decimal)
-DOWN = "DOWN"  # a debounced button press began, payload = button name
-SHORT = "SHORT"  # debounced release before the long-press time, payload = button name
-LONG = "LONG"  # held at least the long-press time (sent once, at the threshold)
+SHORT = "SHORT"  # released before the long-press time, payload = "<button>,<seq>"
+LONG = "LONG"  # held the long-press time (sent once, at the threshold), "<button>,<seq>"
 ERR = "ERR"  # the pad refused a frame, payload = reason
 # Host -> pad:
 HOST = "HOST"  # handshake, payload = "<version>"; the pad answers HELLO
 LIGHT = "LIGHT"  # payload = light state name (a key of COLOURS)
 TIMING = "TIMING"  # payload = "<debounce ms>,<long press ms>"
+SEQ_MOD = 10000  # event sequence numbers count 0..9999 then wrap; 0 again after a boot
 
-_TYPES = (HELLO, BEAT, DOWN, SHORT, LONG, ERR, HOST, LIGHT, TIMING)
+_TYPES = (HELLO, BEAT, SHORT, LONG, ERR, HOST, LIGHT, TIMING)
 
 
 class FrameError(ValueError):

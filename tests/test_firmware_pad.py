@@ -1,0 +1,190 @@
+"""The RP2040 pad firmware's logic, run on the host with a stand-in ``machine`` module:
+its own debounce (one frame per press under chatter), long presses, heartbeat, light
+commands on the WS2812 chain, refusals, and its pin map matching the serial profile."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+from fakes.firmware import PAD, load_firmware
+
+from companion.hardware import padproto
+from companion.hardware.profile import load_profile, profile_path
+
+
+class Pad:
+    """firmware Pad + what it wrote, decoded."""
+
+    def __init__(self) -> None:
+        self.fw = load_firmware()
+        self.out = bytearray()
+        self.pad = self.fw.Pad(self.out.extend)
+        self.t = 0
+        self.pad.poll(self.t)  # first heartbeat
+        self.out.clear()
+
+    def frames(self) -> list[tuple]:
+        frames = [padproto.decode(line) for line in bytes(self.out).splitlines()]
+        self.out.clear()
+        return frames
+
+    def events(self) -> list[tuple]:
+        return [f for f in self.frames() if f[1] in (padproto.SHORT, padproto.LONG)]
+
+    def pin(self, gp: int):
+        return self.fw.machine.PINS[gp]
+
+    def at(self, t: int) -> None:
+        self.t = t
+        self.pad.poll(t)
+
+    def drive(self, gp: int, pressed: bool, rng: random.Random) -> None:
+        """Set the pin with up to 5 ms of bounce, scanning every ms as the firmware does."""
+        flips = [rng.random() < 0.5 for _ in range(5)]
+        for flip in flips:
+            self.pin(gp).value(0 if (pressed != flip) else 1)
+            self.at(self.t + 1)
+        self.pin(gp).value(0 if pressed else 1)
+        self.at(self.t + 1)
+
+
+def test_pin_map_matches_the_serial_pads_profile():
+    profile = load_profile(profile_path("serial-pads"))
+    fw = load_firmware()
+    assert fw.board.PIXEL_PIN == profile.pixel_pin
+    assert [tuple(s) for s in fw.board.SEATS] == [s.buttons for s in profile.seats]
+    assert [s.pixel for s in profile.seats] == list(range(len(profile.seats)))
+
+
+def test_buttons_are_pulled_up_inputs_and_pixels_start_dark():
+    p = Pad()
+    pin = p.pin(2)
+    assert pin.mode == p.fw.machine.Pin.IN and pin.pull == p.fw.machine.Pin.PULL_UP
+    assert p.pad.pixels.written == [(0, 0, 0)] * 5
+
+
+def test_chattering_presses_give_one_frame_each_with_consecutive_sequence_numbers():
+    rng = random.Random(5)
+    p = Pad()
+    expected = []
+    for i in range(200):
+        seat = rng.randrange(5)
+        name, gp = rng.choice(p.fw.board.SEATS[seat])
+        p.drive(gp, True, rng)
+        p.at(p.t + rng.randint(25, 500))
+        p.drive(gp, False, rng)
+        p.at(p.t + 30)
+        expected.append((seat, padproto.SHORT, f"{name},{i}"))
+    assert p.events() == expected
+
+
+def test_long_press_is_sent_once_at_the_threshold():
+    rng = random.Random(1)
+    p = Pad()
+    p.drive(11, True, rng)  # seat 3, button a
+    start = p.t
+    p.at(start + 600)
+    assert p.events() == []
+    p.at(start + 700)
+    assert p.events() == [(3, padproto.LONG, "a,0")]
+    p.at(start + 5000)
+    p.drive(11, False, rng)
+    p.at(p.t + 50)
+    assert p.events() == []
+
+
+def test_timing_command_changes_debounce_and_long_press():
+    rng = random.Random(2)
+    p = Pad()
+    p.pad.feed(padproto.encode(None, padproto.TIMING, "30,300"))
+    p.drive(2, True, rng)
+    p.at(p.t + 300)
+    assert p.events() == [(0, padproto.LONG, "a,0")]
+    p.pad.feed(padproto.encode(None, padproto.TIMING, "30"))
+    assert p.frames() == [(None, padproto.ERR, "bad timing")]
+
+
+def test_heartbeat_every_beat_ms_carries_uptime():
+    p = Pad()
+    for t in range(1, 1600):
+        p.at(t)
+    beats = [f for f in p.frames() if f[1] == padproto.BEAT]
+    assert beats == [(None, padproto.BEAT, str(t)) for t in (500, 1000, 1500)]
+
+
+def test_host_handshake_is_answered_with_hello_version_seats_firmware():
+    p = Pad()
+    p.pad.feed(padproto.encode(None, padproto.HOST, "1"))
+    assert p.frames() == [(None, padproto.HELLO, f"{padproto.PROTOCOL_VERSION},5,pad-1")]
+
+
+@pytest.mark.parametrize("state", sorted(padproto.COLOURS))
+def test_light_command_shows_the_state_colour_on_the_seat_pixel(state):
+    p = Pad()
+    p.pad.feed(padproto.encode(2, padproto.LIGHT, state))
+    p.at(1200)  # a step where blinking states are lit
+    assert p.pad.pixels.written[2] == padproto.COLOURS[state]
+    assert p.pad.pixels.written[1] == (0, 0, 0)
+
+
+def test_attention_blinks_and_pixels_are_written_only_on_change():
+    p = Pad()
+    p.pad.feed(padproto.encode(0, padproto.LIGHT, "attention"))
+    seen = []
+    for step in range(8):
+        p.at(2000 + step * 100)
+        seen.append(p.pad.pixels.written[0] != (0, 0, 0))
+    assert seen == [c == "1" for c in padproto.BLINK_PATTERN * 2]
+    writes = p.pad.pixels.writes
+    for t in range(2701, 2800):  # inside one step: nothing changes, nothing written
+        p.at(t)
+    assert p.pad.pixels.writes == writes
+
+
+def test_bad_frames_from_the_host_are_refused_and_counted_never_fatal():
+    p = Pad()
+    good = padproto.encode(1, padproto.LIGHT, "leader")
+    crc = int(good[-3:-1], 16) ^ 0x01
+    p.pad.feed(b"\x00\xffnoise\n" + good[:-3] + f"{crc:02X}\n".encode())  # bad checksum
+    p.pad.feed(padproto.encode(1, padproto.LIGHT, "disco"))
+    p.pad.feed(padproto.encode(7, padproto.LIGHT, "leader"))
+    p.pad.feed(padproto.encode(1, padproto.BEAT, "1"))
+    assert p.frames() == [
+        (None, padproto.ERR, "bad checksum"),
+        (1, padproto.ERR, "bad light"),
+        (7, padproto.ERR, "bad light"),
+        (1, padproto.ERR, "unexpected BEAT"),
+    ]
+    assert p.pad.bad_frames == 1
+    p.pad.feed(good[:5])
+    p.pad.feed(good[5:])  # a frame in two pieces still counts
+    assert p.pad.lights[1] == "leader"
+
+
+# What MicroPython provides that the firmware files may import.
+MICROPYTHON_MODULES = {"machine", "neopixel", "select", "sys", "time", "micropython"}
+FIRMWARE_MODULES = {"board", "padproto", "debounce"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [PAD / "main.py", PAD / "board.py",
+     Path(padproto.__file__), Path(padproto.__file__).with_name("debounce.py")],
+    ids=lambda p: p.name,
+)
+def test_firmware_files_only_use_what_micropython_has(path):
+    """No dataclasses, typing, enum, __future__ or other CPython-only imports."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        assert not isinstance(node, ast.AnnAssign), f"{path.name}:{node.lineno}: annotation"
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            assert name in MICROPYTHON_MODULES | FIRMWARE_MODULES, f"{path.name}: {name}"
