@@ -79,8 +79,11 @@ def test_good_file_becomes_frozen_objects(tmp_path):
 
 def test_defaults_for_optional_blocks(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
-    f = write(tmp_path, "seats:\n  - {name: A, colour: red, position: bottom}\n"
-              "  - {name: B, colour: blue, position: top}\n")
+    f = write(
+        tmp_path,
+        "seats:\n  - {name: A, colour: red, position: bottom}\n"
+        "  - {name: B, colour: blue, position: top}\n",
+    )
     config = load_config(f)
     assert config.language == "en"
     assert config.hardware == cfg.HardwareConfig("sim")
@@ -179,8 +182,9 @@ def test_long_press_must_outlast_debounce(tmp_path):
 
 
 def test_blocks_must_be_mappings(tmp_path):
-    text = replace("hardware:\n  backend: sim\n  debounce_ms: 15\n  long_press_ms: 600\n",
-                   "hardware: sim\n")
+    text = replace(
+        "hardware:\n  backend: sim\n  debounce_ms: 15\n  long_press_ms: 600\n", "hardware: sim\n"
+    )
     assert ":8: hardware: expected a mapping, got 'sim'" in error_of(tmp_path, text)
 
 

@@ -1,0 +1,143 @@
+"""A game in progress: action → rules → journal → views.
+
+``dispatch`` validates an action by applying it with the game's rules (a refusal raises
+the rules' ``RuleError`` and nothing is recorded), appends it to the journal (committed to
+disk before anything else happens), then publishes the new public view to every listener.
+The screen and the seat lights only ever get ``rules.public_view(state)``.
+
+A private part (a sealed ballot) is passed beside the action: the rules see the action
+with the private fields merged in (``{**action, **private}``), the journal keeps the two
+apart, and listeners see only the public view.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from companion.engine.errors import RuleError
+from companion.journal import Journal, JournalError
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[dict], None]
+
+
+class Rules(Protocol):
+    name: str
+
+    def initial(self, setup: dict) -> Any: ...
+
+    def apply(self, state: Any, action: dict) -> Any: ...
+
+    def public_view(self, state: Any) -> dict: ...
+
+
+def _merged(action: dict, private: dict | None) -> dict:
+    if not private:
+        return action
+    clash = set(action) & set(private)
+    if clash:
+        raise RuleError(min(clash), "given both in the public and the private part")
+    return {**action, **private}
+
+
+class Session:
+    """One game of ``rules`` recorded in ``journal`` as ``game_id``; building it replays the
+    actions already journaled, so it resumes exactly where the game was."""
+
+    def __init__(self, journal: Journal, rules: Rules, game_id: int) -> None:
+        record = journal.game(game_id)
+        if record.game != rules.name:
+            raise JournalError(f"game {game_id} is {record.game}, not {rules.name}")
+        self.journal = journal
+        self.rules = rules
+        self.game_id = game_id
+        self.setup = record.setup
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._state = self._replay()
+
+    @classmethod
+    def start(cls, journal: Journal, rules: Rules, setup: dict) -> Session:
+        """A new game: the setup is checked by ``rules.initial`` before it is journaled."""
+        rules.initial(setup)
+        return cls(journal, rules, journal.begin_game(rules.name, setup))
+
+    @classmethod
+    def resume(cls, journal: Journal, rules: Rules, game_id: int | None = None) -> Session | None:
+        """The unfinished game ``game_id``, or the latest unfinished game of these rules;
+        None when there is none."""
+        if game_id is None:
+            games = [g for g in journal.unfinished() if g.game == rules.name]
+            if not games:
+                return None
+            game_id = games[-1].id
+        return cls(journal, rules, game_id)
+
+    def _replay(self) -> Any:
+        state = self.rules.initial(self.setup)
+        for seq, (action, private) in enumerate(self.journal._private_actions(self.game_id), 1):
+            try:
+                state = self.rules.apply(state, _merged(action, private))
+            except RuleError as exc:
+                raise JournalError(
+                    f"game {self.game_id}: action {seq} no longer replays ({exc})"
+                ) from None
+        return state
+
+    @property
+    def state(self) -> Any:
+        """The full state (secrets included): for the rules and tests, never for a view."""
+        return self._state
+
+    def public_view(self) -> dict:
+        return self.rules.public_view(self._state)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(public_view)`` after every change; returns the unsubscribe."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def dispatch(self, action: dict, private: dict | None = None) -> dict:
+        """Apply, journal, publish; returns the new public view. A refusal raises the
+        rules' ``RuleError`` and changes nothing, on disk or on screen."""
+        with self._lock:
+            state = self.rules.apply(self._state, _merged(action, private))
+            self.journal.append(self.game_id, action, private)
+            self._state = state
+            return self._publish()
+
+    def undo(self) -> dict | None:
+        """Take back the last action (from the journal too); returns it (public part), or
+        None when there is nothing to undo."""
+        with self._lock:
+            action = self.journal.undo(self.game_id)
+            if action is None:
+                return None
+            self._state = self._replay()
+            self._publish()
+            return action
+
+    def finish(self, result: dict) -> None:
+        """Record the result: the game becomes history and accepts no more actions."""
+        with self._lock:
+            self.journal.finish(self.game_id, result)
+
+    def _publish(self) -> dict:
+        view = self.rules.public_view(self._state)
+        for listener in list(self._listeners):
+            try:
+                listener(view)
+            except Exception:  # a broken view must not undo what the journal holds
+                log.exception("session listener %r failed", listener)
+        return view
