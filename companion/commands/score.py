@@ -14,6 +14,7 @@ from companion.tables.common import mapping
 GAMES: dict[str, str] = {
     "koryo": "koryo",
     "choson": "choson",
+    "inheritors": "inheritors",
 }
 
 
