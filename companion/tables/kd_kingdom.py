@@ -1,0 +1,148 @@
+"""`companion kingdom` on King's Dilemma table files (shared/spec/table-files.md, "kingdom:
+The King's Dilemma"): the outcome's changes applied left to right to the kingdom tracks.
+
+``track`` and ``stability`` bounds default to the data file's board settings; a missing
+Stability position is the middle of its track; a missing ``marker`` is no marker. Momentum
+is ``up``/``down`` (the rulebook's ``white``/``black`` sides are accepted too). Each item of
+``outcomes`` is a mapping of one or more changes, applied in the order written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import kd_data
+from companion.engine import kd_kingdom as kd
+from companion.engine.errors import RuleError
+from companion.tables.common import check_keys, describe, integer, join, mapping
+
+GAMES = ("kingdom", "kings-dilemma")
+SIDES = {"up": kd.UP, "down": kd.DOWN, "white": kd.UP, "black": kd.DOWN}
+
+
+def _bounds(block: dict, path: str, default: tuple[int, int]) -> tuple[int, int]:
+    low = integer(block.get("min", default[0]), join(path, "min"))
+    high = integer(block.get("max", default[1]), join(path, "max"))
+    if low >= high:
+        raise RuleError(join(path, "min"), f"{low} must be below max {high}")
+    return low, high
+
+
+def _resource(name: str, value: Any, track: kd.Track) -> kd.Resource:
+    path = join("resources", name)
+    block = mapping(value, path)
+    check_keys(block, path, {"position", "momentum"}, {"marker"})
+    position = integer(block["position"], join(path, "position"))
+    if not track.min <= position <= track.max:
+        raise RuleError(
+            join(path, "position"),
+            f"{position} is off the resource track ({track.min}…{track.max})",
+        )
+    side = block["momentum"]
+    if not isinstance(side, str) or side not in SIDES:
+        raise RuleError(
+            join(path, "momentum"), f"{describe(side)} is not a momentum side (up or down)"
+        )
+    marker = block.get("marker", False)
+    if not isinstance(marker, bool):
+        raise RuleError(join(path, "marker"), f"expected true or false, got {describe(marker)}")
+    return kd.Resource(name, position, SIDES[side], marker)
+
+
+def _changes(value: Any) -> list[kd.Change]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise RuleError("outcomes", f"expected a list of changes, got {describe(value)}")
+    changes = []
+    for i, item in enumerate(value):
+        path = join("outcomes", i)
+        block = mapping(item, path)
+        if not block:
+            raise RuleError(path, "expected a change such as {influence: +1}")
+        for name, amount in block.items():
+            field = join(path, name)
+            if name not in kd.RESOURCES:
+                raise RuleError(field, f"not a resource (allowed: {', '.join(kd.RESOURCES)})")
+            if integer(amount, field) == 0:
+                raise RuleError(field, "a change moves a resource by at least 1")
+            changes.append(kd.Change(name, amount))
+    return changes
+
+
+def read(data: dict) -> tuple[kd.Kingdom, list[kd.Change]]:
+    check_keys(data, "", {"game", "resources"}, {"track", "stability", "outcomes"})
+    if data["game"] not in GAMES:
+        raise RuleError("game", f"{describe(data['game'])} is not a kingdom file (game: kingdom)")
+    defaults = kd_data.shipped()
+    track_block = mapping(data.get("track"), "track")
+    check_keys(track_block, "track", set(), {"min", "max"})
+    track = kd.Track(*_bounds(track_block, "track", (defaults.track.min, defaults.track.max)))
+    stab_block = mapping(data.get("stability"), "stability")
+    check_keys(stab_block, "stability", set(), {"position", "min", "max"})
+    low, high = _bounds(stab_block, "stability", defaults.stability)
+    if "position" in stab_block:
+        position = integer(stab_block["position"], "stability.position")
+    else:
+        position = kd.middle(low, high, "stability")
+    if not low <= position <= high:
+        raise RuleError("stability.position", f"{position} is off the track ({low}…{high})")
+    resources = mapping(data["resources"], "resources")
+    check_keys(resources, "resources", set(kd.RESOURCES))
+    kingdom = kd.Kingdom.of(
+        track,
+        {name: _resource(name, resources[name], track) for name in kd.RESOURCES},
+        kd.Stability(position, low, high),
+    )
+    return kingdom, _changes(data.get("outcomes"))
+
+
+def kingdom(data: dict) -> dict:
+    """The JSON result of ``companion kingdom``."""
+    start, changes = read(data)
+    end, moves = kd.apply_outcome(start, changes)
+    return {
+        "game": "kingdom",
+        "track": end.track.to_dict(),
+        "resources": {r.name: r.to_dict() for r in end.resources},
+        "stability": end.stability.to_dict(),
+        "abdicated": end.abdicated,
+        "abdication": end.abdication,
+        "moves": [m.to_dict() for m in moves],
+    }
+
+
+def _momentum(side: str, marker: bool) -> str:
+    return f"{side} ({kd.COLOUR_OF[side]}{', marker' if marker else ''})"
+
+
+def render(result: dict) -> str:
+    out = ["The King's Dilemma — kingdom tracks"]
+    if result["moves"]:
+        out.append(f"{'Change':<16}{'Spaces':>7}{'Position':>10}  {'Momentum':<22}{'Stability':>9}")
+        for m in result["moves"]:
+            name = kd.RESOURCE_NAMES[m["resource"]][0]
+            stop = " (track end)" if m["stopped_at_end"] else ""
+            out.append(
+                f"{name + ' ' + format(m['amount'], '+d'):<16}{m['spaces']:>7}"
+                f"{str(m['position']) + stop:>10}  {_momentum(m['momentum'], m['marker']):<22}"
+                f"{m['stability']:>9}"
+            )
+        out.append("")
+    track = result["track"]
+    out.append(f"{'Resource':<16}{'Position':>9}  Momentum   (track {track['min']}…{track['max']})")
+    for name, r in result["resources"].items():
+        out.append(
+            f"{kd.RESOURCE_NAMES[name][0]:<16}{r['position']:>9}  "
+            f"{_momentum(r['momentum'], r['marker'])}"
+        )
+    s = result["stability"]
+    out.append(f"{'Stability':<16}{s['position']:>9}  (track {s['min']}…{s['max']})")
+    if result["abdicated"]:
+        out.append(
+            f"The king abdicates: Stability is at the {result['abdication']} of its track; "
+            "the game ends at the end of this round."
+        )
+    else:
+        out.append("The king reigns.")
+    return "\n".join(out)
