@@ -48,6 +48,9 @@ SEQ_MOD = 10000  # event sequence numbers count 0..9999 then wrap; 0 again after
 _TYPES = (HELLO, BEAT, SHORT, LONG, ERR, HOST, LIGHT, TIMING)
 
 
+_HEX = b"0123456789ABCDEF"  # upper case only: a flipped case bit must not pass
+
+
 class FrameError(ValueError):
     """A line that is not a valid frame (bad shape, bad checksum, unknown type)."""
 
@@ -95,11 +98,14 @@ def decode(line):
     if len(line) < 8 or line[:1] != b"$" or line[-3:-2] != b"*":
         raise FrameError("not a frame")
     raw = line[1:-3]
+    hex_digits = line[-2:]
+    if hex_digits[:1] not in _HEX or hex_digits[1:] not in _HEX:  # slices: MicroPython-safe
+        raise FrameError("bad checksum digits")
     try:
-        want = int(line[-2:].decode(), 16)
         text = raw.decode()
-    except (ValueError, UnicodeError):
+    except UnicodeError:
         raise FrameError("not ASCII")
+    want = int(hex_digits.decode(), 16)
     if crc8(raw) != want:
         raise FrameError("bad checksum")
     parts = text.split(",", 2)
@@ -118,10 +124,11 @@ def decode(line):
 
 
 class LineSplitter:
-    """Bytes in, complete candidate lines out: resynchronises on '$', drops overlong runs.
+    """Bytes in, candidate lines out: resynchronises on '$', drops overlong runs.
 
-    Returns whole lines starting with '$' (without the newline); what came before a '$'
-    and lines longer than MAX_FRAME are counted in ``dropped`` (bytes) and discarded."""
+    Returns whole lines starting with '$' (without the newline), at most MAX_FRAME long;
+    what came before the last '$' of a line and longer runs are counted in ``dropped``
+    (bytes) and discarded, so memory stays bounded whatever arrives."""
 
     def __init__(self):
         self._buf = b""
@@ -137,7 +144,7 @@ class LineSplitter:
             line = self._buf[:nl]
             self._buf = self._buf[nl + 1 :]
             start = line.rfind(b"$")
-            if start < 0:
+            if start < 0 or len(line) - start > MAX_FRAME:
                 self.dropped += len(line) + 1
                 continue
             self.dropped += start
