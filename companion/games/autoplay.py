@@ -1,0 +1,73 @@
+"""A seeded player for Koryŏ and Chosŏn: picks a legal next action for whoever must act.
+
+It plays whole games for the demo (which turns each action into taps and seat presses) and
+for the tests; it only ever proposes actions the engine accepts, found by trying them.
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion.engine.errors import RuleError
+from companion.games import MajorityGame, Table
+
+USE_POWER = 0.6  # chance of using an optional power when offered
+SPECIAL_ORDER = 0.35  # chance of trying a mixed order (Ship Owner pair, Chosŏn combos 2–4)
+
+
+def legal(rules: MajorityGame, table: Table, action: dict) -> bool:
+    try:
+        rules.apply(table, action)
+    except RuleError:
+        return False
+    return True
+
+
+def next_action(rules: MajorityGame, table: Table, rng: random.Random) -> dict:
+    """The next action of a game not over: start or end the round, discard to the limit,
+    reveal an order, use a power, end the turn."""
+    view = rules.public_view(table)
+    phase = view["phase"]
+    if phase == "setup":
+        return {"action": "start_round"}
+    if phase == "end":
+        for power in view["powers"]:
+            if power["code"] == "discard":
+                area = view["areas"][power["player"]]
+                return max(rules.options(table, power), key=lambda a: area[str(a["family"])])
+        return {"action": "end_round"}
+    if not view["turn"]["revealed"]:
+        for power in view["powers"]:  # Chosŏn time travel, before the first order
+            if power["code"] == "time_travel" and rng.random() < USE_POWER:
+                return rules.options(table, power)[0]
+        return reveal(rules, table, view, rng)
+    offered = [(p, rules.options(table, p)) for p in view["powers"]]
+    offered = [(p, o) for p, o in offered if o]
+    for power, options in offered:
+        if power["must"] or rng.random() < USE_POWER:
+            return rng.choice(options)
+    return {"action": "end_turn", "player": view["current_player"]}
+
+
+def reveal(rules: MajorityGame, table: Table, view: dict, rng: random.Random) -> dict:
+    """An order the current player may reveal: mostly identical cards, sometimes a mix."""
+    player = view["current_player"]
+    dealt = view["deals"][player]
+    left = {k: view["deck"][k] - view["in_play"][k] for k in view["deck"]}
+    kinds = [k for k, n in left.items() if n > 0]
+    families = [k for k in kinds if k.isdigit()]
+    events = [k for k in kinds if not k.isdigit()]
+    tries: list[dict[str, int]] = []
+    if rng.random() < SPECIAL_ORDER and len(families) >= 2:
+        a, b = rng.sample(families, 2)
+        mixes = [{a: 1, b: 1}] + [{a: 1, e: 1} for e in events] + [{e: 3} for e in events]
+        tries.append(rng.choice(mixes))
+    for _ in range(8):
+        kind = rng.choice(kinds)
+        tries.append({kind: rng.randint(1, max(1, min(left[kind], dealt, 4)))})
+    tries += [{k: 1} for k in families] + [{}]
+    for cards in tries:
+        action = {"action": "reveal", "player": player, "cards": cards}
+        if legal(rules, table, action):
+            return action
+    raise RuleError("cards", f"{player} has no legal order")  # pragma: no cover - 45 cards

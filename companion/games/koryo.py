@@ -1,0 +1,39 @@
+"""Koryŏ at the table: the Session rules adapter (shared/RULES.md §1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine import koryo
+from companion.engine.majority import Power
+from companion.games import MajorityGame, table_cards
+from companion.tables import koryo as koryo_table
+
+
+class KoryoGame(MajorityGame):
+    name = koryo.GAME
+    engine = koryo
+
+    def extra_view(self, state: koryo.State) -> dict:
+        players = state.players
+        return {
+            # Cards dealt this round (the Broadcaster majority gets one more).
+            "deals": dict(zip(players, state.deals, strict=True)) if state.deals else {},
+            "ship_owner": state.ship_owner,
+            "omniscient": koryo.omniscient(state),
+        }
+
+    def power_params(self, state: Any, power: Power) -> dict[str, int]:
+        if power.code == "destroy":
+            return {"n": state.turn.barbarians}
+        if power.code == "swap":
+            return {"n": state.turn.lobbyings}
+        return super().power_params(state, power)
+
+    def final(self, state: koryo.State) -> dict:
+        return koryo_table.score({
+            "game": koryo.GAME,
+            "players": list(state.players),
+            "cards": table_cards(state),
+            "tokens": dict(zip(state.players, state.tokens, strict=True)),
+        })
