@@ -51,6 +51,20 @@ class Pad:
         self.at(self.t + 1)
 
 
+def test_seat_0_button_c_held_at_power_up_is_maintenance_mode():
+    fw = load_firmware()
+    assert not fw.Pad(bytearray().extend).maintenance()
+
+    class HeldPin(fw.machine.Pin):  # GP4 = seat 0 button c, held down at power-up
+        def __init__(self, gp, mode=-1, pull=-1):
+            super().__init__(gp, mode, pull)
+            if gp == 4:
+                self.value(0)
+
+    fw.machine.Pin = HeldPin
+    assert fw.Pad(bytearray().extend).maintenance()
+
+
 def test_pin_map_matches_the_serial_pads_profile():
     profile = load_profile(profile_path("serial-pads"))
     fw = load_firmware()

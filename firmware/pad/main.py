@@ -35,6 +35,14 @@ class Pad:
         self._next_beat = 0
         self.bad_frames = 0
 
+    def maintenance(self):
+        """Seat 0's button c held at power-up: leave the REPL free for reflashing (the
+        running firmware ignores Ctrl-C, see firmware/README.md)."""
+        for seat, name, pin, _, _ in self.buttons:
+            if seat == 0 and name == "c":
+                return pin.value() == 0
+        return False
+
     def send(self, seat, kind, payload=""):
         self._write(padproto.encode(seat, kind, payload))
 
@@ -118,12 +126,15 @@ def main():
 
     import micropython
 
-    micropython.kbd_intr(-1)  # a 0x03 in line noise must not stop the firmware
     stdin = sys.stdin.buffer
     stdout = sys.stdout.buffer
+    pad = Pad(stdout.write)
+    if pad.maintenance():
+        print("seat pad: maintenance mode, REPL free")
+        return
+    micropython.kbd_intr(-1)  # a 0x03 in line noise must not stop the firmware
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
-    pad = Pad(stdout.write)
     pad.hello()
     now = 0
     last = time.ticks_ms()
