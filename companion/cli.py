@@ -15,6 +15,7 @@ from companion.yamlsrc import SourceError
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("score", "final scoring of a table file (koryo, choson, inheritors, kings-dilemma)"),
     "check-config": ("check_config", "validate a configuration file"),
+    "vote": ("vote", "one King's Dilemma vote (open or secret), replayed and resolved"),
     "kingdom": ("kingdom", "King's Dilemma outcomes applied to the kingdom tracks"),
 }
 

@@ -1,0 +1,28 @@
+"""`companion vote FILE [--json]`: one King's Dilemma vote, replayed and resolved."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from companion import yamlsrc
+from companion.engine.errors import RuleError
+from companion.tables import kd_vote
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="vote table file (YAML), see shared/spec/table-files.md")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    doc = yamlsrc.load(args.file)
+    try:
+        result = kd_vote.vote(doc.data)
+    except RuleError as exc:
+        raise doc.error(exc.field, exc.message) from None
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print(kd_vote.render(result))
+    return 0

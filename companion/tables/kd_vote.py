@@ -1,0 +1,185 @@
+"""The King's Dilemma vote table file (shared/spec/table-files.md, "vote: The King's
+Dilemma"): validated, replayed through ``companion.engine.kd_vote``, resolved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine import kd_vote as kd
+from companion.engine.errors import RuleError
+from companion.tables.common import (
+    check_keys,
+    count,
+    describe,
+    join,
+    mapping,
+    per_player,
+    player_name,
+    players,
+)
+
+REQUIRED = {"game", "players", "leader", "moderator", "power", "coins", "balance"}
+OPTIONAL = {"mode", "turns", "ballots", "tie_break", "leader_choice"}
+
+
+def parse_move(value: Any, path: str, allowed: tuple[str, ...]) -> tuple[str, int]:
+    """``aye 3`` → ("aye", 3); ``hold`` → ("hold", 0). Amounts only after aye, nay, add."""
+    if not isinstance(value, str) or not value.split():
+        raise RuleError(path, f"expected one of {', '.join(allowed)}, got {describe(value)}")
+    words = value.split()
+    move = words[0].lower()
+    if move not in allowed:
+        raise RuleError(path, f"{words[0]!r} is not one of {', '.join(allowed)}")
+    needs_amount = move in (*kd.SIDES, kd.ADD)
+    if not needs_amount:
+        if len(words) > 1:
+            raise RuleError(path, f"{move} takes no amount (got {value!r})")
+        return move, 0
+    if len(words) != 2 or not words[1].isdigit():
+        raise RuleError(path, f"{move} needs an amount of power: '{move} N' (got {value!r})")
+    amount = int(words[1])
+    if amount < 1:
+        raise RuleError(path, f"{move} needs at least 1 power (got {value!r})")
+    return move, amount
+
+
+def _counts(data: dict, key: str, names: list[str]) -> dict[str, int]:
+    block = per_player(data[key], key, names)
+    out = {}
+    for p in names:
+        if p not in block:
+            raise RuleError(join(key, p), "missing (every player's count is needed)")
+        out[p] = count(block[p], join(key, p))
+    return out
+
+
+def load(data: dict) -> tuple[kd.Vote, dict]:
+    """The vote before any turn, and the validated rest of the file (turns or ballots,
+    tie_break, leader_choice)."""
+    data = mapping(data, "")
+    check_keys(data, "", REQUIRED, OPTIONAL)
+    if data["game"] != kd.GAME:
+        raise RuleError("game", f"{data['game']!r}: a vote file is for game: {kd.GAME}")
+    names = players(data["players"], "players", kd.MIN_PLAYERS, kd.MAX_PLAYERS)
+    leader = player_name(data["leader"], "leader", names)
+    moderator = player_name(data["moderator"], "moderator", names)
+    power = _counts(data, "power", names)
+    coins = _counts(data, "coins", names)
+    balance = count(data["balance"], "balance")
+    mode = data.get("mode", kd.OPEN)
+    if mode not in kd.MODES:
+        raise RuleError("mode", f"{describe(mode)} is not a vote mode (open, secret)")
+    wanted, other = ("turns", "ballots") if mode == kd.OPEN else ("ballots", "turns")
+    if other in data:
+        raise RuleError(other, f"not used in a {mode} vote (it takes {wanted})")
+    if wanted not in data:
+        raise RuleError(wanted, f"missing (a {mode} vote takes {wanted})")
+    tie_break = data.get("tie_break")
+    if tie_break is not None and tie_break not in kd.SIDES:
+        raise RuleError("tie_break", f"{describe(tie_break)}: the moderator decides aye or nay")
+    choice = data.get("leader_choice")
+    if choice is not None:
+        player_name(choice, "leader_choice", names)
+    state = kd.new_vote(names, leader=leader, moderator=moderator, power=power, coins=coins,
+                        balance=balance, mode=mode)
+    return state, {wanted: data[wanted], "tie_break": tie_break, "leader_choice": choice}
+
+
+def replay_turns(state: kd.Vote, turns: Any) -> kd.Vote:
+    """An open vote's turns in the order played; passed players are skipped by the engine."""
+    if not isinstance(turns, list):
+        raise RuleError("turns", f"expected a list of turns, got {describe(turns)}")
+    for i, turn in enumerate(turns):
+        path = join("turns", i)
+        if not isinstance(turn, dict) or len(turn) != 1:
+            raise RuleError(path, f"expected one turn {{Name: move}}, got {describe(turn)}")
+        (player, value), = turn.items()
+        player_name(player, path, list(state.players))
+        move, amount = parse_move(value, path, kd.MOVES)
+        if state.phase != kd.VOTING:
+            raise RuleError(path, f"the vote has already ended ({player} can't play after "
+                                  f"the turn of {state.players[state.ended_after]})")
+        try:
+            state = kd.apply(state, kd.Play(player, move, amount))
+        except RuleError as exc:
+            raise RuleError(path, exc.message) from None
+    if state.phase == kd.VOTING:
+        raise RuleError("turns", f"the vote has not ended: it is {state.current_player}'s turn "
+                                 f"(it ends after {state.players[state.end_seat]}'s turn)")
+    return state
+
+
+def replay_ballots(state: kd.Vote, ballots: Any) -> kd.Vote:
+    """A secret vote: one ballot per player, locked in seating order, revealed together."""
+    block = per_player(ballots, "ballots", list(state.players))
+    for p in state.players:
+        path = join("ballots", p)
+        if p not in block:
+            raise RuleError(path, "missing (every player locks a ballot)")
+        choice, amount = parse_move(block[p], path, kd.CHOICES)
+        try:
+            state = kd.apply(state, kd.Lock(p, choice, amount))
+        except RuleError as exc:
+            raise RuleError(path, exc.message) from None
+    return state
+
+
+def resolve(state: kd.Vote, rest: dict) -> kd.Vote:
+    """The moderator's decisions from the file, when the vote needs them."""
+    if state.phase == kd.TIE:
+        side = rest["tie_break"]
+        if side is None:
+            t = state.totals()
+            why = ("everybody passed" if all(state.passed(s) for s in range(state.n))
+                   else f"aye {t[kd.AYE]} – nay {t[kd.NAY]} is a tie")
+            raise RuleError("tie_break", f"missing: {why}, the moderator "
+                                         f"{state.moderator_name} decides (aye or nay)")
+        state = kd.apply(state, kd.BreakTie(state.moderator_name, side))
+    if state.phase == kd.LEADER_CHOICE:
+        names = ", ".join(state.players[s] for s in state.candidates)
+        choice = rest["leader_choice"]
+        if choice is None:
+            raise RuleError("leader_choice", f"missing: the winners {names} tie for most power, "
+                                             f"the moderator {state.moderator_name} chooses")
+        try:
+            state = kd.apply(state, kd.ChooseLeader(state.moderator_name, choice))
+        except RuleError as exc:
+            raise RuleError("leader_choice", exc.message) from None
+    return state
+
+
+def vote(data: dict) -> dict:
+    """The whole file → the ``companion vote --json`` object."""
+    state, rest = load(data)
+    if state.mode == kd.OPEN:
+        state = replay_turns(state, rest["turns"])
+    else:
+        state = replay_ballots(state, rest["ballots"])
+    return kd.result(resolve(state, rest))
+
+
+def render(result: dict) -> str:
+    t = result["totals"]
+    outcome = result["outcome"].upper()
+    how = " (the moderator broke the tie)" if result["tie_broken"] else ""
+    lines = [
+        f"The King's Dilemma — {result['mode']} vote",
+        f"Outcome: {outcome}, aye {t['aye']} – nay {t['nay']}{how}",
+        (f"Leader: {result['leader']}   Moderator: {result['moderator']}   "
+         f"Balance: {result['balance']} power"),
+        "",
+    ]
+    rows = [("player", "vote", "committed", "from Balance", "power", "coins")]
+    for p in result["players"]:
+        vote_ = result["votes"][p] or "-"
+        if p in result["late_moderator_claims"]:
+            vote_ += " (late moderator claim)"
+        rows.append((p, vote_, str(result["committed"][p]), str(result["shares"][p]),
+                     str(result["power"][p]), str(result["coins"][p])))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+                               for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip())
+    lines.append("")
+    lines.append("power and coins: behind each screen after the clean-up")
+    return "\n".join(lines)
