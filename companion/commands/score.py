@@ -15,6 +15,7 @@ GAMES: dict[str, str] = {
     "koryo": "koryo",
     "choson": "choson",
     "inheritors": "inheritors",
+    "kings-dilemma": "kd_score",
 }
 
 
