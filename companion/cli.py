@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check-config": ("check_config", "validate a configuration file"),
     "vote": ("vote", "one King's Dilemma vote (open or secret), replayed and resolved"),
     "kingdom": ("kingdom", "King's Dilemma outcomes applied to the kingdom tracks"),
+    "export": ("export", "the whole game history as CSV or JSON"),
+    "import": ("import_", "games from an export (CSV or JSON) into the history"),
 }
 
 

@@ -1,0 +1,44 @@
+"""`companion import FILE [--db PATH]`: games from an export (CSV or JSON) into the history.
+
+The file is checked whole before anything is kept, and kept in one transaction: a bad file
+changes nothing. Games equal to one already kept are skipped, so importing twice is safe."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion import history
+from companion.journal import JournalError
+from companion.yamlsrc import SourceError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", type=Path,
+                   help="an export of `companion export`: .csv or .json (else told by content)")
+    p.add_argument("--db", type=Path,
+                   help="history database; default: DATA_DIR/companion.db (see export)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = args.file.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise SourceError(f"{args.file}: no such file") from None
+    except UnicodeDecodeError:
+        raise SourceError(f"{args.file}: not a text file (expected UTF-8 CSV or JSON)") from None
+    except OSError as exc:
+        raise SourceError(f"{args.file}: cannot read: {exc.strerror}") from None
+    games = history.parse(text, str(args.file))
+    try:
+        with history.History(args.db) as h:
+            if h.notice:
+                print(f"companion import: warning: {h.notice}", file=sys.stderr)
+            kept, skipped = h.import_games(games)
+    except JournalError as exc:
+        print(f"companion import: {exc}", file=sys.stderr)
+        return 1
+    note = f" ({skipped} already in the history)" if skipped else ""
+    print(f"{args.file}: {kept} games imported{note}")
+    return 0

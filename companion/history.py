@@ -1,0 +1,474 @@
+"""Game history: every finished game of every game the companion scores, in SQLite.
+
+One row per game (date, game) and one per player (seat, name, total, breakdown, winner).
+A result is the dict ``companion score --json`` produces (``{"game", "players": [{"name",
+"total", "breakdown"}], "winners"}``) plus an ISO ``date``; anything else in it (families,
+tie-break details) is not kept. Winners are kept in seating order.
+
+The file is opened with the journal's ``open_durable``: WAL, ``synchronous=FULL``, and a
+file that can't be used is moved aside as ``NAME.corrupt-YYYYmmdd-HHMMSS``, never
+overwritten; ``History.notice`` then says so.
+
+``to_json``/``to_csv`` and ``parse_json``/``parse_csv`` are the export formats of
+``companion export`` and ``companion import``: a malformed file is refused whole, with the
+CSV line or the JSON record and field that is wrong.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date as Date
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Self
+
+from companion import paths
+from companion.engine.errors import RuleError
+from companion.journal import open_durable
+from companion.yamlsrc import SourceError
+
+# "CPH1" in the SQLite header: tells the history from the journal or any other SQLite file.
+HISTORY_APP_ID = 0x43504831
+HISTORY_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE games (
+    id   INTEGER PRIMARY KEY,
+    date TEXT NOT NULL,
+    game TEXT NOT NULL
+);
+CREATE TABLE scores (
+    game_id   INTEGER NOT NULL REFERENCES games(id),
+    seat      INTEGER NOT NULL,
+    player    TEXT NOT NULL,
+    total     INTEGER NOT NULL,
+    breakdown TEXT NOT NULL,
+    winner    INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX scores_player ON scores(player)
+"""
+
+JSON_FORMAT = "companion-history"
+JSON_VERSION = 1
+CSV_COLUMNS = ("game_no", "date", "game", "seat", "player", "total", "winner", "breakdown")
+YES, NO = "yes", "no"
+
+_GAME_KEY = re.compile(r"[a-z0-9][a-z0-9-]*")
+_PART_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def default_path() -> Path:
+    return paths.data_dir() / "companion.db"
+
+
+def now() -> str:
+    """The current local time, ISO 8601 with its offset, to the second."""
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    name: str
+    total: int
+    breakdown: dict[str, int]  # in the order the scorer gave it
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "total": self.total, "breakdown": dict(self.breakdown)}
+
+
+@dataclass(frozen=True)
+class GameResult:
+    date: str  # ISO 8601 as given
+    game: str  # the table file's key: koryo, choson, inheritors, kings-dilemma, …
+    players: tuple[PlayerResult, ...]  # seating order
+    winners: tuple[str, ...]  # seating order
+
+    def to_dict(self) -> dict:
+        return {
+            "date": self.date,
+            "game": self.game,
+            "players": [p.to_dict() for p in self.players],
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, path: str = "", *, strict: bool = True) -> GameResult:
+        """Validate a result; ``strict`` refuses unknown keys (an import), else they are
+        dropped (the output of ``companion score`` has more than history keeps)."""
+        data = _mapping(data, path)
+        _keys(data, path, {"date", "game", "players", "winners"}, strict)
+        when = check_date(data["date"], _join(path, "date"))
+        game = data["game"]
+        if not isinstance(game, str) or not _GAME_KEY.fullmatch(game):
+            raise RuleError(_join(path, "game"), f"expected a game key like koryo, got {game!r}")
+        players_path = _join(path, "players")
+        if not isinstance(data["players"], list) or not data["players"]:
+            raise RuleError(players_path, "expected a non-empty list of players")
+        players = []
+        for i, p in enumerate(data["players"]):
+            pp = _join(players_path, i)
+            p = _mapping(p, pp)
+            _keys(p, pp, {"name", "total", "breakdown"}, strict)
+            players.append(PlayerResult(
+                check_name(p["name"], _join(pp, "name"), [q.name for q in players]),
+                _whole(p["total"], _join(pp, "total")),
+                check_breakdown(p["breakdown"], _join(pp, "breakdown")),
+            ))
+        names = [p.name for p in players]
+        winners_path = _join(path, "winners")
+        winners = data["winners"]
+        if not isinstance(winners, list) or not winners:
+            raise RuleError(winners_path, "expected a non-empty list of player names")
+        for i, w in enumerate(winners):
+            if w not in names:
+                raise RuleError(_join(winners_path, i), f"{w!r} is not one of the players")
+            if w in winners[:i]:
+                raise RuleError(_join(winners_path, i), f"{w} is listed twice")
+        return cls(when, game, tuple(players), tuple(n for n in names if n in winners))
+
+
+def _join(path: str, key: object) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _mapping(value: Any, path: str) -> dict:
+    if not isinstance(value, dict):
+        raise RuleError(path, f"expected an object, got {type(value).__name__}")
+    return value
+
+
+def _keys(data: dict, path: str, keys: set[str], strict: bool) -> None:
+    for key in sorted(keys):
+        if key not in data:
+            raise RuleError(_join(path, key), "missing")
+    if strict:
+        for key in data:
+            if key not in keys:
+                raise RuleError(
+                    _join(path, key), f"unknown key (allowed: {', '.join(sorted(keys))})"
+                )
+
+
+def _whole(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(path, f"expected a whole number, got {value!r}")
+    return value
+
+
+def check_date(value: Any, path: str) -> str:
+    """An ISO 8601 date or date and time, kept as written."""
+    if isinstance(value, str):
+        try:
+            datetime.fromisoformat(value)
+            return value
+        except ValueError:
+            pass
+    raise RuleError(path, f"expected an ISO date like 2024-05-01T20:30:00+02:00, got {value!r}")
+
+
+def check_name(value: Any, path: str, seated: list[str]) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise RuleError(path, f"expected a player name, got {value!r}")
+    if value in seated:
+        raise RuleError(path, f"{value} is seated twice")
+    return value
+
+
+def check_breakdown(value: Any, path: str) -> dict[str, int]:
+    value = _mapping(value, path)
+    for key, points in value.items():
+        if not isinstance(key, str) or not _PART_KEY.fullmatch(key):
+            raise RuleError(path, f"{key!r} is not a breakdown key (letters, digits, _ or -)")
+        _whole(points, _join(path, key))
+    return dict(value)
+
+
+# --------------------------------------------------------------------------- storage
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    games: int
+    wins: int
+    average: float  # total points / games
+
+
+class History:
+    """The finished games, one SQLite file (default ``data_dir()/companion.db``). Safe to
+    share between threads."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_path()
+        self._db, self.notice = open_durable(
+            self.path, _SCHEMA, HISTORY_APP_ID, HISTORY_VERSION
+        )
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def record(self, result: dict, date: str | Date | None = None) -> int:
+        """Keep one finished game: ``result`` as ``companion score --json`` gives it, its
+        ``date`` taken from the argument, else from ``result["date"]``, else now. Returns
+        the game's number. An invalid result raises ``RuleError`` and keeps nothing."""
+        if isinstance(date, Date):
+            date = date.isoformat()
+        data = dict(_mapping(result, ""))
+        data["date"] = date or data.get("date") or now()
+        game = GameResult.from_dict(data, strict=False)
+        with self._lock, self._transaction():
+            return self._insert(game)
+
+    def import_games(self, games: list[GameResult]) -> tuple[int, int]:
+        """Keep ``games`` in one transaction, all or none. A game equal to one kept before
+        the import is skipped. Returns (kept, skipped)."""
+        with self._lock:
+            before = {_identity(g) for g in self.games()}
+            kept = 0
+            with self._transaction():
+                for g in games:
+                    if _identity(g) not in before:
+                        self._insert(g)
+                        kept += 1
+            return kept, len(games) - kept
+
+    def games(self, game: str | None = None) -> list[GameResult]:
+        """Every kept game (of one ``game`` if given), in the order they were kept."""
+        where, params = ("WHERE g.game = ?", (game,)) if game else ("", ())
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, g.date, g.game, s.player, s.total, s.breakdown, s.winner"
+                f" FROM games g JOIN scores s ON s.game_id = g.id {where}"
+                " ORDER BY g.id, s.seat",
+                params,
+            ).fetchall()
+        out: list[GameResult] = []
+        current, players, winners = None, [], []
+        for gid, when, key, player, total, breakdown, winner in rows:
+            if current is None or gid != current[0]:
+                if current is not None:
+                    out.append(GameResult(current[1], current[2], tuple(players), tuple(winners)))
+                current, players, winners = (gid, when, key), [], []
+            players.append(PlayerResult(player, total, json.loads(breakdown)))
+            if winner:
+                winners.append(player)
+        if current is not None:
+            out.append(GameResult(current[1], current[2], tuple(players), tuple(winners)))
+        return out
+
+    def stats(self, game: str | None = None) -> dict[str, PlayerStats]:
+        """Per player: games played, games won (a shared victory counts for each), average
+        total per game. Most wins first, then best average, then name."""
+        where, params = ("WHERE g.game = ?", (game,)) if game else ("", ())
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT s.player, count(*), sum(s.winner), sum(s.total)"
+                f" FROM scores s JOIN games g ON g.id = s.game_id {where} GROUP BY s.player",
+                params,
+            ).fetchall()
+        stats = {p: PlayerStats(n, wins, total / n) for p, n, wins, total in rows}
+        order = sorted(stats, key=lambda p: (-stats[p].wins, -stats[p].average, p))
+        return {p: stats[p] for p in order}
+
+    def _insert(self, g: GameResult) -> int:
+        cur = self._db.execute("INSERT INTO games (date, game) VALUES (?, ?)", (g.date, g.game))
+        gid = int(cur.lastrowid)
+        self._db.executemany(
+            "INSERT INTO scores VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (gid, seat, p.name, p.total, json.dumps(p.breakdown, ensure_ascii=False),
+                 int(p.name in g.winners))
+                for seat, p in enumerate(g.players, start=1)
+            ],
+        )
+        return gid
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception."""
+
+    def __init__(self, db: Any) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is None:
+            self._db.execute("COMMIT")
+        elif self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+
+def _identity(g: GameResult) -> str:
+    return json.dumps(g.to_dict(), sort_keys=True, ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- formats
+
+
+def to_json(games: list[GameResult]) -> str:
+    doc = {
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
+        "games": [g.to_dict() for g in games],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def to_csv(games: list[GameResult]) -> str:
+    """One row per player per game; ``breakdown`` is ``key=points;key=points``."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for n, g in enumerate(games, start=1):
+        for seat, p in enumerate(g.players, start=1):
+            parts = ";".join(f"{k}={v}" for k, v in p.breakdown.items())
+            winner = YES if p.name in g.winners else NO
+            writer.writerow((n, g.date, g.game, seat, p.name, p.total, winner, parts))
+    return out.getvalue()
+
+
+def parse_json(text: str, source: str) -> list[GameResult]:
+    """The games of a JSON export; any error is a ``SourceError`` naming the record and
+    field (``games.3.players.1.total``)."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+    try:
+        doc = _mapping(doc, "")
+        _keys(doc, "", {"format", "version", "games"}, strict=True)
+        if doc["format"] != JSON_FORMAT:
+            raise RuleError("format", f"expected {JSON_FORMAT!r}, got {doc['format']!r}")
+        if doc["version"] != JSON_VERSION:
+            raise RuleError("version", f"this companion reads version {JSON_VERSION}, "
+                                       f"got {doc['version']!r}")
+        if not isinstance(doc["games"], list):
+            raise RuleError("games", "expected a list of games")
+        return [GameResult.from_dict(g, f"games.{i}") for i, g in enumerate(doc["games"])]
+    except RuleError as exc:
+        raise SourceError(f"{source}: {exc}") from None
+
+
+def parse_csv(text: str, source: str) -> list[GameResult]:
+    """The games of a CSV export; any error is a ``SourceError`` naming the line and the
+    column (``FILE:LINE: total: …``)."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    line = 1
+
+    def fail(column: str, message: str, at: int | None = None) -> SourceError:
+        return SourceError(f"{source}:{at or line}: {column}: {message}")
+
+    try:
+        header = next(reader, None)
+        if header is None or tuple(c.strip() for c in header) != CSV_COLUMNS:
+            raise fail("header", f"expected the columns {','.join(CSV_COLUMNS)}")
+        games: list[GameResult] = []
+        done: set[str] = set()  # game numbers read already
+        rows: list[tuple[int, dict]] = []  # (line, row) of the game being read
+        for raw in reader:
+            line = reader.line_num
+            if not any(c.strip() for c in raw):
+                continue
+            if len(raw) != len(CSV_COLUMNS):
+                raise fail("row", f"{len(raw)} columns, expected {len(CSV_COLUMNS)}")
+            row = dict(zip(CSV_COLUMNS, raw, strict=True))
+            if rows and row["game_no"] != rows[0][1]["game_no"]:
+                games.append(_csv_game(rows, fail))
+                done.add(rows[0][1]["game_no"])
+                rows = []
+            if row["game_no"] in done:
+                raise fail("game_no", f"game {row['game_no']} again: the rows of a game must "
+                                      "follow each other")
+            rows.append((line, row))
+        if rows:
+            games.append(_csv_game(rows, fail))
+        return games
+    except csv.Error as exc:
+        raise fail("row", f"not valid CSV: {exc}") from None
+
+
+def _csv_game(rows: list[tuple[int, dict]], fail: Callable[..., SourceError]) -> GameResult:
+    """One game from its consecutive rows."""
+    first_line, first = rows[0]
+    if not _WHOLE.fullmatch(first["game_no"].strip()):
+        raise fail("game_no", f"expected a whole number, got {first['game_no']!r}", first_line)
+    players: list[PlayerResult] = []
+    winners: list[str] = []
+    for seat, (at, row) in enumerate(rows, start=1):
+        for column in ("date", "game"):
+            if row[column] != first[column]:
+                raise fail(column, f"{row[column]!r}, but game {first['game_no']} has "
+                                   f"{first[column]!r} on line {first_line}", at)
+        if row["seat"].strip() != str(seat):
+            raise fail("seat", f"expected seat {seat}, got {row['seat']!r}", at)
+        if not _WHOLE.fullmatch(row["total"].strip()):
+            raise fail("total", f"expected a whole number, got {row['total']!r}", at)
+        if row["winner"] not in (YES, NO):
+            raise fail("winner", f"expected {YES} or {NO}, got {row['winner']!r}", at)
+        try:
+            name = check_name(row["player"], "player", [p.name for p in players])
+            breakdown = check_breakdown(_parts(row["breakdown"]), "breakdown")
+        except RuleError as exc:
+            raise fail(exc.field, exc.message, at) from None
+        players.append(PlayerResult(name, int(row["total"]), breakdown))
+        if row["winner"] == YES:
+            winners.append(name)
+    try:
+        return GameResult.from_dict({
+            "date": first["date"],
+            "game": first["game"],
+            "players": [p.to_dict() for p in players],
+            "winners": winners,
+        })
+    except RuleError as exc:
+        if exc.field == "winners":
+            raise fail("winner", f"game {first['game_no']} has no winner", first_line) from None
+        raise fail(exc.field, exc.message, first_line) from None
+
+
+def _parts(text: str) -> dict[str, int]:
+    """``influence=6;tomes=3`` → {"influence": 6, "tomes": 3} (empty: no part)."""
+    parts: dict[str, int] = {}
+    if not text.strip():
+        return parts
+    for item in text.split(";"):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not _WHOLE.fullmatch(value.strip()):
+            raise RuleError("breakdown", f"expected key=points, got {item!r}")
+        if key in parts:
+            raise RuleError("breakdown", f"{key} is given twice")
+        parts[key] = int(value)
+    return parts
+
+
+def parse(text: str, source: str) -> list[GameResult]:
+    """An export in either format: ``.json``/``.csv`` by the name, else by the content (a
+    JSON export starts with ``{``)."""
+    suffix = Path(source).suffix.lower()
+    if suffix == ".json" or (suffix != ".csv" and text.lstrip().startswith("{")):
+        return parse_json(text, source)
+    return parse_csv(text, source)
