@@ -34,3 +34,34 @@ def test_sim_backend_has_the_configured_seats_and_long_press_and_no_notice():
 def test_unknown_backend_is_refused_by_name():
     with pytest.raises(ValueError, match="'usb'"):
         open_backend(config("usb"))
+
+
+def real_config(tmp_path: Path, hardware: str):
+    from companion.config import load_config
+
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        "seats:\n"
+        "  - {name: Ana, colour: red, position: bottom}\n"
+        "  - {name: Ben, colour: blue, position: top}\n"
+        f"hardware: {hardware}\n"
+    )
+    return load_config(path)
+
+
+def test_loaded_sim_config_opens_the_simulator(tmp_path):
+    backend, notice = open_backend(real_config(tmp_path, "{backend: sim, long_press_ms: 500}"))
+    assert isinstance(backend, SimBackend) and notice is None
+    assert backend.seats == 2 and backend.long_press_ms == 500
+
+
+def test_loaded_gpio_config_with_mock_pins_opens_the_gpio_backend(tmp_path):
+    """Profile by shipped name, pin factory by gpiozero name, as a user would write them."""
+    from companion.hardware.gpio import GpioBackend
+
+    cfg = real_config(tmp_path, "{backend: gpio, profile: gpio-5-seats, pin_factory: mock}")
+    backend, notice = open_backend(cfg)
+    try:
+        assert isinstance(backend, GpioBackend) and notice is None and backend.seats == 2
+    finally:
+        backend.close()
