@@ -15,6 +15,8 @@ from companion.yamlsrc import SourceError
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("score", "final scoring of a table file (koryo, choson, inheritors, kings-dilemma)"),
     "check-config": ("check_config", "validate a configuration file"),
+    "run": ("run", "start the table companion (touchscreen kiosk and seat pads)"),
+    "demo": ("demo", "play a scripted session headless: PNG screenshots and a transcript"),
     "vote": ("vote", "one King's Dilemma vote (open or secret), replayed and resolved"),
     "kingdom": ("kingdom", "King's Dilemma outcomes applied to the kingdom tracks"),
     "export": ("export", "the whole game history as CSV or JSON"),

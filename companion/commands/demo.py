@@ -1,0 +1,39 @@
+"""`companion demo --out DIR`: play a scripted session headless; screenshots + transcript."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from pathlib import Path
+
+from companion.engine.errors import RuleError
+
+SIZE = re.compile(r"(\d+)[xX×](\d+)")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", type=Path, required=True, help="directory for the PNGs and transcript")
+    p.add_argument("--size", default="800x480", help="screen size WIDTHxHEIGHT (default 800x480)")
+    p.add_argument("--lang", choices=("en", "fr"), default="en", help="language (default en)")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    match = SIZE.fullmatch(text.strip())
+    if not match:
+        raise RuleError("--size", f"{text!r}: expected WIDTHxHEIGHT, like 800x480")
+    w, h = int(match.group(1)), int(match.group(2))
+    if not (320 <= w <= 4096 and 240 <= h <= 4096):
+        raise RuleError("--size", f"{w}x{h}: from 320x240 to 4096x4096")
+    return w, h
+
+
+def run(args: argparse.Namespace) -> int:
+    size = parse_size(args.size)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # headless unless told otherwise
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from companion.ui.demo import run_demo
+
+    ctx = run_demo(args.out, size, args.lang)
+    print(f"{args.out}: {len(ctx.shots)} screenshots and transcript.txt")
+    return 0

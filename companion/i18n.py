@@ -1,0 +1,62 @@
+"""Texts shown to players, one YAML catalog per language (``companion/data/i18n/LANG.yaml``).
+
+Catalogs are nested mappings; a text is named by its dotted path (``table_check.title``)
+and may hold ``{placeholders}`` filled by :meth:`Catalog.text`. Code never holds the
+words themselves, so English and French stay complete and equal (``tests/test_i18n.py``).
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+from companion.yamlsrc import SourceError, load
+
+CATALOG_DIR = Path(__file__).resolve().parent / "data" / "i18n"
+LANGUAGES = ("en", "fr")
+
+
+def _flatten(data: object, prefix: str, out: dict[str, str], doc_error) -> None:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _flatten(value, f"{prefix}.{key}" if prefix else str(key), out, doc_error)
+    elif isinstance(data, str):
+        out[prefix] = data
+    else:
+        raise doc_error(prefix, f"expected a text or a mapping of texts, got {data!r}")
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{names}`` a text expects."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+class Catalog:
+    """The texts of one language."""
+
+    def __init__(self, language: str, texts: dict[str, str]) -> None:
+        self.language = language
+        self.texts = texts
+
+    def text(self, key: str, **params: object) -> str:
+        """The text named ``key`` with its placeholders filled; a missing key is a bug
+        (the catalog tests prove every key used exists) and raises KeyError."""
+        return self.texts[key].format(**params) if params else self.texts[key]
+
+
+def catalog_path(language: str) -> Path:
+    return CATALOG_DIR / f"{language}.yaml"
+
+
+def load_catalog(language: str, path: Path | None = None) -> Catalog:
+    """Read the catalog of ``language``; a malformed file is a ``SourceError``."""
+    if path is None:
+        if language not in LANGUAGES:
+            raise SourceError(f"language {language!r}: one of {', '.join(LANGUAGES)}")
+        path = catalog_path(language)
+    doc = load(path)
+    texts: dict[str, str] = {}
+    if not isinstance(doc.data, dict):
+        raise doc.error("", "expected a mapping of texts")
+    _flatten(doc.data, "", texts, doc.error)
+    return Catalog(language, texts)

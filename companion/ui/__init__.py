@@ -1,0 +1,1 @@
+"""The pygame kiosk: app loop, screens, widgets, the seat ring (imports pygame)."""

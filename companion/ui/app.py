@@ -1,0 +1,308 @@
+"""The kiosk loop: sleep until an input or a timer, redraw only what changed.
+
+``App.step()`` waits in ``pygame.event.wait`` until an event arrives or the top screen's
+next deadline (a blinking light) is due, hands the events to the screen, and redraws only
+if something was invalidated; ``frames`` counts the redraws, so a test can prove an idle
+table draws nothing. Seat buttons reach the loop from backend threads as pygame events
+(``BUTTON_EVENT``, ``STATUS_EVENT``) posted with ``pygame.event.post``. The demo drives the
+very same loop with a manual clock and ``step(block=False)``.
+
+Screens draw on a canvas of the logical size; with a rotated display the canvas is turned
+on its way to the window and taps are turned back (``to_canvas``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pygame
+
+from companion.hardware.base import ButtonEvent, SeatBackend
+from companion.i18n import Catalog, load_catalog
+from companion.ui.theme import Painter, Theme
+
+log = logging.getLogger(__name__)
+
+BUTTON_EVENT = pygame.event.custom_type()  # attribute: event (a ButtonEvent)
+STATUS_EVENT = pygame.event.custom_type()  # attributes: seat, connected
+
+
+class Clock:
+    """Milliseconds since an arbitrary start."""
+
+    def now_ms(self) -> int:
+        return time.monotonic_ns() // 1_000_000
+
+
+class ManualClock(Clock):
+    """A clock that moves only when told (demo, tests)."""
+
+    def __init__(self, start_ms: int = 0) -> None:
+        self.t = start_ms
+
+    def now_ms(self) -> int:
+        return self.t
+
+    def advance(self, ms: int) -> None:
+        self.t += ms
+
+
+class Screen:
+    """One screen of the kiosk. Subclasses draw with ``draw`` and react in the handlers;
+    whatever changes what is shown calls ``self.app.invalidate()``."""
+
+    name = "screen"  # used for demo screenshot files
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def draw(self, p: Painter) -> None:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """One line saying what the screen shows (demo transcript)."""
+        return self.name
+
+    def on_button(self, event: ButtonEvent) -> None:
+        """A seat button was pressed."""
+
+    def on_status(self, seat: int, connected: bool) -> None:
+        """A seat pad came or went; by default just redraw its mark."""
+        self.app.invalidate()
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        """A finger or the mouse went down at ``pos`` (canvas pixels)."""
+
+    def pointer_up(self, pos: tuple[int, int]) -> None:
+        """... and came up."""
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        """When this screen next changes by itself (ms, the clock's time), or None."""
+        return None
+
+    def on_timer(self, now_ms: int) -> None:
+        """The deadline passed."""
+
+
+def wants_fullscreen(mode: str) -> bool:
+    """``auto``: fullscreen on a Raspberry Pi or without a desktop session."""
+    if mode != "auto":
+        return mode == "yes"
+    model = Path("/proc/device-tree/model")
+    try:
+        on_pi = "raspberry pi" in model.read_text(errors="replace").lower()
+    except OSError:
+        on_pi = False
+    desktop = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return on_pi or not desktop
+
+
+def open_window(width: int, height: int, fullscreen: bool, caption: str) -> pygame.Surface:
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_caption(caption)
+    flags = pygame.FULLSCREEN if fullscreen else 0
+    window = pygame.display.set_mode((width, height), flags)
+    pygame.mouse.set_visible(not fullscreen)
+    return window
+
+
+class App:
+    """The screen stack, the event loop and the drawing of frames."""
+
+    def __init__(
+        self,
+        window: pygame.Surface,
+        *,
+        backend: SeatBackend,
+        seats: Sequence,
+        catalog: Catalog,
+        rotation: int = 0,
+        clock: Clock | None = None,
+        notice: str | None = None,
+    ) -> None:
+        if rotation not in (0, 90, 180, 270):
+            raise ValueError(f"rotation {rotation}: one of 0, 90, 180, 270")
+        self.window = window
+        self.rotation = rotation
+        w, h = window.get_size()
+        size = (h, w) if rotation in (90, 270) else (w, h)
+        self.canvas = window if rotation == 0 else pygame.Surface(size)
+        self.size = size
+        self.theme = Theme(size)
+        self.backend = backend
+        self.seats = tuple(seats)
+        self.catalog = catalog
+        self.clock = clock or Clock()
+        self.notice = notice
+        self.screens: list[Screen] = []
+        self.running = True
+        self.frames = 0
+        self.painter: Painter | None = None  # the last frame's, for tests
+        self._dirty = True
+
+    # --- screens ------------------------------------------------------------------------
+
+    @property
+    def screen(self) -> Screen:
+        return self.screens[-1]
+
+    def push(self, screen: Screen) -> None:
+        self.screens.append(screen)
+        self.invalidate()
+
+    def pop(self) -> Screen:
+        screen = self.screens.pop()
+        self.invalidate()
+        return screen
+
+    def replace(self, screen: Screen) -> None:
+        self.screens[-1] = screen
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        self._dirty = True
+
+    # --- seats --------------------------------------------------------------------------
+
+    def start_backend(self) -> None:
+        """Route the backend's callbacks (any thread) into the event queue."""
+        self.backend.start(self.post_button, self.post_status)
+
+    @staticmethod
+    def post_button(event: ButtonEvent) -> None:
+        pygame.event.post(pygame.event.Event(BUTTON_EVENT, event=event))
+
+    @staticmethod
+    def post_status(seat: int, connected: bool) -> None:
+        pygame.event.post(pygame.event.Event(STATUS_EVENT, seat=seat, connected=connected))
+
+    # --- the loop -----------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Until Esc or the window closes."""
+        while self.running:
+            self.step()
+
+    def timeout_ms(self) -> int | None:
+        """How long the loop may sleep: until the screen's next deadline, or forever."""
+        now = self.clock.now_ms()
+        deadline = self.screen.next_deadline(now)
+        return None if deadline is None else max(1, deadline - now)
+
+    def step(self, block: bool = True) -> None:
+        """Wait for input or the next deadline (``block``), or take only what is already
+        queued; handle it; fire a due timer; draw a frame if anything changed."""
+        events: list[pygame.event.Event] = []
+        if block:
+            self._fire_timer()
+            self.render_if_dirty()
+            timeout = self.timeout_ms()
+            events.append(pygame.event.wait() if timeout is None else pygame.event.wait(timeout))
+        while True:
+            events.extend(pygame.event.get())
+            for event in events:
+                self.handle(event)
+            if not events or not self.running:
+                break
+            events = []  # a handler may have posted more (a simulated press)
+        self._fire_timer()
+        self.render_if_dirty()
+
+    def _fire_timer(self) -> None:
+        if not self.screens:
+            return
+        now = self.clock.now_ms()
+        deadline = self.screen.next_deadline(now)
+        if deadline is not None and now >= deadline:
+            self.screen.on_timer(now)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        kind = event.type
+        if kind == pygame.QUIT:
+            self.running = False
+        elif kind == BUTTON_EVENT:
+            self.screen.on_button(event.event)
+        elif kind == STATUS_EVENT:
+            self.screen.on_status(event.seat, event.connected)
+        elif kind == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.running = False
+            elif hasattr(self.backend, "key_down"):
+                self.backend.key_down(pygame.key.name(event.key), self.clock.now_ms())
+        elif kind == pygame.KEYUP and hasattr(self.backend, "key_up"):
+            self.backend.key_up(pygame.key.name(event.key), self.clock.now_ms())
+        elif kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            # SDL also turns touches into mouse events: those are handled as FINGER*.
+            if event.button == 1 and not getattr(event, "touch", False):
+                self._pointer(kind == pygame.MOUSEBUTTONDOWN, self.to_canvas(event.pos))
+        elif kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+            w, h = self.window.get_size()
+            pos = self.to_canvas((int(event.x * w), int(event.y * h)))
+            self._pointer(kind == pygame.FINGERDOWN, pos)
+        elif kind in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
+            self.invalidate()
+
+    def _pointer(self, down: bool, pos: tuple[int, int]) -> None:
+        if down:
+            self.screen.pointer_down(pos)
+        else:
+            self.screen.pointer_up(pos)
+
+    def to_canvas(self, pos: tuple[int, int]) -> tuple[int, int]:
+        """A window pixel as a canvas pixel (undoing the display rotation, clockwise)."""
+        x, y = pos
+        cw, ch = self.size
+        if self.rotation == 90:
+            return y, ch - 1 - x
+        if self.rotation == 180:
+            return cw - 1 - x, ch - 1 - y
+        if self.rotation == 270:
+            return cw - 1 - y, x
+        return x, y
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def render_if_dirty(self) -> bool:
+        if not self._dirty or not self.screens:
+            return False
+        self._dirty = False
+        painter = Painter(self.canvas, self.theme)
+        self.screen.draw(painter)
+        if self.rotation:
+            self.window.blit(pygame.transform.rotate(self.canvas, -self.rotation), (0, 0))
+        pygame.display.flip()
+        self.painter = painter
+        self.frames += 1
+        return True
+
+    def screenshot(self, path: Path) -> None:
+        """What the window shows now, as a PNG."""
+        pygame.image.save(self.window, str(path))
+
+
+def make_app(
+    config,
+    backend: SeatBackend,
+    *,
+    notice: str | None = None,
+    clock: Clock | None = None,
+    fullscreen: bool = False,
+) -> App:
+    """Open the window for ``config`` (a ``companion.config.Config``) and the app on it."""
+    catalog = load_catalog(config.language)
+    d = config.display
+    window = open_window(d.width, d.height, fullscreen, catalog.text("app.name"))
+    return App(
+        window,
+        backend=backend,
+        seats=config.seats,
+        catalog=catalog,
+        rotation=d.rotation,
+        clock=clock,
+        notice=notice,
+    )

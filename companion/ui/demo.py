@@ -1,0 +1,139 @@
+"""Scripted sessions played through the real app loop, for screenshots and a transcript.
+
+A demo script is a function ``script(ctx: DemoContext)`` that shows a screen and then
+presses seat buttons, holds keys, taps the touchscreen and waits, taking screenshots as
+it goes. Its inputs are injected as events into the same ``App.step`` the kiosk runs,
+with a manual clock, so what the demo shows is what the table shows. ``DEMOS`` lists the
+scripts in playing order (name -> module with a ``demo(ctx)`` function): a game's screens
+add theirs here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from pathlib import Path
+
+import pygame
+
+from companion.config import SHIPPED_CONFIG, Config, load_config
+from companion.hardware.base import BLINKING, Press
+from companion.hardware.sim import SimBackend
+from companion.ui.app import App, ManualClock, Screen, make_app
+from companion.ui.seats import blink_lit
+
+DEMOS: dict[str, str] = {
+    "table-check": "companion.ui.table_check",
+}
+
+
+class DemoContext:
+    """What a demo script drives: the app, its simulated seats and its clock."""
+
+    def __init__(self, app: App, backend: SimBackend, clock: ManualClock, out: Path) -> None:
+        self.app = app
+        self.backend = backend
+        self.clock = clock
+        self.out = out
+        self.transcript: list[str] = []
+        self.shots: list[Path] = []
+
+    # --- inputs -------------------------------------------------------------------------
+
+    def show(self, screen: Screen) -> None:
+        """Put ``screen`` on top (replacing the previous demo's screen)."""
+        if self.app.screens:
+            self.app.replace(screen)
+        else:
+            self.app.push(screen)
+        self.app.step(block=False)
+        self.record(f"show {screen.name}")
+
+    def press(self, seat: int, button: str, press: Press = Press.SHORT) -> None:
+        """A seat pad's button, as the hardware backend delivers it."""
+        self.backend.press(seat, button, press)
+        self.app.step(block=False)
+        name = self.app.seats[seat].name
+        self.record(f"seat {seat} ({name}) button {button.upper()} {press.value}")
+
+    def key(self, name: str, hold_ms: int = 120) -> None:
+        """A keyboard key held ``hold_ms`` (the simulator's seat keys)."""
+        key = pygame.key.key_code(name)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=name))
+        self.app.step(block=False)
+        self.clock.advance(hold_ms)
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode=name))
+        self.app.step(block=False)
+        self.record(f"key {name.upper()} held {hold_ms} ms")
+
+    def tap(self, rect: pygame.Rect, label: str) -> None:
+        """A finger down and up in the middle of ``rect`` (canvas pixels)."""
+        w, h = self.app.window.get_size()
+        x, y = rect.center
+        for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+            event = pygame.event.Event(
+                kind, x=x / w, y=y / h, dx=0, dy=0, touch_id=1, finger_id=0, pressure=1.0
+            )
+            pygame.event.post(event)
+            self.app.step(block=False)
+        self.record(f"tap {label!r}")
+
+    def wait(self, ms: int) -> None:
+        self.clock.advance(ms)
+        self.app.step(block=False)
+        self.record(f"wait {ms} ms")
+
+    # --- outputs ------------------------------------------------------------------------
+
+    def shot(self, label: str = "") -> Path:
+        """Save what the window shows as ``NN-SCREEN[-label].png``."""
+        name = f"{len(self.shots) + 1:02d}-{self.app.screen.name}"
+        path = self.out / (f"{name}-{label}.png" if label else f"{name}.png")
+        self.app.screenshot(path)
+        self.shots.append(path)
+        self.transcript.append(f"{'':>9}  screenshot {path.name}")
+        return path
+
+    def lights(self) -> str:
+        """Each seat's light; a blinking one says whether it is lit at this instant."""
+        now = self.clock.now_ms()
+        shown = []
+        for i, seat in enumerate(self.app.seats):
+            light = self.backend.light(i)
+            phase = f" (blinking, {'on' if blink_lit(now) else 'off'})" if light in BLINKING else ""
+            shown.append(f"{seat.name}={light.value}{phase}")
+        return ", ".join(shown)
+
+    def record(self, what: str) -> None:
+        t = self.clock.now_ms() / 1000
+        self.transcript.append(
+            f"{t:8.3f}s  {what}\n{'':>9}  screen: {self.app.screen.describe()}\n"
+            f"{'':>9}  lights: {self.lights()}"
+        )
+
+
+def demo_config(size: tuple[int, int], language: str) -> Config:
+    """The shipped configuration (simulated seats) at ``size`` in ``language``."""
+    config = load_config(SHIPPED_CONFIG)
+    display = dataclasses.replace(config.display, width=size[0], height=size[1], rotation=0)
+    return dataclasses.replace(config, display=display, language=language)
+
+
+def run_demo(out: Path, size: tuple[int, int], language: str) -> DemoContext:
+    """Play every script of ``DEMOS`` into ``out``: screenshots and ``transcript.txt``."""
+    out.mkdir(parents=True, exist_ok=True)
+    config = demo_config(size, language)
+    backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
+    clock = ManualClock()
+    try:
+        app = make_app(config, backend, clock=clock)
+        app.start_backend()
+        ctx = DemoContext(app, backend, clock, out)
+        for name, module in DEMOS.items():
+            ctx.transcript.append(f"== {name} ({size[0]}x{size[1]}, {language})")
+            importlib.import_module(module).demo(ctx)
+        (out / "transcript.txt").write_text("\n".join(ctx.transcript) + "\n", encoding="utf-8")
+    finally:
+        backend.close()
+        pygame.display.quit()
+    return ctx

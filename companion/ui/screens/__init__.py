@@ -1,0 +1,1 @@
+"""The games' screens (one module per game, or one shared by games that look alike)."""

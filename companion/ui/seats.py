@@ -1,0 +1,193 @@
+"""The seat ring: every seat drawn at its place around the screen edge, facing its player.
+
+A seat's plate shows its name, its colour and a mirror of its pad's light (the colour of
+``LIGHT_COLOURS``, blinking like the pad for ``BLINKING`` states), or a "missing" mark while
+its pad is unplugged. Plates are drawn upright then turned so the text faces the player
+sitting there: top seats read upside down, side seats sideways.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pygame
+
+from companion.hardware import padproto
+from companion.hardware.base import BLINKING, LIGHT_COLOURS, Light, SeatBackend
+from companion.i18n import Catalog
+from companion.ui import theme as th
+from companion.ui.theme import Painter, TextBox, Theme
+
+# position -> (edge, slot along the edge in canvas x or y order: 0, 1, 2)
+PLACES: dict[str, tuple[str, int]] = {
+    "bottom-left": ("bottom", 0),
+    "bottom": ("bottom", 1),
+    "bottom-right": ("bottom", 2),
+    "left": ("left", 1),
+    "top-left": ("top", 0),
+    "top": ("top", 1),
+    "top-right": ("top", 2),
+    "right": ("right", 1),
+}
+# pygame.transform.rotate angle (counter-clockwise) that turns an upright plate to face
+# the player on that edge.
+ANGLES = {"bottom": 0, "top": 180, "left": -90, "right": 90}
+
+
+def blink_lit(now_ms: int) -> bool:
+    """Whether a blinking light is lit at ``now_ms`` (the pads' own pattern)."""
+    step = (now_ms // padproto.TICK_MS) % len(padproto.BLINK_PATTERN)
+    return padproto.BLINK_PATTERN[step] == "1"
+
+
+def next_blink_change(now_ms: int) -> int:
+    """The first time after ``now_ms`` when a blinking light turns on or off."""
+    lit = blink_lit(now_ms)
+    t = (now_ms // padproto.TICK_MS + 1) * padproto.TICK_MS
+    while blink_lit(t) == lit:
+        t += padproto.TICK_MS
+    return t
+
+
+@dataclass(frozen=True)
+class Plate:
+    seat: int
+    edge: str
+    rect: pygame.Rect  # on the canvas
+    length: int  # along the edge
+    depth: int  # from the edge inwards
+
+    def to_canvas(self, x: float, y: float) -> tuple[int, int]:
+        """A point of the upright plate (``length`` × ``depth``) on the canvas."""
+        r, n, d = self.rect, self.length, self.depth
+        if self.edge == "top":
+            return round(r.x + n - x), round(r.y + d - y)
+        if self.edge == "left":
+            return round(r.x + d - y), round(r.y + x)
+        if self.edge == "right":
+            return round(r.x + y), round(r.y + n - x)
+        return round(r.x + x), round(r.y + y)
+
+    def rect_to_canvas(self, rect: pygame.Rect) -> pygame.Rect:
+        x0, y0 = self.to_canvas(rect.left, rect.top)
+        x1, y1 = self.to_canvas(rect.right, rect.bottom)
+        return pygame.Rect(min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0))
+
+
+class SeatRing:
+    """Where each seat goes for one canvas size, and how to draw them."""
+
+    def __init__(
+        self,
+        theme: Theme,
+        seats: Sequence,
+        catalog: Catalog,
+        hints: Mapping[int, str] | None = None,
+    ) -> None:
+        self.theme = theme
+        self.seats = tuple(seats)
+        self.catalog = catalog
+        self.hints = dict(hints or {})
+        w, h = theme.size
+        band = theme.px(80)
+        self.gap = gap = theme.px(6)
+        edges = {PLACES[s.position][0] for s in self.seats}
+        top = band if "top" in edges else 0
+        bottom = band if "bottom" in edges else 0
+        left = band if "left" in edges else 0
+        right = band if "right" in edges else 0
+        # The free middle, for the screens' own content.
+        self.centre = pygame.Rect(left, top, w - left - right, h - top - bottom).inflate(
+            -2 * gap, -2 * gap
+        )
+        longest = theme.px(360)
+        self.plates: list[Plate] = []
+        for i, seat in enumerate(self.seats):
+            edge, slot = PLACES[seat.position]
+            crowded = sum(PLACES[s.position][0] == edge for s in self.seats) > 1
+            if edge in ("top", "bottom"):
+                start, span = (w * slot // 3, w // 3) if crowded else (0, w)
+                n = min(span - 2 * gap, longest)
+                x = start + (span - n) // 2
+                y = gap if edge == "top" else h - band + gap
+                rect = pygame.Rect(x, y, n, band - 2 * gap)
+            else:
+                span = h - top - bottom
+                n = min(span - 2 * gap, longest)
+                y = top + (span - n) // 2
+                x = gap if edge == "left" else w - band + gap
+                rect = pygame.Rect(x, y, band - 2 * gap, n)
+            self.plates.append(Plate(i, edge, rect, n, band - 2 * gap))
+
+    def light_centre(self, seat: int) -> tuple[int, int]:
+        """Where the seat's light is drawn on the canvas."""
+        plate = self.plates[seat]
+        d = plate.depth
+        return plate.to_canvas(d * 0.5, d * 0.5 - self.theme.px(3))
+
+    def blinking(self, backend: SeatBackend) -> bool:
+        return any(backend.light(p.seat) in BLINKING for p in self.plates)
+
+    def next_deadline(self, backend: SeatBackend, now_ms: int) -> int | None:
+        return next_blink_change(now_ms) if self.blinking(backend) else None
+
+    def draw(self, p: Painter, backend: SeatBackend, now_ms: int) -> None:
+        for plate in self.plates:
+            self._draw_plate(p, plate, backend, now_ms)
+
+    def _draw_plate(self, p: Painter, plate: Plate, backend: SeatBackend, now_ms: int) -> None:
+        seat = self.seats[plate.seat]
+        theme = self.theme
+        n, d = plate.length, plate.depth
+        connected = backend.connected(plate.seat)
+        local = pygame.Surface((n, d), pygame.SRCALPHA)
+        lp = Painter(local, theme)
+        radius = theme.px(14)
+        pygame.draw.rect(local, th.PLATE, local.get_rect(), border_radius=radius)
+        stripe = theme.px(9)
+        colour = seat.colour if connected else th.INK_DIM
+        pygame.draw.rect(
+            local,
+            colour,
+            pygame.Rect(0, d - stripe, n, stripe),
+            border_bottom_left_radius=radius,
+            border_bottom_right_radius=radius,
+        )
+        # The light: a dark socket, lit in the state's colour (with a halo) when on.
+        cx, cy = d // 2, d // 2 - theme.px(3)
+        r = round(d * 0.27)
+        light = backend.light(plate.seat)
+        lit = light is not Light.OFF and (light not in BLINKING or blink_lit(now_ms))
+        on = connected and lit
+        if on:
+            rgb = LIGHT_COLOURS[light]
+            glow = pygame.Surface(local.get_size(), pygame.SRCALPHA)
+            for k in range(5, 0, -1):
+                pygame.draw.circle(glow, (*rgb, 150 // (k + 1)), (cx, cy), r + theme.px(3) * k)
+            local.blit(glow, (0, 0))
+        pygame.draw.circle(local, th.SOCKET, (cx, cy), r + theme.px(4))
+        if on:
+            pygame.draw.circle(local, rgb, (cx, cy), r)
+        elif not connected:
+            a = round(r * 0.6)
+            for sx in (-1, 1):
+                pygame.draw.line(
+                    local, th.MISSING, (cx - a, cy - sx * a), (cx + a, cy + sx * a), theme.px(5)
+                )
+        # The name, and under it the keys (simulator) or the missing mark.
+        left = d + theme.px(4)
+        body = pygame.Rect(left, theme.px(4), n - left - theme.px(12), d - stripe - theme.px(8))
+        under = self.catalog.text("seat.missing") if not connected else self.hints.get(plate.seat)
+        if under:
+            name_box = pygame.Rect(body.x, body.y, body.width, body.height * 3 // 5)
+            under_box = pygame.Rect(body.x, name_box.bottom, body.width, body.height - name_box.h)
+            font = theme.fitting_font(under, theme.px(24), under_box.width)
+            lp.text(under, font, th.MISSING if not connected else th.INK_SOFT, under_box, "left")
+        else:
+            name_box = body
+        font = theme.fitting_font(seat.name, theme.px(44), name_box.width)
+        lp.text(seat.name, font, th.INK if connected else th.INK_DIM, name_box, "left")
+        turned = pygame.transform.rotate(local, ANGLES[plate.edge])
+        p.surface.blit(turned, plate.rect)
+        p.texts.extend(TextBox(b.text, plate.rect_to_canvas(b.rect)) for b in lp.texts)

@@ -1,0 +1,275 @@
+""" "Table check": every seat presses a button, its light answers, the screen names it.
+
+The first screen of the kiosk: it proves each pad (buttons and light) is wired to the
+right seat before a game starts. A short press lights the seat YOUR_TURN (green), a long
+press ATTENTION (blinking red); the screen says who pressed what ("Ana pressed B
+(long)"). "Test lights" steps every pad through all light states; "Lights off" starts over.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import pygame
+
+from companion.hardware.base import ButtonEvent, Light, Press
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.seats import SeatRing
+from companion.ui.theme import Painter
+from companion.ui.widgets import Button
+
+log = logging.getLogger(__name__)
+
+LIGHT_CYCLE = [light for light in Light if light is not Light.OFF] + [Light.OFF]
+
+
+def key_hints(app: App) -> dict[int, str]:
+    """ "keys 1 · Q · A" per seat when the seats are simulated on the keyboard."""
+    keymap = getattr(app.backend, "KEYMAP", None)
+    if not keymap:
+        return {}
+    keys: dict[int, list[tuple[str, str]]] = {}
+    for key, (seat, button) in keymap.items():
+        keys.setdefault(seat, []).append((button, key.upper()))
+    return {
+        seat: app.catalog.text("seat.keys", keys=" · ".join(k for _, k in sorted(pairs)))
+        for seat, pairs in keys.items()
+        if seat < len(app.seats)
+    }
+
+
+class TableCheckScreen(Screen):
+    name = "table-check"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        t = app.catalog.text
+        self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
+        self.last: dict[int, ButtonEvent] = {}
+        self.headline: str | None = None
+        self.cycle = 0
+        self._layout()
+        self.buttons = [
+            Button(self.test_rect, t("table_check.test_lights"), self.test_lights),
+            Button(self.off_rect, t("table_check.lights_off"), self.lights_off),
+        ]
+
+    # --- layout -------------------------------------------------------------------------
+
+    def _layout(self) -> None:
+        theme = self.app.theme
+        px = theme.px
+        inner = self.ring.centre.inflate(-2 * px(16), -2 * px(12))
+        self.inner = inner
+        gap = px(8)
+        y = inner.top
+        self.title_rect = pygame.Rect(inner.x, y, inner.w, px(46))
+        y = self.title_rect.bottom + gap // 2
+        self.status_rect = pygame.Rect(inner.x, y, inner.w, px(40))
+        y = self.status_rect.bottom + gap
+        button_h = max(th.MIN_TARGET, px(70))
+        bottom = inner.bottom - button_h
+        bw = min(px(270), (inner.w - gap) // 2)
+        left = inner.centerx - bw - gap // 2
+        self.test_rect = pygame.Rect(left, bottom, bw, button_h)
+        self.off_rect = pygame.Rect(left + bw + gap, bottom, bw, button_h)
+        self.notice_lines: list[str] = []
+        self.notice_font = theme.font(px(25))
+        if self.app.notice:
+            text = f"{self.app.catalog.text('notice.fallback')}: {self.app.notice}"
+            line_h = self.notice_font.get_linesize()
+            width = inner.w - 2 * px(12)
+            self.notice_lines = Painter(self.app.canvas, theme).lines(text, self.notice_font, width)
+            h = line_h * len(self.notice_lines) + px(10)
+            self.notice_rect = pygame.Rect(inner.x, bottom - gap - h, inner.w, h)
+            bottom = self.notice_rect.top
+        self.rows_rect = pygame.Rect(inner.x, y, inner.w, bottom - gap - y)
+        seats = len(self.app.seats)
+        self.columns = 1 if seats <= 3 else 2
+        per_column = math.ceil(seats / self.columns)
+        row_h = min(px(42), self.rows_rect.h // per_column)
+        top = self.rows_rect.y + (self.rows_rect.h - row_h * per_column) // 2
+        col_w = (inner.w - gap * (self.columns - 1)) // self.columns
+        self.rows = []
+        for i in range(seats):
+            col, row = divmod(i, per_column)
+            self.rows.append(
+                pygame.Rect(inner.x + col * (col_w + gap), top + row * row_h, col_w, row_h)
+            )
+
+    # --- actions ------------------------------------------------------------------------
+
+    def on_button(self, event: ButtonEvent) -> None:
+        t = self.app.catalog.text
+        seat = self.app.seats[event.seat]
+        light = Light.ATTENTION if event.press is Press.LONG else Light.YOUR_TURN
+        self.app.backend.set_light(event.seat, light)
+        self.last[event.seat] = event
+        key = (
+            "table_check.pressed_long" if event.press is Press.LONG else "table_check.pressed_short"
+        )
+        self.headline = t(key, name=seat.name, button=t(f"pad_button.{event.button}"))
+        log.info(
+            "table check: seat %d (%s) button %s %s",
+            event.seat,
+            seat.name,
+            event.button,
+            event.press.value,
+        )
+        self.app.invalidate()
+
+    def test_lights(self) -> None:
+        light = LIGHT_CYCLE[self.cycle % len(LIGHT_CYCLE)]
+        self.cycle += 1
+        for seat in range(len(self.app.seats)):
+            self.app.backend.set_light(seat, light)
+        name = self.app.catalog.text(f"light.{light.value}")
+        self.headline = self.app.catalog.text("table_check.lights_all", light=name)
+        self.app.invalidate()
+
+    def lights_off(self) -> None:
+        for seat in range(len(self.app.seats)):
+            self.app.backend.set_light(seat, Light.OFF)
+        self.last.clear()
+        self.headline = None
+        self.cycle = 0
+        self.app.invalidate()
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
+        if any(changed):
+            self.app.invalidate()
+
+    def pointer_up(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_up(pos) for b in self.buttons]
+        if any(changed):
+            self.app.invalidate()
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        return self.ring.next_deadline(self.app.backend, now_ms)
+
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def progress(self) -> str:
+        total = len(self.app.seats)
+        if len(self.last) == total:
+            return self.app.catalog.text("table_check.all_answered", total=total)
+        return self.app.catalog.text("table_check.answered", count=len(self.last), total=total)
+
+    def row_text(self, seat: int) -> str:
+        t = self.app.catalog.text
+        event = self.last.get(seat)
+        if event is None:
+            return t("table_check.row_waiting")
+        key = "table_check.row_long" if event.press is Press.LONG else "table_check.row_short"
+        return t(key, button=t(f"pad_button.{event.button}"))
+
+    def describe(self) -> str:
+        rows = ", ".join(f"{s.name}: {self.row_text(i)}" for i, s in enumerate(self.app.seats))
+        status = self.headline or self.app.catalog.text("table_check.prompt")
+        return (
+            f"{self.app.catalog.text('table_check.title')} | {status} | {self.progress()} | {rows}"
+        )
+
+    def draw(self, p: Painter) -> None:
+        theme = self.app.theme
+        px = theme.px
+        surface = p.surface
+        surface.fill(th.RIM)
+        felt = self.ring.centre
+        pygame.draw.rect(surface, th.FELT, felt, border_radius=px(22))
+        pygame.draw.rect(surface, th.FELT_EDGE, felt, width=max(2, px(3)), border_radius=px(22))
+        self.ring.draw(p, self.app.backend, self.app.clock.now_ms())
+        t = self.app.catalog.text
+
+        title = t("table_check.title")
+        title_box = self.title_rect.copy()
+        title_box.w = self.title_rect.w * 3 // 5
+        p.text(title, theme.fitting_font(title, px(50), title_box.w), th.INK, title_box, "left")
+        progress_box = pygame.Rect(
+            title_box.right, title_box.y, self.title_rect.w - title_box.w, title_box.h
+        )
+        done = len(self.last) == len(self.app.seats)
+        p.text(
+            self.progress(),
+            theme.fitting_font(self.progress(), px(28), progress_box.w),
+            th.WARNING if done else th.INK_SOFT,
+            progress_box,
+            "right",
+        )
+
+        status = self.headline or t("table_check.prompt")
+        font = theme.fitting_font(status, px(40), self.status_rect.w)
+        p.text(status, font, th.WARNING if self.headline else th.INK_SOFT, self.status_rect, "left")
+
+        for seat, rect in enumerate(self.rows):
+            self._draw_row(p, seat, rect)
+
+        if self.notice_lines:
+            pygame.draw.rect(surface, th.WARNING_BG, self.notice_rect, border_radius=px(10))
+            line_h = self.notice_font.get_linesize()
+            y = self.notice_rect.y + px(5)
+            for line in self.notice_lines:
+                box = pygame.Rect(
+                    self.notice_rect.x + px(12), y, self.notice_rect.w - px(24), line_h
+                )
+                p.text(line, self.notice_font, th.WARNING, box, "left")
+                y += line_h
+        for button in self.buttons:
+            button.draw(p)
+
+    def _draw_row(self, p: Painter, seat: int, rect: pygame.Rect) -> None:
+        theme = self.app.theme
+        px = theme.px
+        config = self.app.seats[seat]
+        answered = seat in self.last
+        if answered:
+            band = rect.inflate(0, -px(4))
+            pygame.draw.rect(p.surface, th.PLATE, band, border_radius=band.h // 2)
+        r = max(4, rect.h // 4)
+        pygame.draw.circle(p.surface, config.colour, (rect.x + px(6) + r, rect.centery), r)
+        name_box = pygame.Rect(
+            rect.x + 2 * r + px(16), rect.y, rect.w * 11 // 20 - 2 * r - px(16), rect.h
+        )
+        size = min(px(34), rect.h)
+        p.text(
+            config.name, theme.fitting_font(config.name, size, name_box.w), th.INK, name_box, "left"
+        )
+        state_box = pygame.Rect(
+            name_box.right, rect.y, rect.right - px(12) - name_box.right, rect.h
+        )
+        text = self.row_text(seat)
+        p.text(
+            text,
+            theme.fitting_font(text, size, state_box.w),
+            th.INK if answered else th.INK_DIM,
+            state_box,
+            "right",
+        )
+
+
+def demo(ctx) -> None:
+    """Four players check their pads: short and long presses, the keyboard simulator, a
+    blinking light, the light test and the reset by touch (``companion demo``)."""
+    screen = TableCheckScreen(ctx.app)
+    ctx.show(screen)
+    ctx.shot()
+    ctx.press(0, "a")
+    ctx.shot("short-press")
+    ctx.key("w", hold_ms=ctx.backend.long_press_ms + 100)  # seat 1, button B, held: long
+    ctx.shot("long-press")
+    ctx.press(2, "c")
+    ctx.press(3, "b")
+    ctx.shot("all-answered")
+    ctx.wait(200)
+    ctx.shot("blink-dark")
+    ctx.tap(screen.test_rect, "test lights")
+    ctx.shot("test-lights")
+    ctx.tap(screen.test_rect, "test lights")
+    ctx.tap(screen.off_rect, "lights off")
+    ctx.shot("lights-off")

@@ -1,0 +1,117 @@
+"""Colours, type sizes and text drawing, all scaled from the screen size.
+
+One ``unit`` is a 480th of the short side of the screen, so a layout drawn in units reads
+the same on the 7" 800×480 panel, a 1280×720 and a 1280×800 screen. Type is pygame's own
+font (``freesansbold.ttf``, shipped inside pygame), which has é, è, à and ŏ (Koryŏ,
+Chosŏn): nothing to install (``tests/test_ui_theme.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+Colour = tuple[int, int, int]
+
+# A dark table: walnut rim where the players sit, green felt in the middle, cream type.
+RIM = (33, 24, 19)
+RIM_EDGE = (58, 43, 33)
+FELT = (20, 74, 56)
+FELT_EDGE = (196, 160, 84)  # brass
+PLATE = (47, 35, 28)
+INK = (246, 240, 224)
+INK_SOFT = (196, 206, 190)
+INK_DIM = (120, 112, 100)
+WARNING = (255, 196, 64)
+WARNING_BG = (74, 52, 16)
+MISSING = (255, 112, 80)
+BUTTON = (236, 226, 200)
+BUTTON_PRESSED = (196, 160, 84)
+BUTTON_INK = (30, 40, 34)
+SOCKET = (14, 10, 8)  # an unlit light
+
+MIN_TARGET = 64  # px: the smallest touch target on the 800×480 panel
+
+
+class Theme:
+    """Sizes for one canvas size, and a cache of fonts."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self.unit = min(size) / 480
+        self._fonts: dict[int, pygame.font.Font] = {}
+
+    def px(self, units: float) -> int:
+        return max(1, round(units * self.unit))
+
+    def font(self, px: int) -> pygame.font.Font:
+        """pygame's default font at a nominal size of ``px``."""
+        px = max(8, int(px))
+        if px not in self._fonts:
+            self._fonts[px] = pygame.font.Font(None, px)
+        return self._fonts[px]
+
+    def fitting_font(self, text: str, px: int, width: int, smallest: int = 14) -> pygame.font.Font:
+        """The largest font up to ``px`` in which ``text`` fits ``width`` pixels (never
+        smaller than ``smallest``; the caller's box then clips)."""
+        size = int(px)
+        while size > smallest and self.font(size).size(text)[0] > width:
+            size -= 2
+        return self.font(size)
+
+
+@dataclass
+class TextBox:
+    text: str
+    rect: pygame.Rect
+
+
+@dataclass
+class Painter:
+    """Draws on one surface and remembers where text went and which rectangles are touch
+    targets, so tests can check a layout fits the screen."""
+
+    surface: pygame.Surface
+    theme: Theme
+    texts: list[TextBox] = field(default_factory=list)
+    targets: list[pygame.Rect] = field(default_factory=list)
+
+    def text(
+        self,
+        text: str,
+        font: pygame.font.Font,
+        colour: Colour,
+        box: pygame.Rect,
+        align: str = "center",
+    ) -> pygame.Rect:
+        """Draw one line inside ``box`` (clipped to it), vertically centred; ``align`` is
+        left, center or right. Returns where it went."""
+        image = font.render(text, True, colour)
+        rect = image.get_rect()
+        rect.centery = box.centery
+        if align == "left":
+            rect.left = box.left
+        elif align == "right":
+            rect.right = box.right
+        else:
+            rect.centerx = box.centerx
+        clipped = rect.clip(box)
+        self.surface.blit(image, clipped, clipped.move(-rect.x, -rect.y))
+        self.texts.append(TextBox(text, clipped))
+        return clipped
+
+    def lines(self, words: str, font: pygame.font.Font, width: int) -> list[str]:
+        """``words`` broken into lines no wider than ``width`` (a long word stays whole)."""
+        out: list[str] = []
+        line = ""
+        for word in words.split():
+            trial = f"{line} {word}" if line else word
+            if line and font.size(trial)[0] > width:
+                out.append(line)
+                line = word
+            else:
+                line = trial
+        if line:
+            out.append(line)
+        return out
