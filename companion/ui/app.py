@@ -22,7 +22,9 @@ from pathlib import Path
 import pygame
 
 from companion.hardware.base import ButtonEvent, SeatBackend
+from companion.history import History
 from companion.i18n import Catalog, load_catalog
+from companion.journal import Journal
 from companion.ui.theme import Painter, Theme
 
 log = logging.getLogger(__name__)
@@ -124,6 +126,8 @@ class App:
         rotation: int = 0,
         clock: Clock | None = None,
         notice: str | None = None,
+        journal: Journal | None = None,
+        history: History | None = None,
     ) -> None:
         if rotation not in (0, 90, 180, 270):
             raise ValueError(f"rotation {rotation}: one of 0, 90, 180, 270")
@@ -139,6 +143,8 @@ class App:
         self.catalog = catalog
         self.clock = clock or Clock()
         self.notice = notice
+        self.journal = journal  # games in progress (companion.journal), None: not kept
+        self.history = history  # finished games (companion.history), None: not kept
         self.screens: list[Screen] = []
         self.running = True
         self.frames = 0
@@ -292,6 +298,8 @@ def make_app(
     notice: str | None = None,
     clock: Clock | None = None,
     fullscreen: bool = False,
+    journal: Journal | None = None,
+    history: History | None = None,
 ) -> App:
     """Open the window for ``config`` (a ``companion.config.Config``) and the app on it."""
     catalog = load_catalog(config.language)
@@ -305,4 +313,6 @@ def make_app(
         rotation=d.rotation,
         clock=clock,
         notice=notice,
+        journal=journal,
+        history=history,
     )

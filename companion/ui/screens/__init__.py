@@ -1,1 +1,26 @@
-"""The games' screens (one module per game, or one shared by games that look alike)."""
+"""The games the kiosk offers on its home screen.
+
+Each entry names a module with two functions:
+
+- ``new_game(app) -> Screen``: the first screen of a new game (players, setup);
+- ``resume(app, session) -> Screen``: the screen of a game the journal kept unfinished
+  (``session`` is a ``companion.session.Session`` already replayed), or ``None`` for a
+  module whose games are not journaled.
+
+``game`` is the name the game's rules give the journal (``rules.name``), so an unfinished
+game found at start-up finds its module here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Entry:
+    game: str  # the journal's game name
+    title: str  # catalog key of the menu label
+    module: str  # importable module with new_game(app) and resume(app, session)
+
+
+MENU: tuple[Entry, ...] = ()
