@@ -150,6 +150,7 @@ class App:
         self.frames = 0
         self.painter: Painter | None = None  # the last frame's, for tests
         self._dirty = True
+        self._looked_ms = self.clock.now_ms()  # when the loop last checked for a deadline
 
     # --- screens ------------------------------------------------------------------------
 
@@ -220,10 +221,13 @@ class App:
         self.render_if_dirty()
 
     def _fire_timer(self) -> None:
+        """Tell the screen if its deadline, as seen at the loop's previous look, has passed
+        (asked at ``now`` a deadline is always still ahead)."""
+        now = self.clock.now_ms()
+        since, self._looked_ms = self._looked_ms, now
         if not self.screens:
             return
-        now = self.clock.now_ms()
-        deadline = self.screen.next_deadline(now)
+        deadline = self.screen.next_deadline(since)
         if deadline is not None and now >= deadline:
             self.screen.on_timer(now)
 

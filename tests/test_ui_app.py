@@ -1,0 +1,260 @@
+"""The kiosk loop (companion.ui.app, issue #2 section 5): it sleeps until an input or a
+timer (an idle table draws nothing), seat buttons from backend threads wake it, screens
+stack, touch and mouse reach the screen once each, taps on a rotated display land where
+the canvas drew, and Esc or closing the window ends it.
+
+Everything runs the real ``App`` under SDL's dummy video driver (tests/conftest.py);
+events are posted into pygame's queue as SDL or the backend threads would post them."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+import pygame
+import pytest
+
+from companion.hardware.base import ButtonEvent, Light, Press
+from companion.hardware.sim import SimBackend
+from companion.ui.app import App, ManualClock, Screen, make_app
+from companion.ui.demo import demo_config
+from companion.ui.seats import next_blink_change
+from companion.ui.table_check import TableCheckScreen
+
+MARK = (250, 0, 250)  # a colour nothing else on the test screens uses
+
+
+class Recorder(Screen):
+    """A screen that draws a mark at a canvas point and remembers what reached it."""
+
+    name = "recorder"
+
+    def __init__(self, app: App, mark: tuple[int, int] = (0, 0)) -> None:
+        super().__init__(app)
+        self.mark = mark
+        self.downs: list[tuple[int, int]] = []
+        self.ups: list[tuple[int, int]] = []
+        self.buttons: list[ButtonEvent] = []
+        self.draws = 0
+
+    def draw(self, p) -> None:
+        self.draws += 1
+        p.surface.fill((0, 0, 0))
+        pygame.draw.rect(p.surface, MARK, pygame.Rect(self.mark[0] - 2, self.mark[1] - 2, 5, 5))
+
+    def on_button(self, event: ButtonEvent) -> None:
+        self.buttons.append(event)
+        self.app.invalidate()
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        self.downs.append(pos)
+
+    def pointer_up(self, pos: tuple[int, int]) -> None:
+        self.ups.append(pos)
+
+
+@pytest.fixture
+def open_app():
+    """``open_app(size=(800, 480), rotation=0)`` -> (app, sim backend, manual clock)."""
+    backends: list[SimBackend] = []
+
+    def _open(size=(800, 480), rotation=0, language="en"):
+        config = demo_config(size, language)
+        config = dataclasses.replace(
+            config, display=dataclasses.replace(config.display, rotation=rotation)
+        )
+        backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
+        backends.append(backend)
+        clock = ManualClock(1000)
+        app = make_app(config, backend, clock=clock)
+        app.start_backend()
+        pygame.event.clear()
+        return app, backend, clock
+
+    yield _open
+    for backend in backends:
+        backend.close()
+    pygame.event.clear()
+    pygame.display.quit()
+
+
+def finger(kind: int, app: App, window_pos: tuple[int, int]) -> pygame.event.Event:
+    """A touch event as SDL delivers it: coordinates normalised to the window."""
+    w, h = app.window.get_size()
+    return pygame.event.Event(
+        kind,
+        x=window_pos[0] / w,
+        y=window_pos[1] / h,
+        dx=0.0,
+        dy=0.0,
+        touch_id=1,
+        finger_id=0,
+        pressure=1.0,
+    )
+
+
+def test_idle_table_draws_nothing(open_app):
+    """No input and no blinking light: steps draw no frame (issue #2: no redraw 60 times a
+    second when nothing changes), and the loop may sleep forever (timeout None)."""
+    app, _, clock = open_app()
+    app.push(TableCheckScreen(app))
+    app.step(block=False)
+    assert app.frames == 1
+    for _ in range(20):
+        clock.advance(1000)
+        app.step(block=False)
+    assert app.frames == 1
+    assert app.timeout_ms() is None
+
+
+def test_blinking_light_sets_the_loops_deadline(open_app):
+    """With an ATTENTION light the loop sleeps exactly until the blink next changes, and
+    the deadline passing draws one frame."""
+    app, backend, clock = open_app()
+    app.push(TableCheckScreen(app))
+    app.step(block=False)
+    backend.set_light(1, Light.ATTENTION)
+    now = clock.now_ms()
+    assert app.timeout_ms() == next_blink_change(now) - now
+    frames = app.frames
+    clock.advance(app.timeout_ms() - 1)
+    app.step(block=False)
+    assert app.frames == frames  # not due yet
+    clock.advance(1)
+    app.step(block=False)
+    assert app.frames == frames + 1
+    backend.set_light(1, Light.OFF)
+    assert app.timeout_ms() is None
+
+
+def test_seat_button_from_another_thread_wakes_the_loop_and_redraws_once(open_app):
+    """A backend thread's press wakes ``step()`` asleep in ``pygame.event.wait`` (no
+    deadline, so only the event can end the wait) and draws exactly one frame."""
+    app, backend, _ = open_app()
+    screen = Recorder(app)
+    app.push(screen)
+    app.step(block=False)
+    frames = app.frames
+    assert app.timeout_ms() is None
+    # A safety net so a broken wake-up fails instead of hanging the suite.
+    pygame.time.set_timer(pygame.USEREVENT, 10_000, loops=1)
+    thread = threading.Thread(target=backend.press, args=(2, "b", Press.LONG))
+    thread.start()
+    app.step()
+    thread.join()
+    pygame.time.set_timer(pygame.USEREVENT, 0)
+    assert screen.buttons == [ButtonEvent(2, "b", Press.LONG)]
+    assert app.frames == frames + 1
+    assert screen.draws == 2
+
+
+def test_screen_stack_push_pop_replace(open_app):
+    """Events go to the top screen; pop and replace change the top and redraw."""
+    app, backend, _ = open_app()
+    bottom, top, other = Recorder(app), Recorder(app), Recorder(app)
+    app.push(bottom)
+    app.push(top)
+    app.step(block=False)
+    assert app.screen is top and top.draws == 1 and bottom.draws == 0
+    backend.press(0, "a")
+    app.step(block=False)
+    assert len(top.buttons) == 1 and bottom.buttons == []
+    app.replace(other)
+    app.step(block=False)
+    assert app.screens == [bottom, other] and other.draws == 1
+    assert app.pop() is other
+    frames = app.frames
+    app.step(block=False)
+    assert app.screen is bottom and app.frames == frames + 1
+    backend.press(1, "c")
+    app.step(block=False)
+    assert bottom.buttons == [ButtonEvent(1, "c")]
+
+
+def test_touch_and_mouse_reach_the_screen_once_each(open_app):
+    """A touch arrives as FINGERDOWN/UP (normalised coordinates) and SDL then synthesises
+    mouse events flagged ``touch``: those are not counted a second time. A real mouse click
+    (button 1) counts; other mouse buttons don't."""
+    app, _, _ = open_app()
+    screen = Recorder(app)
+    app.push(screen)
+    for event in (
+        finger(pygame.FINGERDOWN, app, (200, 100)),
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(200, 100), button=1, touch=True),
+        finger(pygame.FINGERUP, app, (200, 100)),
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(200, 100), button=1, touch=True),
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(600, 300), button=1, touch=False),
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(600, 300), button=1, touch=False),
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(10, 10), button=3, touch=False),
+    ):
+        pygame.event.post(event)
+    app.step(block=False)
+    assert screen.downs == [(200, 100), (600, 300)]
+    assert screen.ups == [(200, 100), (600, 300)]
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_rotated_display_maps_taps_back_to_the_canvas(open_app, rotation):
+    """With the display turned, the canvas is rotated onto the 800x480 window: a tap where
+    a mark shows on the window reaches the screen at the canvas point where it was drawn."""
+    app, _, _ = open_app((800, 480), rotation)
+    cw, ch = app.size
+    assert (cw, ch) == ((480, 800) if rotation in (90, 270) else (800, 480))
+    mark = (cw // 5, ch * 3 // 4)  # off-centre, so every rotation moves it elsewhere
+    screen = Recorder(app, mark)
+    app.push(screen)
+    app.step(block=False)
+    window = app.window
+    hits = [
+        (x, y)
+        for x in range(window.get_width())
+        for y in range(window.get_height())
+        if window.get_at((x, y))[:3] == MARK
+    ]
+    assert len(hits) == 25  # the 5x5 mark, whole, on the window
+    centre = (sum(x for x, _ in hits) // 25, sum(y for _, y in hits) // 25)
+    pygame.event.post(finger(pygame.FINGERDOWN, app, centre))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre, button=1))
+    app.step(block=False)
+    for pos in screen.downs + screen.ups:
+        assert abs(pos[0] - mark[0]) <= 1 and abs(pos[1] - mark[1]) <= 1, (pos, mark)
+    assert len(screen.downs) == 1 and len(screen.ups) == 1
+
+
+def test_rotation_must_be_a_quarter_turn():
+    """display.rotation is 0, 90, 180 or 270; anything else is refused by name."""
+    window = pygame.Surface((800, 480))
+    with pytest.raises(ValueError, match="rotation 45"):
+        App(window, backend=SimBackend(2), seats=(), catalog=None, rotation=45)
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        pygame.event.Event(pygame.QUIT),
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b"),
+    ],
+    ids=["quit", "escape"],
+)
+def test_quit_and_escape_end_run(open_app, event):
+    """Closing the window (QUIT, also what SIGTERM posts) or Esc ends ``run()``."""
+    app, _, _ = open_app()
+    app.push(Recorder(app))
+    pygame.event.post(event)
+    app.run()
+    assert app.running is False
+
+
+def test_simulator_keys_are_seat_buttons(open_app):
+    """On the simulator a key held past long_press_ms is a LONG press of its seat's button
+    (key 'w' = seat 1, button b); the press reaches the screen through the loop."""
+    app, backend, clock = open_app()
+    screen = Recorder(app)
+    app.push(screen)
+    key = pygame.key.key_code("w")
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="w"))
+    app.step(block=False)
+    clock.advance(backend.long_press_ms)
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode="w"))
+    app.step(block=False)
+    assert screen.buttons == [ButtonEvent(1, "b", Press.LONG)]
