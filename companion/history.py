@@ -338,9 +338,11 @@ def to_json(games: list[GameResult]) -> str:
 
 
 def to_csv(games: list[GameResult]) -> str:
-    """One row per player per game; ``breakdown`` is ``key=points;key=points``."""
+    """One row per player per game; ``breakdown`` is ``key=points;key=points``. Rows end
+    with CRLF (RFC 4180): the writer then quotes any field holding a CR or an LF, so a name
+    with a line break inside reads back as written."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for n, g in enumerate(games, start=1):
         for seat, p in enumerate(g.players, start=1):

@@ -23,7 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        text = args.file.read_text(encoding="utf-8-sig")
+        # newline="": a name with a line break inside a quoted CSV field stays as written
+        with open(args.file, encoding="utf-8-sig", newline="") as f:
+            text = f.read()
     except FileNotFoundError:
         raise SourceError(f"{args.file}: no such file") from None
     except UnicodeDecodeError:

@@ -1,0 +1,297 @@
+"""Game history storage (companion/history.py): every finished game kept with date, game,
+players, scores with breakdown and winners; stats per player; WAL + synchronous=FULL; an
+unusable database moved aside, never overwritten; imports all or nothing."""
+
+import json
+from datetime import datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion import history
+from companion.cli import main
+from companion.engine.errors import RuleError
+from companion.history import GameResult, History
+from companion.journal import Journal
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    """Tests never touch the real home."""
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def result(game="koryo", scores=(("Ana", 5), ("Ben", 9)), winners=None, **extra):
+    players = [{"name": n, "total": t, "breakdown": {"tokens": t}} for n, t in scores]
+    best = max(t for _, t in scores)
+    return {"game": game, "players": players,
+            "winners": winners or [n for n, t in scores if t == best], **extra}
+
+
+def score_json(tmp_path, capsys, text):
+    f = tmp_path / "table.yaml"
+    f.write_text(text, encoding="utf-8")
+    assert main(["score", str(f), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# -- record and read back ----------------------------------------------------------------------
+
+
+def test_record_keeps_the_output_of_companion_score_with_its_breakdown(tmp_path, capsys):
+    out = score_json(tmp_path, capsys, "game: inheritors\nplayers: [Ana, Ben]\n"
+                     "stacks: {Ana: {red: 4}, Ben: {blue: 6}}\nhonors: {Ana: 1}\n")
+    with History() as h:
+        h.record(out, date="2024-05-01T20:30:00+02:00")
+        (g,) = h.games()
+    assert g.to_dict() == {
+        "date": "2024-05-01T20:30:00+02:00",
+        "game": "inheritors",
+        "players": [{"name": p["name"], "total": p["total"], "breakdown": p["breakdown"]}
+                    for p in out["players"]],
+        "winners": ["Ben"],
+    }
+    assert list(g.players[0].breakdown) == list(out["players"][0]["breakdown"])  # key order
+
+
+def test_record_without_a_date_stamps_now_in_iso_with_offset():
+    before = datetime.now().astimezone().replace(microsecond=0)
+    with History() as h:
+        h.record(result())
+        stamp = datetime.fromisoformat(h.games()[0].date)
+    assert stamp.tzinfo is not None and before <= stamp <= datetime.now().astimezone()
+
+
+def test_record_takes_the_date_in_the_result_when_no_argument():
+    with History() as h:
+        h.record(result(date="2023-12-31"))
+        assert h.games()[0].date == "2023-12-31"
+
+
+def test_games_are_kept_across_reopening_in_order_and_by_game(data_dir):
+    with History() as h:
+        h.record(result("koryo"), date="2024-01-01")
+        h.record(result("choson"), date="2024-01-02")
+        h.record(result("koryo", (("Chloe", 3), ("Ana", 3))), date="2024-01-03")
+    assert (data_dir / "companion.db").is_file()  # the default path: data_dir()/companion.db
+    with History(data_dir / "companion.db") as h:
+        assert [g.date for g in h.games()] == ["2024-01-01", "2024-01-02", "2024-01-03"]
+        assert [g.date for g in h.games("koryo")] == ["2024-01-01", "2024-01-03"]
+        assert h.games("koryo")[1].winners == ("Chloe", "Ana")
+
+
+def test_winners_are_kept_in_seating_order():
+    with History() as h:
+        h.record(result(scores=(("Ana", 4), ("Ben", 4)), winners=["Ben", "Ana"]))
+        assert h.games()[0].winners == ("Ana", "Ben")
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda r: r.pop("players"), "players"),
+        (lambda r: r.update(players=[]), "players"),
+        (lambda r: r.update(winners=["Zed"]), "winners.0"),
+        (lambda r: r.update(winners=[]), "winners"),
+        (lambda r: r.update(winners=["Ben", "Ben"]), "winners.1"),
+        (lambda r: r.update(game="King's"), "game"),
+        (lambda r: r.update(date="yesterday"), "date"),
+        (lambda r: r["players"][1].update(total="9"), "players.1.total"),
+        (lambda r: r["players"][1].update(total=True), "players.1.total"),
+        (lambda r: r["players"][0].update(name="Ben"), "players.1.name"),  # the repeat
+        (lambda r: r["players"][0].update(name=" "), "players.0.name"),
+        (lambda r: r["players"][0].update(breakdown={"a b": 1}), "players.0.breakdown"),
+        (lambda r: r["players"][0].update(breakdown={"x": 1.5}), "players.0.breakdown.x"),
+    ],
+)
+def test_record_refuses_an_invalid_result_and_keeps_nothing(change, field):
+    r = result(date="2024-01-01")
+    change(r)
+    with History() as h:
+        with pytest.raises(RuleError) as exc:
+            h.record(r)
+        assert exc.value.field == field and h.games() == []
+
+
+# -- stats ------------------------------------------------------------------------------------
+
+
+def test_stats_per_player_games_wins_and_average_score():
+    with History() as h:
+        h.record(result("koryo", (("Ana", 5), ("Ben", 9))))
+        h.record(result("koryo", (("Ana", 10), ("Ben", 10), ("Chloe", 1))))  # shared win
+        h.record(result("choson", (("Ana", 12), ("Chloe", 2))))
+        stats = h.stats()
+        assert stats == {
+            "Ana": history.PlayerStats(3, 2, 9.0),
+            "Ben": history.PlayerStats(2, 2, 9.5),
+            "Chloe": history.PlayerStats(2, 0, 1.5),
+        }
+        assert list(stats) == ["Ben", "Ana", "Chloe"]  # most wins, then best average
+        assert h.stats("choson") == {"Ana": history.PlayerStats(1, 1, 12.0),
+                                     "Chloe": history.PlayerStats(1, 0, 2.0)}
+
+
+def test_stats_of_an_empty_history_is_empty():
+    with History() as h:
+        assert h.stats() == {}
+
+
+# -- durability -------------------------------------------------------------------------------
+
+
+def test_database_is_wal_with_synchronous_full():
+    with History() as h:
+        assert h._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert h._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_a_corrupt_database_is_reported_and_moved_aside_never_overwritten(data_dir):
+    data_dir.mkdir(parents=True)
+    db = data_dir / "companion.db"
+    garbage = b"this is not a database\x00" * 300
+    db.write_bytes(garbage)
+    with History() as h:
+        assert h.notice and "companion.db" in h.notice and "corrupt" in h.notice
+        assert h.games() == []
+        h.record(result())
+    (aside,) = data_dir.glob("companion.db.corrupt-*")
+    assert aside.read_bytes() == garbage
+    with History() as h:
+        assert h.notice is None and len(h.games()) == 1
+
+
+def test_another_programs_database_at_the_path_is_moved_aside_not_reused(data_dir):
+    data_dir.mkdir(parents=True)
+    db = data_dir / "companion.db"
+    with Journal(db) as j:
+        j.begin_game("koryo", {"players": ["Ana", "Ben"]})
+    with History(db) as h:
+        assert h.notice and "another program" in h.notice and h.games() == []
+    # the journal's -wal/-shm companions are moved along with it: pick the database itself
+    (aside,) = [p for p in data_dir.glob("companion.db.corrupt-*")
+                if not p.name.endswith(("-wal", "-shm", "-journal"))]
+    with Journal(aside) as j:
+        assert j.unfinished()[0].setup == {"players": ["Ana", "Ben"]}
+
+
+# -- import -----------------------------------------------------------------------------------
+
+
+def games(*dates):
+    return [GameResult.from_dict(result(date=d)) for d in dates]
+
+
+def test_import_keeps_games_and_skips_those_already_kept():
+    with History() as h:
+        h.record(result(date="2024-01-01"))
+        assert h.import_games(games("2024-01-01", "2024-01-02", "2024-01-02")) == (2, 1)
+        assert [g.date for g in h.games()] == ["2024-01-01", "2024-01-02", "2024-01-02"]
+
+
+def test_import_is_one_transaction_a_failure_keeps_nothing(monkeypatch):
+    with History() as h:
+        h.record(result(date="2024-01-01"))
+        calls = []
+        insert = History._insert
+
+        def failing(self, g):
+            calls.append(g)
+            if len(calls) == 2:
+                raise OSError("disk full")
+            return insert(self, g)
+
+        monkeypatch.setattr(History, "_insert", failing)
+        with pytest.raises(OSError):
+            h.import_games(games("2024-02-01", "2024-02-02"))
+        monkeypatch.undo()
+        assert [g.date for g in h.games()] == ["2024-01-01"] and len(calls) == 2
+        h.record(result(date="2024-03-01"))  # the history still works after the rollback
+        assert len(h.games()) == 2
+
+
+# -- formats ----------------------------------------------------------------------------------
+
+names = st.text(min_size=1, max_size=12).filter(lambda s: s.strip() and "\x00" not in s)
+keys = st.from_regex(r"[A-Za-z0-9_-]{1,10}", fullmatch=True)
+
+
+@st.composite
+def game_results(draw):
+    seated = draw(st.lists(names, min_size=1, max_size=5, unique=True))
+    parts = draw(st.lists(keys, max_size=4, unique=True))
+    players = [{"name": n, "total": draw(st.integers(-50, 200)),
+                "breakdown": {k: draw(st.integers(-20, 60)) for k in parts}} for n in seated]
+    winners = draw(st.lists(st.sampled_from(seated), min_size=1, unique=True))
+    when = draw(st.datetimes()).isoformat(timespec=draw(st.sampled_from(["seconds", "auto"])))
+    game = draw(st.sampled_from(["koryo", "choson", "inheritors", "kings-dilemma"]))
+    return GameResult.from_dict(
+        {"date": when, "game": game, "players": players, "winners": winners})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(game_results(), max_size=6))
+def test_property_json_and_csv_formats_round_trip(results):
+    assert history.parse_json(history.to_json(results), "x.json") == results
+    assert history.parse_csv(history.to_csv(results), "x.csv") == results
+    assert history.parse(history.to_csv(results), "no-extension") == results
+    assert history.parse(history.to_json(results), "no-extension") == results
+
+
+# -- companion export / companion import ------------------------------------------------------
+
+
+def kept(db):
+    with History(db) as h:
+        return h.games()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_export_then_import_round_trips_the_whole_history(tmp_path, capsys, fmt):
+    """Export→import: every game back, equal, names with line breaks and quotes included;
+    importing the same file twice keeps nothing twice."""
+    src, dst, out = tmp_path / "a.db", tmp_path / "b.db", tmp_path / f"all.{fmt}"
+    with History(src) as h:
+        h.record(result(date="2024-01-01"))
+        h.record(result("inheritors", (('Zoé "Z"', 7), ("Line\r\nbreak", 7), ("C\rR", 2))),
+                 date="2024-01-02T21:00:00+01:00")
+    assert main(["export", "--db", str(src), "--out", str(out)]) == 0
+    assert main(["import", str(out), "--db", str(dst)]) == 0
+    assert kept(dst) == kept(src) and len(kept(dst)) == 2
+    assert main(["import", str(out), "--db", str(dst)]) == 0
+    assert "0 games imported (2 already in the history)" in capsys.readouterr().out
+    assert kept(dst) == kept(src)
+
+
+def test_export_to_stdout_needs_no_database_and_writes_the_header(tmp_path, capsys):
+    assert main(["export", "--format", "csv", "--db", str(tmp_path / "none.db")]) == 0
+    assert capsys.readouterr().out.splitlines() == [",".join(history.CSV_COLUMNS)]
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_a_malformed_import_is_refused_whole_with_its_line_and_nothing_kept_is_touched(
+        tmp_path, capsys):
+    db, bad = tmp_path / "h.db", tmp_path / "bad.csv"
+    with History(db) as h:
+        h.record(result(date="2023-06-01"))
+        before = h.games()
+    good = history.to_csv(games("2024-01-01", "2024-01-02"))
+    lines = good.splitlines()
+    lines[4] = lines[4].replace(",9,", ",nine,")  # line 5: the second game's Ben
+    bad.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
+    assert main(["import", str(bad), "--db", str(db)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"companion import: {bad}:5: total: expected a whole number, got 'nine'")
+    assert kept(db) == before
+
+
+def test_an_import_with_an_unknown_json_field_names_the_record_and_field(tmp_path, capsys):
+    db, bad = tmp_path / "h.db", tmp_path / "bad.json"
+    doc = json.loads(history.to_json(games("2024-01-01", "2024-01-02")))
+    doc["games"][1]["players"][0]["score"] = 3
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["import", str(bad), "--db", str(db)]) == 2
+    assert "games.1.players.0.score: unknown key" in capsys.readouterr().err
+    assert not db.exists() or kept(db) == []
