@@ -2,7 +2,7 @@
 
 Catalogs are nested mappings; a text is named by its dotted path (``table_check.title``)
 and may hold ``{placeholders}`` filled by :meth:`Catalog.text`. Code never holds the
-words themselves, so English and French stay complete and equal (``tests/test_i18n.py``).
+words themselves, so English and French stay complete and equal (``tests/test_ui_i18n.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +31,15 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+class TextError(KeyError):
+    """A text asked for that the catalog lacks, or without one of its placeholders: a bug
+    the catalog tests catch (``tests/test_ui_i18n.py``). Its message names the language,
+    the key and what is missing."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 class Catalog:
     """The texts of one language."""
 
@@ -39,9 +48,19 @@ class Catalog:
         self.texts = texts
 
     def text(self, key: str, **params: object) -> str:
-        """The text named ``key`` with its placeholders filled; a missing key is a bug
-        (the catalog tests prove every key used exists) and raises KeyError."""
-        return self.texts[key].format(**params) if params else self.texts[key]
+        """The text named ``key`` with its placeholders filled; a missing key or a missing
+        placeholder raises ``TextError`` (a KeyError) saying which."""
+        try:
+            raw = self.texts[key]
+        except KeyError:
+            raise TextError(
+                f"{self.language} catalog ({catalog_path(self.language).name}): no text {key!r}"
+            ) from None
+        missing = placeholders(raw) - params.keys()
+        if missing:
+            names = ", ".join("{" + name + "}" for name in sorted(missing))
+            raise TextError(f"{self.language} catalog: text {key!r} needs {names}")
+        return raw.format(**params)
 
 
 def catalog_path(language: str) -> Path:
