@@ -1,0 +1,606 @@
+"""The King's Dilemma at the table: the Session rules adapter for a game night, and the seat
+pads that cast each seat's vote (shared/RULES.md §4; button grammar: docs/button-grammar.md).
+
+A game night is a series of dilemmas. For each: ``dilemma`` starts a vote (open or secret),
+the vote's actions follow (``companion.engine.kd_vote``), then ``outcome`` applies the chosen
+side's resource changes to the kingdom (``companion.engine.kd_kingdom``). The game ends when
+the king abdicates (Stability at an end of its track) or dies (``king-dies``, or
+``"king_dies": true`` on the last outcome); ``score`` then scores it
+(``companion.tables.kd_score``, the same as ``companion score``).
+
+Setup (``Session.start(journal, KingsDilemma(), setup)``), JSON::
+
+    {"players": [names, clockwise],          # 3–5 houses
+     "seats": [seat index per player],       # default 0, 1, …
+     "campaign": Campaign.to_dict(),         # optional: leader, moderator, power, coins
+                                             #   from the ledger (kd_campaign.setup)
+     "leader": name, "moderator": name,      # without a campaign: required
+     "power": {name: n}, "coins": {name: n}, # default: the data file's start (8, 10)
+     "balance": n,                           # default: the data file's (3)
+     "momenta": {resource: "up"|"down"},     # the coin toss (first game), or
+     "kingdom": Kingdom.to_dict(),           #   the board as it stands
+     "public": {"power": bool, "coins": bool}}  # what the table tracks publicly (default both)
+
+Actions (plain dicts, as journaled)::
+
+    {"action": "dilemma", "mode": "open"|"secret", "card": optional label}
+    {"action": "play", "player", "move", "power"}          # open vote (kd_vote.Play)
+    {"action": "lock", "player"} + private {"choice", "power"}  # secret ballot (kd_vote.Lock)
+    {"action": "break-tie", "player", "side"}              # the moderator, on a tie/all-pass
+    {"action": "choose-leader", "player", "leader"}        # the moderator, winners tied
+    {"action": "outcome", "changes": [{"resource", "amount"}…], "king_dies": bool}
+    {"action": "adjust", "player", "power": delta, "coins": delta}   # a card's effect
+    {"action": "deal", "from", "to", "coins"}              # coins change hands in a deal
+    {"action": "king-dies"}                                # the timeline ends the game
+    {"action": "score", "agendas": {name: {"resources": n, "wealth": [a, b, c]}},
+     "open_agendas": {name: ["+influence", …]}}
+
+A secret ballot's content goes only in the private part (``SeatPads`` does this): the
+journal's public record is ``{"action": "lock", "player": name}``.
+
+Public view keys (``public_view(state)``; stable, the screens build on them):
+
+- ``game`` ``"kings-dilemma"``; ``players`` names clockwise; ``seats`` seat index per player;
+- ``phase``: ``council`` (between dilemmas), ``vote`` (a vote in progress, ``vote.phase``
+  tells voting / tie / leader-choice), ``outcome`` (the vote is resolved, its outcome is to
+  apply), ``over`` (the king abdicated or died: to score), ``scored``;
+- ``round``: dilemmas read so far; ``card``: the current dilemma's label or None;
+- ``leader``, ``moderator``: names; ``balance``: power in the Balance centre;
+- ``power``, ``coins``: ``{name: n}``, or None when the table does not track them publicly;
+- ``kingdom``: ``Kingdom.to_dict()`` (``track``, ``resources`` {name: position, momentum,
+  marker}, ``stability``, ``abdicated``); ``moves``: the last outcome's ``Move.to_dict()``s;
+- ``vote``: ``kd_vote.public_view`` of the current (or last) vote, None before the first
+  (in a secret vote before the last lock: per seat only ``{"locked": bool}``); without
+  ``power``/``coins`` when those are not public; ``pending`` (open vote: the choice on the
+  buttons of the seat on turn) only in ``SeatPads.view()``;
+- ``history``: one ``{"round", "card", "mode", "outcome", "totals"}`` per resolved vote;
+- ``ended``: None, ``king-died``, ``abdicated-top`` or ``abdicated-bottom``;
+- ``final``: None, or the ``companion score --json`` object once scored.
+
+Secrecy: while a secret vote waits for ballots, the state's ``vote.sealed`` holds them and
+nothing else does; ``public_view`` never reads it, ``SeatPads`` keeps pending presses out
+of every view and publishes nothing, logs nothing and shows nothing for a press that only
+changes a seat's pending choice (or is refused) in a secret vote.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.engine import kd_kingdom as kk
+from companion.engine import kd_vote as kd
+from companion.engine.errors import RuleError
+from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
+from companion.hardware.base import ButtonEvent, Light
+
+log = logging.getLogger(__name__)
+
+GAME = kd.GAME
+COUNCIL, VOTE, OUTCOME, OVER, SCORED = "council", "vote", "outcome", "over", "scored"
+PHASES = (COUNCIL, VOTE, OUTCOME, OVER, SCORED)
+SETUP_KEYS = ("players", "seats", "campaign", "leader", "moderator", "power", "coins",
+              "balance", "momenta", "kingdom", "public")
+VOTE_ACTIONS = tuple(kd.ACTIONS)
+
+
+@dataclass(frozen=True)
+class Night:
+    """A game night. Between votes the council's fields hold power, coins, Balance and the
+    tokens; during a vote ``vote`` holds them (``money``). ``vote`` keeps secret ballots
+    sealed until the reveal: never show it, show ``public_view``."""
+
+    players: tuple[str, ...]
+    seats: tuple[int, ...]
+    show_power: bool
+    show_coins: bool
+    power: tuple[int, ...]
+    coins: tuple[int, ...]
+    balance: int
+    leader: int
+    moderator: int
+    kingdom: kk.Kingdom
+    phase: str = COUNCIL
+    round: int = 0
+    card: str | None = None
+    vote: kd.Vote | None = None
+    moves: tuple[kk.Move, ...] = ()
+    history: tuple[dict, ...] = ()
+    ended: str | None = None
+    final: dict | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def seat_of(self, player: Any, field: str = "player") -> int:
+        if player not in self.players:
+            raise RuleError(field, f"{player!r} is not one of the players "
+                                   f"({', '.join(self.players)})")
+        return self.players.index(player)
+
+    def money(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int]:
+        """(power, coins, balance, leader seat, moderator seat) as they stand now."""
+        if self.phase == VOTE and self.vote is not None:
+            v = self.vote
+            return v.power, v.coins, v.balance, v.leader, v.moderator
+        return self.power, self.coins, self.balance, self.leader, self.moderator
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(p, str) and p.strip() for p in value):
+        raise RuleError("players", "expected a list of player (house) names, clockwise")
+    if not kd.MIN_PLAYERS <= len(value) <= kd.MAX_PLAYERS:
+        raise RuleError("players", f"{len(value)} players, but the game takes "
+                                   f"{kd.MIN_PLAYERS}–{kd.MAX_PLAYERS}")
+    if len(set(value)) != len(value):
+        raise RuleError("players", "a player is seated twice")
+    return tuple(value)
+
+
+def _seats(setup: Mapping, n: int) -> tuple[int, ...]:
+    value = setup.get("seats", list(range(n)))
+    if not isinstance(value, list) or len(value) != n:
+        raise RuleError("seats", f"expected a list of {n} seat numbers, one per player")
+    for i, seat in enumerate(value):
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise RuleError(f"seats.{i}", f"{seat!r} is not a seat number")
+    if len(set(value)) != n:
+        raise RuleError("seats", "two players on the same seat")
+    return tuple(value)
+
+
+def _set(values: tuple, seat: int, value: Any) -> tuple:
+    out = list(values)
+    out[seat] = value
+    return tuple(out)
+
+
+def _count(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RuleError(field, f"expected a whole number ≥ 0, got {value!r}")
+    return value
+
+
+def _per_player(setup: Mapping, key: str, names: tuple[str, ...], default: int
+                ) -> tuple[int, ...]:
+    block = setup.get(key, {})
+    if not isinstance(block, Mapping):
+        raise RuleError(key, "expected {player: number}")
+    for p in block:
+        if p not in names:
+            raise RuleError(f"{key}.{p}", f"{p!r} is not one of the players")
+    return tuple(_count(block.get(p, default), f"{key}.{p}") for p in names)
+
+
+def _kingdom(setup: Mapping, data: Any) -> kk.Kingdom:
+    if "kingdom" in setup:
+        if "momenta" in setup:
+            raise RuleError("momenta", "give either the kingdom as it stands or the momenta")
+        try:
+            return kk.Kingdom.from_dict(setup["kingdom"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RuleError("kingdom", f"not a kingdom board ({exc})") from None
+    momenta = setup.get("momenta")
+    if not isinstance(momenta, Mapping):
+        raise RuleError("momenta", "missing: which side (up or down) is each resource "
+                                   "marker on? (or give the kingdom as it stands)")
+    for key in momenta:
+        if key not in kk.RESOURCES:
+            raise RuleError(f"momenta.{key}", f"not a resource ({', '.join(kk.RESOURCES)})")
+    low, high = data.stability
+    return kk.setup(data.track, low, high, momenta)
+
+
+def new_night(setup: Mapping) -> Night:
+    """The night's first council, from ``setup`` (see the module docstring)."""
+    from companion import kd_data
+
+    if not isinstance(setup, Mapping):
+        raise RuleError("setup", "expected a mapping")
+    for key in setup:
+        if key not in SETUP_KEYS:
+            raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})")
+    data = kd_data.shipped()
+    names = _names(setup.get("players"))
+    seats = _seats(setup, len(names))
+    start_power = dict.fromkeys(names, data.start_power)
+    start_coins = dict.fromkeys(names, data.start_coins)
+    leader, moderator = setup.get("leader"), setup.get("moderator")
+    if "campaign" in setup:
+        try:
+            ledger = Campaign.from_dict(setup["campaign"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RuleError("campaign", f"not a campaign ledger ({exc})") from None
+        decided = ledger.setup(names)
+        for key in ("leader", "moderator"):
+            if key in setup:
+                raise RuleError(key, "given by the campaign ledger (prestige order)")
+        leader, moderator = decided.leader, decided.moderator
+        start_power, start_coins = decided.power, decided.coins
+    for key, name in (("leader", leader), ("moderator", moderator)):
+        if name is None:
+            raise RuleError(key, "missing (highest prestige leads, lowest moderates)")
+        if name not in names:
+            raise RuleError(key, f"{name!r} is not one of the players")
+    public = setup.get("public", {})
+    if not isinstance(public, Mapping) or not set(public) <= {"power", "coins"} or not all(
+        isinstance(v, bool) for v in public.values()
+    ):
+        raise RuleError("public", "expected {power: true|false, coins: true|false}")
+    return Night(
+        players=names,
+        seats=seats,
+        show_power=public.get("power", True),
+        show_coins=public.get("coins", True),
+        power=_per_player(setup, "power", names, 0) if "power" in setup
+        else tuple(start_power[p] for p in names),
+        coins=_per_player(setup, "coins", names, 0) if "coins" in setup
+        else tuple(start_coins[p] for p in names),
+        balance=_count(setup.get("balance", data.balance), "balance"),
+        leader=names.index(leader),
+        moderator=names.index(moderator),
+        kingdom=_kingdom(setup, data),
+    )
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def _fields(action: Mapping, allowed: set[str]) -> None:
+    for key in action:
+        if key != "action" and key not in allowed:
+            raise RuleError(str(key), f"not a field of {action['action']}")
+
+
+def _dilemma(night: Night, action: Mapping) -> Night:
+    _fields(action, {"mode", "card"})
+    if night.phase == VOTE:
+        raise RuleError("action", "a vote is in progress: finish it first")
+    if night.phase == OUTCOME:
+        raise RuleError("action", "apply the last vote's outcome first")
+    if night.phase in (OVER, SCORED):
+        raise RuleError("action", "the game is over")
+    card = action.get("card")
+    if card is not None and not isinstance(card, str):
+        raise RuleError("card", f"expected the dilemma's name, got {card!r}")
+    vote = kd.new_vote(
+        night.players,
+        leader=night.players[night.leader],
+        moderator=night.players[night.moderator],
+        power=dict(zip(night.players, night.power, strict=True)),
+        coins=dict(zip(night.players, night.coins, strict=True)),
+        balance=night.balance,
+        mode=action.get("mode", kd.OPEN),
+    )
+    return replace(night, phase=VOTE, round=night.round + 1, card=card, vote=vote, moves=())
+
+
+def _vote_action(night: Night, action: Mapping) -> Night:
+    if night.vote is None or night.phase not in (VOTE, OUTCOME):
+        raise RuleError("action", "no vote in progress: read a dilemma first")
+    try:
+        act = kd.action_from_dict(action)
+    except TypeError as exc:
+        raise RuleError("action", f"{action.get('action')}: {exc}") from None
+    vote = kd.apply(night.vote, act)
+    night = replace(night, vote=vote)
+    if vote.phase != kd.DONE:
+        return night
+    log.info("round %d: the vote is resolved: %s (aye %d, nay %d)", night.round,
+             vote.outcome, vote.totals()[kd.AYE], vote.totals()[kd.NAY])
+    summary = {"round": night.round, "card": night.card, "mode": vote.mode,
+               "outcome": vote.outcome, "totals": vote.totals()}
+    return replace(night, phase=OUTCOME, power=vote.power, coins=vote.coins,
+                   balance=vote.balance, leader=vote.leader, moderator=vote.moderator,
+                   history=(*night.history, summary))
+
+
+def _outcome(night: Night, action: Mapping) -> Night:
+    _fields(action, {"changes", "king_dies"})
+    if night.phase != OUTCOME:
+        raise RuleError("action", "no resolved vote waits for its outcome"
+                        if night.phase != VOTE else "the vote is not resolved yet")
+    raw = action.get("changes", [])
+    if not isinstance(raw, list):
+        raise RuleError("changes", "expected a list of {resource, amount}")
+    changes = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, Mapping) or set(item) != {"resource", "amount"}:
+            raise RuleError(f"changes.{i}", "expected {resource: name, amount: ±n}")
+        changes.append(kk.Change(item["resource"], item["amount"]))
+    king_dies = action.get("king_dies", False)
+    if not isinstance(king_dies, bool):
+        raise RuleError("king_dies", f"expected true or false, got {king_dies!r}")
+    kingdom, moves = kk.apply_outcome(night.kingdom, changes)
+    night = replace(night, kingdom=kingdom, moves=moves, phase=COUNCIL, card=None)
+    if kingdom.abdicated:
+        return _over(night, ABDICATED_TOP if kingdom.abdication == kk.TOP else ABDICATED_BOTTOM)
+    if king_dies:
+        return _over(night, KING_DIED)
+    return night
+
+
+def _over(night: Night, end: str) -> Night:
+    log.info("the game is over: %s", end)
+    return replace(night, phase=OVER, ended=end)
+
+
+def _king_dies(night: Night, action: Mapping) -> Night:
+    _fields(action, set())
+    if night.phase != COUNCIL:
+        raise RuleError("action", "the king dies between dilemmas (or on an outcome: "
+                                  "king_dies)")
+    return _over(night, KING_DIED)
+
+
+def _not_over(night: Night) -> None:
+    if night.phase in (OVER, SCORED):
+        raise RuleError("action", "the game is over")
+
+
+def _with_money(night: Night, power: tuple[int, ...], coins: tuple[int, ...]) -> Night:
+    if night.phase == VOTE and night.vote is not None:
+        return replace(night, vote=replace(night.vote, power=power, coins=coins))
+    return replace(night, power=power, coins=coins)
+
+
+def _delta(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(field, f"expected a whole number (+ or −), got {value!r}")
+    return value
+
+
+def _adjust(night: Night, action: Mapping) -> Night:
+    _fields(action, {"player", "power", "coins"})
+    _not_over(night)
+    seat = night.seat_of(action.get("player"))
+    p = night.players[seat]
+    dp, dc = _delta(action.get("power", 0), "power"), _delta(action.get("coins", 0), "coins")
+    if dp and night.phase == VOTE:
+        raise RuleError("power", "power can't change during a vote")
+    power, coins, *_ = night.money()
+    if power[seat] + dp < 0:
+        raise RuleError("power", f"{p} has only {power[seat]} power")
+    if coins[seat] + dc < 0:
+        raise RuleError("coins", f"{p} has only {coins[seat]} coins")
+    return _with_money(night, _set(power, seat, power[seat] + dp),
+                       _set(coins, seat, coins[seat] + dc))
+
+
+def _deal(night: Night, action: Mapping) -> Night:
+    _fields(action, {"from", "to", "coins"})
+    _not_over(night)
+    giver, taker = night.seat_of(action.get("from"), "from"), night.seat_of(action.get("to"), "to")
+    if giver == taker:
+        raise RuleError("to", "a deal is between two players")
+    n = action.get("coins")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise RuleError("coins", f"expected a number of coins ≥ 1, got {n!r}")
+    power, coins, *_ = night.money()
+    if coins[giver] < n:
+        raise RuleError("coins", f"{night.players[giver]} has only {coins[giver]} coins")
+    coins = _set(coins, giver, coins[giver] - n)
+    return _with_money(night, power, _set(coins, taker, coins[taker] + n))
+
+
+def _score(night: Night, action: Mapping) -> Night:
+    from companion.tables import kd_score
+
+    _fields(action, {"agendas", "open_agendas"})
+    if night.phase != OVER:
+        raise RuleError("action", "already scored" if night.phase == SCORED
+                        else "the game is not over: the king reigns")
+    data = {
+        "game": GAME,
+        "players": list(night.players),
+        "coins": dict(zip(night.players, night.coins, strict=True)),
+        "power": dict(zip(night.players, night.power, strict=True)),
+        "resources": night.kingdom.positions(),
+        "agendas": action.get("agendas"),
+    }
+    if action.get("open_agendas") is not None:
+        data["open_agendas"] = action["open_agendas"]
+    final = kd_score.score(data)
+    final["end"] = night.ended
+    return replace(night, phase=SCORED, final=final)
+
+
+HANDLERS: dict[str, Callable[[Night, Mapping], Night]] = {
+    "dilemma": _dilemma,
+    **dict.fromkeys(VOTE_ACTIONS, _vote_action),
+    "outcome": _outcome,
+    "adjust": _adjust,
+    "deal": _deal,
+    "king-dies": _king_dies,
+    "score": _score,
+}
+
+
+# --------------------------------------------------------------------------- views
+
+
+def public_view(night: Night, pads: tuple[kd.Pad, ...] | None = None) -> dict:
+    """What screens, lights and logs may show (see the module docstring for the keys).
+    ``pads`` only matter in an open vote (the choice of the seat on turn is public)."""
+    power, coins, balance, leader, moderator = night.money()
+    names = list(night.players)
+    vote = None
+    if night.vote is not None:
+        vote = kd.public_view(night.vote, pads if night.vote.mode == kd.OPEN else None)
+        if not night.show_power:
+            vote.pop("power")
+        if not night.show_coins:
+            vote.pop("coins")
+    return {
+        "game": GAME,
+        "players": names,
+        "seats": list(night.seats),
+        "phase": night.phase,
+        "round": night.round,
+        "card": night.card,
+        "leader": names[leader],
+        "moderator": names[moderator],
+        "balance": balance,
+        "power": dict(zip(names, power, strict=True)) if night.show_power else None,
+        "coins": dict(zip(names, coins, strict=True)) if night.show_coins else None,
+        "kingdom": night.kingdom.to_dict(),
+        "moves": [m.to_dict() for m in night.moves],
+        "vote": vote,
+        "history": [dict(h) for h in night.history],
+        "ended": night.ended,
+        "final": night.final,
+    }
+
+
+def lights(view: Mapping) -> dict[int, Light]:
+    """The light of each player's seat (keyed by seat index), from a public view only.
+
+    - open vote, voting: the seat on turn YOUR_TURN;
+    - secret vote, voting: a seat that has locked BALLOT_LOCKED;
+    - a tie to break or a leader to choose: the moderator ATTENTION;
+    - scored: the winners LEADER, the others OFF;
+    - otherwise the leader's seat LEADER, the moderator's MODERATOR (one player holding
+      both tokens shows LEADER), every other seat OFF.
+    """
+    seat = dict(zip(view["players"], view["seats"], strict=True))
+    out = {s: Light.OFF for s in view["seats"]}
+    if view["final"] is not None:
+        for p in view["final"]["winners"]:
+            out[seat[p]] = Light.LEADER
+        return out
+    out[seat[view["moderator"]]] = Light.MODERATOR
+    out[seat[view["leader"]]] = Light.LEADER
+    vote = view["vote"]
+    if view["phase"] != VOTE or vote is None:
+        return out
+    if vote["phase"] in (kd.TIE, kd.LEADER_CHOICE):
+        out[seat[vote["moderator"]]] = Light.ATTENTION
+    elif vote["mode"] == kd.SECRET:
+        for p, state in vote["seats"].items():
+            if state["locked"]:
+                out[seat[p]] = Light.BALLOT_LOCKED
+    elif vote["turn"] is not None:
+        out[seat[vote["turn"]]] = Light.YOUR_TURN
+    return out
+
+
+# --------------------------------------------------------------------------- rules object
+
+
+class KingsDilemma:
+    """The Session rules object of The King's Dilemma."""
+
+    name = GAME
+
+    def initial(self, setup: Mapping) -> Night:
+        return new_night(setup)
+
+    def apply(self, night: Night, action: Mapping) -> Night:
+        """The night after ``action`` (an action dict, private part merged in), or
+        RuleError naming the field."""
+        if not isinstance(action, Mapping):
+            raise RuleError("action", "expected a mapping")
+        name = action.get("action")
+        handler = HANDLERS.get(name)  # type: ignore[arg-type]
+        if handler is None:
+            raise RuleError("action", f"{name!r} is not an action of this game "
+                                      f"({', '.join(HANDLERS)})")
+        return handler(night, action)
+
+    def public_view(self, night: Night) -> dict:
+        return public_view(night)
+
+    lights = staticmethod(lights)
+
+
+# --------------------------------------------------------------------------- seat pads
+
+
+class SeatPads:
+    """The seats' buttons on a running session: each ``ButtonEvent`` goes through the
+    button grammar (``kd_vote.press``); a long press that completes a choice dispatches the
+    vote action (a secret ballot's content only in the private part).
+
+    The pending choices live here, not in the journal: a power cut loses only presses not
+    yet locked. In a secret vote a press that changes only a pending choice, or that is
+    refused, changes nothing anyone can see: no view is published, nothing is logged and
+    ``press`` returns None. In an open vote the pending choice of the seat on turn is
+    public: ``view()`` carries it and listeners get it; a refused press raises RuleError.
+    """
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self._lock = threading.RLock()
+        self._pads: tuple[kd.Pad, ...] = ()
+        self._vote_key: tuple[int, kd.Vote] | None = None
+        self._listeners: list[Callable[[dict], None]] = []
+
+    def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
+        """``listener(view)`` after a press that changed the open vote's pending choice
+        (session changes go to the session's own listeners)."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _current(self) -> tuple[Night, tuple[kd.Pad, ...]]:
+        night: Night = self.session.state
+        if night.vote is None:
+            return night, ()
+        key = (night.round, night.vote.mode)
+        if self._vote_key != key:  # a new vote: fresh pads
+            self._vote_key, self._pads = key, kd.pads_for(night.vote)
+        return night, self._pads
+
+    def view(self) -> dict:
+        """The session's public view plus, in an open vote, the pending choice on turn."""
+        with self._lock:
+            night, pads = self._current()
+            return public_view(night, pads or None)
+
+    def press(self, event: ButtonEvent) -> dict | None:
+        """Handle one button event of a seat (``event.seat`` is the seat index); returns
+        the new public view when something visible changed, else None."""
+        with self._lock:
+            night, pads = self._current()
+            if event.seat not in night.seats:
+                raise RuleError("seat", f"seat {event.seat} has no player")
+            player = night.seats.index(event.seat)
+            if night.phase != VOTE or night.vote is None:
+                raise RuleError("button", "no vote in progress")
+            secret = night.vote.mode == kd.SECRET and night.vote.phase == kd.VOTING
+            try:
+                pads, act = kd.press(night.vote, pads,
+                                     ButtonEvent(player, event.button, event.press))
+                if act is None:
+                    self._pads = pads
+                    return None if secret else self._publish(night)
+                if isinstance(act, kd.Lock):
+                    view = self.session.dispatch(act.public_dict(), private=act.private_dict())
+                    log.info("seat %d (%s) locked a ballot", event.seat, act.player)
+                else:
+                    view = self.session.dispatch(act.to_dict())
+            except RuleError:
+                if secret:
+                    return None
+                raise
+            self._pads = pads
+            return view
+
+    def _publish(self, night: Night) -> dict:
+        view = public_view(night, self._pads)
+        for listener in list(self._listeners):
+            listener(view)
+        return view
