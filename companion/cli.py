@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "kingdom": ("kingdom", "King's Dilemma outcomes applied to the kingdom tracks"),
     "export": ("export", "the whole game history as CSV or JSON"),
     "import": ("import_", "games from an export (CSV or JSON) into the history"),
+    "install-service": ("install_service", "install the kiosk as a systemd unit started at boot"),
 }
 
 
@@ -40,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._module.run(args) or 0)
     except (SourceError, RuleError) as exc:
-        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        # One line, whatever names or keys the file put in the message.
+        message = str(exc).replace("\r", "\\r").replace("\n", "\\n")
+        print(f"companion {args.command}: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
