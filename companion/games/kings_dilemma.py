@@ -259,10 +259,24 @@ def _fields(action: Mapping, allowed: set[str]) -> None:
             raise RuleError(str(key), f"not a field of {action['action']}")
 
 
+def _waiting(vote: kd.Vote) -> str:
+    """What an unresolved vote waits for, in words."""
+    if vote.phase == kd.TIE:
+        return (f"the vote is tied: the moderator {vote.moderator_name} breaks the tie first "
+                "(break-tie aye or nay)")
+    if vote.phase == kd.LEADER_CHOICE:
+        names = ", ".join(vote.players[s] for s in vote.candidates)
+        return (f"the moderator {vote.moderator_name} first gives the Leader token to one of "
+                f"{names} (choose-leader)")
+    if vote.mode == kd.OPEN:
+        return f"the vote is in progress: it is {vote.current_player}'s turn"
+    return "the vote is in progress: waiting for every ballot to lock"
+
+
 def _dilemma(night: Night, action: Mapping) -> Night:
     _fields(action, {"mode", "card"})
-    if night.phase == VOTE:
-        raise RuleError("action", "a vote is in progress: finish it first")
+    if night.phase == VOTE and night.vote is not None:
+        raise RuleError("action", _waiting(night.vote))
     if night.phase == OUTCOME:
         raise RuleError("action", "apply the last vote's outcome first")
     if night.phase in (OVER, SCORED):
@@ -304,9 +318,10 @@ def _vote_action(night: Night, action: Mapping) -> Night:
 
 def _outcome(night: Night, action: Mapping) -> Night:
     _fields(action, {"changes", "king_dies"})
+    if night.phase == VOTE and night.vote is not None:
+        raise RuleError("action", _waiting(night.vote))
     if night.phase != OUTCOME:
-        raise RuleError("action", "no resolved vote waits for its outcome"
-                        if night.phase != VOTE else "the vote is not resolved yet")
+        raise RuleError("action", "no resolved vote waits for its outcome")
     raw = action.get("changes", [])
     if not isinstance(raw, list):
         raise RuleError("changes", "expected a list of {resource, amount}")
@@ -334,9 +349,11 @@ def _over(night: Night, end: str) -> Night:
 
 def _king_dies(night: Night, action: Mapping) -> Night:
     _fields(action, set())
+    if night.phase == VOTE and night.vote is not None:
+        raise RuleError("action", _waiting(night.vote))
     if night.phase != COUNCIL:
-        raise RuleError("action", "the king dies between dilemmas (or on an outcome: "
-                                  "king_dies)")
+        raise RuleError("action", "the game is over" if night.phase in (OVER, SCORED)
+                        else "apply the vote's outcome (with king_dies: true)")
     return _over(night, KING_DIED)
 
 
@@ -397,13 +414,19 @@ def _score(night: Night, action: Mapping) -> Night:
     if night.phase != OVER:
         raise RuleError("action", "already scored" if night.phase == SCORED
                         else "the game is not over: the king reigns")
+    agendas = action.get("agendas")
+    if not isinstance(agendas, Mapping):
+        raise RuleError("agendas", "expected {player: {resources: n, wealth: [a, b, c]}}")
+    for p in night.players:
+        if p not in agendas:
+            raise RuleError(f"agendas.{p}", "missing: read it off the player's secret agenda")
     data = {
         "game": GAME,
         "players": list(night.players),
         "coins": dict(zip(night.players, night.coins, strict=True)),
         "power": dict(zip(night.players, night.power, strict=True)),
         "resources": night.kingdom.positions(),
-        "agendas": action.get("agendas"),
+        "agendas": dict(agendas),
     }
     if action.get("open_agendas") is not None:
         data["open_agendas"] = action["open_agendas"]
