@@ -24,6 +24,7 @@ from companion.ui.seats import blink_lit
 
 DEMOS: dict[str, str] = {
     "table-check": "companion.ui.table_check",
+    "kings-dilemma": "companion.ui.screens.kings_dilemma",
 }
 
 

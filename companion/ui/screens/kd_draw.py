@@ -1,0 +1,301 @@
+"""Drawing pieces shared by the King's Dilemma screens: the base screen (felt, seat ring,
+lights mirrored from the public view, a bar of touch buttons), seat rows with the Leader
+and Moderator tokens, a table of numbers, and the kingdom board."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pygame
+
+from companion.engine import kd_kingdom
+from companion.hardware.base import LIGHT_COLOURS, Light
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.seats import SeatRing
+from companion.ui.table_check import key_hints
+from companion.ui.theme import Painter
+from companion.ui.widgets import Button
+
+WHITE_SIDE = (244, 240, 230)
+BLACK_SIDE = (22, 20, 18)
+TRACK = (160, 150, 120)
+END_ZONE = (170, 60, 50)
+STABILITY = (120, 170, 220)
+
+
+class KdScreen(Screen):
+    """Felt in the middle, the seat ring around it, a title line, a body and a bar of
+    buttons at the bottom. Subclasses set ``actions`` (catalog key, callback) and draw the
+    body in ``draw_body``; the seat lights follow ``lights()`` on every change."""
+
+    def __init__(self, app: App, table) -> None:
+        super().__init__(app)
+        self.table = table
+        self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
+        px = app.theme.px
+        inner = self.ring.centre.inflate(-2 * px(10), -2 * px(8))
+        self.inner = inner
+        self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(38))
+        self.bar_h = max(th.MIN_TARGET, px(64))
+        self.bar_rect = pygame.Rect(inner.x, inner.bottom - self.bar_h, inner.w, self.bar_h)
+        self.body = pygame.Rect(
+            inner.x,
+            self.title_rect.bottom + px(4),
+            inner.w,
+            self.bar_rect.top - px(6) - self.title_rect.bottom - px(4),
+        )
+        self.buttons: list[Button] = []
+        self.refresh()
+
+    def t(self, key: str, **fmt) -> str:
+        return self.app.catalog.text(key, **fmt)
+
+    # --- state --------------------------------------------------------------------------
+
+    def actions(self) -> Sequence[tuple[str, Callable[[], None]]]:
+        """The touch buttons: (label, callback), laid out left to right."""
+        return ()
+
+    def lights(self) -> list[Light]:
+        return self.table.lights()
+
+    def refresh(self) -> None:
+        """Lights and buttons follow the table; the frame is redrawn."""
+        for seat, light in enumerate(self.lights()):
+            if seat < len(self.app.seats) and self.app.backend.light(seat) is not light:
+                self.app.backend.set_light(seat, light)
+        self.buttons = self.bar(self.actions(), self.bar_rect)
+        self.app.invalidate()
+
+    def bar(self, actions, rect: pygame.Rect) -> list[Button]:
+        if not actions:
+            return []
+        gap = self.app.theme.px(8)
+        w = min(self.app.theme.px(230), (rect.w - gap * (len(actions) - 1)) // len(actions))
+        total = w * len(actions) + gap * (len(actions) - 1)
+        x = rect.centerx - total // 2
+        out = []
+        for label, callback in actions:
+            out.append(Button(pygame.Rect(x, rect.y, w, rect.h), label, callback))
+            x += w + gap
+        return out
+
+    # --- input --------------------------------------------------------------------------
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
+        if any(changed):
+            self.app.invalidate()
+
+    def pointer_up(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_up(pos) for b in self.buttons]  # a tap may rebuild the buttons
+        if any(changed):
+            self.app.invalidate()
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        return self.ring.next_deadline(self.app.backend, now_ms)
+
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def title(self) -> tuple[str, str]:
+        return "", ""
+
+    def draw(self, p: Painter) -> None:
+        theme = self.app.theme
+        px = theme.px
+        p.surface.fill(th.RIM)
+        felt = self.ring.centre
+        pygame.draw.rect(p.surface, th.FELT, felt, border_radius=px(22))
+        pygame.draw.rect(p.surface, th.FELT_EDGE, felt, width=max(2, px(3)), border_radius=px(22))
+        self.ring.draw(p, self.app.backend, self.app.clock.now_ms())
+        left, right = self.title()
+        box = self.title_rect
+        split = box.w * 3 // 5 if right else box.w
+        lbox = pygame.Rect(box.x, box.y, split, box.h)
+        p.text(left, theme.fitting_font(left, px(40), lbox.w), th.INK, lbox, "left")
+        if right:
+            rbox = pygame.Rect(box.x + split, box.y, box.w - split, box.h)
+            p.text(right, theme.fitting_font(right, px(28), rbox.w), th.WARNING, rbox, "right")
+        self.draw_body(p, self.body)
+        for button in self.buttons:
+            button.draw(p)
+
+    def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
+        raise NotImplementedError
+
+
+def fit(
+    p: Painter, text: str, size: int, box: pygame.Rect, colour=th.INK, align: str = "left"
+) -> pygame.Rect:
+    """One line in ``box``, as large as ``size`` allows."""
+    return p.text(text, p.theme.fitting_font(text, size, box.w), colour, box, align)
+
+
+def row_rects(rect: pygame.Rect, n: int, max_h: int) -> list[pygame.Rect]:
+    h = min(max_h, rect.h // max(1, n))
+    top = rect.y + (rect.h - h * n) // 2
+    return [pygame.Rect(rect.x, top + i * h, rect.w, h) for i in range(n)]
+
+
+def badge(p: Painter, text: str, light: Light, box: pygame.Rect) -> None:
+    """A token (Leader, Moderator) as a pill in its light's colour."""
+    pygame.draw.rect(p.surface, LIGHT_COLOURS[light], box, border_radius=box.h // 2)
+    inner = box.inflate(-box.h // 2, 0)
+    fit(p, text, box.h, inner, th.BUTTON_INK, "center")
+
+
+def seat_row(
+    screen: KdScreen,
+    p: Painter,
+    rect: pygame.Rect,
+    name: str,
+    colour,
+    leader: bool,
+    moderator: bool,
+    status: str,
+    status_colour=th.INK,
+    highlight: bool = False,
+) -> None:
+    """[colour] Name [Leader][Moderator] ........ status"""
+    theme = screen.app.theme
+    px = theme.px
+    if highlight:
+        band = rect.inflate(0, -px(4))
+        pygame.draw.rect(p.surface, th.PLATE, band, border_radius=band.h // 2)
+    r = max(4, rect.h // 4)
+    pygame.draw.circle(p.surface, colour, (rect.x + px(6) + r, rect.centery), r)
+    x = rect.x + 2 * r + px(14)
+    size = min(px(30), rect.h)
+    name_box = pygame.Rect(x, rect.y, rect.w * 3 // 10, rect.h)
+    fit(p, name, size, name_box)
+    x = name_box.right + px(4)
+    bh = max(8, min(rect.h - px(8), px(24)))
+    bw = px(112)
+    for on, key, light in (
+        (leader, "kd.token.leader", Light.LEADER),
+        (moderator, "kd.token.moderator", Light.MODERATOR),
+    ):
+        if on:
+            badge(p, screen.t(key), light, pygame.Rect(x, rect.centery - bh // 2, bw, bh))
+        x += bw + px(4)
+    status_box = pygame.Rect(x + px(4), rect.y, rect.right - px(10) - x - px(4), rect.h)
+    fit(p, status, size, status_box, status_colour, "right")
+
+
+def table_grid(
+    p: Painter,
+    rect: pygame.Rect,
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    first_share: float = 0.3,
+    bold_last: bool = False,
+) -> None:
+    """A small table: the first column left-aligned, numbers right-aligned."""
+    theme = p.theme
+    px = theme.px
+    lines = row_rects(rect, len(rows) + 1, px(34))
+    first = round(rect.w * first_share)
+    rest = (rect.w - first) / max(1, len(header) - 1)
+
+    def cells(line: pygame.Rect) -> list[pygame.Rect]:
+        out = [pygame.Rect(line.x, line.y, first, line.h)]
+        for k in range(1, len(header)):
+            x = line.x + first + round((k - 1) * rest)
+            out.append(pygame.Rect(x, line.y, round(rest) - px(6), line.h))
+        return out
+
+    size = min(px(28), lines[0].h)
+    for box, text in zip(cells(lines[0]), header, strict=True):
+        fit(p, text, round(size * 0.8), box, th.INK_SOFT, "left" if box.x == rect.x else "right")
+    pygame.draw.line(
+        p.surface,
+        th.FELT_EDGE,
+        (rect.x, lines[0].bottom - 1),
+        (rect.right, lines[0].bottom - 1),
+        max(1, px(2)),
+    )
+    for line, row in zip(lines[1:], rows, strict=True):
+        for k, (box, text) in enumerate(zip(cells(line), row, strict=True)):
+            colour = th.WARNING if bold_last and k == len(row) - 1 else th.INK
+            fit(p, text, size, box, colour, "left" if k == 0 else "right")
+
+
+def kingdom_board(
+    screen: KdScreen,
+    p: Painter,
+    rect: pygame.Rect,
+    kingdom: kd_kingdom.Kingdom,
+    moved: set[str] = frozenset(),
+) -> None:
+    """Five resource tracks and Stability, side by side: each track from its minimum (bottom)
+    to its maximum (top) with its middle marked; a resource marker is a disc on its
+    momentum side (white: up, black: down) with an arrow, and a small second disc when it
+    carries a momentum marker; Stability's ends (abdication) are red."""
+    theme = screen.app.theme
+    px = theme.px
+    columns = [*kingdom.resources, None]
+    col_w = rect.w // len(columns)
+    label_h = px(26)
+    value_h = px(22)
+    for k, res in enumerate(columns):
+        col = pygame.Rect(rect.x + k * col_w, rect.y, col_w, rect.h)
+        label_box = pygame.Rect(col.x + px(2), col.bottom - label_h, col.w - px(4), label_h)
+        if res is None:
+            low, high, pos = (
+                kingdom.stability.min,
+                kingdom.stability.max,
+                kingdom.stability.position,
+            )
+            label = screen.t("kd.kingdom.stability")
+        else:
+            low, high, pos = kingdom.track.min, kingdom.track.max, res.position
+            label = screen.t(f"kd.resource.{res.name}")
+        hot = res is not None and res.name in moved
+        fit(p, label, px(24), label_box, th.WARNING if hot else th.INK, "center")
+        top = col.y + value_h + px(10)
+        bottom = label_box.top - px(10)
+        x = col.centerx
+        step = (bottom - top) / (high - low)
+
+        def y_of(v: int, top=top, step=step, high=high) -> int:
+            return round(top + (high - v) * step)
+
+        pygame.draw.line(p.surface, TRACK, (x, top), (x, bottom), max(2, px(3)))
+        for v in range(low, high + 1):
+            w = px(9) if v in (low, high, (low + high) // 2) else px(4)
+            pygame.draw.line(p.surface, TRACK, (x - w, y_of(v)), (x + w, y_of(v)), 1)
+        if res is None:
+            for v in (low, high):
+                pygame.draw.rect(
+                    p.surface, END_ZONE, pygame.Rect(x - px(12), y_of(v) - px(3), px(24), px(6))
+                )
+        r = px(11)
+        cy = y_of(pos)
+        if res is None:
+            pts = [(x, cy - r), (x + r, cy), (x, cy + r), (x - r, cy)]
+            pygame.draw.polygon(p.surface, STABILITY, pts)
+            pygame.draw.polygon(p.surface, th.SOCKET, pts, 1)
+        else:
+            up = res.momentum == kd_kingdom.UP
+            fill, ink = (WHITE_SIDE, BLACK_SIDE) if up else (BLACK_SIDE, WHITE_SIDE)
+            if res.marker:
+                pygame.draw.circle(p.surface, fill, (x + r + px(5), cy), px(6))
+                pygame.draw.circle(p.surface, TRACK, (x + r + px(5), cy), px(6), 1)
+            pygame.draw.circle(p.surface, fill, (x, cy), r)
+            pygame.draw.circle(p.surface, TRACK, (x, cy), r, 1)
+            a = r * 0.6
+            tip, base = (cy - a, cy + a * 0.7) if up else (cy + a, cy - a * 0.7)
+            pygame.draw.polygon(p.surface, ink, [(x, tip), (x - a, base), (x + a, base)])
+        value_box = pygame.Rect(col.x, col.y, col.w, value_h)
+        fit(
+            p,
+            f"{pos:+d}" if pos else "0",
+            px(22),
+            value_box,
+            th.WARNING if hot else th.INK_SOFT,
+            "center",
+        )
