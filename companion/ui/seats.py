@@ -190,4 +190,6 @@ class SeatRing:
         lp.text(seat.name, font, th.INK if connected else th.INK_DIM, name_box, "left")
         turned = pygame.transform.rotate(local, ANGLES[plate.edge])
         p.surface.blit(turned, plate.rect)
-        p.texts.extend(TextBox(b.text, plate.rect_to_canvas(b.rect)) for b in lp.texts)
+        p.texts.extend(
+            TextBox(b.text, plate.rect_to_canvas(b.rect), b.clipped, b.height) for b in lp.texts
+        )

@@ -65,18 +65,18 @@ class TableCheckScreen(Screen):
         self.inner = inner
         gap = px(8)
         y = inner.top
-        self.title_rect = pygame.Rect(inner.x, y, inner.w, px(46))
+        self.title_rect = pygame.Rect(inner.x, y, inner.w, px(44))
         y = self.title_rect.bottom + gap // 2
-        self.status_rect = pygame.Rect(inner.x, y, inner.w, px(40))
+        self.status_rect = pygame.Rect(inner.x, y, inner.w, px(36))
         y = self.status_rect.bottom + gap
-        button_h = max(th.MIN_TARGET, px(70))
+        button_h = max(th.MIN_TARGET, px(64))
         bottom = inner.bottom - button_h
         bw = min(px(270), (inner.w - gap) // 2)
         left = inner.centerx - bw - gap // 2
         self.test_rect = pygame.Rect(left, bottom, bw, button_h)
         self.off_rect = pygame.Rect(left + bw + gap, bottom, bw, button_h)
         self.notice_lines: list[str] = []
-        self.notice_font = theme.font(px(25))
+        self.notice_font = theme.font(px(22))
         if self.app.notice:
             text = f"{self.app.catalog.text('notice.fallback')}: {self.app.notice}"
             line_h = self.notice_font.get_linesize()
@@ -233,24 +233,17 @@ class TableCheckScreen(Screen):
             pygame.draw.rect(p.surface, th.PLATE, band, border_radius=band.h // 2)
         r = max(4, rect.h // 4)
         pygame.draw.circle(p.surface, config.colour, (rect.x + px(6) + r, rect.centery), r)
-        name_box = pygame.Rect(
-            rect.x + 2 * r + px(16), rect.y, rect.w * 11 // 20 - 2 * r - px(16), rect.h
-        )
         size = min(px(34), rect.h)
+        text = self.row_text(seat)
+        state_font = theme.fitting_font(text, size, rect.w // 3)
+        state_w = min(state_font.size(text)[0], rect.w // 3)
+        state_box = pygame.Rect(rect.right - px(12) - state_w, rect.y, state_w, rect.h)
+        left = rect.x + 2 * r + px(16)
+        name_box = pygame.Rect(left, rect.y, state_box.left - px(10) - left, rect.h)
         p.text(
             config.name, theme.fitting_font(config.name, size, name_box.w), th.INK, name_box, "left"
         )
-        state_box = pygame.Rect(
-            name_box.right, rect.y, rect.right - px(12) - name_box.right, rect.h
-        )
-        text = self.row_text(seat)
-        p.text(
-            text,
-            theme.fitting_font(text, size, state_box.w),
-            th.INK if answered else th.INK_DIM,
-            state_box,
-            "right",
-        )
+        p.text(text, state_font, th.INK if answered else th.INK_DIM, state_box, "right")
 
 
 def demo(ctx) -> None:

@@ -64,7 +64,9 @@ class Theme:
 @dataclass
 class TextBox:
     text: str
-    rect: pygame.Rect
+    rect: pygame.Rect  # where it shows (inside its box)
+    clipped: bool = False  # True: it did not fit its box and was cut
+    height: int = 0  # the font's height in pixels (how legible it is)
 
 
 @dataclass
@@ -98,7 +100,7 @@ class Painter:
             rect.centerx = box.centerx
         clipped = rect.clip(box)
         self.surface.blit(image, clipped, clipped.move(-rect.x, -rect.y))
-        self.texts.append(TextBox(text, clipped))
+        self.texts.append(TextBox(text, clipped, clipped != rect, font.get_height()))
         return clipped
 
     def lines(self, words: str, font: pygame.font.Font, width: int) -> list[str]:

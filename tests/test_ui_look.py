@@ -1,0 +1,215 @@
+"""What the table sees (issue #2 section 5): layouts legible at 800x480 (the official 7"
+panel), 1280x720 and 1280x800, and turned 180° for a panel mounted upside down; the seat
+lights mirrored on screen in their exact colours, blinking like the pads; large touch
+targets; the simulator fallback notice shown.
+
+Each test draws real frames through the App loop under SDL's dummy driver and reads the
+window's pixels and the Painter's record of where each text and touch target went."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import pygame
+import pytest
+
+from companion.config import SeatConfig
+from companion.hardware.base import BLINKING, LIGHT_COLOURS, Light
+from companion.hardware.sim import SimBackend
+from companion.ui import theme as th
+from companion.ui.app import App, ManualClock, make_app
+from companion.ui.demo import demo_config
+from companion.ui.seats import blink_lit, next_blink_change
+from companion.ui.table_check import TableCheckScreen
+
+SIZES = [(800, 480), (1280, 720), (1280, 800)]
+LAYOUTS = [(size, 0) for size in SIZES] + [((800, 480), 180)]
+FIVE = (
+    SeatConfig("Ana", (220, 40, 40), "bottom-left"),
+    SeatConfig("Ben", (40, 80, 220), "bottom-right"),
+    SeatConfig("Cléo", (40, 180, 80), "right"),
+    SeatConfig("Dominique-Alexandre", (230, 200, 40), "top"),
+    SeatConfig("Eve", (160, 60, 200), "left"),
+)
+LEGIBLE = 22  # the smallest type: pygame's font at size 22 on 800x480, scaled with the unit
+NOTICE = "No GPIO on this machine (no /dev/gpiomem). Using the keyboard simulator instead."
+
+
+@pytest.fixture
+def open_app():
+    """``open_app(size, rotation=0, seats=None, notice=None, language="en")``."""
+    backends: list[SimBackend] = []
+
+    def _open(size, rotation=0, seats=None, notice=None, language="en") -> App:
+        config = demo_config(size, language)
+        config = dataclasses.replace(
+            config,
+            display=dataclasses.replace(config.display, rotation=rotation),
+            seats=seats or config.seats,
+        )
+        backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
+        backends.append(backend)
+        app = make_app(config, backend, clock=ManualClock(0), notice=notice)
+        app.start_backend()
+        pygame.event.clear()
+        return app
+
+    yield _open
+    for backend in backends:
+        backend.close()
+    pygame.event.clear()
+    pygame.display.quit()
+
+
+def window_pixel(app: App, canvas_point: tuple[int, int]) -> tuple[int, int, int]:
+    """The window's pixel showing ``canvas_point`` (0° or 180°: to_canvas is its own
+    inverse)."""
+    assert app.rotation in (0, 180)
+    return tuple(app.window.get_at(app.to_canvas(canvas_point)))[:3]
+
+
+def check_layout(app: App) -> None:
+    """Every text is whole (not cut by its box), legible and on the canvas, no two texts overlap,
+    every touch target is at least MIN_TARGET each way, on the canvas, apart from the
+    others and from every text that is not its own label."""
+    painter = app.painter
+    canvas = pygame.Rect((0, 0), app.size)
+    assert painter.texts, "nothing drawn"
+    legible = app.theme.font(app.theme.px(LEGIBLE)).get_height()
+    for box in painter.texts:
+        assert not box.clipped, f"text cut: {box.text!r} at {box.rect}"
+        assert box.height >= legible, f"text too small: {box.text!r} {box.height} px"
+        assert canvas.contains(box.rect), f"off screen: {box.text!r}"
+    for a, b in itertools.combinations(painter.texts, 2):
+        assert not a.rect.colliderect(b.rect), f"texts overlap: {a.text!r} {b.text!r}"
+    for target in painter.targets:
+        assert min(target.size) >= th.MIN_TARGET, f"touch target too small: {target}"
+        assert canvas.contains(target)
+    for a, b in itertools.combinations(painter.targets, 2):
+        assert not a.colliderect(b), f"touch targets overlap: {a} {b}"
+    for target in painter.targets:
+        for box in painter.texts:
+            assert target.contains(box.rect) or not target.colliderect(box.rect), box.text
+
+
+@pytest.mark.parametrize("size,rotation", LAYOUTS)
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_table_check_layout_fits(open_app, size, rotation, language):
+    """Four seats (the shipped configuration), all answered (the longest texts), with the
+    fallback notice: nothing cut, nothing overlapping, targets large enough."""
+    app = open_app(size, rotation, notice=NOTICE, language=language)
+    screen = TableCheckScreen(app)
+    app.push(screen)
+    for seat in range(len(app.seats)):
+        app.backend.press(seat, "abc"[seat % 3])
+    app.step(block=False)
+    check_layout(app)
+    assert len(app.painter.targets) == 2
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("notice", [None, NOTICE], ids=["plain", "notice"])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_table_check_layout_fits_five_seats_with_long_names(open_app, size, notice, language):
+    """Five seats, two on one edge, a long name, and the notice: the crowded case."""
+    app = open_app(size, seats=FIVE, notice=notice, language=language)
+    app.push(TableCheckScreen(app))
+    for seat in range(len(FIVE)):
+        app.backend.press(seat, "b")
+    app.step(block=False)
+    check_layout(app)
+    names = {box.text for box in app.painter.texts}
+    assert {seat.name for seat in FIVE} <= names
+
+
+@pytest.mark.parametrize("size,rotation", LAYOUTS)
+def test_each_seat_light_shows_its_state_colour(open_app, size, rotation):
+    """The pixel at each plate's light centre is exactly LIGHT_COLOURS of that seat's
+    light (every state in turn, a different one per seat), and the socket colour when
+    off. Blinking states are sampled in their lit phase (t=0)."""
+    app = open_app(size, rotation, seats=FIVE)
+    screen = TableCheckScreen(app)
+    app.push(screen)
+    states = list(Light)
+    assert blink_lit(app.clock.now_ms())
+    for shift in range(len(states)):
+        lights = {seat: states[(seat + shift) % len(states)] for seat in range(len(FIVE))}
+        for seat, light in lights.items():
+            app.backend.set_light(seat, light)
+        app.invalidate()
+        app.step(block=False)
+        for seat, light in lights.items():
+            want = th.SOCKET if light is Light.OFF else LIGHT_COLOURS[light]
+            got = window_pixel(app, screen.ring.light_centre(seat))
+            assert got == want, (seat, light, got)
+
+
+@pytest.mark.parametrize("size,rotation", LAYOUTS)
+def test_attention_light_blinks_across_its_deadline(open_app, size, rotation):
+    """A long press lights the seat ATTENTION: lit now, dark once the loop's deadline has
+    passed, lit again at the next one (the pads' pattern), while a steady light stays."""
+    app = open_app(size, rotation)
+    assert Light.ATTENTION in BLINKING
+    screen = TableCheckScreen(app)
+    app.push(screen)
+    app.backend.set_light(0, Light.YOUR_TURN)
+    app.backend.set_light(1, Light.ATTENTION)
+    app.step(block=False)
+    centre = screen.ring.light_centre(1)
+    seen = []
+    for _ in range(4):
+        seen.append(window_pixel(app, centre))
+        assert window_pixel(app, screen.ring.light_centre(0)) == LIGHT_COLOURS[Light.YOUR_TURN]
+        now = app.clock.now_ms()
+        assert app.timeout_ms() == next_blink_change(now) - now
+        app.clock.advance(app.timeout_ms())
+        app.step(block=False)
+    lit, dark = LIGHT_COLOURS[Light.ATTENTION], th.SOCKET
+    assert seen == [lit, dark, lit, dark]
+
+
+def test_unplugged_pad_shows_missing_not_its_light(open_app):
+    """A seat whose pad is gone (serial) shows the "missing" mark and no light colour."""
+    app = open_app((800, 480))
+
+    class Unplugged(SimBackend):
+        def connected(self, seat: int) -> bool:
+            return seat != 2
+
+    backend = Unplugged(len(app.seats))
+    backend.set_light(2, Light.LEADER)
+    app.backend = backend
+    screen = TableCheckScreen(app)
+    app.push(screen)
+    app.post_status(2, False)
+    app.step(block=False)
+    assert window_pixel(app, screen.ring.light_centre(2)) != LIGHT_COLOURS[Light.LEADER]
+    missing = app.catalog.text("seat.missing")
+    assert [box.text for box in app.painter.texts].count(missing) == 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_fallback_notice_is_on_screen(open_app, size):
+    """The backend's fallback notice is drawn whole (its words, in order, none cut) on its
+    warning band, between the seat list and the buttons."""
+    app = open_app(size, notice=NOTICE)
+    screen = TableCheckScreen(app)
+    app.push(screen)
+    app.step(block=False)
+    band = screen.notice_rect
+    inside = [box for box in app.painter.texts if band.contains(box.rect)]
+    shown = " ".join(box.text for box in inside)
+    assert shown == f"{app.catalog.text('notice.fallback')}: {NOTICE}"
+    assert not any(box.clipped for box in inside)
+    corner = (band.x + band.w // 2, band.bottom - 2)
+    assert window_pixel(app, corner) == th.WARNING_BG
+    assert band.bottom <= min(b.top for b in app.painter.targets)
+    assert all(not band.colliderect(r) for r in screen.rows)
+
+
+def test_no_notice_no_band(open_app):
+    app = open_app((800, 480))
+    app.push(TableCheckScreen(app))
+    app.step(block=False)
+    assert NOTICE.split()[0] not in " ".join(box.text for box in app.painter.texts)
