@@ -48,18 +48,21 @@ def _key(node: yaml.Node) -> str:
     return str(node.value) if isinstance(node, yaml.ScalarNode) else "?"
 
 
-def _index(node: yaml.Node, path: str, lines: dict[str, int]) -> None:
+def _index(node: yaml.Node, path: str, lines: dict[str, int], seen: set[int]) -> None:
     lines[path] = node.start_mark.line + 1
+    if id(node) in seen:  # an alias: its anchor's lines are indexed already (an alias bomb
+        return  # would otherwise take exponential time)
+    seen.add(id(node))
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
             child = f"{path}.{_key(k)}" if path else _key(k)
             lines[child] = k.start_mark.line + 1
-            _index(v, child, lines)
+            _index(v, child, lines, seen)
             lines[child] = k.start_mark.line + 1
     elif isinstance(node, yaml.SequenceNode):
         for i, v in enumerate(node.value):
             child = f"{path}.{i}" if path else str(i)
-            _index(v, child, lines)
+            _index(v, child, lines, seen)
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -69,6 +72,12 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         seen: set = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a list or a mapping can't be a key", key_node.start_mark
+                ) from None
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"key {key!r} is given twice", key_node.start_mark
@@ -79,18 +88,28 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 
 def parse(text: str, path: str = "<string>") -> Document:
     """Parse YAML text; a syntax error becomes a ``SourceError`` naming the line."""
+    lines: dict[str, int] = {}
     try:
         node = yaml.compose(text, Loader=_UniqueKeyLoader)
         data = yaml.load(text, Loader=_UniqueKeyLoader)
+        if node is not None:
+            _index(node, "", lines, set())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f":{mark.line + 1}" if mark else ""
         raise SourceError(f"{path}{line}: not valid YAML: {exc.problem or exc}") from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise SourceError(
+            f"{path}:{line}: not valid YAML: character {exc.character:#x} is not allowed"
+        ) from None
     except yaml.YAMLError as exc:
-        raise SourceError(f"{path}: not valid YAML: {exc}") from None
-    lines: dict[str, int] = {}
-    if node is not None:
-        _index(node, "", lines)
+        raise SourceError(f"{path}: not valid YAML: {' '.join(str(exc).split())}") from None
+    except (ValueError, OverflowError) as exc:  # a scalar YAML can't convert: 2020-13-45,
+        # an integer of more than sys.get_int_max_str_digits() digits
+        raise SourceError(f"{path}: not valid YAML: {' '.join(str(exc).split())}") from None
+    except RecursionError:
+        raise SourceError(f"{path}: lists or mappings nested too deeply") from None
     return Document(path=path, data=data, lines=lines)
 
 
