@@ -1,0 +1,165 @@
+"""Inheritors at the table: the final score sheet as a Session rules adapter (RULES.md §3).
+
+The sheet is filled in entry by entry (one action each), so it is journaled like any game:
+a cut during the count loses nothing and undo takes back the last entry. Every entry is
+checked by the engine's ``validate`` on the whole sheet; a refusal raises its
+``RuleError`` and changes nothing. The view's ``score`` is exactly what
+``companion score --json`` gives for the same table file (``table_file(state)``).
+
+Actions (JSON dicts, as journaled), ``player`` a name of the setup:
+
+- ``{"kind": "stack", "player", "colour", "value": 1..6 | None}``: the top card of a
+  colour stack (None: no stack of that colour);
+- ``{"kind": "count", "player", "field": tomes|hand|honors|bonus, "value": int}``
+  (``hand`` may be None: not counted);
+- ``{"kind": "relic", "player", "colour", "held": bool}``;
+- ``{"kind": "quest", "player", "index", "value": 1 | 2 | None}``: ``index`` = the number of
+  quests adds one; None removes that quest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine import inheritors
+from companion.engine.errors import RuleError
+from companion.engine.inheritors import PlayerEnd
+from companion.hardware.base import Light
+from companion.tables import inheritors as table
+
+SETUP_KEYS = ("players", "seats", "first_player")
+COUNTS = ("tomes", "hand", "honors", "bonus")
+KINDS = ("stack", "count", "relic", "quest")
+
+
+@dataclass(frozen=True)
+class Sheet:
+    players: tuple[str, ...]  # seating order
+    seats: tuple[int, ...]  # configured seat of each player
+    first_player: str
+    ends: tuple[PlayerEnd, ...]
+
+    def end(self, player: str) -> PlayerEnd:
+        return self.ends[self.players.index(player)]
+
+
+def _whole(value: Any, field: str, *, none: bool = False) -> int | None:
+    if value is None and none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(field, f"expected a whole number, got {value!r}")
+    return value
+
+
+class InheritorsSheet:
+    """The Session rules object of an Inheritors final count."""
+
+    name = inheritors.GAME
+
+    def initial(self, setup: Mapping) -> Sheet:
+        """``setup``: ``{"players": [names clockwise], "seats": [seat per player],
+        "first_player": name}``; 2–4 players."""
+        if not isinstance(setup, Mapping):
+            raise RuleError("setup", "expected a mapping")
+        for key in setup:
+            if key not in SETUP_KEYS:
+                raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})")
+        names = setup.get("players")
+        if not isinstance(names, list) or not all(isinstance(p, str) and p for p in names):
+            raise RuleError("players", "expected a list of player names")
+        seats = setup.get("seats", list(range(len(names))))
+        if (not isinstance(seats, list) or len(seats) != len(names)
+                or len(set(seats)) != len(seats)
+                or not all(_whole(s, "seats") >= 0 for s in seats)):
+            raise RuleError("seats", f"expected {len(names)} different seat numbers")
+        first = setup.get("first_player", names[0] if names else None)
+        if first not in names:
+            raise RuleError("first_player", f"{first!r} is not one of the players")
+        ends = tuple(PlayerEnd(n) for n in names)
+        inheritors.validate(ends, tuple(table.colours()))
+        return Sheet(tuple(names), tuple(seats), first, ends)
+
+    def edit(self, sheet: Sheet, action: Mapping) -> Sheet:
+        """The sheet with ``action`` written in, not yet checked against the rules."""
+        if not isinstance(action, Mapping):
+            raise RuleError("action", "expected a mapping")
+        kind, player = action.get("kind"), action.get("player")
+        if kind not in KINDS:
+            raise RuleError("kind", f"{kind!r}: one of {', '.join(KINDS)}")
+        if player not in sheet.players:
+            raise RuleError("player", f"{player!r} is not one of the players")
+        end = sheet.end(player)
+        if kind == "stack":
+            colour, value = action.get("colour"), _whole(action.get("value"), "value", none=True)
+            stacks = {c: v for c, v in end.stacks.items() if c != colour}
+            if value is not None:
+                stacks = {**dict(end.stacks), colour: value}
+            end = dataclasses.replace(end, stacks=stacks)
+        elif kind == "count":
+            field = action.get("field")
+            if field not in COUNTS:
+                raise RuleError("field", f"{field!r}: one of {', '.join(COUNTS)}")
+            value = _whole(action.get("value"), "value", none=field == "hand")
+            end = dataclasses.replace(end, **{field: value})
+        elif kind == "relic":
+            colour = action.get("colour")
+            relics = tuple(c for c in end.relics if c != colour)
+            if action.get("held"):
+                relics += (colour,)
+            end = dataclasses.replace(end, relics=relics)
+        else:
+            index = _whole(action.get("index"), "index")
+            quests = list(end.quests)
+            if not 0 <= index <= len(quests):
+                raise RuleError("index", f"{player} has {len(quests)} quests, no quest {index}")
+            value = _whole(action.get("value"), "value", none=True)
+            if value is None:
+                quests[index:index + 1] = []
+            else:
+                quests[index:index + 1] = [value]
+            end = dataclasses.replace(end, quests=tuple(quests))
+        i = sheet.players.index(player)
+        return dataclasses.replace(sheet, ends=sheet.ends[:i] + (end,) + sheet.ends[i + 1:])
+
+    def apply(self, sheet: Sheet, action: Mapping) -> Sheet:
+        """The sheet after ``action``, or the engine's RuleError (fields as in a table
+        file: ``stacks.Ana.red``, ``quests.Ben.0``)."""
+        new = self.edit(sheet, action)
+        inheritors.validate(new.ends, tuple(table.colours()))
+        return new
+
+    def public_view(self, sheet: Sheet) -> dict:
+        return {
+            "game": self.name,
+            "players": list(sheet.players),
+            "seats": list(sheet.seats),
+            "first_player": sheet.first_player,
+            "score": table.score(table_file(sheet)),
+        }
+
+    @staticmethod
+    def lights(view: Mapping) -> dict[int, Light]:
+        """The first player's seat shows FIRST_PLAYER, every other seat of the game is off."""
+        seats = dict(zip(view["players"], view["seats"], strict=True))
+        return {s: Light.FIRST_PLAYER if p == view["first_player"] else Light.OFF
+                for p, s in seats.items()}
+
+
+def table_file(sheet: Sheet) -> dict:
+    """The sheet as an Inheritors table file (shared/spec/table-files.md), blocks that are
+    empty left out."""
+    data: dict[str, Any] = {"game": inheritors.GAME, "players": list(sheet.players),
+                            "stacks": {e.name: dict(e.stacks) for e in sheet.ends}}
+    blocks = {
+        "tomes": {e.name: e.tomes for e in sheet.ends if e.tomes},
+        "hand": {e.name: e.hand for e in sheet.ends if e.hand is not None},
+        "relics": {e.name: list(e.relics) for e in sheet.ends if e.relics},
+        "quests": {e.name: list(e.quests) for e in sheet.ends if e.quests},
+        "honors": {e.name: e.honors for e in sheet.ends if e.honors},
+        "bonus": {e.name: e.bonus for e in sheet.ends if e.bonus},
+    }
+    data.update({k: v for k, v in blocks.items() if v})
+    return data

@@ -1,0 +1,854 @@
+"""Inheritors: the final score sheet on the touchscreen (issue #5, RULES.md §3).
+
+``new_game(app)`` opens the setup: tap the configured seats that play (2–4), then the
+first player (or let the table draw one); the first player's seat lights FIRST_PLAYER.
+The sheet then takes, per player, the top card of each colour, tomes and cards in hand,
+relics, quests, honors and the clan bonus, each with big − / + targets. Every entry is an
+action of ``companion.games.inheritors.InheritorsSheet``: the engine's validator refuses
+what the game can't produce and the screen says why; the breakdown is live; Undo takes
+back the last entry. The final screen shows the breakdown, the tie-break and the winners,
+and "Save" records ``companion score --json``'s result in ``app.history``.
+
+Journal: with ``app.journal`` the sheet is a journaled ``Session`` (a cut loses no entry)
+and ``resume(app, game)`` reopens it — ``game`` is the journal's game id (or an already
+replayed ``Session``). Without a journal the sheet lives in memory and ``resume`` returns
+None.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pygame
+
+from companion.engine import inheritors as engine
+from companion.engine.errors import RuleError
+from companion.games.inheritors import InheritorsSheet, Sheet
+from companion.hardware.base import BLINKING, LIGHT_COLOURS, Light
+from companion.session import Session
+from companion.tables import inheritors as table
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.screens.history import demo_history
+from companion.ui.seats import blink_lit, next_blink_change
+from companion.ui.theme import Painter
+from companion.ui.widgets import Button
+
+# What the Influence cards look like (keys of companion/data/inheritors.yaml).
+CARD_COLOURS = {
+    "yellow": (226, 186, 40),
+    "purple": (136, 78, 170),
+    "blue": (58, 108, 200),
+    "red": (196, 58, 48),
+    "green": (58, 146, 72),
+}
+PARTS = ("influence", "tomes", "relics", "quests", "honors", "bonus")
+COUNTS = ("tomes", "hand", "honors", "bonus")
+SELECTED = (255, 214, 120)
+
+
+# --------------------------------------------------------------------------- shared bits
+
+
+class Tile(Button):
+    """A touch target drawn by its owner (``paint(p, rect, pressed)``)."""
+
+    def __init__(self, rect: pygame.Rect, on_tap: Callable[[], None],
+                 paint: Callable[[Painter, pygame.Rect, bool], None]) -> None:
+        super().__init__(rect, "", on_tap)
+        self.paint = paint
+
+    def draw(self, p: Painter) -> None:
+        self.paint(p, self.rect, self.pressed)
+        p.targets.append(self.rect)
+
+
+class Touch(Screen):
+    """A screen made of buttons rebuilt by ``build()`` after every change."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.buttons: list[Button] = []
+
+    def build(self) -> None:
+        raise NotImplementedError
+
+    def refresh(self) -> None:
+        self.build()
+        self.app.invalidate()
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
+        if any(changed):
+            self.app.invalidate()
+
+    def pointer_up(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_up(pos) for b in list(self.buttons)]  # a tap may rebuild them
+        if any(changed):
+            self.app.invalidate()
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        if any(self.app.backend.light(i) in BLINKING for i in range(len(self.app.seats))):
+            return next_blink_change(now_ms)
+        return None
+
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()
+
+    def background(self, p: Painter) -> None:
+        p.surface.fill(th.RIM)
+        felt = p.surface.get_rect().inflate(-self.app.theme.px(6), -self.app.theme.px(6))
+        pygame.draw.rect(p.surface, th.FELT, felt, border_radius=self.app.theme.px(18))
+
+    def light_dot(self, p: Painter, seat: int, centre: tuple[int, int], r: int) -> None:
+        """The seat's pad light, mirrored (dark when off, blinking like the pad)."""
+        light = self.app.backend.light(seat)
+        lit = light is not Light.OFF and (light not in BLINKING
+                                          or blink_lit(self.app.clock.now_ms()))
+        pygame.draw.circle(p.surface, th.SOCKET, centre, r + max(2, r // 3))
+        if lit:
+            pygame.draw.circle(p.surface, LIGHT_COLOURS[light], centre, r)
+
+    def plain(self, p: Painter, text: str, box: pygame.Rect, size: int,
+              colour=th.INK, align: str = "left") -> None:
+        p.text(text, self.app.theme.fitting_font(text, size, box.w), colour, box, align)
+
+
+def colour_name(app: App, key: str) -> str:
+    c = table.colours()[key]
+    return c.fr if app.catalog.language == "fr" else c.en
+
+
+def grid(area: pygame.Rect, cols: int, rows: int, gap: int) -> list[pygame.Rect]:
+    w = (area.w - gap * (cols - 1)) // cols
+    h = (area.h - gap * (rows - 1)) // rows
+    return [pygame.Rect(area.x + c * (w + gap), area.y + r * (h + gap), w, h)
+            for r in range(rows) for c in range(cols)]
+
+
+def button_h(app: App) -> int:
+    return max(th.MIN_TARGET, app.theme.px(68))
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+class LocalSession:
+    """The sheet in memory, for a table that keeps no journal: same calls as ``Session``."""
+
+    def __init__(self, rules: InheritorsSheet, setup: dict) -> None:
+        self.rules = rules
+        self._states = [rules.initial(setup)]
+
+    @property
+    def state(self) -> Sheet:
+        return self._states[-1]
+
+    def public_view(self) -> dict:
+        return self.rules.public_view(self.state)
+
+    def dispatch(self, action: dict) -> dict:
+        self._states.append(self.rules.apply(self.state, action))
+        return self.public_view()
+
+    def undo(self) -> bool | None:
+        if len(self._states) == 1:
+            return None
+        self._states.pop()
+        return True
+
+    def finish(self, result: dict) -> None:
+        """Nothing is journaled: nothing to close."""
+
+
+def new_game(app: App) -> Screen:
+    return SetupScreen(app)
+
+
+def resume(app: App, game: int | Session) -> Screen | None:
+    """The sheet of the unfinished game ``game`` (journal id, or a replayed Session)."""
+    if isinstance(game, Session):
+        return SheetScreen(app, game)
+    if app.journal is None:
+        return None
+    return SheetScreen(app, Session(app.journal, InheritorsSheet(), game))
+
+
+# --------------------------------------------------------------------------- setup
+
+
+class SetupScreen(Touch):
+    """Who plays (configured seats, 2–4) and who goes first (tapped or drawn)."""
+
+    name = "inheritors-setup"
+
+    def __init__(self, app: App, rng: random.Random | None = None) -> None:
+        super().__init__(app)
+        self.rng = rng or random.Random()
+        self.chosen: list[int] = []  # seats, in seating order
+        self.first: int | None = None
+        self.message: str | None = None
+        for seat in range(len(app.seats)):
+            app.backend.set_light(seat, Light.OFF)
+        self.build()
+
+    def toggle(self, seat: int) -> None:
+        if seat in self.chosen:
+            self.chosen.remove(seat)
+            if self.first == seat:
+                self.first = None
+        elif len(self.chosen) < engine.MAX_PLAYERS:
+            self.chosen = sorted([*self.chosen, seat])
+        else:
+            self.message = self.app.catalog.text("inheritors.setup.too_many",
+                                                 most=engine.MAX_PLAYERS)
+            self.refresh()
+            return
+        self.message = None
+        self.show_first()
+
+    def pick_first(self, seat: int) -> None:
+        if seat not in self.chosen:
+            self.chosen = sorted([*self.chosen, seat])
+        self.first = seat
+        self.message = None
+        self.show_first()
+
+    def draw_first(self) -> None:
+        if self.chosen:
+            self.first = self.rng.choice(self.chosen)
+        self.show_first()
+
+    def show_first(self) -> None:
+        for seat in range(len(self.app.seats)):
+            lit = seat == self.first
+            self.app.backend.set_light(seat, Light.FIRST_PLAYER if lit else Light.OFF)
+        self.refresh()
+
+    def start(self) -> None:
+        t = self.app.catalog.text
+        if not engine.MIN_PLAYERS <= len(self.chosen) <= engine.MAX_PLAYERS:
+            self.message = t("inheritors.setup.need", least=engine.MIN_PLAYERS,
+                             most=engine.MAX_PLAYERS)
+            self.refresh()
+            return
+        if self.first is None:
+            self.first = self.rng.choice(self.chosen)
+        names = [self.app.seats[s].name for s in self.chosen]
+        setup = {"players": names, "seats": list(self.chosen),
+                 "first_player": self.app.seats[self.first].name}
+        rules = InheritorsSheet()
+        if self.app.journal is not None:
+            session = Session.start(self.app.journal, rules, setup)
+        else:
+            session = LocalSession(rules, setup)
+        self.app.replace(SheetScreen(self.app, session))
+
+    def build(self) -> None:
+        theme, t = self.app.theme, self.app.catalog.text
+        px = theme.px
+        w, h = self.app.size
+        m, gap = px(14), px(8)
+        bh = button_h(self.app)
+        self.title_rect = pygame.Rect(m, m, w - 2 * m, px(48))
+        self.hint_rect = pygame.Rect(m, self.title_rect.bottom, w - 2 * m, px(34))
+        bottom = h - m - bh
+        self.message_rect = pygame.Rect(m, bottom - gap - px(34), w - 2 * m, px(34))
+        seats = len(self.app.seats)
+        area = pygame.Rect(m, self.hint_rect.bottom + gap, w - 2 * m,
+                           self.message_rect.top - gap - self.hint_rect.bottom - gap)
+        cols = seats
+        tw = (area.w - gap * (cols - 1)) // cols
+        first_h = bh
+        tile_h = area.h - gap - first_h
+        self.buttons = []
+        self.seat_rects, self.first_rects = [], []
+        for seat in range(seats):
+            x = area.x + seat * (tw + gap)
+            tile = pygame.Rect(x, area.y, tw, tile_h)
+            first = pygame.Rect(x, tile.bottom + gap, tw, first_h)
+            self.seat_rects.append(tile)
+            self.first_rects.append(first)
+            self.buttons.append(Tile(tile, lambda s=seat: self.toggle(s),
+                                     lambda p, r, down, s=seat: self.paint_seat(p, r, down, s)))
+            self.buttons.append(Tile(first, lambda s=seat: self.pick_first(s),
+                                     lambda p, r, down, s=seat: self.paint_first(p, r, down, s)))
+        bw = (w - 2 * m - gap) // 2
+        self.random_rect = pygame.Rect(m, bottom, bw, bh)
+        self.start_rect = pygame.Rect(m + bw + gap, bottom, bw, bh)
+        self.buttons.append(Button(self.random_rect, t("inheritors.setup.random"),
+                                   self.draw_first))
+        self.buttons.append(Button(self.start_rect, t("inheritors.setup.start"), self.start))
+
+    def paint_seat(self, p: Painter, rect: pygame.Rect, down: bool, seat: int) -> None:
+        px = self.app.theme.px
+        config = self.app.seats[seat]
+        on = seat in self.chosen
+        pygame.draw.rect(p.surface, th.PLATE if on or down else th.RIM, rect,
+                         border_radius=px(14))
+        pygame.draw.rect(p.surface, SELECTED if on else th.INK_DIM, rect, width=max(2, px(4)),
+                         border_radius=px(14))
+        stripe = pygame.Rect(rect.x + px(10), rect.bottom - px(18), rect.w - px(20), px(8))
+        pygame.draw.rect(p.surface, config.colour, stripe, border_radius=px(4))
+        r = px(14)
+        self.light_dot(p, seat, (rect.centerx, rect.y + px(16) + r), r)
+        name_box = pygame.Rect(rect.x + px(8), rect.y + px(40) + r, rect.w - px(16),
+                               rect.h - px(66) - r)
+        self.plain(p, config.name, name_box, px(40), th.INK if on else th.INK_DIM, "center")
+        mark = self.app.catalog.text("inheritors.setup.plays" if on else "inheritors.setup.out")
+        mark_box = pygame.Rect(name_box.x, name_box.bottom - px(26), name_box.w, px(26))
+        self.plain(p, mark, mark_box, px(24), th.INK_SOFT, "center")
+
+    def paint_first(self, p: Painter, rect: pygame.Rect, down: bool, seat: int) -> None:
+        px = self.app.theme.px
+        first = seat == self.first
+        fill = th.BUTTON_PRESSED if down or first else th.BUTTON
+        pygame.draw.rect(p.surface, fill, rect, border_radius=rect.h // 4)
+        label = self.app.catalog.text("inheritors.setup.first")
+        self.plain(p, label, rect.inflate(-px(12), 0), rect.h // 2, th.BUTTON_INK, "center")
+
+    def describe(self) -> str:
+        t = self.app.catalog.text
+        names = ", ".join(self.app.seats[s].name for s in self.chosen) or "-"
+        first = self.app.seats[self.first].name if self.first is not None else "-"
+        return f"{t('inheritors.setup.title')} | {names} | {first} | {self.message or ''}"
+
+    def draw(self, p: Painter) -> None:
+        t, px = self.app.catalog.text, self.app.theme.px
+        self.background(p)
+        self.plain(p, t("inheritors.setup.title"), self.title_rect, px(46))
+        self.plain(p, t("inheritors.setup.hint", least=engine.MIN_PLAYERS,
+                        most=engine.MAX_PLAYERS), self.hint_rect, px(28), th.INK_SOFT)
+        if self.message:
+            self.plain(p, self.message, self.message_rect, px(30), th.WARNING)
+        elif self.first is not None:
+            self.plain(p, t("inheritors.setup.first_is", name=self.app.seats[self.first].name),
+                       self.message_rect, px(30), th.INK)
+        for b in self.buttons:
+            b.draw(p)
+
+
+# --------------------------------------------------------------------------- the sheet
+
+
+class SheetScreen(Touch):
+    """Per player (tabs), the fields of the final count (tiles) and an editor for the
+    selected field (− / +, colour toggles, quests); the live breakdown underneath."""
+
+    name = "inheritors-sheet"
+
+    def __init__(self, app: App, session: Session | LocalSession) -> None:
+        super().__init__(app)
+        self.rules = InheritorsSheet()
+        self.session = session
+        self.player = 0
+        self.field = "stack:" + next(iter(table.colours()))
+        self.quest = 0  # selected quest of the player
+        self.message: str | None = None
+        self.refused = False
+        self.view = session.public_view()
+        self.lights()
+        self.build()
+
+    # --- state --------------------------------------------------------------------------
+
+    @property
+    def sheet(self) -> Sheet:
+        return self.session.state
+
+    @property
+    def name_(self) -> str:
+        return self.sheet.players[self.player]
+
+    def fields(self) -> list[str]:
+        return [f"stack:{c}" for c in table.colours()] + [
+            "tomes", "hand", "relics", "quests", "honors", "bonus"]
+
+    def lights(self) -> None:
+        for seat, light in self.rules.lights(self.view).items():
+            self.app.backend.set_light(seat, light)
+
+    def enter(self, action: dict) -> None:
+        """Dispatch one entry; a refusal is shown with its reason and changes nothing."""
+        action = {"player": self.name_, **action}
+        try:
+            self.view = self.session.dispatch(action)
+        except RuleError as exc:
+            self.message, self.refused = refusal(self.app, self.rules, self.sheet, action, exc)
+        else:
+            self.message, self.refused = None, False
+        self.refresh()
+
+    def undo(self) -> None:
+        t = self.app.catalog.text
+        if self.session.undo() is None:
+            self.message = t("inheritors.sheet.nothing_to_undo")
+        else:
+            self.view = self.session.public_view()
+            self.message = t("inheritors.sheet.undone")
+            end = self.sheet.end(self.name_)
+            self.quest = min(self.quest, max(0, len(end.quests) - 1))
+        self.refused = False
+        self.refresh()
+
+    def finish(self) -> None:
+        self.app.replace(ResultScreen(self.app, self.session, self))
+
+    def select_player(self, i: int) -> None:
+        self.player, self.quest, self.message = i, 0, None
+        self.refresh()
+
+    def select_field(self, field: str) -> None:
+        self.field, self.message = field, None
+        self.refresh()
+
+    # --- entries ------------------------------------------------------------------------
+
+    def step(self, delta: int) -> None:
+        end = self.sheet.end(self.name_)
+        if self.field.startswith("stack:"):
+            colour = self.field[6:]
+            now = end.stacks.get(colour)
+            if now is None and delta < 0:
+                return
+            value = (0 if now is None else now) + delta
+            self.enter({"kind": "stack", "colour": colour,
+                        "value": None if value < engine.LOWEST and now is not None else value})
+        elif self.field == "hand":
+            if end.hand is None:
+                if delta > 0:
+                    self.enter({"kind": "count", "field": "hand",
+                                "value": end.tomes + len(end.relics)})
+                return
+            value = end.hand + delta
+            self.enter({"kind": "count", "field": "hand", "value": None if value < 0 else value})
+        elif self.field == "quests":
+            if not end.quests:
+                return
+            value = end.quests[self.quest] + delta
+            self.enter({"kind": "quest", "index": self.quest,
+                        "value": None if value < engine.FAILED else value})
+            self.quest = min(self.quest, max(0, len(self.sheet.end(self.name_).quests) - 1))
+        else:
+            self.enter({"kind": "count", "field": self.field,
+                        "value": getattr(end, self.field) + delta})
+
+    def add_quest(self) -> None:
+        n = len(self.sheet.end(self.name_).quests)
+        self.enter({"kind": "quest", "index": n, "value": engine.FULFILLED})
+        self.quest = len(self.sheet.end(self.name_).quests) - 1
+
+    def next_quest(self, delta: int) -> None:
+        n = len(self.sheet.end(self.name_).quests)
+        if n:
+            self.quest = (self.quest + delta) % n
+            self.refresh()
+
+    def relic(self, colour: str) -> None:
+        held = colour in self.sheet.end(self.name_).relics
+        self.enter({"kind": "relic", "colour": colour, "held": not held})
+
+    # --- layout -------------------------------------------------------------------------
+
+    def build(self) -> None:
+        theme, t = self.app.theme, self.app.catalog.text
+        px = theme.px
+        w, h = self.app.size
+        m, gap = px(10), px(8)
+        bh = button_h(self.app)
+        self.buttons = []
+        # Top bar: player tabs, Undo, Final score.
+        fw, uw = px(170), px(120)
+        self.finish_rect = pygame.Rect(w - m - fw, m, fw, bh)
+        self.undo_rect = pygame.Rect(self.finish_rect.x - gap - uw, m, uw, bh)
+        tabs = pygame.Rect(m, m, self.undo_rect.x - gap - m, bh)
+        self.tab_rects = grid(tabs, len(self.sheet.players), 1, gap)
+        for i, rect in enumerate(self.tab_rects):
+            self.buttons.append(Tile(rect, lambda i=i: self.select_player(i),
+                                     lambda p, r, d, i=i: self.paint_tab(p, r, d, i)))
+        self.buttons.append(Button(self.undo_rect, t("inheritors.sheet.undo"), self.undo))
+        self.buttons.append(Button(self.finish_rect, t("inheritors.sheet.finish"), self.finish))
+        # Bottom: the live breakdown and the last message.
+        line = px(30)
+        self.message_rect = pygame.Rect(m, h - m - line, w - 2 * m, line)
+        self.live_rect = pygame.Rect(m, self.message_rect.y - line, w - 2 * m, line)
+        body = pygame.Rect(m, tabs.bottom + gap, w - 2 * m, self.live_rect.y - gap - tabs.bottom
+                           - gap)
+        # Fields: a 3 × 4 grid on the left; the editor on the right.
+        left = pygame.Rect(body.x, body.y, body.w * 58 // 100, body.h)
+        self.editor_rect = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap,
+                                       body.h)
+        self.field_rects = dict(zip(self.fields(), grid(left, 3, 4, gap), strict=False))
+        for field, rect in self.field_rects.items():
+            self.buttons.append(Tile(rect, lambda f=field: self.select_field(f),
+                                     lambda p, r, d, f=field: self.paint_field(p, r, d, f)))
+        self.build_editor(gap, bh)
+
+    def build_editor(self, gap: int, bh: int) -> None:
+        t, px = self.app.catalog.text, self.app.theme.px
+        e = self.editor_rect
+        self.editor_title = pygame.Rect(e.x, e.y, e.w, px(38))
+        below = pygame.Rect(e.x, self.editor_title.bottom + gap, e.w,
+                            e.bottom - self.editor_title.bottom - gap)
+        self.value_rect = None
+        self.minus_rect = self.plus_rect = None
+        if self.field == "relics":
+            rows = (len(table.colours()) + 1) // 2
+            area = pygame.Rect(below.x, below.y, below.w, min(below.h, rows * (bh + gap) - gap))
+            self.relic_rects = dict(zip(table.colours(), grid(area, 2, rows, gap), strict=False))
+            for colour, rect in self.relic_rects.items():
+                self.buttons.append(Tile(rect, lambda c=colour: self.relic(c),
+                                         lambda p, r, d, c=colour: self.paint_relic(p, r, d, c)))
+            return
+        row = pygame.Rect(below.x, below.y, below.w, bh)
+        side = max(bh, px(84))
+        self.minus_rect = pygame.Rect(row.x, row.y, side, bh)
+        self.plus_rect = pygame.Rect(row.right - side, row.y, side, bh)
+        self.value_rect = pygame.Rect(self.minus_rect.right, row.y,
+                                      self.plus_rect.x - self.minus_rect.right, bh)
+        self.buttons.append(Button(self.minus_rect, "−", lambda: self.step(-1)))
+        self.buttons.append(Button(self.plus_rect, "+", lambda: self.step(+1)))
+        if self.field == "quests":
+            nav = pygame.Rect(below.x, row.bottom + gap, below.w, bh)
+            self.prev_rect = pygame.Rect(nav.x, nav.y, side, bh)
+            self.next_rect = pygame.Rect(nav.right - side, nav.y, side, bh)
+            self.which_rect = pygame.Rect(self.prev_rect.right, nav.y,
+                                          self.next_rect.x - self.prev_rect.right, bh)
+            self.buttons.append(Button(self.prev_rect, "«", lambda: self.next_quest(-1)))
+            self.buttons.append(Button(self.next_rect, "»", lambda: self.next_quest(+1)))
+            self.add_rect = pygame.Rect(below.x, nav.bottom + gap, below.w, bh)
+            self.buttons.append(Button(self.add_rect, t("inheritors.quest.add"),
+                                       self.add_quest))
+
+    # --- texts --------------------------------------------------------------------------
+
+    def field_label(self, field: str) -> str:
+        if field.startswith("stack:"):
+            return colour_name(self.app, field[6:])
+        return self.app.catalog.text(f"inheritors.field.{field}")
+
+    def field_value(self, field: str, player: str | None = None) -> str:
+        end = self.sheet.end(player or self.name_)
+        none = self.app.catalog.text("inheritors.none")
+        if field.startswith("stack:"):
+            v = end.stacks.get(field[6:])
+            return none if v is None else str(v)
+        if field == "relics":
+            return str(len(end.relics)) if end.relics else none
+        if field == "quests":
+            return " + ".join(str(q) for q in end.quests) if end.quests else none
+        v = getattr(end, field)
+        return none if v is None else str(v)
+
+    def score_of(self, player: str) -> dict:
+        return next(p for p in self.view["score"]["players"] if p["name"] == player)
+
+    def live(self) -> str:
+        t = self.app.catalog.text
+        s = self.score_of(self.name_)
+        parts = " · ".join(f"{t(f'inheritors.part.{k}')} {v}" for k, v in s["breakdown"].items())
+        return t("inheritors.sheet.live", name=self.name_, parts=parts, total=s["total"])
+
+    def describe(self) -> str:
+        t = self.app.catalog.text
+        totals = ", ".join(f"{p['name']} {p['total']}" for p in self.view["score"]["players"])
+        return (f"{t('inheritors.sheet.title')} | {self.name_}: {self.field_label(self.field)}"
+                f" = {self.field_value(self.field)} | {totals} | {self.message or ''}")
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def draw(self, p: Painter) -> None:
+        t, px = self.app.catalog.text, self.app.theme.px
+        self.background(p)
+        for b in self.buttons:
+            b.draw(p)
+        title = t("inheritors.sheet.editing", name=self.name_, field=self.field_label(self.field))
+        self.plain(p, title, self.editor_title, px(30), th.INK)
+        if self.value_rect is not None:
+            value = self.field_value(self.field)
+            if self.field == "quests":
+                quests = self.sheet.end(self.name_).quests
+                value = str(quests[self.quest]) if quests else t("inheritors.none")
+                which = (t("inheritors.quest.which", n=self.quest + 1, count=len(quests))
+                         if quests else t("inheritors.quest.none"))
+                self.plain(p, which, self.which_rect, px(28), th.INK_SOFT, "center")
+            self.plain(p, value, self.value_rect, px(56), th.INK, "center")
+        self.plain(p, self.live(), self.live_rect, px(28), th.INK_SOFT)
+        if self.message:
+            self.plain(p, self.message, self.message_rect, px(28),
+                       th.WARNING if self.refused else th.INK)
+
+    def paint_tab(self, p: Painter, rect: pygame.Rect, down: bool, i: int) -> None:
+        px = self.app.theme.px
+        seat = self.sheet.seats[i]
+        name = self.sheet.players[i]
+        on = i == self.player
+        pygame.draw.rect(p.surface, th.PLATE if on or down else th.RIM, rect,
+                         border_radius=px(12))
+        if on:
+            pygame.draw.rect(p.surface, SELECTED, rect, width=max(2, px(3)),
+                             border_radius=px(12))
+        pygame.draw.rect(p.surface, self.app.seats[seat].colour,
+                         pygame.Rect(rect.x + px(8), rect.bottom - px(12), rect.w - px(16),
+                                     px(6)), border_radius=px(3))
+        r = px(10)
+        self.light_dot(p, seat, (rect.x + px(10) + r, rect.centery - px(4)), r)
+        text = pygame.Rect(rect.x + px(16) + 2 * r, rect.y + px(4), rect.w - px(24) - 2 * r,
+                           rect.h - px(16))
+        name_box = pygame.Rect(text.x, text.y, text.w, text.h * 11 // 20)
+        total_box = pygame.Rect(text.x, name_box.bottom, text.w, text.h - name_box.h)
+        self.plain(p, name, name_box, px(30), th.INK if on else th.INK_SOFT)
+        total = self.app.catalog.text("inheritors.sheet.points",
+                                      total=self.score_of(name)["total"])
+        self.plain(p, total, total_box, px(24), th.INK_SOFT)
+
+    def paint_field(self, p: Painter, rect: pygame.Rect, down: bool, field: str) -> None:
+        px = self.app.theme.px
+        on = field == self.field
+        pygame.draw.rect(p.surface, th.PLATE if on or down else th.RIM, rect,
+                         border_radius=px(10))
+        if field.startswith("stack:"):
+            colour = CARD_COLOURS.get(field[6:], th.INK_DIM)
+            pygame.draw.rect(p.surface, colour, pygame.Rect(rect.x, rect.y, px(12), rect.h),
+                             border_top_left_radius=px(10), border_bottom_left_radius=px(10))
+        if on:
+            pygame.draw.rect(p.surface, SELECTED, rect, width=max(2, px(3)),
+                             border_radius=px(10))
+        inner = rect.inflate(-px(28), -px(6))
+        label_box = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 2 // 5)
+        value_box = pygame.Rect(inner.x, label_box.bottom, inner.w, inner.h - label_box.h)
+        self.plain(p, self.field_label(field), label_box, px(24), th.INK_SOFT)
+        self.plain(p, self.field_value(field), value_box, px(40), th.INK)
+
+    def paint_relic(self, p: Painter, rect: pygame.Rect, down: bool, colour: str) -> None:
+        px = self.app.theme.px
+        holder = next((e.name for e in self.sheet.ends if colour in e.relics), None)
+        mine = holder == self.name_
+        pygame.draw.rect(p.surface, th.PLATE if mine or down else th.RIM, rect,
+                         border_radius=px(10))
+        pygame.draw.rect(p.surface, CARD_COLOURS.get(colour, th.INK_DIM), rect,
+                         width=max(3, px(5)) if mine else max(1, px(2)), border_radius=px(10))
+        inner = rect.inflate(-px(16), -px(6))
+        top = pygame.Rect(inner.x, inner.y, inner.w, inner.h // 2)
+        under = pygame.Rect(inner.x, top.bottom, inner.w, inner.h - top.h)
+        self.plain(p, colour_name(self.app, colour), top, px(28),
+                   th.INK if mine else th.INK_SOFT, "center")
+        if holder is not None:
+            self.plain(p, holder, under, px(24), SELECTED if mine else th.INK_DIM, "center")
+
+
+def refusal(app: App, rules: InheritorsSheet, sheet: Sheet, action: dict,
+            exc: RuleError) -> tuple[str, bool]:
+    """The validator's refusal in the table's language: (text, True)."""
+    t = app.catalog.text
+    block, _, rest = exc.field.partition(".")
+    value = action.get("value")
+    n = len(sheet.players)
+    try:
+        after = rules.edit(sheet, action)
+    except RuleError:
+        return t("inheritors.refused.other", reason=str(exc)), True
+    holders = [e.name for e in after.ends if action.get("colour") in e.relics]
+    if isinstance(value, int) and value < 0 and action["kind"] == "count":
+        text = t("inheritors.refused.negative", value=value)
+    elif block == "stacks" and not (isinstance(value, int)
+                                    and engine.LOWEST <= value <= engine.HIGHEST):
+        text = t("inheritors.refused.card", value=value, low=engine.LOWEST, high=engine.HIGHEST)
+    elif block == "relics" and len(holders) > 1:
+        holder = next(h for h in holders if h != action["player"])
+        text = t("inheritors.refused.relic", holder=holder,
+                 colour=colour_name(app, action["colour"]))
+    elif block in ("stacks", "relics"):
+        text = t("inheritors.refused.colours", players=n, limit=engine.colours_in_game(n))
+    elif block == "tomes":
+        text = t("inheritors.refused.tomes", supply=engine.TOMES_IN_GAME)
+    elif block == "quests" and "." in rest:
+        text = t("inheritors.refused.quest", value=value, good=engine.FULFILLED,
+                 bad=engine.FAILED)
+    elif block in ("quests", "honors"):
+        text = t(f"inheritors.refused.{block}", rows=engine.rows_in_game(n))
+    elif block == "hand":
+        end = after.end(rest)
+        text = t("inheritors.refused.hand", name=rest, hand=end.hand,
+                 held=end.tomes + len(end.relics))
+    else:
+        text = t("inheritors.refused.other", reason=str(exc))
+    return text, True
+
+
+# --------------------------------------------------------------------------- final score
+
+
+class ResultScreen(Touch):
+    """The final count: breakdown per player, total, winners and the tie-break; Save
+    records it in the history (and closes the journaled game)."""
+
+    name = "inheritors-final"
+
+    def __init__(self, app: App, session: Session | LocalSession, sheet: SheetScreen) -> None:
+        super().__init__(app)
+        self.session = session
+        self.sheet = sheet
+        self.result = session.public_view()["score"]
+        self.saved = False
+        self.build()
+
+    def back(self) -> None:
+        self.app.replace(self.sheet)
+        self.sheet.refresh()
+
+    def save(self) -> None:
+        if self.app.history is not None:
+            self.app.history.record(self.result)
+        self.session.finish(self.result)
+        self.saved = True
+        for seat in self.sheet.sheet.seats:
+            self.app.backend.set_light(seat, Light.OFF)
+        self.refresh()
+
+    def done(self) -> None:
+        if len(self.app.screens) > 1:
+            self.app.pop()
+        else:
+            self.app.replace(new_game(self.app))
+
+    def build(self) -> None:
+        t, px = self.app.catalog.text, self.app.theme.px
+        w, h = self.app.size
+        m, gap = px(12), px(8)
+        bh = button_h(self.app)
+        self.title_rect = pygame.Rect(m, m, w - 2 * m, px(46))
+        bottom = h - m - bh
+        self.tie_rect = pygame.Rect(m, bottom - gap - px(32), w - 2 * m, px(32))
+        self.table_rect = pygame.Rect(m, self.title_rect.bottom + gap, w - 2 * m,
+                                      self.tie_rect.y - gap - self.title_rect.bottom - gap)
+        self.buttons = []
+        if self.saved:
+            self.done_rect = pygame.Rect(w - m - px(300), bottom, px(300), bh)
+            self.buttons.append(Button(self.done_rect, t("inheritors.final.done"), self.done))
+        else:
+            bw = (w - 2 * m - gap) // 2
+            self.back_rect = pygame.Rect(m, bottom, bw, bh)
+            self.save_rect = pygame.Rect(m + bw + gap, bottom, bw, bh)
+            self.buttons.append(Button(self.back_rect, t("inheritors.final.back"), self.back))
+            self.buttons.append(Button(self.save_rect, t("inheritors.final.save"), self.save))
+        self.saved_rect = pygame.Rect(m, bottom, w - 3 * m - px(300), bh)
+
+    def winners_text(self) -> str:
+        t = self.app.catalog.text
+        names = ", ".join(self.result["winners"])
+        key = "inheritors.final.winner" if len(self.result["winners"]) == 1 else \
+            "inheritors.final.shared"
+        return t(key, names=names)
+
+    def tie_text(self) -> str | None:
+        tie = self.result["tie_break"]
+        if not tie:
+            return None
+        return self.app.catalog.text(f"inheritors.tie.{tie['decided_by']}",
+                                     names=", ".join(tie["tied"]))
+
+    def describe(self) -> str:
+        totals = ", ".join(f"{p['name']} {p['total']}" for p in self.result["players"])
+        return " | ".join(x for x in (self.app.catalog.text("inheritors.final.title"), totals,
+                                      self.winners_text(), self.tie_text(),
+                                      self.saved and self.app.catalog.text(
+                                          "inheritors.final.saved")) if x)
+
+    def draw(self, p: Painter) -> None:
+        t, px = self.app.catalog.text, self.app.theme.px
+        self.background(p)
+        title = f"{t('inheritors.final.title')} — {self.winners_text()}"
+        self.plain(p, title, self.title_rect, px(44), SELECTED)
+        players = self.result["players"]
+        rows = [(t(f"inheritors.part.{k}"), [str(q["breakdown"][k]) for q in players], False)
+                for k in PARTS]
+        rows.append((t("inheritors.part.total"), [str(q["total"]) for q in players], True))
+        area = self.table_rect
+        line = area.h // (len(rows) + 1)
+        label_w = area.w * 30 // 100
+        col_w = (area.w - label_w) // len(players)
+        size = min(px(32), line)
+        winners = set(self.result["winners"])
+        for i, q in enumerate(players):
+            box = pygame.Rect(area.x + label_w + i * col_w, area.y, col_w, line)
+            if q["name"] in winners:
+                pygame.draw.rect(p.surface, th.PLATE,
+                                 pygame.Rect(box.x + px(2), area.y, col_w - px(4),
+                                             line * (len(rows) + 1)), border_radius=px(10))
+            self.plain(p, q["name"], box.inflate(-px(8), 0), size,
+                       SELECTED if q["name"] in winners else th.INK, "center")
+        for r, (label, cells, bold) in enumerate(rows, start=1):
+            y = area.y + r * line
+            if bold:
+                pygame.draw.line(p.surface, th.FELT_EDGE, (area.x, y), (area.right, y),
+                                 max(1, px(2)))
+            self.plain(p, label, pygame.Rect(area.x, y, label_w, line), size,
+                       th.INK if bold else th.INK_SOFT)
+            for i, cell in enumerate(cells):
+                box = pygame.Rect(area.x + label_w + i * col_w, y, col_w, line)
+                self.plain(p, cell, box, size, th.INK, "center")
+        tie = self.tie_text()
+        if tie:
+            self.plain(p, tie, self.tie_rect, px(28), th.INK_SOFT)
+        if self.saved:
+            key = "inheritors.final.saved" if self.app.history is not None else \
+                "inheritors.final.not_kept"
+            self.plain(p, t(key), self.saved_rect, px(30), th.INK)
+        for b in self.buttons:
+            b.draw(p)
+
+
+# --------------------------------------------------------------------------- demo
+
+
+def demo(ctx) -> None:
+    """Three players count an Inheritors game by touch: setup with the first player lit,
+    the sheet with a refusal (a 7) and an undo, then the final score saved to history."""
+    app = ctx.app
+    demo_history(ctx)
+    setup = SetupScreen(app)
+    ctx.show(setup)
+    for seat in (0, 1, 2):
+        ctx.tap(setup.seat_rects[seat], f"seat {seat}")
+    ctx.tap(setup.first_rects[1], "first player")
+    ctx.shot("setup")
+    ctx.tap(setup.start_rect, "start")
+    sheet = app.screen
+    entries = {
+        0: {"yellow": 5, "purple": 3, "blue": 4, "tomes": 2, "honors": 1, "quests": [2]},
+        1: {"yellow": 6, "red": 4, "green": 2, "tomes": 1, "honors": 2, "quests": [2, 1]},
+        2: {"purple": 6, "blue": 5, "red": 3, "tomes": 3, "quests": [1], "bonus": 2},
+    }
+    relics = {0: "blue", 1: "yellow", 2: "red"}
+    for player, values in entries.items():
+        ctx.tap(sheet.tab_rects[player], f"player {player}")
+        for field, value in values.items():
+            key = f"stack:{field}" if field in table.colours() else field
+            ctx.tap(sheet.field_rects[key], field)
+            if field == "quests":
+                for _ in value:
+                    ctx.tap(sheet.add_rect, "add quest")
+                    if value[sheet.quest] == engine.FAILED:
+                        ctx.tap(sheet.minus_rect, "not fulfilled")
+                continue
+            for _ in range(value):
+                ctx.tap(sheet.plus_rect, "+")
+        ctx.tap(sheet.field_rects["relics"], "relics")
+        ctx.tap(sheet.relic_rects[relics[player]], "relic")
+    ctx.shot("relics")
+    ctx.tap(sheet.field_rects["stack:yellow"], "yellow")
+    ctx.tap(sheet.plus_rect, "+")  # Cleo has no yellow: 1
+    ctx.tap(sheet.tab_rects[1], "Ben")
+    ctx.tap(sheet.plus_rect, "+")  # Ben's 6 → 7: refused
+    ctx.shot("refused")
+    ctx.tap(sheet.tab_rects[2], "Cleo")
+    ctx.tap(sheet.undo_rect, "undo")
+    ctx.tap(sheet.field_rects["quests"], "quests")
+    ctx.shot("sheet")
+    ctx.tap(sheet.finish_rect, "final score")
+    ctx.shot("final")
+    final = app.screen
+    ctx.tap(final.save_rect, "save")
+    ctx.shot("saved")
