@@ -1,226 +1,157 @@
-"""The King's Dilemma table as the screens see it: one game of the campaign, its current
-vote, the kingdom board and the campaign ledger, built on the pure engines
-(``companion.engine.kd_vote``, ``kd_kingdom``, ``kd_score``, ``kd_campaign``).
+"""The King's Dilemma table as the screens see it: the game night's ``Session`` (rules
+adapter ``companion.games.kings_dilemma``, every action journaled), its ``SeatPads`` (the
+button grammar; secret ballots go to the journal's private part) and the campaign ledger.
 
-Screens draw only from ``view()`` (the vote engine's ``public_view``: in a secret vote it
-says per seat only whether it has locked) and from ``lights()``, which is computed from
-that same public view. Power and coins behind the house screens are kept here for the
-engine's checks (a seat can't commit more than it has) and are never drawn.
+Screens draw only from ``view()``, the adapter's public view (in a secret vote, per seat
+only whether it has locked; the pending choice on a seat's buttons only for the seat on
+turn of an open vote), and light the seats from ``lights()``, computed from that same view.
 """
 
 from __future__ import annotations
 
 import logging
+import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from pathlib import Path
 
-from companion import kd_data
 from companion.engine import kd_campaign, kd_kingdom, kd_vote
 from companion.engine.errors import RuleError
-from companion.engine.kd_score import FinalScore, OpenAgenda, SecretAgenda, final_score
+from companion.games import kings_dilemma as kd_game
 from companion.hardware.base import ButtonEvent, Light
+from companion.journal import Journal
+from companion.session import Session
 
 log = logging.getLogger(__name__)
 
 
-def lights_for(view: dict) -> list[Light]:
-    """Each seat's light from a public view: whose turn (open vote), ballot locked (secret
-    vote), the moderator deciding (blinking), else the Leader and Moderator tokens."""
-    players = view["players"]
-    phase = view.get("phase")
-    out = []
-    for name in players:
-        seat = view.get("seats", {}).get(name, {})
-        light = Light.OFF
-        if name == view["moderator"]:
-            light = Light.MODERATOR
-        if name == view["leader"]:
-            light = Light.LEADER
-        if phase == kd_vote.VOTING and view.get("mode") == kd_vote.SECRET and seat.get("locked"):
-            light = Light.BALLOT_LOCKED
-        if phase == kd_vote.VOTING and view.get("turn") == name:
-            light = Light.YOUR_TURN
-        if phase in (kd_vote.TIE, kd_vote.LEADER_CHOICE) and name == view["moderator"]:
-            light = Light.ATTENTION
-        out.append(light)
-    return out
-
-
-@dataclass
 class KdTable:
-    """One game in progress at the table (3–5 houses in seating order)."""
+    """One game night in progress at the table (3–5 houses in seating order)."""
 
-    players: tuple[str, ...]
-    kingdom: kd_kingdom.Kingdom
-    campaign: kd_campaign.Campaign
-    power: dict[str, int]  # behind the screens: never drawn
-    coins: dict[str, int]  # behind the screens: never drawn
-    balance: int
-    leader: str
-    moderator: str
-    dilemma: int = 1
-    balance_before: int = 0  # the Balance when the current vote began
-    vote: kd_vote.Vote | None = None
-    pads: tuple[kd_vote.Pad, ...] = ()
-    last_vote: kd_vote.Vote | None = None  # the previous vote, resolved
-    moves: tuple[kd_kingdom.Move, ...] = ()  # what the last outcome did
-    final: FinalScore | None = None
-    refused: str | None = None  # who had a press refused (open vote only)
+    def __init__(self, session: Session, campaign: kd_campaign.Campaign | None = None) -> None:
+        self.session = session
+        self.pads = kd_game.SeatPads(session)
+        setup = session.setup
+        if campaign is None and "campaign" in setup:
+            campaign = kd_campaign.Campaign.from_dict(setup["campaign"])
+        self.campaign = campaign
+        self.refused: str | None = None  # who had a press refused (open vote only)
 
     @classmethod
-    def new(
-        cls,
-        players: Sequence[str],
-        momenta: dict[str, str] | None = None,
-        campaign: kd_campaign.Campaign | None = None,
-    ) -> KdTable:
-        """A game with the shipped data file: houses numbered in seating order when the
-        campaign is new, the ledger's leader, moderator and starting power and coins."""
-        data = kd_data.shipped()
+    def new(cls, players: Sequence[str], journal: Journal | None = None,
+            momenta: dict[str, str] | None = None,
+            campaign: kd_campaign.Campaign | None = None) -> KdTable:
+        """A game night with the shipped data file: a new campaign (houses numbered in
+        seating order) unless one is given; power and coins stay behind the screens."""
+        from companion import kd_data
+
         if campaign is None:
-            campaign = kd_campaign.new_campaign(data.settings)
+            campaign = kd_campaign.new_campaign(kd_data.shipped().settings)
             for number, name in enumerate(players, 1):
                 campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
-        setup = campaign.setup(players)
-        momenta = momenta or {r: kd_kingdom.UP for r in kd_kingdom.RESOURCES}
-        kingdom = kd_kingdom.setup(data.track, *data.stability, momenta)
-        return cls(
-            tuple(players),
-            kingdom,
-            campaign,
-            dict(setup.power),
-            dict(setup.coins),
-            data.balance,
-            setup.leader,
-            setup.moderator,
-        )
+        if journal is None:  # games not kept: a journal of this process only
+            journal = Journal(Path(tempfile.mkdtemp(prefix="companion-kd-")) / "journal.db")
+        setup = {
+            "players": list(players),
+            "campaign": campaign.to_dict(),
+            "momenta": momenta or dict.fromkeys(kd_kingdom.RESOURCES, kd_kingdom.UP),
+            "public": {"power": False, "coins": False},
+        }
+        return cls(Session.start(journal, kd_game.KingsDilemma(), setup), campaign)
 
     # --- what the screens may show ------------------------------------------------------
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.session.setup["players"])
+
     def view(self) -> dict:
-        """The public view: the vote's own (``kd_vote.public_view``; the turn seat's pending
-        choice only in an open vote) or, between votes, the tokens and the Balance."""
-        if self.vote is not None:
-            pads = self.pads if self.vote.mode == kd_vote.OPEN else None
-            return kd_vote.public_view(self.vote, pads)
-        return {
-            "game": kd_vote.GAME,
-            "phase": None,
-            "players": list(self.players),
-            "leader": self.leader,
-            "moderator": self.moderator,
-            "balance": self.balance,
-        }
+        return self.pads.view()
+
+    def vote_view(self) -> dict:
+        """The current (or last) vote's public view, with the tokens as they stand."""
+        return self.view()["vote"]
 
     def lights(self) -> list[Light]:
-        return lights_for(self.view())
+        by_seat = kd_game.lights(self.view())
+        return [by_seat.get(seat, Light.OFF) for seat in range(max(by_seat) + 1)]
 
-    def setup_order(self) -> kd_campaign.GameSetup:
-        return self.campaign.setup(self.players)
+    @property
+    def kingdom(self) -> kd_kingdom.Kingdom:
+        return kd_kingdom.Kingdom.from_dict(self.view()["kingdom"])
+
+    @property
+    def dilemma(self) -> int:
+        """The dilemma being (or last) voted on; between dilemmas, the next one."""
+        view = self.view()
+        return view["round"] + (1 if view["phase"] == kd_game.COUNCIL else 0)
+
+    def setup_order(self) -> kd_campaign.GameSetup | None:
+        return self.campaign.setup(self.players) if self.campaign else None
 
     # --- actions ------------------------------------------------------------------------
 
     def start_vote(self, mode: str) -> None:
-        self.vote = kd_vote.new_vote(
-            self.players,
-            leader=self.leader,
-            moderator=self.moderator,
-            power=self.power,
-            coins=self.coins,
-            balance=self.balance,
-            mode=mode,
-        )
-        self.pads = kd_vote.pads_for(self.vote)
-        self.balance_before = self.balance
+        self.session.dispatch({"action": "dilemma", "mode": mode})
         self.refused = None
 
     def press(self, event: ButtonEvent) -> bool:
-        """A seat's button during the vote (or the moderator's A/B on a tie); True if
-        anything public may have changed. A refused press in a secret vote changes
-        nothing at all, so the screen can't tell what was on the pad."""
-        vote = self.vote
-        if vote is None or event.seat >= len(self.players):
+        """A seat's button; True if anything visible may have changed. In a secret vote a
+        press that only changes a pending choice, or is refused, changes nothing at all.
+        On a tie the moderator's A (Aye) or B (Nay) decides."""
+        view = self.view()
+        vote = view["vote"]
+        if view["phase"] != kd_game.VOTE or vote is None:
             return False
-        if vote.phase == kd_vote.TIE:
+        if vote["phase"] == kd_vote.TIE:
             side = kd_vote.BUTTON_SIDES.get(event.button)
-            if self.players[event.seat] == vote.moderator_name and side:
+            seat = dict(zip(view["players"], view["seats"], strict=True))[vote["moderator"]]
+            if event.seat == seat and side:
                 self.break_tie(side)
                 return True
             return False
         try:
-            pads, action = kd_vote.press(vote, self.pads, event)
-            self.vote = kd_vote.apply(vote, action) if action else vote
+            changed = self.pads.press(event)
         except RuleError as exc:
-            if vote.mode == kd_vote.SECRET:
-                return False
             log.info("kings-dilemma: refused press: %s", exc)
-            self.refused = self.players[event.seat]
-            return True
-        self.pads = pads
+            if event.seat in view["seats"]:
+                self.refused = view["players"][view["seats"].index(event.seat)]
+                return True
+            return False
+        if changed is None and vote["mode"] == kd_vote.SECRET:
+            return False
         self.refused = None
-        self._after_vote()
         return True
 
+    def _moderator(self) -> str:
+        return self.vote_view()["moderator"]
+
     def break_tie(self, side: str) -> None:
-        assert self.vote is not None
-        self.vote = kd_vote.apply(self.vote, kd_vote.BreakTie(self.vote.moderator_name, side))
-        self._after_vote()
+        self.session.dispatch({"action": "break-tie", "player": self._moderator(), "side": side})
 
     def choose_leader(self, name: str) -> None:
-        assert self.vote is not None
-        self.vote = kd_vote.apply(self.vote, kd_vote.ChooseLeader(self.vote.moderator_name, name))
-        self._after_vote()
+        self.session.dispatch({"action": "choose-leader", "player": self._moderator(),
+                               "leader": name})
 
-    def _after_vote(self) -> None:
-        """A cleaned-up vote hands its tokens, power, coins and Balance on to the game."""
-        vote = self.vote
-        if vote is None or vote.phase != kd_vote.DONE:
-            return
-        self.power = dict(zip(vote.players, vote.power, strict=True))
-        self.coins = dict(zip(vote.players, vote.coins, strict=True))
-        self.balance, self.leader, self.moderator = (
-            vote.balance,
-            vote.leader_name,
-            vote.moderator_name,
-        )
+    def apply_outcome(self, changes: Sequence[tuple[str, int]], king_dies: bool = False) -> None:
+        """The dilemma's printed changes, left to right."""
+        self.session.dispatch({
+            "action": "outcome", "king_dies": king_dies,
+            "changes": [{"resource": r, "amount": n} for r, n in changes if n],
+        })
 
-    def close_vote(self) -> None:
-        """The resolved vote goes to the record; the council waits for the outcome."""
-        self.last_vote, self.vote, self.pads = self.vote, None, ()
-
-    def apply_outcome(self, changes: Sequence[tuple[str, int]]) -> None:
-        """The dilemma's printed changes, left to right; then the next dilemma."""
-        self.kingdom, self.moves = kd_kingdom.apply_outcome(
-            self.kingdom, [kd_kingdom.Change(r, n) for r, n in changes if n]
-        )
-        self.dilemma += 1
-
-    def score(
-        self,
-        agendas: dict[str, SecretAgenda],
-        open_agendas: dict[str, Sequence[OpenAgenda]] | None = None,
-        coins: dict[str, int] | None = None,
-        power: dict[str, int] | None = None,
-    ) -> FinalScore:
-        """End of game: agenda cards as read by the table; coins and power as counted
-        behind the screens (default: what the companion tracked)."""
-        self.final = final_score(
-            self.players,
-            coins or self.coins,
-            power or self.power,
-            self.kingdom.positions(),
-            agendas,
-            open_agendas or {},
-        )
-        return self.final
+    def score(self, agendas: dict[str, dict], open_agendas: dict[str, list[str]] | None = None
+              ) -> dict:
+        """End of game: each house's secret agenda as read off the card
+        (``{"resources": n, "wealth": [a, b, c]}``) and its open agenda tokens."""
+        action = {"action": "score", "agendas": agendas}
+        if open_agendas:
+            action["open_agendas"] = open_agendas
+        return self.session.dispatch(action)["final"]
 
     def record(self, agendas: dict[str, str], by_hand: dict | None = None) -> None:
-        """The finished game into the campaign ledger."""
-        assert self.final is not None
-        totals = {p.name: p.total for p in self.final.players}
-        self.campaign = kd_campaign.apply(
-            self.campaign,
-            kd_campaign.RecordGame(
-                kd_campaign.end_of_game(self.kingdom), totals, agendas, by_hand or {}
-            ),
-        )
+        """The scored game into the campaign ledger (prestige/crave from the data file's
+        table; values it lacks given ``by_hand``)."""
+        view = self.view()
+        totals = {p["name"]: p["total"] for p in view["final"]["players"]}
+        self.campaign = kd_campaign.apply(self.campaign, kd_campaign.RecordGame(
+            view["ended"], totals, agendas, by_hand or {}))

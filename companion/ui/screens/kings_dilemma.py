@@ -1,12 +1,13 @@
 """The King's Dilemma at the table (shared/RULES.md §4): the council, the vote in progress
 (open or secret), the reveal with its clean-up, the dilemma's outcome, the kingdom board,
-the end scoring and the campaign ledger.
+the secret agendas at the end, the end scoring and the campaign ledger.
 
-Every screen draws from the table's public view only: in a secret vote a seat shows
-"locked" or "not yet" and nothing else, so two different ballots (or two different
-choices pending on a seat's buttons) give the very same pixels and lights until every
-seat has locked. Power and coins stay behind the house screens: only the Balance, the
-committed power on the vote cards and what the clean-up moves are shown.
+Every screen draws from the game night's public view (``companion.games.kings_dilemma``):
+in a secret vote a seat shows "locked" or "not yet" and nothing else, so two different
+ballots (or two different choices pending on a seat's buttons) give the very same pixels
+and lights until every seat has locked. Power and coins stay behind the house screens
+unless the table chose to track them publicly (``public`` in the setup): otherwise only
+the Balance, the committed power on the vote cards and what the clean-up moves are shown.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from functools import partial
 import pygame
 
 from companion.engine import kd_kingdom, kd_vote
-from companion.engine.kd_score import FinalScore, OpenAgenda, SecretAgenda
+from companion.games import kings_dilemma as kd_game
 from companion.hardware.base import ButtonEvent, Light, Press
 from companion.ui import theme as th
 from companion.ui.app import App
@@ -46,17 +47,26 @@ def vote_text(t, seat: dict) -> str:
     return t("kd.vote.none")
 
 
+def money_text(t, view: dict, name: str) -> str:
+    """Power and coins, only when the table tracks them publicly."""
+    parts = []
+    if view.get("power") is not None:
+        parts.append(t("kd.council.power", power=view["power"][name]))
+    if view.get("coins") is not None:
+        parts.append(t("kd.council.coins", coins=view["coins"][name]))
+    return " · ".join(parts)
+
+
 class CouncilScreen(KdScreen):
-    """Between votes: the dilemma count, the Leader and Moderator, the Balance."""
+    """Between votes: the dilemma count, the Leader and Moderator, the Balance, each
+    seat's vote on the last dilemma."""
 
     name = "kd-council"
 
     def title(self) -> tuple[str, str]:
         view = self.table.view()
-        return (
-            self.t("kd.council.title", number=self.table.dilemma),
-            self.t("kd.balance", power=view["balance"]),
-        )
+        return (self.t("kd.council.title", number=self.table.dilemma),
+                self.t("kd.balance", power=view["balance"]))
 
     def actions(self) -> Actions:
         return [
@@ -76,79 +86,73 @@ class CouncilScreen(KdScreen):
     def campaign(self) -> None:
         self.app.push(CampaignScreen(self.app, self.table))
 
+    def status(self, view: dict, name: str) -> str:
+        last = view["vote"]
+        parts = [vote_text(self.t, last["seats"][name])] if last else []
+        money = money_text(self.t, view, name)
+        return " · ".join([*parts, money] if money else parts)
+
     def describe(self) -> str:
         left, right = self.title()
         view = self.table.view()
-        return (
-            f"{left} | {right} | {self.t('kd.token.leader')}: {view['leader']} | "
-            f"{self.t('kd.token.moderator')}: {view['moderator']}"
-        )
+        rows = ", ".join(f"{n}: {self.status(view, n)}" for n in view["players"])
+        return (f"{left} | {right} | {self.t('kd.token.leader')}: {view['leader']} | "
+                f"{self.t('kd.token.moderator')}: {view['moderator']} | {rows}")
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         view = self.table.view()
-        last = self.table.last_vote
-        seats = kd_vote.public_view(last)["seats"] if last is not None else {}
         for i, box in enumerate(row_rects(rect, len(view["players"]), self.app.theme.px(44))):
             name = view["players"][i]
-            status = vote_text(self.t, seats[name]) if name in seats else ""
-            seat_row(
-                self,
-                p,
-                box,
-                name,
-                self.app.seats[i].colour,
-                name == view["leader"],
-                name == view["moderator"],
-                status,
-                th.INK_SOFT,
-            )
+            seat_row(self, p, box, name, self.app.seats[view["seats"][i]].colour,
+                     name == view["leader"], name == view["moderator"],
+                     self.status(view, name), th.INK_SOFT)
 
 
 class VoteScreen(KdScreen):
     """The vote in progress. Open: whose turn, each seat's side and committed power, the
-    turn seat's pending choice. Secret: per seat only locked / not yet."""
+    pending choice of the seat on turn. Secret: per seat only locked / not yet."""
 
     name = "kd-vote"
 
     def title(self) -> tuple[str, str]:
-        view = self.table.view()
-        key = "kd.vote.title_secret" if view["mode"] == kd_vote.SECRET else "kd.vote.title_open"
+        vote = self.table.vote_view()
+        key = "kd.vote.title_secret" if vote["mode"] == kd_vote.SECRET else "kd.vote.title_open"
         left = self.t(key, number=self.table.dilemma)
-        if view["mode"] == kd_vote.SECRET:
-            locked = sum(s["locked"] for s in view["seats"].values())
-            return left, self.t("kd.vote.locked_count", count=locked, total=len(view["players"]))
-        return left, self.t("kd.totals", **view["totals"])
+        if vote["mode"] == kd_vote.SECRET:
+            locked = sum(s["locked"] for s in vote["seats"].values())
+            return left, self.t("kd.vote.locked_count", count=locked, total=len(vote["players"]))
+        return left, self.t("kd.totals", **vote["totals"])
 
     def on_button(self, event: ButtonEvent) -> None:
         if not self.table.press(event):
             return
-        if self.table.vote.phase != kd_vote.VOTING:
+        if self.table.vote_view()["phase"] != kd_vote.VOTING:
             self.app.replace(RevealScreen(self.app, self.table))
         else:
             self.refresh()
 
-    def headline(self, view: dict) -> tuple[str, tuple]:
-        if view["mode"] == kd_vote.SECRET:
+    def headline(self, vote: dict) -> tuple[str, tuple]:
+        if vote["mode"] == kd_vote.SECRET:
             return self.t("kd.vote.help_secret"), th.INK_SOFT
         if self.table.refused:
             return self.t("kd.vote.refused", name=self.table.refused), th.MISSING
-        return self.t("kd.vote.turn", name=view["turn"], end=view["ends_after"]), th.WARNING
+        return self.t("kd.vote.turn", name=vote["turn"], end=vote["ends_after"]), th.WARNING
 
     def describe(self) -> str:
-        view = self.table.view()
+        vote = self.table.vote_view()
         left, right = self.title()
-        rows = ", ".join(f"{n}: {self.status(view, n)[0]}" for n in view["players"])
-        return f"{left} | {right} | {self.headline(view)[0]} | {rows}"
+        rows = ", ".join(f"{n}: {self.status(vote, n)[0]}" for n in vote["players"])
+        return f"{left} | {right} | {self.headline(vote)[0]} | {rows}"
 
-    def status(self, view: dict, name: str) -> tuple[str, tuple]:
-        seat = view["seats"][name]
-        if view["mode"] == kd_vote.SECRET:
+    def status(self, vote: dict, name: str) -> tuple[str, tuple]:
+        seat = vote["seats"][name]
+        if vote["mode"] == kd_vote.SECRET:
             if seat["locked"]:
                 return self.t("kd.vote.locked"), th.INK
             return self.t("kd.vote.waiting"), th.INK_DIM
         text = vote_text(self.t, seat)
-        if name == view["turn"] and view.get("pending"):
-            choice, _, power = view["pending"].partition(" ")
+        if name == vote["turn"] and vote.get("pending"):
+            choice, _, power = vote["pending"].partition(" ")
             if seat["vote"] is None:
                 pending = vote_text(self.t, {"vote": choice, "committed": int(power or 0)})
                 return self.t("kd.vote.pending_first", pending=pending), th.WARNING
@@ -158,25 +162,17 @@ class VoteScreen(KdScreen):
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         px = self.app.theme.px
         view = self.table.view()
+        vote = view["vote"]
         line = pygame.Rect(rect.x, rect.y, rect.w, px(30))
-        text, colour = self.headline(view)
+        text, colour = self.headline(vote)
         fit(p, text, px(28), line, colour)
         rows = pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
-        for i, box in enumerate(row_rects(rows, len(view["players"]), px(44))):
-            name = view["players"][i]
-            status, colour = self.status(view, name)
-            seat_row(
-                self,
-                p,
-                box,
-                name,
-                self.app.seats[i].colour,
-                name == view["leader"],
-                name == view["moderator"],
-                status,
-                colour,
-                highlight=name == view.get("turn"),
-            )
+        for i, box in enumerate(row_rects(rows, len(vote["players"]), px(44))):
+            name = vote["players"][i]
+            status, colour = self.status(vote, name)
+            seat_row(self, p, box, name, self.app.seats[view["seats"][i]].colour,
+                     name == vote["leader"], name == vote["moderator"], status, colour,
+                     highlight=name == vote.get("turn"))
 
 
 class RevealScreen(KdScreen):
@@ -186,23 +182,17 @@ class RevealScreen(KdScreen):
     name = "kd-reveal"
 
     def title(self) -> tuple[str, str]:
-        view = self.table.view()
-        return self.t("kd.reveal.title", number=self.table.dilemma), self.t(
-            "kd.totals", **view["totals"]
-        )
+        vote = self.table.vote_view()
+        return (self.t("kd.reveal.title", number=self.table.dilemma),
+                self.t("kd.totals", **vote["totals"]))
 
     def actions(self) -> Actions:
-        view = self.table.view()
-        if view["phase"] == kd_vote.TIE:
-            return [
-                (
-                    self.t("kd.reveal.decide", side=self.t(f"kd.side.{side}")),
-                    partial(self.decide, side),
-                )
-                for side in kd_vote.SIDES
-            ]
-        if view["phase"] == kd_vote.LEADER_CHOICE:
-            return [(name, partial(self.choose, name)) for name in view["candidates"]]
+        vote = self.table.vote_view()
+        if vote["phase"] == kd_vote.TIE:
+            return [(self.t("kd.reveal.decide", side=self.t(f"kd.side.{side}")),
+                     partial(self.decide, side)) for side in kd_vote.SIDES]
+        if vote["phase"] == kd_vote.LEADER_CHOICE:
+            return [(name, partial(self.choose, name)) for name in vote["candidates"]]
         return [(self.t("kd.reveal.outcome"), self.outcome)]
 
     def decide(self, side: str) -> None:
@@ -218,81 +208,79 @@ class RevealScreen(KdScreen):
             self.refresh()
 
     def outcome(self) -> None:
-        self.table.close_vote()
         self.app.replace(OutcomeScreen(self.app, self.table))
 
-    def headline(self, view: dict) -> str:
-        totals, moderator = view["totals"], view["moderator"]
-        everybody_passed = all(s["vote"] in kd_vote.PASSES for s in view["seats"].values())
-        if view["phase"] == kd_vote.TIE:
+    def headline(self, vote: dict) -> str:
+        totals, moderator = vote["totals"], vote["moderator"]
+        everybody_passed = all(s["vote"] in kd_vote.PASSES for s in vote["seats"].values())
+        if vote["phase"] == kd_vote.TIE:
             key = "kd.reveal.all_passed" if everybody_passed else "kd.reveal.tie"
             return self.t(key, name=moderator, **totals)
-        if view["phase"] == kd_vote.LEADER_CHOICE:
+        if vote["phase"] == kd_vote.LEADER_CHOICE:
             return self.t("kd.reveal.choose_leader", name=moderator)
-        text = self.t(f"kd.reveal.{view['outcome']}_wins", **totals)
-        if view["tie_broken"]:
+        text = self.t(f"kd.reveal.{vote['outcome']}_wins", **totals)
+        if vote["tie_broken"]:
             text = f"{text} · {self.t('kd.reveal.tie_broken', name=moderator)}"
         return text
 
-    def status(self, view: dict, name: str) -> str:
-        seat = view["seats"][name]
+    def status(self, vote: dict, name: str) -> str:
+        seat = vote["seats"][name]
         text = vote_text(self.t, seat)
-        if name in view["late_moderator_claims"]:
+        if name in vote["late_moderator_claims"]:
             text = self.t("kd.reveal.late_claim")
-        if view["phase"] != kd_vote.DONE:
+        if vote["phase"] != kd_vote.DONE:
             return text
-        vote = seat["vote"]
-        if vote in kd_vote.SIDES:
-            key = "kd.reveal.to_balance" if vote == view["outcome"] else "kd.reveal.back"
+        if seat["vote"] in kd_vote.SIDES:
+            key = "kd.reveal.to_balance" if seat["vote"] == vote["outcome"] else "kd.reveal.back"
             return f"{text} {self.t(key)}"
-        share = view["shares"][name]
+        share = vote["shares"][name]
         return f"{text} {self.t('kd.reveal.share', power=share)}" if share else text
 
-    def describe(self) -> str:
-        view = self.table.view()
-        rows = ", ".join(f"{n}: {self.status(view, n)}" for n in view["players"])
-        return f"{self.title()[0]} | {self.headline(view)} | {self.footer(view)} | {rows}"
+    def footer(self, vote: dict) -> str:
+        if vote["phase"] != kd_vote.DONE:
+            return self.t("kd.balance", power=vote["balance"])
+        before = vote["balance"] - sum(
+            s["committed"] for s in vote["seats"].values() if s["vote"] == vote["outcome"]
+        ) + sum(vote["shares"].values())
+        return self.t("kd.reveal.balance", before=before, after=vote["balance"])
 
-    def footer(self, view: dict) -> str:
-        if view["phase"] != kd_vote.DONE:
-            return self.t("kd.balance", power=view["balance"])
-        return self.t("kd.reveal.balance", before=self.table.balance_before, after=view["balance"])
+    def describe(self) -> str:
+        vote = self.table.vote_view()
+        rows = ", ".join(f"{n}: {self.status(vote, n)}" for n in vote["players"])
+        return f"{self.title()[0]} | {self.headline(vote)} | {self.footer(vote)} | {rows}"
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         px = self.app.theme.px
         view = self.table.view()
+        vote = view["vote"]
         line = pygame.Rect(rect.x, rect.y, rect.w, px(30))
-        fit(p, self.headline(view), px(30), line, th.WARNING)
+        fit(p, self.headline(vote), px(30), line, th.WARNING)
         foot = pygame.Rect(rect.x, rect.bottom - px(26), rect.w, px(26))
-        fit(p, self.footer(view), px(26), foot, th.INK_SOFT)
+        fit(p, self.footer(vote), px(26), foot, th.INK_SOFT)
         rows = pygame.Rect(rect.x, line.bottom, rect.w, foot.top - line.bottom)
-        for i, box in enumerate(row_rects(rows, len(view["players"]), px(44))):
-            name = view["players"][i]
-            seat_row(
-                self,
-                p,
-                box,
-                name,
-                self.app.seats[i].colour,
-                name == view["leader"],
-                name == view["moderator"],
-                self.status(view, name),
-            )
+        for i, box in enumerate(row_rects(rows, len(vote["players"]), px(44))):
+            name = vote["players"][i]
+            seat_row(self, p, box, name, self.app.seats[view["seats"][i]].colour,
+                     name == vote["leader"], name == vote["moderator"], self.status(vote, name))
 
 
-class OutcomeScreen(KdScreen):
-    """The dilemma's outcome as printed on the card: − / + per resource, applied in the
-    order they were entered (the card's left-to-right order). Three columns, two rows:
-    five resources and the Apply button."""
-
-    name = "kd-outcome"
+class StepperScreen(KdScreen):
+    """Numbers entered by touch: up to five − / + steppers and the Done button, in three
+    columns and two rows (every target at least ``MIN_TARGET``)."""
 
     def __init__(self, app: App, table: KdTable) -> None:
-        self.changes: dict[str, int] = {}  # in entry order
+        self.values: dict[str, int] = {}  # in entry order
         super().__init__(app, table)
 
-    def title(self) -> tuple[str, str]:
-        return self.t("kd.outcome.title", number=self.table.dilemma), ""
+    def fields(self) -> list[tuple[str, str]]:
+        """(key, label) of each stepper."""
+        raise NotImplementedError
+
+    def done_label(self) -> str:
+        raise NotImplementedError
+
+    def done(self) -> None:
+        raise NotImplementedError
 
     def cells(self) -> list[pygame.Rect]:
         px = self.app.theme.px
@@ -303,50 +291,67 @@ class OutcomeScreen(KdScreen):
         return [pygame.Rect(area.x + (k % 3) * (w + gap), area.y + (k // 3) * (h + gap), w, h)
                 for k in range(6)]
 
-    def steppers(self) -> dict[str, tuple[pygame.Rect, pygame.Rect, pygame.Rect, pygame.Rect]]:
-        """Per resource: its label, − button, amount, + button."""
+    def steppers(self) -> dict[str, tuple[str, pygame.Rect, pygame.Rect, pygame.Rect,
+                                          pygame.Rect]]:
+        """Per field: its label, the label's box, − button, amount, + button."""
         size = max(th.MIN_TARGET, self.app.theme.px(64))
         out = {}
-        for name, cell in zip(kd_kingdom.RESOURCES, self.cells(), strict=False):
-            label = pygame.Rect(cell.x, cell.y, cell.w, cell.h - size)
+        for (key, label), cell in zip(self.fields(), self.cells(), strict=False):
+            box = pygame.Rect(cell.x, cell.y, cell.w, cell.h - size)
             row = pygame.Rect(cell.x, cell.bottom - size, cell.w, size)
             minus = pygame.Rect(row.x, row.y, size, size)
             plus = pygame.Rect(row.right - size, row.y, size, size)
             value = pygame.Rect(minus.right, row.y, plus.left - minus.right, size)
-            out[name] = (label, minus, value, plus)
+            out[key] = (label, box, minus, value, plus)
         return out
 
     def refresh(self) -> None:
         super().refresh()
-        apply = self.cells()[5]
+        last = self.cells()[5]
         size = max(th.MIN_TARGET, self.app.theme.px(64))
-        self.buttons = [Button(pygame.Rect(apply.x, apply.bottom - size, apply.w, size),
-                               self.t("kd.outcome.apply"), self.apply)]
-        for name, (_, minus, _, plus) in self.steppers().items():
-            self.buttons.append(Button(minus, "−", partial(self.step, name, -1)))
-            self.buttons.append(Button(plus, "+", partial(self.step, name, 1)))
+        self.buttons = [Button(pygame.Rect(last.x, last.bottom - size, last.w, size),
+                               self.done_label(), self.done)]
+        for key, (_, _, minus, _, plus) in self.steppers().items():
+            self.buttons.append(Button(minus, "−", partial(self.step, key, -1)))
+            self.buttons.append(Button(plus, "+", partial(self.step, key, 1)))
 
-    def step(self, name: str, by: int) -> None:
-        self.changes[name] = self.changes.get(name, 0) + by
-        if not self.changes[name]:
-            del self.changes[name]
+    def step(self, key: str, by: int) -> None:
+        self.values[key] = self.values.get(key, 0) + by
+        if not self.values[key]:
+            del self.values[key]
         self.app.invalidate()
-
-    def apply(self) -> None:
-        self.table.apply_outcome(list(self.changes.items()))
-        self.app.replace(KingdomScreen(self.app, self.table, after_outcome=True))
-
-    def describe(self) -> str:
-        changes = ", ".join(f"{self.t(f'kd.resource.{r}')} {n:+d}" for r, n in self.changes.items())
-        return f"{self.title()[0]} | {changes or self.t('kd.outcome.none')}"
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         px = self.app.theme.px
-        for name, (label, _, value, _) in self.steppers().items():
-            fit(p, self.t(f"kd.resource.{name}"), px(30), label, th.INK, "center")
-            amount = self.changes.get(name, 0)
+        for key, (label, box, _, value, _) in self.steppers().items():
+            fit(p, label, px(30), box, th.INK, "center")
+            amount = self.values.get(key, 0)
             fit(p, f"{amount:+d}" if amount else "0", px(36), value,
                 th.WARNING if amount else th.INK_DIM, "center")
+
+
+class OutcomeScreen(StepperScreen):
+    """The dilemma's outcome as printed on the card: − / + per resource, applied in the
+    order they were entered (the card's left-to-right order)."""
+
+    name = "kd-outcome"
+
+    def title(self) -> tuple[str, str]:
+        return self.t("kd.outcome.title", number=self.table.dilemma), ""
+
+    def fields(self) -> list[tuple[str, str]]:
+        return [(r, self.t(f"kd.resource.{r}")) for r in kd_kingdom.RESOURCES]
+
+    def done_label(self) -> str:
+        return self.t("kd.outcome.apply")
+
+    def done(self) -> None:
+        self.table.apply_outcome(list(self.values.items()))
+        self.app.replace(KingdomScreen(self.app, self.table, after_outcome=True))
+
+    def describe(self) -> str:
+        changes = ", ".join(f"{self.t(f'kd.resource.{r}')} {n:+d}" for r, n in self.values.items())
+        return f"{self.title()[0]} | {changes or self.t('kd.outcome.none')}"
 
 
 class KingdomScreen(KdScreen):
@@ -359,14 +364,13 @@ class KingdomScreen(KdScreen):
         super().__init__(app, table)
 
     def title(self) -> tuple[str, str]:
-        kingdom = self.table.kingdom
-        right = self.t("kd.kingdom.abdicated") if kingdom.abdicated else ""
-        return self.t("kd.kingdom.title"), right
+        ended = self.table.view()["ended"]
+        return self.t("kd.kingdom.title"), self.t(f"kd.ended.{ended}") if ended else ""
 
     def actions(self) -> Actions:
         if not self.after_outcome:
             return [(self.t("kd.back"), self.app.pop)]
-        if self.table.kingdom.abdicated:
+        if self.table.view()["phase"] == kd_game.OVER:
             return [(self.t("kd.council.end_game"), self.end_game)]
         return [(self.t("kd.kingdom.next"), self.next_dilemma)]
 
@@ -374,18 +378,16 @@ class KingdomScreen(KdScreen):
         self.app.replace(CouncilScreen(self.app, self.table))
 
     def end_game(self) -> None:
-        self.app.replace(EndScreen(self.app, self.table))
+        self.app.replace(AgendaScreen(self.app, self.table))
 
     def moved(self) -> set[str]:
-        return {m.resource for m in self.table.moves} if self.after_outcome else set()
+        moves = self.table.view()["moves"]
+        return {m["resource"] for m in moves} if self.after_outcome else set()
 
     def describe(self) -> str:
         k = self.table.kingdom
-        parts = [
-            f"{self.t(f'kd.resource.{r.name}')} {r.position:+d} {r.momentum}"
-            f"{'+marker' if r.marker else ''}"
-            for r in k.resources
-        ]
+        parts = [f"{self.t(f'kd.resource.{r.name}')} {r.position:+d} {r.momentum}"
+                 f"{'+marker' if r.marker else ''}" for r in k.resources]
         parts.append(f"{self.t('kd.kingdom.stability')} {k.stability.position:+d}")
         return f"{self.title()[0]} | {self.title()[1]} | " + ", ".join(parts)
 
@@ -393,19 +395,68 @@ class KingdomScreen(KdScreen):
         kingdom_board(self, p, rect, self.table.kingdom, self.moved())
 
 
+class AgendaScreen(StepperScreen):
+    """The end of the game: each house in turn reads its secret agenda card aloud — the
+    resource objective's points and the wealth objective's points for 1st, 2nd, 3rd most
+    coins; after the last house the game is scored."""
+
+    name = "kd-agenda"
+
+    def __init__(self, app: App, table: KdTable, house: int = 0,
+                 agendas: dict[str, dict] | None = None) -> None:
+        self.house = house
+        self.agendas = dict(agendas or {})
+        super().__init__(app, table)
+
+    @property
+    def player(self) -> str:
+        return self.table.players[self.house]
+
+    def title(self) -> tuple[str, str]:
+        return (self.t("kd.agenda_entry.title", name=self.player),
+                self.t("kd.agenda_entry.count", number=self.house + 1,
+                       total=len(self.table.players)))
+
+    def lights(self) -> list[Light]:
+        seats = self.table.view()["seats"]
+        return [Light.YOUR_TURN if seat == seats[self.house] else Light.OFF
+                for seat in range(len(self.app.seats))]
+
+    def fields(self) -> list[tuple[str, str]]:
+        return [(k, self.t(f"kd.agenda_entry.{k}"))
+                for k in ("resources", "wealth_1", "wealth_2", "wealth_3")]
+
+    def done_label(self) -> str:
+        last = self.house == len(self.table.players) - 1
+        return self.t("kd.agenda_entry.score" if last else "kd.agenda_entry.next")
+
+    def done(self) -> None:
+        v = self.values
+        self.agendas[self.player] = {
+            "resources": v.get("resources", 0),
+            "wealth": [v.get("wealth_1", 0), v.get("wealth_2", 0), v.get("wealth_3", 0)],
+        }
+        if self.house + 1 < len(self.table.players):
+            self.app.replace(AgendaScreen(self.app, self.table, self.house + 1, self.agendas))
+            return
+        self.table.score(self.agendas)
+        self.app.replace(EndScreen(self.app, self.table))
+
+    def describe(self) -> str:
+        values = ", ".join(f"{k} {n:+d}" for k, n in self.values.items())
+        return f"{' | '.join(self.title())} | {values or self.t('kd.outcome.none')}"
+
+
 class EndScreen(KdScreen):
-    """End scoring: each house's agenda, wealth, open agendas and power points, its total
-    and its place; the winners in the title."""
+    """End scoring: each house's agenda, wealth, open agendas and power points, its place
+    and its total; the winners in the title."""
 
     name = "kd-score"
 
-    def __init__(self, app: App, table: KdTable) -> None:
-        super().__init__(app, table)
-
     def title(self) -> tuple[str, str]:
-        final = self.table.final
-        right = self.t("kd.score.winners", names=", ".join(final.winners)) if final else ""
-        return self.t("kd.score.title"), right
+        final = self.table.view()["final"]
+        return self.t("kd.score.title"), self.t("kd.score.winners",
+                                                names=", ".join(final["winners"]))
 
     def actions(self) -> Actions:
         return [(self.t("kd.council.campaign"), self.campaign)]
@@ -414,52 +465,38 @@ class EndScreen(KdScreen):
         self.app.replace(CampaignScreen(self.app, self.table))
 
     def rows(self) -> list[list[str]]:
-        final: FinalScore | None = self.table.final
-        if final is None:
-            return []
-        totals = {p.name: p.total for p in final.players}
-        place = {n: 1 + len({t for t in totals.values() if t > v}) for n, v in totals.items()}
-        return [
-            [
-                p.name,
-                str(p.resources),
-                str(p.wealth),
-                f"{p.open_agendas:+d}",
-                str(p.power),
-                str(place[p.name]),
-                str(p.total),
-            ]
-            for p in final.players
-        ]
+        players = self.table.view()["final"]["players"]
+        totals = [p["total"] for p in players]
+        rows = []
+        for p in players:
+            b = p["breakdown"]
+            place = 1 + len({t for t in totals if t > p["total"]})
+            rows.append([p["name"], str(b["resources"]), str(b["wealth"]),
+                         f"{b['open_agendas']:+d}", str(b["power"]), str(place),
+                         str(p["total"])])
+        return rows
 
     def header(self) -> list[str]:
-        return [
-            self.t(f"kd.score.{k}")
-            for k in ("house", "agenda", "wealth", "open", "power", "place", "total")
-        ]
+        return [self.t(f"kd.score.{k}") for k in
+                ("house", "agenda", "wealth", "open", "power", "place", "total")]
 
     def describe(self) -> str:
-        return f"{' '.join(self.title())} | " + "; ".join(" ".join(r) for r in self.rows())
+        return f"{' | '.join(self.title())} | " + "; ".join(" ".join(r) for r in self.rows())
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
-        if self.table.final is None:
-            fit(p, self.t("kd.score.missing"), self.app.theme.px(30), rect, th.WARNING)
-            return
         table_grid(p, rect, self.header(), self.rows(), bold_last=True)
 
 
 class CampaignScreen(KdScreen):
-    """The campaign ledger: houses, prestige, crave; the next game's set-up order (lowest
-    prestige picks an agenda first), leader and moderator."""
+    """The campaign ledger: houses, prestige, crave, the agenda each chose last game; the
+    next game's set-up order (lowest prestige picks an agenda first), leader, moderator."""
 
     name = "kd-campaign"
 
     def title(self) -> tuple[str, str]:
         setup = self.table.setup_order()
-        return (
-            self.t("kd.campaign.title", games=len(self.table.campaign.games)),
-            self.t("kd.campaign.next", leader=setup.leader, moderator=setup.moderator),
-        )
+        return (self.t("kd.campaign.title", games=len(self.table.campaign.games)),
+                self.t("kd.campaign.next", leader=setup.leader, moderator=setup.moderator))
 
     def actions(self) -> Actions:
         return [(self.t("kd.back"), self.back)]
@@ -467,42 +504,27 @@ class CampaignScreen(KdScreen):
     def back(self) -> None:
         if len(self.app.screens) > 1:
             self.app.pop()
-        else:
-            self.app.replace(CouncilScreen(self.app, self.table))
 
     def lights(self) -> list[Light]:
         setup = self.table.setup_order()
-        return [
-            Light.LEADER
-            if n == setup.leader
-            else Light.MODERATOR
-            if n == setup.moderator
-            else Light.OFF
-            for n in self.table.players
-        ]
+        seat = dict(zip(self.table.players, self.table.view()["seats"], strict=True))
+        out = [Light.OFF] * len(self.app.seats)
+        out[seat[setup.moderator]] = Light.MODERATOR
+        out[seat[setup.leader]] = Light.LEADER
+        return out
 
     def rows(self) -> list[list[str]]:
         campaign = self.table.campaign
         order = self.table.setup_order().agenda_order
-        last = campaign.games[-1] if campaign.games else None
-        agendas = dict(last.agendas) if last else {}
-        return [
-            [
-                h.name,
-                str(h.number),
-                str(h.prestige),
-                str(h.crave),
-                self.t(f"kd.agenda.{agendas[h.name]}") if h.name in agendas else "—",
-                str(order.index(h.name) + 1) if h.name in order else "—",
-            ]
-            for h in campaign.houses
-        ]
+        agendas = dict(campaign.games[-1].agendas) if campaign.games else {}
+        return [[h.name, str(h.number), str(h.prestige), str(h.crave),
+                 self.t(f"kd.agenda.{agendas[h.name]}") if h.name in agendas else "—",
+                 str(order.index(h.name) + 1) if h.name in order else "—"]
+                for h in campaign.houses]
 
     def header(self) -> list[str]:
-        return [
-            self.t(f"kd.campaign.{k}")
-            for k in ("house", "number", "prestige", "crave", "agenda", "picks")
-        ]
+        return [self.t(f"kd.campaign.{k}") for k in
+                ("house", "number", "prestige", "crave", "agenda", "picks")]
 
     def describe(self) -> str:
         return f"{' | '.join(self.title())} | " + "; ".join(" ".join(r) for r in self.rows())
@@ -515,12 +537,27 @@ class CampaignScreen(KdScreen):
 
 
 def new_game(app: App) -> CouncilScreen:
-    """A new game for the seats at the table (3–5 houses, numbered in seating order)."""
-    return CouncilScreen(app, KdTable.new([s.name for s in app.seats]))
+    """A new game night for the seats at the table (3–5 houses, numbered in seating order,
+    a new campaign), journaled in the app's journal."""
+    return CouncilScreen(app, KdTable.new([s.name for s in app.seats], app.journal))
 
 
-def resume(app: App, session) -> None:
-    """Games of this module are not journaled yet (no Session adapter): nothing to resume."""
+def resume(app: App, session) -> KdScreen:
+    """The screen of an unfinished game night, as the journal left it."""
+    table = KdTable(session)
+    view = table.view()
+    phase = view["phase"]
+    if phase == kd_game.VOTE:
+        if view["vote"]["phase"] == kd_vote.VOTING:
+            return VoteScreen(app, table)
+        return RevealScreen(app, table)
+    if phase == kd_game.OUTCOME:
+        return RevealScreen(app, table)
+    if phase == kd_game.OVER:
+        return AgendaScreen(app, table)
+    if phase == kd_game.SCORED:
+        return EndScreen(app, table)
+    return CouncilScreen(app, table)
 
 
 # --------------------------------------------------------------------------- demo
@@ -528,65 +565,85 @@ def resume(app: App, session) -> None:
 
 def demo(ctx) -> None:
     """A council with the demo's seats: a secret vote before and after the reveal, the
-    outcome on the kingdom board, an open vote's turns, end scoring and the campaign."""
+    outcome on the kingdom board, an open vote's turns, the secret agendas read at the end,
+    the end scoring and the campaign."""
     app = ctx.app
     players = [s.name for s in app.seats]
-    table = KdTable.new(
-        players,
-        {
-            r: m
-            for r, m in zip(kd_kingdom.RESOURCES, ("up", "down", "down", "up", "up"), strict=True)
-        },
-    )
+    table = KdTable.new(players, momenta=dict(zip(
+        kd_kingdom.RESOURCES, ("up", "down", "down", "up", "up"), strict=True)))
     screen = CouncilScreen(app, table)
     ctx.show(screen)
     ctx.shot("council")
     ctx.tap(screen.buttons[1].rect, "secret vote")
-    long = Press.LONG
-    ballots = [("a", 2), ("b", 1), ("c", 0), ("a", 3), ("b", 2)]
-    for seat, (button, presses) in enumerate(ballots[: len(players) - 1]):
-        for _ in range(max(1, presses)):
+    ballots = [("a", 2), ("b", 1), ("c", 1), ("a", 3), ("b", 2)][: len(players)]
+    for seat, (button, presses) in enumerate(ballots[:-1]):
+        for _ in range(presses):
             ctx.press(seat, button)
-        ctx.press(seat, button, long)
+        ctx.press(seat, button, Press.LONG)
     ctx.shot("secret-locked")
-    last = len(players) - 1
+    last = len(ballots) - 1
     button, presses = ballots[last]
     for _ in range(presses):
         ctx.press(last, button)
     ctx.shot("secret-pending")
-    ctx.press(last, button, long)
+    ctx.press(last, button, Press.LONG)
     ctx.shot("revealed")
-    if table.view()["phase"] == kd_vote.TIE:
-        ctx.press(table.players.index(table.view()["moderator"]), "a")
+    vote = table.vote_view()
+    if vote["phase"] == kd_vote.TIE:
+        ctx.press(vote["players"].index(vote["moderator"]), "a")
     ctx.tap(app.screen.buttons[0].rect, "outcome")
     steppers = app.screen.steppers()
     for name, by in (("morale", -1), ("morale", -1), ("influence", 1), ("welfare", 1)):
-        _, minus, _, plus = steppers[name]
+        _, _, minus, _, plus = steppers[name]
         ctx.tap(plus if by > 0 else minus, f"{name} {by:+d}")
     ctx.shot("outcome")
     ctx.tap(app.screen.buttons[0].rect, "apply")
     ctx.shot("kingdom")
     ctx.tap(app.screen.buttons[0].rect, "next dilemma")
     ctx.tap(app.screen.buttons[0].rect, "open vote")
-    lead = table.players.index(table.leader)
-    ctx.press(lead, "a")
-    ctx.press(lead, "a")
-    ctx.press(lead, "a", long)
-    nxt = (lead + 1) % len(players)
-    ctx.press(nxt, "b")
+    lead = table.players.index(table.view()["leader"])
+    for press in (Press.SHORT, Press.SHORT, Press.LONG):
+        ctx.press(lead, "a", press)
+    ctx.press((lead + 1) % len(players), "b")
     ctx.shot("open-vote")
-    table.score(
-        {p: SecretAgenda(3 + 2 * i % 5, (4, 2, 1)) for i, p in enumerate(players)},
-        {players[0]: [OpenAgenda("morale", False)], players[1]: [OpenAgenda("influence", True)]},
-    )
-    ctx.show(EndScreen(app, table))
+    _play_on_until_abdication(table)
+    ctx.show(KingdomScreen(app, table, after_outcome=True))
+    ctx.shot("abdication")
+    ctx.tap(app.screen.buttons[0].rect, "end of game")
+    for house in range(len(players)):
+        steppers = app.screen.steppers()
+        for key, taps in (("resources", 2 + house % 3), ("wealth_1", 4), ("wealth_2", 2),
+                          ("wealth_3", 1)):
+            for _ in range(taps):
+                ctx.tap(steppers[key][4], f"{key} +1")
+        if house == 0:
+            ctx.shot("agenda")
+        ctx.tap(app.screen.buttons[0].rect, "next house" if house < len(players) - 1
+                else "score")
     ctx.shot("score")
-    ends = {0: (3, 0), 1: (2, 0), 2: (1, 0), 3: (0, 0)}
-    by_hand = {}
-    for rank_index, row in enumerate(sorted(table.final.players, key=lambda s: -s.total)):
-        prestige, crave = ends.get(rank_index, (0, 2))
-        by_hand[row.name] = {"prestige": prestige, "crave": crave}
-    agendas = dict(zip(players, table.campaign.settings.agendas, strict=False))
-    table.record(agendas, by_hand)
+    ranked = sorted(table.view()["final"]["players"], key=lambda p: -p["total"])
+    by_hand = {p["name"]: {"prestige": max(0, 3 - k), "crave": 2 if k == len(ranked) - 1
+                           else 0} for k, p in enumerate(ranked)}
+    table.record(dict(zip(players, table.campaign.settings.agendas, strict=False)), by_hand)
     ctx.tap(app.screen.buttons[0].rect, "campaign")
     ctx.shot("campaign")
+
+
+def _play_on_until_abdication(table: KdTable) -> None:
+    """The rest of the night, played fast (the demo's transcript skips it): every open
+    vote's remaining turns hold or pass for power, the moderator breaks ties for Nay, and
+    each dilemma's outcome drops Morale and Welfare until the king abdicates."""
+    session = table.session
+    while table.view()["phase"] != kd_game.OVER:
+        view = table.view()
+        if view["phase"] == kd_game.COUNCIL:
+            table.start_vote(kd_vote.OPEN)
+        elif view["phase"] == kd_game.VOTE and view["vote"]["phase"] == kd_vote.TIE:
+            table.break_tie(kd_vote.NAY)
+        elif view["phase"] == kd_game.VOTE:
+            turn = view["vote"]["turn"]
+            voted = view["vote"]["seats"][turn]["vote"] is not None
+            session.dispatch({"action": "play", "player": turn,
+                              "move": kd_vote.HOLD if voted else kd_vote.PASS_POWER})
+        else:
+            table.apply_outcome([("morale", -3), ("welfare", -3)])
