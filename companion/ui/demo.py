@@ -24,6 +24,8 @@ from companion.ui.seats import blink_lit
 
 DEMOS: dict[str, str] = {
     "table-check": "companion.ui.table_check",
+    "koryo": "companion.ui.screens.koryo",
+    "choson": "companion.ui.screens.choson",
     "kings-dilemma": "companion.ui.screens.kings_dilemma",
 }
 

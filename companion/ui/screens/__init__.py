@@ -23,4 +23,7 @@ class Entry:
     module: str  # importable module with new_game(app) and resume(app, session)
 
 
-MENU: tuple[Entry, ...] = ()
+MENU: tuple[Entry, ...] = (
+    Entry("koryo", "koryo.menu", "companion.ui.screens.koryo"),
+    Entry("choson", "choson.menu", "companion.ui.screens.choson"),
+)

@@ -1,0 +1,30 @@
+"""Koryŏ at the table (issue #3, shared/RULES.md §1): the screens of
+``companion.ui.screens.majority_common`` for Koryŏ (2–4 players, 9 families, Barbarians and
+Lobbying; ties go to the Omniscient during the rounds).
+
+Seat buttons: A = next step (start the round, end the turn, end the round) from the seat
+whose turn it is, B = card entry, C = powers, long press = undo request (see
+``majority_common``)."""
+
+from __future__ import annotations
+
+from companion.engine import koryo
+from companion.session import Session
+from companion.ui.app import App, Screen
+from companion.ui.screens import majority_common as common
+
+SPEC = common.GameText(koryo.GAME, koryo.MIN_PLAYERS, koryo.MAX_PLAYERS)
+
+
+def new_game(app: App) -> Screen:
+    return common.new_game(app, SPEC)
+
+
+def resume(app: App, game: Session | int | None = None) -> Screen | None:
+    """``game``: the session of an unfinished game, or its number in ``app.journal``."""
+    return common.resume(app, SPEC, game)
+
+
+def demo(ctx) -> None:
+    """A shortened Koryŏ game for three (``companion demo``)."""
+    common.demo_game(ctx, SPEC, seed=3, drop_seat=3)

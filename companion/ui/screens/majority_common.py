@@ -1,0 +1,993 @@
+"""Koryŏ and Chosŏn at the table (issue #3): the screens both games share.
+
+``SetupScreen`` picks the players among the configured seats (2–4, clockwise in the
+configuration's order) and the first player, then starts a ``Session`` on ``app.journal``.
+``GameScreen`` shows one game through the session's public view, in four modes:
+
+- ``board``: the season banner (round n/8, deal d, keep at most l, VP bank), the first
+  player, the live majority board (a gold cell holds the family; ``=`` marks a tie; ``*``
+  a tie won by the tie-breaker in force, named under the board), the powers of the phase
+  as sentences, protections in force, end-of-round limit warnings;
+- ``entry``: the cards the current player reveals, by touch (tap a family: +1; − and +
+  change the selected one); an impossible count or order is refused with the reason;
+- ``powers``: the actions that carry out a power, one button each (the engine's options);
+- ``final``: the breakdown and winner(s); the result is recorded in ``app.history`` and the
+  journal's game is finished as soon as the game is over.
+
+Every change goes through ``session.dispatch``; a refusal shows the engine's reason and
+changes nothing. Undo is on every game screen.
+
+Seat buttons (shown on screen as help): **A** = the next step (start the round, end the
+turn, end the round), from the seat whose turn it is (the first player's seat between
+turns); **B** = the current player opens their card entry; **C** = the current player opens
+the powers; a **long press** on any seat asks for an undo, shown on screen until someone
+taps Undo (or a second long press from the same seat confirms it).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+
+from companion.engine.errors import RuleError
+from companion.games import MajorityGame, rules_for
+from companion.hardware.base import ButtonEvent, Light, Press
+from companion.session import Session
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.seats import SeatRing
+from companion.ui.theme import Painter
+from companion.ui.widgets import Button
+
+log = logging.getLogger(__name__)
+
+OPTIONS_PER_PAGE = 6
+# Chosŏn's riposte tokens, as the engine names them -> catalog key.
+TOKENS = {"Return Fire": "return_fire", "Counter-Attack": "counter_attack"}
+
+
+@dataclass(frozen=True)
+class GameText:
+    """Per game: the catalog prefix (``koryo``, ``choson``) and the player counts."""
+
+    game: str
+    min_players: int
+    max_players: int
+
+
+def felt(p: Painter, ring: SeatRing, backend, now_ms: int) -> None:
+    """The table: walnut rim, the seat ring, green felt in the middle."""
+    theme = p.theme
+    p.surface.fill(th.RIM)
+    pygame.draw.rect(p.surface, th.FELT, ring.centre, border_radius=theme.px(22))
+    pygame.draw.rect(
+        p.surface, th.FELT_EDGE, ring.centre, width=max(2, theme.px(3)), border_radius=theme.px(22)
+    )
+    ring.draw(p, backend, now_ms)
+
+
+def row_of(rect: pygame.Rect, n: int, gap: int) -> list[pygame.Rect]:
+    """``rect`` cut into ``n`` equal cells side by side."""
+    w = (rect.w - gap * (n - 1)) // n
+    return [pygame.Rect(rect.x + i * (w + gap), rect.y, w, rect.h) for i in range(n)]
+
+
+class BaseScreen(Screen):
+    """A screen with the seat ring, touch buttons and a message line."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.ring = SeatRing(app.theme, app.seats, app.catalog)
+        px = app.theme.px
+        self.inner = self.ring.centre.inflate(-2 * px(10), -2 * px(8))
+        self.buttons: list[Button] = []
+        self.message: str | None = None  # a refusal or a notice, shown in WARNING colour
+
+    def t(self, key: str, **fmt: object) -> str:
+        return self.app.catalog.text(key, **fmt)
+
+    def button_h(self) -> int:
+        return max(th.MIN_TARGET, self.app.theme.px(64))
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
+        if any(changed):
+            self.app.invalidate()
+
+    def pointer_up(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_up(pos) for b in list(self.buttons)]
+        if any(changed):
+            self.app.invalidate()
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        return self.ring.next_deadline(self.app.backend, now_ms)
+
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()
+
+    def draw_text(
+        self, p: Painter, text: str, size: float, colour, box: pygame.Rect, align: str = "left"
+    ) -> None:
+        theme = self.app.theme
+        p.text(text, theme.fitting_font(text, theme.px(size), box.w), colour, box, align)
+
+    def button(self, key: str) -> Button | None:
+        """The button whose action is ``key`` (tests, demo)."""
+        return next((b for b in self.buttons if getattr(b, "key", None) == key), None)
+
+
+def make_button(rect: pygame.Rect, label: str, on_tap: Callable[[], None], key: str) -> Button:
+    button = Button(rect, label, on_tap)
+    button.key = key  # type: ignore[attr-defined]
+    return button
+
+
+# ------------------------------------------------------------------------------ new game
+
+
+class SetupScreen(BaseScreen):
+    """Who plays (tap a seat to take it in or out) and who starts (the first-player button
+    goes round the players in)."""
+
+    def __init__(self, app: App, spec: GameText) -> None:
+        super().__init__(app)
+        self.spec = spec
+        self.name = f"{spec.game}-setup"
+        n = len(app.seats)
+        self.playing = [i < spec.max_players for i in range(n)]
+        self.first = 0
+        self._layout()
+
+    def _layout(self) -> None:
+        px = self.app.theme.px
+        gap = px(8)
+        r = self.inner
+        self.title_rect = pygame.Rect(r.x, r.y, r.w, px(40))
+        self.msg_rect = pygame.Rect(r.x, self.title_rect.bottom, r.w, px(30))
+        bh = self.button_h()
+        tiles = pygame.Rect(r.x, self.msg_rect.bottom + gap, r.w, max(bh, px(76)))
+        self.tile_rects = row_of(tiles, len(self.app.seats), gap)
+        bottom = pygame.Rect(r.x, r.bottom - bh, r.w, bh)
+        first_rect, start_rect = row_of(bottom, 2, gap)
+        self.buttons = [
+            make_button(rect, "", lambda i=i: self.toggle(i), f"seat-{i}")
+            for i, rect in enumerate(self.tile_rects)
+        ]
+        self.buttons.append(make_button(first_rect, "", self.next_first, "first"))
+        self.buttons.append(make_button(start_rect, self.t("majority.setup.start"),
+                                        self.start, "start"))
+        self._labels()
+
+    def players(self) -> list[int]:
+        return [i for i, on in enumerate(self.playing) if on]
+
+    def _labels(self) -> None:
+        for i, button in enumerate(self.buttons[: len(self.app.seats)]):
+            name = self.app.seats[i].name
+            key = "majority.setup.in" if self.playing[i] else "majority.setup.out"
+            button.label = self.t(key, name=name)
+        chosen = self.players()
+        if chosen and self.first not in chosen:
+            self.first = chosen[0]
+        first = self.app.seats[self.first].name if chosen else "-"
+        self.buttons[-2].label = self.t("majority.setup.first", name=first)
+        for seat in range(len(self.app.seats)):
+            light = Light.FIRST_PLAYER if chosen and seat == self.first else Light.OFF
+            self.app.backend.set_light(seat, light)
+
+    def toggle(self, seat: int) -> None:
+        self.playing[seat] = not self.playing[seat]
+        self.message = None
+        self._labels()
+        self.app.invalidate()
+
+    def next_first(self) -> None:
+        chosen = self.players()
+        if chosen:
+            after = [s for s in chosen if s > self.first]
+            self.first = after[0] if after else chosen[0]
+        self._labels()
+        self.app.invalidate()
+
+    def setup(self) -> dict:
+        chosen = self.players()
+        return {
+            "players": [self.app.seats[i].name for i in chosen],
+            "seats": chosen,
+            "first_player": self.app.seats[self.first].name if chosen else None,
+        }
+
+    def start(self) -> None:
+        rules = rules_for(self.spec.game)
+        n = len(self.players())
+        if not self.spec.min_players <= n <= self.spec.max_players:
+            self.message = self.t(
+                "majority.setup.count", n=n, low=self.spec.min_players, high=self.spec.max_players
+            )
+            self.app.invalidate()
+            return
+        try:
+            session = Session.start(self.app.journal, rules, self.setup())
+        except RuleError as exc:
+            self.message = self.t("majority.refused", reason=exc.message)
+            self.app.invalidate()
+            return
+        self.app.replace(GameScreen(self.app, self.spec, session))
+
+    def on_button(self, event: ButtonEvent) -> None:
+        if event.seat < len(self.playing) and event.press is Press.SHORT:
+            if event.button == "a":
+                self.toggle(event.seat)
+            elif event.button == "b" and self.playing[event.seat]:
+                self.first = event.seat
+                self._labels()
+                self.app.invalidate()
+
+    def describe(self) -> str:
+        names = ", ".join(self.app.seats[i].name for i in self.players())
+        return f"{self.t(self.spec.game + '.title')} | {names} | {self.buttons[-2].label}"
+
+    def draw(self, p: Painter) -> None:
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        title = f"{self.t(self.spec.game + '.title')} — {self.t('majority.setup.title')}"
+        self.draw_text(p, title, 40, th.INK, self.title_rect)
+        hint = self.message or self.t(
+            "majority.setup.hint", low=self.spec.min_players, high=self.spec.max_players
+        )
+        self.draw_text(p, hint, 26, th.WARNING if self.message else th.INK_SOFT, self.msg_rect)
+        for i, button in enumerate(self.buttons):
+            button.draw(p)
+            if i < len(self.app.seats):
+                px = self.app.theme.px
+                colour = self.app.seats[i].colour if self.playing[i] else th.INK_DIM
+                bar = pygame.Rect(button.rect.x + px(10), button.rect.bottom - px(10),
+                                  button.rect.w - px(20), px(5))
+                pygame.draw.rect(p.surface, colour, bar)
+
+
+# ------------------------------------------------------------------------------ the game
+
+
+class GameScreen(BaseScreen):
+    """A Koryŏ or Chosŏn game in progress (see the module docstring)."""
+
+    def __init__(self, app: App, spec: GameText, session: Session) -> None:
+        super().__init__(app)
+        self.spec = spec
+        self.session = session
+        self.rules: MajorityGame = session.rules  # type: ignore[assignment]
+        self.view = session.public_view()
+        self.mode = "board"
+        self.entry: dict[str, int] = {}
+        self.selected: str | None = None
+        self.power_index = 0
+        self.page = 0
+        self.undo_request: int | None = None  # the seat asking for an undo
+        self.recorded = False
+        self.lang = app.catalog.language
+        self.names = {f["value"]: f for f in self.view["families"]}
+        self.events = {e["key"]: e for e in self.view["events"]}
+        self.kinds = [str(v) for v in sorted(self.names, reverse=True)] + list(self.events)
+        self._show()
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return f"{self.spec.game}-{self.mode}"
+
+    # --- names ------------------------------------------------------------------------
+
+    def kind_name(self, kind: str | int, plural: bool = False) -> str:
+        key = str(kind)
+        item = self.names[int(key)] if key.isdigit() else self.events[key]
+        return item[f"{self.lang}_plural"] if plural else item[self.lang]
+
+    def abbr(self, kind: str) -> str:
+        return self.t(f"{self.spec.game}.abbr.{kind}")
+
+    def seat_of(self, player: str) -> int:
+        return self.view["seats"][self.view["players"].index(player)]
+
+    # --- the session --------------------------------------------------------------------
+
+    def _show(self) -> None:
+        """Take the session's view: lights, mode, recording of a finished game."""
+        view = self.view
+        for seat, light in self.rules.lights(view).items():
+            if seat < len(self.app.seats):
+                self.app.backend.set_light(seat, light)
+        if view["final"] is not None:
+            self.mode = "final"
+            self._record()
+        elif not {"entry": self.can_enter, "powers": self.offered}.get(self.mode, bool)():
+            self.mode = "board"
+        self._layout()
+        self.app.invalidate()
+
+    def _record(self) -> None:
+        if self.recorded:
+            return
+        self.recorded = True
+        result = self.view["final"]
+        if self.app.history is not None:
+            self.app.history.record(result)
+        self.session.finish(result)
+
+    def dispatch(self, action: dict) -> bool:
+        """Send ``action`` to the session; a refusal shows its reason and changes nothing."""
+        try:
+            self.view = self.session.dispatch(action)
+        except RuleError as exc:
+            self.message = self.t("majority.refused", reason=exc.message)
+            self.app.invalidate()
+            return False
+        self.message = None
+        self.undo_request = None
+        self._show()
+        return True
+
+    def undo(self) -> None:
+        action = self.session.undo()
+        self.undo_request = None
+        if action is None:
+            self.message = self.t("majority.nothing_to_undo")
+        else:
+            self.message = self.t("majority.undone")
+            self.view = self.session.public_view()
+            self.mode = "board"
+        self._show()
+
+    # --- what may happen now ------------------------------------------------------------
+
+    def acting(self) -> str:
+        """Whose turn it is, or the first player between turns."""
+        return self.view["current_player"] or self.view["first_player"]
+
+    def can_enter(self) -> bool:
+        v = self.view
+        return v["phase"] in ("time_travel", "orders", "main") and not v["turn"]["revealed"]
+
+    def next_step(self) -> dict | None:
+        """The action of the big button: start the round, end the turn, end the round."""
+        v = self.view
+        if v["phase"] == "setup":
+            return {"action": "start_round"}
+        if v["phase"] == "end":
+            return {"action": "end_round"}
+        if v["phase"] == "main" and v["turn"]["revealed"]:
+            return {"action": "end_turn", "player": v["current_player"]}
+        return None
+
+    def offered(self) -> list[tuple[dict, list[dict]]]:
+        """Powers of the phase that some action carries out, with those actions."""
+        table = self.session.state
+        out = []
+        for power in self.view["powers"]:
+            options = self.rules.options(table, power)
+            if options:
+                out.append((power, options))
+        return out
+
+    # --- sentences ----------------------------------------------------------------------
+
+    def power_text(self, power: dict) -> str:
+        """The engine's sentence for a power, from the catalog of the screen's language."""
+        g, code, params = self.spec.game, power["code"], power["params"]
+        fmt: dict[str, object] = {"player": power["player"], **params}
+        if power["family"] is not None:
+            fmt["family"] = self.kind_name(power["family"], plural=True)
+        key = f"{g}.power.{code}"
+        if code == "discard" and params["excess"] == 1:
+            key += "_1"
+        elif g == "choson" and code == "take_vp" and not power["must"]:
+            key += "_from"
+        elif code == "sword" and params["n"] > 1:
+            key += "_left"
+        elif code == "riposte":
+            turn = self.view["turn"]
+            fmt["attacker"] = self.view["current_player"]
+            fmt["character"] = self.kind_name(turn["character"])
+            fmt["token"] = self.t(f"{g}.token.{TOKENS[turn['riposte'][1]]}")
+        return self.t(key, **fmt)
+
+    def protection_text(self, prot: dict) -> str:
+        g = self.spec.game
+        return self.t(
+            f"{g}.protection.{prot['family']}" if g == "koryo" else f"{g}.protection.shield",
+            player=prot["player"],
+            family=self.kind_name(prot["family"], plural=True),
+        )
+
+    def limit_texts(self) -> list[str]:
+        v = self.view
+        out = []
+        for check in v["limits"]:
+            if check["counted"] > check["limit"]:
+                out.append(self.t(f"{self.spec.game}.over_limit", player=check["player"],
+                                  counted=check["counted"], limit=check["limit"]))
+        return out
+
+    def breaker_text(self) -> str:
+        """Which tie-breaker is in force during the rounds."""
+        v, g = self.view, self.spec.game
+        if g == "koryo":
+            if v["omniscient"]:
+                return self.t("koryo.breaker", player=v["omniscient"],
+                              family=self.kind_name(1, plural=True))
+            return self.t("koryo.no_breaker", family=self.kind_name(1))
+        if v["shield"]:
+            return self.t("choson.breaker", player=v["shield"]["player"],
+                          family=self.kind_name(v["shield"]["family"], plural=True))
+        return self.t("choson.no_breaker")
+
+    def token_texts(self) -> list[str]:
+        """Chosŏn's tokens that follow majorities, and Yi's Legacy."""
+        v = self.view
+        if self.spec.game != "choson":
+            return []
+        out = []
+        for key, who in (("return_fire", v["return_fire"]),
+                         ("counter_attack", v["counter_attack"]), ("legacy", v["legacy"])):
+            if who:
+                out.append(self.t(f"choson.holds.{key}", player=who))
+        return out
+
+    def status(self) -> str:
+        """What the table does now."""
+        v = self.view
+        phase, who = v["phase"], v["current_player"]
+        if self.undo_request is not None:
+            return self.t("majority.undo_request", name=self.app.seats[self.undo_request].name)
+        if phase == "setup":
+            return self.t("majority.status.setup", player=v["first_player"], round=v["round"] + 1)
+        if phase == "end":
+            return self.t("majority.status.end", player=v["first_player"])
+        if phase == "time_travel":
+            return self.t("majority.status.time_travel", player=who)
+        if not v["turn"]["revealed"]:
+            return self.t("majority.status.reveal", player=who, n=v["deals"][who])
+        return self.t("majority.status.main", player=who)
+
+    # --- inputs -------------------------------------------------------------------------
+
+    def step(self) -> None:
+        action = self.next_step()
+        if action is not None:
+            self.dispatch(action)
+
+    def open_entry(self) -> None:
+        if self.can_enter():
+            self.mode, self.entry, self.selected, self.message = "entry", {}, None, None
+            self._layout()
+            self.app.invalidate()
+
+    def open_powers(self) -> None:
+        if self.offered():
+            self.mode, self.power_index, self.page, self.message = "powers", 0, 0, None
+            self._layout()
+            self.app.invalidate()
+
+    def back(self) -> None:
+        self.mode, self.message = "board", None
+        self._layout()
+        self.app.invalidate()
+
+    def on_button(self, event: ButtonEvent) -> None:
+        if self.mode == "final":
+            return
+        if event.press is Press.LONG:
+            if self.undo_request == event.seat:
+                self.undo()
+            else:
+                self.undo_request = event.seat
+                self.app.invalidate()
+            return
+        acting = self.seat_of(self.acting())
+        if event.seat != acting:
+            self.message = self.t("majority.not_your_turn", name=self.app.seats[event.seat].name,
+                                  player=self.acting())
+            self.app.invalidate()
+            return
+        if event.button == "a":
+            self.step()
+        elif event.button == "b":
+            self.open_entry()
+        elif event.button == "c":
+            self.open_powers()
+
+    # entry
+    def tap_kind(self, kind: str) -> None:
+        self.selected = kind
+        self.change(+1)
+
+    def change(self, delta: int) -> None:
+        kind = self.selected
+        if kind is None:
+            return
+        counts = dict(self.entry)
+        counts[kind] = max(0, counts.get(kind, 0) + delta)
+        if counts[kind] == 0:
+            counts.pop(kind)
+        if delta > 0:
+            try:
+                self.rules.apply(self.session.state, self.reveal_action(counts))
+            except RuleError as exc:
+                # A count the deck or the deal cannot have is refused at once; an order not
+                # yet legal (a combination being built) is only hinted at.
+                if exc.field != "cards" or sum(counts.values()) > self.view["deals"][
+                    self.view["current_player"]
+                ]:
+                    self.message = self.t("majority.refused", reason=exc.message)
+                    self.app.invalidate()
+                    return
+        self.entry, self.message = counts, None
+        self.app.invalidate()
+
+    def reveal_action(self, counts: dict[str, int]) -> dict:
+        return {"action": "reveal", "player": self.view["current_player"], "cards": dict(counts)}
+
+    def reveal(self) -> None:
+        if self.dispatch(self.reveal_action(self.entry)):
+            self.entry = {}
+
+    # powers
+    def power_options(self) -> tuple[dict, list[dict]] | None:
+        offered = self.offered()
+        if not offered:
+            return None
+        return offered[self.power_index % len(offered)]
+
+    def other_power(self) -> None:
+        self.power_index += 1
+        self.page = 0
+        self._layout()
+        self.app.invalidate()
+
+    def turn_page(self) -> None:
+        chosen = self.power_options()
+        pages = math.ceil(len(chosen[1]) / OPTIONS_PER_PAGE) if chosen else 1
+        self.page = (self.page + 1) % max(1, pages)
+        self._layout()
+        self.app.invalidate()
+
+    def choose(self, action: dict) -> None:
+        if self.dispatch(action) and self.mode == "powers":
+            self.page = 0
+            self._layout()
+
+    def option_label(self, action: dict) -> str:
+        name = action["action"]
+        fmt = {k: v for k, v in action.items() if k != "action"}
+        for field in ("family", "a_family", "b_family"):
+            if field in fmt:
+                fmt[field] = self.kind_name(fmt[field])
+        if "event" in fmt:
+            fmt["event"] = self.kind_name(fmt["event"])
+        key = f"majority.option.{name}"
+        if "source" in fmt:
+            key += "_from"
+        return self.t(key, **fmt)
+
+    def done(self) -> None:
+        if len(self.app.screens) > 1:
+            self.app.pop()
+        else:
+            self.app.replace(SetupScreen(self.app, self.spec))
+
+    # --- layout -------------------------------------------------------------------------
+
+    def _layout(self) -> None:
+        px = self.app.theme.px
+        r = self.inner
+        gap = px(6)
+        bh = self.button_h()
+        self.banner_rect = pygame.Rect(r.x, r.y, r.w, px(28))
+        self.status_rect = pygame.Rect(r.x, self.banner_rect.bottom, r.w, px(24))
+        self.bar_rect = pygame.Rect(r.x, r.bottom - bh, r.w, bh)
+        self.body = pygame.Rect(r.x, self.status_rect.bottom + gap, r.w,
+                                self.bar_rect.top - gap - self.status_rect.bottom - gap)
+        layout = {"board": self._layout_board, "entry": self._layout_entry,
+                  "powers": self._layout_powers, "final": self._layout_final}[self.mode]
+        layout()
+
+    def _bar(self, items: list[tuple[str, Callable[[], None], str]]) -> None:
+        gap = self.app.theme.px(8)
+        self.buttons = [
+            make_button(rect, label, fn, key)
+            for rect, (label, fn, key) in zip(row_of(self.bar_rect, len(items), gap), items,
+                                              strict=True)
+        ]
+
+    def _layout_board(self) -> None:
+        items = [(self.t("majority.undo"), self.undo, "undo")]
+        if self.can_enter():
+            items.append((self.t("majority.enter", player=self.view["current_player"]),
+                          self.open_entry, "entry"))
+        if self.offered():
+            items.append((self.t("majority.powers"), self.open_powers, "powers"))
+        step = self.next_step()
+        if step is not None:
+            items.append((self.t(f"majority.step.{step['action']}"), self.step, "step"))
+        self._bar(items)
+
+    def _layout_entry(self) -> None:
+        px = self.app.theme.px
+        gap = px(6)
+        kinds = self.kinds
+        cols = math.ceil(len(kinds) / 2)
+        h = (self.body.h - gap) // 2
+        self.tiles: dict[str, pygame.Rect] = {}
+        for row in range(2):
+            rect = pygame.Rect(self.body.x, self.body.y + row * (h + gap), self.body.w, h)
+            for kind, cell in zip(kinds[row * cols:(row + 1) * cols], row_of(rect, cols, gap),
+                                  strict=False):
+                self.tiles[kind] = cell
+        self._bar([
+            (self.t("majority.cancel"), self.back, "cancel"),
+            ("−", lambda: self.change(-1), "minus"),
+            ("+", lambda: self.change(+1), "plus"),
+            (self.t("majority.reveal"), self.reveal, "reveal"),
+        ])
+        self.buttons += [
+            make_button(rect, "", lambda k=kind: self.tap_kind(k), f"kind-{kind}")
+            for kind, rect in self.tiles.items()
+        ]
+
+    def _layout_powers(self) -> None:
+        px = self.app.theme.px
+        gap = px(8)
+        chosen = self.power_options()
+        items = [(self.t("majority.back"), self.back, "back")]
+        if len(self.offered()) > 1:
+            items.append((self.t("majority.other_power"), self.other_power, "other"))
+        options = chosen[1] if chosen else []
+        if len(options) > OPTIONS_PER_PAGE:
+            items.append((self.t("majority.more"), self.turn_page, "page"))
+        self._bar(items)
+        self.power_rect = pygame.Rect(self.body.x, self.body.y, self.body.w, px(26))
+        grid = pygame.Rect(self.body.x, self.power_rect.bottom + gap, self.body.w,
+                           self.body.bottom - self.power_rect.bottom - gap)
+        h = (grid.h - gap) // 2
+        shown = options[self.page * OPTIONS_PER_PAGE:(self.page + 1) * OPTIONS_PER_PAGE]
+        cells = [c for row in range(2) for c in row_of(
+            pygame.Rect(grid.x, grid.y + row * (h + gap), grid.w, h), 3, gap)]
+        self.option_buttons = [
+            make_button(cell, self.option_label(a), lambda a=a: self.choose(a), "option")
+            for cell, a in zip(cells, shown, strict=False)
+        ]
+        for button, action in zip(self.option_buttons, shown, strict=False):
+            button.action = action  # type: ignore[attr-defined]
+        self.buttons += self.option_buttons
+
+    def _layout_final(self) -> None:
+        self._bar([(self.t("majority.done"), self.done, "done")])
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def banner(self) -> str:
+        v = self.view
+        if not v["round"]:
+            season = self.t("majority.banner.before", rounds=v["rounds"])
+        else:
+            season = self.t("majority.banner.round", round=v["round"], rounds=v["rounds"],
+                            deal=v["deal"], limit=v["limit"])
+        return season
+
+    def draw(self, p: Painter) -> None:
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        v = self.view
+        left = self.banner_rect.copy()
+        left.w = self.banner_rect.w * 3 // 5
+        right = pygame.Rect(left.right, left.y, self.banner_rect.w - left.w, left.h)
+        if self.mode == "final":
+            self.draw_text(p, self.t(f"{self.spec.game}.title"), 28, th.INK, left)
+        else:
+            self.draw_text(p, self.banner(), 28, th.INK, left)
+            side = self.t("majority.banner.side", player=v["first_player"], bank=v["bank"],
+                          tokens=v["vp_tokens"])
+            self.draw_text(p, side, 24, th.WARNING, right, "right")
+        status = self.message or (self.final_headline() if self.mode == "final"
+                                  else self.status())
+        warn = self.message is not None or self.undo_request is not None
+        self.draw_text(p, status, 22, th.WARNING if warn else th.INK_SOFT, self.status_rect)
+        {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,
+         "final": self._draw_final}[self.mode](p)
+        for button in self.buttons:
+            if getattr(button, "key", "") == "undo" and self.undo_request is not None:
+                glow = button.rect.inflate(self.app.theme.px(6), self.app.theme.px(6))
+                pygame.draw.rect(p.surface, th.WARNING, glow, border_radius=glow.h // 4)
+            if not getattr(button, "key", "").startswith("kind-"):
+                button.draw(p)
+
+    def board_columns(self) -> list[str]:
+        g = self.spec.game
+        return [str(v) for v in sorted(self.names, reverse=True)] + (
+            list(self.events) if g == "koryo" else ["kept"]
+        ) + ["vp"]
+
+    def _draw_board(self, p: Painter) -> None:
+        px = self.app.theme.px
+        v = self.view
+        players = v["players"]
+        cols = self.board_columns()
+        row_h = px(22)
+        head_h = px(18)
+        name_w = self.body.w * 2 // 15
+        col_w = (self.body.w - name_w) // len(cols)
+        x0 = self.body.x + name_w
+        y = self.body.y
+        majorities = {m["family"]: m for m in v["majorities"]}
+        for i, col in enumerate(cols):
+            cell = pygame.Rect(x0 + i * col_w, y, col_w, head_h)
+            if col.isdigit():
+                label = f"{col} {self.abbr(col)}"
+            else:
+                label = self.abbr(col) if col in self.events else self.t(f"majority.col.{col}")
+            self.draw_text(p, label, 17, th.INK_SOFT, cell, "center")
+        y += head_h
+        for player in players:
+            row = pygame.Rect(self.body.x, y, self.body.w, row_h)
+            seat = self.seat_of(player)
+            colour = self.app.seats[seat].colour if seat < len(self.app.seats) else th.INK
+            pygame.draw.rect(p.surface, colour, pygame.Rect(row.x, row.y + px(4), px(5),
+                                                            row_h - px(8)))
+            name_box = pygame.Rect(row.x + px(9), row.y, name_w - px(11), row_h)
+            is_current = player == v["current_player"]
+            self.draw_text(p, player, 21, th.WARNING if is_current else th.INK, name_box)
+            area = v["areas"][player]
+            for i, col in enumerate(cols):
+                cell = pygame.Rect(x0 + i * col_w, y, col_w, row_h).inflate(-px(3), -px(2))
+                if col == "vp":
+                    n, mark = v["tokens"][player], ""
+                elif col == "kept":
+                    n, mark = v["kept_events"][player], ""
+                else:
+                    n, mark = area.get(col, 0), ""
+                ink = th.INK if n else th.INK_DIM
+                m = majorities.get(int(col)) if col.isdigit() else None
+                if m is not None and m["holder"] == player:
+                    pygame.draw.rect(p.surface, th.FELT_EDGE, cell, border_radius=px(5))
+                    ink = th.BUTTON_INK
+                    mark = "*" if m["tie_breaker"] else ""
+                elif m is not None and player in m["tied"]:
+                    pygame.draw.rect(p.surface, th.WARNING, cell, width=max(1, px(2)),
+                                     border_radius=px(5))
+                    mark = "="
+                self.draw_text(p, f"{n}{mark}" if n else "·", 21, ink, cell, "center")
+            y += row_h
+        # Under the board: powers and protections (a line each), then limit warnings, the
+        # tie-breaker and Chosŏn's tokens (two a line); what does not fit is counted.
+        gap = px(4)
+        info = pygame.Rect(self.body.x, y + gap, self.body.w, self.body.bottom - y - gap)
+        warnings = self.limit_texts()
+        wide = [(self.power_text(pw), th.INK) for pw in v["powers"]] + [
+            (self.protection_text(pr), th.INK_SOFT) for pr in v["protections"]
+        ]
+        narrow = [(w, th.WARNING) for w in warnings] + [
+            (line, th.INK_SOFT) for line in [self.breaker_text(), *self.token_texts()]
+        ]
+        lines: list[list[tuple[str, tuple]]] = [[item] for item in wide]
+        lines += [narrow[i:i + 2] for i in range(0, len(narrow), 2)]
+        line_h = px(20)
+        fit = max(1, info.h // line_h)
+        if len(lines) > fit:
+            hidden = sum(len(line) for line in lines[fit - 1:])
+            lines = lines[: fit - 1] + [[(self.t("majority.more_lines", n=hidden), th.INK_SOFT)]]
+        for i, line in enumerate(lines):
+            rect = pygame.Rect(info.x, info.y + i * line_h, info.w, line_h)
+            for (text, colour), cell in zip(line, row_of(rect, len(line), px(10)), strict=True):
+                self.draw_text(p, text, 19, colour, cell)
+
+    def _draw_entry(self, p: Painter) -> None:
+        px = self.app.theme.px
+        for kind, rect in self.tiles.items():
+            n = self.entry.get(kind, 0)
+            selected = kind == self.selected
+            fill = th.BUTTON_PRESSED if selected else (th.BUTTON if n else th.PLATE)
+            pygame.draw.rect(p.surface, fill, rect, border_radius=px(10))
+            ink = th.BUTTON_INK if (selected or n) else th.INK
+            top = pygame.Rect(rect.x + px(4), rect.y + px(2), rect.w - px(8), rect.h * 2 // 5)
+            mid = pygame.Rect(rect.x + px(4), top.bottom, rect.w - px(8), rect.h - top.h - px(2))
+            label = f"{kind} {self.abbr(kind)}" if kind.isdigit() else self.abbr(kind)
+            self.draw_text(p, label, 20, ink, top, "center")
+            self.draw_text(p, str(n) if n else "·", 36, ink, mid, "center")
+            p.targets.append(rect)
+
+    def _draw_powers(self, p: Painter) -> None:
+        chosen = self.power_options()
+        if chosen:
+            self.draw_text(p, self.power_text(chosen[0]), 22, th.WARNING, self.power_rect)
+
+    def final_headline(self) -> str:
+        winners = self.view["final"]["winners"]
+        key = "majority.final.winner" if len(winners) == 1 else "majority.final.shared"
+        return self.t(key, names=", ".join(winners))
+
+    def final_rows(self) -> list[tuple[str, str]]:
+        g = self.spec.game
+        keys = ["events", "tokens"] if g == "koryo" else [
+            "tokens", "kept_events", "first_player", "yi_legacy"]
+        return [(self.t(f"majority.final.{k}"), k) for k in keys]
+
+    def _draw_final(self, p: Painter) -> None:
+        px = self.app.theme.px
+        final = self.view["final"]
+        players = final["players"]
+        rows = [(self.t("majority.final.families"), "families"), *self.final_rows(),
+                (self.t("majority.final.total"), "total")]
+        row_h = min(px(30), self.body.h // (len(rows) + 1))
+        label_w = self.body.w // 4
+        col_w = (self.body.w - label_w) // len(players)
+        y = self.body.y
+        for i, pl in enumerate(players):
+            cell = pygame.Rect(self.body.x + label_w + i * col_w, y, col_w, row_h)
+            win = pl["name"] in final["winners"]
+            self.draw_text(p, pl["name"], 24, th.WARNING if win else th.INK, cell, "center")
+        for label, key in rows:
+            y += row_h
+            self.draw_text(p, label, 21, th.INK_SOFT,
+                           pygame.Rect(self.body.x, y, label_w - px(6), row_h))
+            for i, pl in enumerate(players):
+                cell = pygame.Rect(self.body.x + label_w + i * col_w, y, col_w, row_h)
+                b = pl["breakdown"]
+                if key == "families":
+                    scored = [str(f["family"]) for f in final["families"]
+                              if f["holder"] == pl["name"]]
+                    total = sum(b[f"family_{f}"] for f in scored)
+                    text = f"{'+'.join(scored)} = {total}" if scored else "0"
+                elif key == "total":
+                    text = str(pl["total"])
+                else:
+                    text = str(b[key])
+                big = 26 if key == "total" else 21
+                self.draw_text(p, text, big, th.INK, cell.inflate(-px(6), 0), "center")
+
+    def describe(self) -> str:
+        v = self.view
+        if self.mode == "final":
+            totals = ", ".join(f"{pl['name']} {pl['total']}" for pl in v["final"]["players"])
+            return f"{self.name} | {self.final_headline()} | {totals}"
+        holders = " ".join(
+            f"{m['family']}:{m['holder'] or ('=' if m['tied'] else '-')}" for m in v["majorities"]
+        )
+        parts = [self.name, self.banner(), self.message or self.status(), holders]
+        if self.mode == "entry":
+            parts.append(str(self.entry))
+        parts += [self.power_text(pw) for pw in v["powers"]]
+        return " | ".join(parts)
+
+
+# ------------------------------------------------------------------------------ module API
+
+
+def new_game(app: App, spec: GameText) -> Screen:
+    return SetupScreen(app, spec)
+
+
+def resume(app: App, spec: GameText, game: Session | int | None) -> Screen | None:
+    """The screen of an unfinished game: ``game`` is its session already replayed, or its
+    number in ``app.journal`` (None: the latest unfinished game of this kind); None when
+    there is none."""
+    session = (
+        game if isinstance(game, Session)
+        else Session.resume(app.journal, rules_for(spec.game), game)
+    )
+    return None if session is None else GameScreen(app, spec, session)
+
+
+# ------------------------------------------------------------------------------ driving
+
+
+def play(ctx, action: dict) -> None:
+    """Carry out ``action`` on the screen the way players do: seat button A for the next
+    step, taps on the card entry for an order, taps on a power's option otherwise
+    (``ctx``: a ``companion.ui.demo.DemoContext``; the demo and the tests use it)."""
+    screen: GameScreen = ctx.app.screen
+    name = action["action"]
+    if name in ("start_round", "end_turn", "end_round"):
+        ctx.press(screen.seat_of(screen.acting()), "a")
+    elif name == "reveal":
+        ctx.tap(screen.button("entry").rect, "enter cards")
+        for kind, n in action["cards"].items():
+            for _ in range(n):
+                ctx.tap(screen.tiles[kind], f"family {kind}")
+        ctx.tap(screen.button("reveal").rect, "reveal")
+    else:
+        ctx.tap(screen.button("powers").rect, "powers")
+        for _ in range(len(screen.offered()) * 20):
+            match = [b for b in screen.option_buttons if b.action == action]
+            if match:
+                ctx.tap(match[0].rect, match[0].label)
+                if screen.mode == "powers":
+                    ctx.tap(screen.button("back").rect, "back")
+                return
+            more, other = screen.button("page"), screen.button("other")
+            if more and screen.page + 1 < math.ceil(
+                len(screen.power_options()[1]) / OPTIONS_PER_PAGE
+            ):
+                ctx.tap(more.rect, "more")
+            elif other:
+                ctx.tap(other.rect, "other power")
+            else:
+                break
+        raise AssertionError(f"{action} is not offered on screen")
+
+
+def demo_game(ctx, spec: GameText, seed: int, drop_seat: int | None) -> None:
+    """A shortened game for ``companion demo``: set-up by touch, rounds 1, 2 and 8 played
+    through the screen (card entry, a refused count, powers, undo, limit warnings), rounds
+    3–7 fast-forwarded through the session, then the final score."""
+    from companion.games.autoplay import next_action
+    from companion.journal import Journal
+
+    app = ctx.app
+    saved = app.journal, app.history
+    with tempfile.TemporaryDirectory() as tmp:
+        app.journal, app.history = Journal(Path(tmp) / "demo-journal.sqlite"), None
+        try:
+            _demo_game(ctx, spec, random.Random(seed), drop_seat, next_action)
+        finally:
+            app.journal.close()
+            app.journal, app.history = saved
+
+
+def _demo_game(
+    ctx, spec: GameText, rng: random.Random, drop_seat: int | None, next_action
+) -> None:
+    setup = SetupScreen(ctx.app, spec)
+    ctx.show(setup)
+    ctx.shot()
+    if drop_seat is not None:
+        ctx.tap(setup.button(f"seat-{drop_seat}").rect, "seat out")
+    ctx.tap(setup.button("first").rect, "first player")
+    ctx.shot("players")
+    ctx.tap(setup.button("start").rect, "start")
+    screen: GameScreen = ctx.app.screen
+    ctx.shot("before-round-1")
+    shown: set[str] = set()
+    while screen.view["phase"] != "over":
+        action = next_action(screen.rules, screen.session.state, rng)
+        v = screen.view
+        if 2 <= v["round"] <= 7 and v["phase"] != "setup":
+            screen.dispatch(action)
+            ctx.record(f"fast-forward {action['action']}")
+            continue
+        name = action["action"]
+        if name == "reveal" and "entry" not in shown:
+            shown.add("entry")
+            ctx.tap(screen.button("entry").rect, "enter cards")
+            ctx.tap(screen.tiles["1"], "family 1")
+            ctx.tap(screen.tiles["1"], "family 1 again")
+            ctx.shot("refused")
+            ctx.tap(screen.button("cancel").rect, "cancel")
+            ctx.tap(screen.button("entry").rect, "enter cards")
+            for kind, n in action["cards"].items():
+                for _ in range(n):
+                    ctx.tap(screen.tiles[kind], f"family {kind}")
+            ctx.shot()
+            ctx.tap(screen.button("reveal").rect, "reveal")
+            ctx.shot("revealed")
+            continue
+        if name not in ("start_round", "end_turn", "end_round", "reveal") and "powers" not in shown:
+            shown.add("powers")
+            ctx.tap(screen.button("powers").rect, "powers")
+            ctx.shot()
+            ctx.tap(screen.button("back").rect, "back")
+        if v["phase"] == "end" and "limit" not in shown and screen.limit_texts():
+            shown.add("limit")
+            ctx.shot("limit-warning")
+        play(ctx, action)
+        if name == "start_round" and v["round"] == 1:
+            ctx.shot("round-2-first-player-passed")
+            ctx.press(screen.seat_of(screen.view["players"][-1]), "c", Press.LONG)
+            ctx.shot("undo-request")
+            ctx.tap(screen.button("undo").rect, "undo")
+            ctx.shot("undone")
+            ctx.press(screen.seat_of(screen.acting()), "a")
+    ctx.shot()
