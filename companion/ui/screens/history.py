@@ -1,8 +1,243 @@
-"""The game history on the touchscreen (issue #5)."""
+"""The game history on the touchscreen (issue #5): every finished game kept in
+``app.history`` (date, game, players, scores, winners), newest first, a page at a time
+with big « / » targets; a filter by game; the per-player statistics (games, wins, average
+score per game) of ``History.stats()``, for all games or the one filtered.
+
+``new_game(app)`` opens it from the home screen; it is no game, so ``resume`` gives None.
+"""
 
 from __future__ import annotations
 
-from companion.history import History
+from datetime import datetime
+
+import pygame
+
+from companion.history import GameResult, History, PlayerStats
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.theme import Painter
+from companion.ui.widgets import Button
+
+GAMES, PLAYERS = "games", "players"
+WINNER = (255, 214, 120)
+
+
+def when(g: GameResult) -> datetime:
+    """A game's date as an aware datetime (a date without offset: the table's local time)."""
+    return datetime.fromisoformat(g.date).astimezone()
+
+
+def new_game(app: App) -> Screen:
+    return HistoryScreen(app)
+
+
+def resume(app: App, game: object) -> None:
+    """The history is no game: nothing to resume."""
+
+
+class HistoryScreen(Screen):
+    name = "history"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.game: str | None = None  # the filter
+        self.view = GAMES
+        self.page = 0
+        self.buttons: list[Button] = []
+        self.reload()
+
+    # --- data ---------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        h = self.app.history
+        self.kept_games = sorted({g.game for g in h.games()}) if h else []
+        if self.game not in self.kept_games:
+            self.game = None
+        self.games: list[GameResult] = sorted(h.games(self.game), key=when, reverse=True) \
+            if h else []
+        self.stats: dict[str, PlayerStats] = h.stats(self.game) if h else {}
+        self.build()
+        self.app.invalidate()
+
+    def game_name(self, key: str) -> str:
+        texts = self.app.catalog.texts
+        return texts.get(f"history.game.{key}", key)  # a game imported from elsewhere: its key
+
+    def items(self) -> list:
+        return self.games if self.view == GAMES else list(self.stats.items())
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-len(self.items()) // self.per_page))
+
+    # --- actions ------------------------------------------------------------------------
+
+    def back(self) -> None:
+        if len(self.app.screens) > 1:
+            self.app.pop()
+
+    def next_filter(self) -> None:
+        choices: list[str | None] = [None, *self.kept_games]
+        self.game = choices[(choices.index(self.game) + 1) % len(choices)]
+        self.page = 0
+        self.reload()
+
+    def switch_view(self) -> None:
+        self.view = PLAYERS if self.view == GAMES else GAMES
+        self.page = 0
+        self.reload()
+
+    def turn(self, delta: int) -> None:
+        self.page = max(0, min(self.pages - 1, self.page + delta))
+        self.build()
+        self.app.invalidate()
+
+    # --- layout -------------------------------------------------------------------------
+
+    def build(self) -> None:
+        t, px = self.app.catalog.text, self.app.theme.px
+        w, h = self.app.size
+        m, gap = px(10), px(8)
+        bh = max(th.MIN_TARGET, px(68))
+        self.back_rect = pygame.Rect(m, m, px(130), bh)
+        self.view_rect = pygame.Rect(w - m - px(180), m, px(180), bh)
+        self.filter_rect = pygame.Rect(self.view_rect.x - gap - px(200), m, px(200), bh)
+        self.title_rect = pygame.Rect(self.back_rect.right + gap, m,
+                                      self.filter_rect.x - gap - self.back_rect.right - gap, bh)
+        self.prev_rect = pygame.Rect(m, h - m - bh, px(130), bh)
+        self.next_rect = pygame.Rect(w - m - px(130), h - m - bh, px(130), bh)
+        self.page_rect = pygame.Rect(self.prev_rect.right, self.prev_rect.y,
+                                     self.next_rect.x - self.prev_rect.right, bh)
+        self.list_rect = pygame.Rect(m, self.back_rect.bottom + gap, w - 2 * m,
+                                     self.prev_rect.y - gap - self.back_rect.bottom - gap)
+        self.row_h = px(66) if self.view == GAMES else px(44)
+        self.per_page = max(1, (self.list_rect.h + gap) // (self.row_h + gap)
+                            - (self.view == PLAYERS))  # the stats have a header row
+        self.page = min(self.page, self.pages - 1)
+        game = self.game_name(self.game) if self.game else t("history.all_games")
+        view = t("history.show_players" if self.view == GAMES else "history.show_games")
+        self.buttons = [
+            Button(self.back_rect, t("history.back"), self.back),
+            Button(self.filter_rect, game, self.next_filter),
+            Button(self.view_rect, view, self.switch_view),
+            Button(self.prev_rect, "«", lambda: self.turn(-1)),
+            Button(self.next_rect, "»", lambda: self.turn(+1)),
+        ]
+
+    # --- input --------------------------------------------------------------------------
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
+        if any(changed):
+            self.app.invalidate()
+
+    def pointer_up(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_up(pos) for b in list(self.buttons)]  # a tap may rebuild them
+        if any(changed):
+            self.app.invalidate()
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def shown(self) -> list:
+        start = self.page * self.per_page
+        return self.items()[start:start + self.per_page]
+
+    def winners_text(self, g: GameResult) -> str:
+        key = "history.winner" if len(g.winners) == 1 else "history.shared"
+        return self.app.catalog.text(key, names=", ".join(g.winners))
+
+    def describe(self) -> str:
+        t = self.app.catalog.text
+        head = (f"{t('history.title')} | {self.game_name(self.game) if self.game else ''}"
+                f" | {t('history.page', page=self.page + 1, pages=self.pages)}")
+        if self.view == GAMES:
+            rows = [f"{g.date} {self.game_name(g.game)}: "
+                    + ", ".join(f"{p.name} {p.total}" for p in g.players)
+                    + f" ({self.winners_text(g)})" for g in self.shown()]
+        else:
+            rows = [t("history.stats_row", name=n, games=s.games, wins=s.wins,
+                      average=self.average(s)) for n, s in self.shown()]
+        return " | ".join([head, *rows])
+
+    def average(self, s: PlayerStats) -> str:
+        return f"{s.average:.1f}"
+
+    def draw(self, p: Painter) -> None:
+        t, px = self.app.catalog.text, self.app.theme.px
+        p.surface.fill(th.RIM)
+        felt = p.surface.get_rect().inflate(-px(6), -px(6))
+        pygame.draw.rect(p.surface, th.FELT, felt, border_radius=px(18))
+        self.text(p, t("history.title"), self.title_rect, px(44), th.INK, "center")
+        for b in self.buttons:
+            b.draw(p)
+        self.text(p, t("history.page", page=self.page + 1, pages=self.pages), self.page_rect,
+                  px(30), th.INK_SOFT, "center")
+        if self.app.history is None or not self.items():
+            key = "history.not_kept" if self.app.history is None else "history.empty"
+            self.text(p, t(key), self.list_rect, px(32), th.INK_SOFT, "center")
+            return
+        if self.view == GAMES:
+            self.draw_games(p)
+        else:
+            self.draw_stats(p)
+
+    def text(self, p: Painter, text: str, box: pygame.Rect, size: int, colour,
+             align: str = "left") -> None:
+        p.text(text, self.app.theme.fitting_font(text, size, box.w), colour, box, align)
+
+    def draw_games(self, p: Painter) -> None:
+        px = self.app.theme.px
+        gap = px(8)
+        for i, g in enumerate(self.shown()):
+            row = pygame.Rect(self.list_rect.x, self.list_rect.y + i * (self.row_h + gap),
+                              self.list_rect.w, self.row_h)
+            pygame.draw.rect(p.surface, th.PLATE, row, border_radius=px(10))
+            inner = row.inflate(-px(20), -px(6))
+            top = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 9 // 20)
+            under = pygame.Rect(inner.x, top.bottom, inner.w, inner.h - top.h)
+            when = g.date[:16].replace("T", " ")
+            left = pygame.Rect(top.x, top.y, top.w * 11 // 20, top.h)
+            right = pygame.Rect(left.right, top.y, top.w - left.w, top.h)
+            self.text(p, f"{when} · {self.game_name(g.game)}", left, px(26), th.INK_SOFT)
+            self.text(p, self.winners_text(g), right, px(26), WINNER, "right")
+            self.draw_scores(p, g, under)
+
+    def draw_scores(self, p: Painter, g: GameResult, box: pygame.Rect) -> None:
+        """``Ana 15 · Ben 18 · Cleo 19``, the winners in their colour, fitted to ``box``."""
+        theme = self.app.theme
+        parts = [f"{q.name} {q.total}" for q in g.players]
+        font = theme.fitting_font(" · ".join(parts), theme.px(30), box.w)
+        x = box.x
+        for i, (q, part) in enumerate(zip(g.players, parts, strict=True)):
+            text = part if i == len(parts) - 1 else f"{part} · "
+            w = font.size(text)[0]
+            cell = pygame.Rect(x, box.y, min(w, box.right - x), box.h)
+            if cell.w > 0:
+                p.text(text, font, WINNER if q.name in g.winners else th.INK, cell, "left")
+            x += w
+
+    def draw_stats(self, p: Painter) -> None:
+        t, px = self.app.catalog.text, self.app.theme.px
+        gap = px(8)
+        area = self.list_rect
+        name_w = area.w * 40 // 100
+        col_w = (area.w - name_w) // 3
+
+        def row(y: int, cells: list[str], colour, fill: bool) -> None:
+            r = pygame.Rect(area.x, y, area.w, self.row_h)
+            if fill:
+                pygame.draw.rect(p.surface, th.PLATE, r, border_radius=px(10))
+            self.text(p, cells[0], pygame.Rect(r.x + px(12), y, name_w - px(12), r.h),
+                      px(32), colour)
+            for i, cell in enumerate(cells[1:]):
+                box = pygame.Rect(r.x + name_w + i * col_w, y, col_w, r.h)
+                self.text(p, cell, box, px(32), colour, "center")
+
+        row(area.y, [t("history.player"), t("history.games"), t("history.wins"),
+                     t("history.average")], th.INK_SOFT, False)
+        for i, (name, s) in enumerate(self.shown(), start=1):
+            row(area.y + i * (self.row_h + gap), [name, str(s.games), str(s.wins),
+                                                  self.average(s)], th.INK, True)
 
 
 def demo_history(ctx) -> History:
@@ -14,3 +249,39 @@ def demo_history(ctx) -> History:
             old.unlink()
         ctx.app.history = History(path)
     return ctx.app.history
+
+
+def _result(game: str, scores: dict[str, int], winners: list[str]) -> dict:
+    return {"game": game, "winners": winners,
+            "players": [{"name": n, "total": s, "breakdown": {"total": s}}
+                        for n, s in scores.items()]}
+
+
+def demo(ctx) -> None:
+    """The history after a few evenings (the Inheritors count of the previous demo among
+    them): the games page by page, filtered by game, and the players' statistics."""
+    h = demo_history(ctx)
+    h.record(_result("koryo", {"Ana": 31, "Ben": 27, "Cleo": 33, "Dan": 25}, ["Cleo"]),
+             date="2026-11-02T20:40:00+01:00")
+    h.record(_result("kings-dilemma", {"Ana": 14, "Ben": 17, "Cleo": 9, "Dan": 17, "Eve": 12},
+                     ["Ben", "Dan"]), date="2026-11-09T22:10:00+01:00")
+    h.record(_result("choson", {"Ben": 41, "Dan": 38}, ["Ben"]),
+             date="2026-11-14T21:05:00+01:00")
+    for day, scores in ((16, {"Ana": 22, "Cleo": 19}), (18, {"Ana": 18, "Ben": 18, "Eve": 20})):
+        best = max(scores.values())
+        h.record(_result("inheritors", scores, [n for n, s in scores.items() if s == best]),
+                 date=f"2026-11-{day}T21:30:00+01:00")
+    screen = HistoryScreen(ctx.app)
+    ctx.show(screen)
+    ctx.shot()
+    ctx.tap(screen.next_rect, "next page")
+    ctx.shot("page-2")
+    ctx.tap(screen.filter_rect, "filter")
+    while screen.game != "inheritors":
+        ctx.tap(screen.filter_rect, "filter")
+    ctx.shot("inheritors")
+    ctx.tap(screen.view_rect, "players")
+    ctx.shot("inheritors-players")
+    while screen.game is not None:
+        ctx.tap(screen.filter_rect, "filter")
+    ctx.shot("players")
