@@ -75,7 +75,7 @@ from companion.engine import kd_kingdom as kk
 from companion.engine import kd_vote as kd
 from companion.engine.errors import RuleError
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
-from companion.hardware.base import ButtonEvent, Light
+from companion.hardware.base import ButtonEvent, Light, Press
 
 log = logging.getLogger(__name__)
 
@@ -556,6 +556,7 @@ class SeatPads:
     refused, changes nothing anyone can see: no view is published, nothing is logged and
     ``press`` returns None. In an open vote the pending choice of the seat on turn is
     public: ``view()`` carries it and listeners get it; a refused press raises RuleError.
+    On a tie the moderator holds Aye (a) or Nay (b) to decide it.
     """
 
     def __init__(self, session: Any) -> None:
@@ -603,6 +604,8 @@ class SeatPads:
             player = night.seats.index(event.seat)
             if night.phase != VOTE or night.vote is None:
                 raise RuleError("button", "no vote in progress")
+            if night.vote.phase == kd.TIE:
+                return self._break_tie(night.vote, player, event)
             secret = night.vote.mode == kd.SECRET and night.vote.phase == kd.VOTING
             try:
                 pads, act = kd.press(night.vote, pads,
@@ -621,6 +624,17 @@ class SeatPads:
                 raise
             self._pads = pads
             return view
+
+    def _break_tie(self, vote: kd.Vote, player: int, event: ButtonEvent) -> dict:
+        """A tie (or all-pass vote): the moderator holds Aye or Nay to decide."""
+        name = vote.players[player]
+        if player != vote.moderator:
+            raise RuleError("button", f"the moderator {vote.moderator_name} breaks the tie, "
+                                      f"not {name}")
+        side = kd.BUTTON_SIDES.get(event.button)
+        if side is None or event.press is not Press.LONG:
+            raise RuleError("button", "hold Aye or Nay to break the tie")
+        return self.session.dispatch(kd.BreakTie(name, side).to_dict())
 
     def _publish(self, night: Night) -> dict:
         view = public_view(night, self._pads)
