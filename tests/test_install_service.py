@@ -31,7 +31,8 @@ def pi(monkeypatch):
     groups = set(svc.GROUPS)
     monkeypatch.setattr(svc, "systemd_running", lambda: True)
     monkeypatch.setattr(svc, "group_exists", lambda name: name in groups)
-    monkeypatch.setattr(svc, "video_drivers", lambda: ("kmsdrm", "x11", "dummy"))
+    # as Debian's SDL 2.26 names them (SDL matches SDL_VIDEODRIVER=kmsdrm case-blind)
+    monkeypatch.setattr(svc, "video_drivers", lambda: ("x11", "wayland", "KMSDRM", "dummy"))
     monkeypatch.setattr(svc, "home_of", lambda user: {"ana": HOME}[user])
     return groups
 

@@ -237,7 +237,7 @@ def problems(desktop: bool, skipped: tuple[str, ...]) -> list[str]:
         )
     if not desktop:
         drivers = video_drivers()
-        if "kmsdrm" not in drivers:
+        if "kmsdrm" not in (d.lower() for d in drivers):  # SDL names it KMSDRM
             found.append(
                 "this environment's pygame has no kmsdrm video driver (its SDL has: "
                 f"{', '.join(drivers) or 'none found'}): on the console the kiosk would show nothing. Build "
