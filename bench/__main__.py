@@ -1,0 +1,41 @@
+"""Run every benchmark and print the machine and one table: ours, the baseline run in the
+same command, the ratio, the goal and whether it is met. ``--quick`` for fewer samples
+(a smoke run, not figures to publish)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from bench import journal, latency, process
+from bench.common import Row, machine
+
+HEADER = Row("benchmark", "metric", "ours", "baseline", "ratio", "goal", "met")
+
+
+def table(rows: list[Row]) -> str:
+    cells = [list(vars(r).values()) for r in [HEADER, *rows]]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(cells[0]))]
+    lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells]
+    lines.insert(1, "-|-".join("-" * w for w in widths))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer presses and appends")
+    args = parser.parse_args()
+    print(f"machine: {machine()}", flush=True)
+    start = time.monotonic()
+    rows: list[Row] = []
+    rows += latency.run(presses=30 if args.quick else 200)
+    rows += journal.run(appends=50 if args.quick else 300)
+    rows += process.run()
+    print(table(rows))
+    print(f"({time.monotonic() - start:.0f} s; command: python -m bench {' '.join(sys.argv[1:])})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

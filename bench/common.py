@@ -1,0 +1,78 @@
+"""What every benchmark shares: the machine description, percentiles, result rows."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def machine() -> str:
+    """CPU model, cores, Python and OS, as printed above the table."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() in ("model name", "Model", "Hardware") and value.strip():
+                model = value.strip()
+                break
+    except OSError:
+        pass
+    os_name = platform.platform()
+    try:
+        for line in Path("/etc/os-release").read_text().splitlines():
+            if line.startswith("PRETTY_NAME="):
+                os_name = f"{line.split('=', 1)[1].strip(chr(34))} ({platform.release()})"
+    except OSError:
+        pass
+    return (
+        f"CPU {model}, {os.cpu_count()} cores ({platform.machine()}); "
+        f"Python {sys.version.split()[0]}; {os_name}"
+    )
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (0-100), linear interpolation between samples."""
+    if len(values) == 1:
+        return values[0]
+    cuts = statistics.quantiles(values, n=1000, method="inclusive")
+    return cuts[min(len(cuts) - 1, max(0, round(p * 10) - 1))]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One figure: ours against the baseline, their ratio (worded: "5.4x faster"), the
+    goal and whether this machine's figure meets it ("yes", "NO", or "" when none)."""
+
+    bench: str
+    metric: str
+    ours: str
+    baseline: str
+    ratio: str
+    goal: str = ""
+    met: str = ""
+
+
+def times(baseline: float, ours: float, better: str, worse: str) -> str:
+    """The ratio of two costs in words: "3.1x faster" or, when ours costs more, "1.4x
+    slower" (``better``/``worse`` name the direction)."""
+    if ours <= baseline:
+        return f"{baseline / ours:.1f}x {better}" if ours else f"∞ {better}"
+    return f"{ours / baseline:.1f}x {worse}"
+
+
+def verdict(ok: bool) -> str:
+    return "yes" if ok else "NO"
+
+
+def env_child() -> dict[str, str]:
+    """The environment for a child ``companion`` process: headless, this checkout first."""
+    env = dict(os.environ)
+    env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
