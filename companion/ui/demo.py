@@ -26,7 +26,9 @@ DEMOS: dict[str, str] = {
     "table-check": "companion.ui.table_check",
     "koryo": "companion.ui.screens.koryo",
     "choson": "companion.ui.screens.choson",
+    "inheritors": "companion.ui.screens.inheritors",
     "kings-dilemma": "companion.ui.screens.kings_dilemma",
+    "history": "companion.ui.screens.history",  # last: the games the demos above kept
 }
 
 

@@ -26,4 +26,7 @@ class Entry:
 MENU: tuple[Entry, ...] = (
     Entry("koryo", "koryo.menu", "companion.ui.screens.koryo"),
     Entry("choson", "choson.menu", "companion.ui.screens.choson"),
+    Entry("inheritors", "inheritors.menu", "companion.ui.screens.inheritors"),
+    # Not a game: the finished games and the players' statistics (resume gives None).
+    Entry("history", "history.menu", "companion.ui.screens.history"),
 )
