@@ -5,12 +5,14 @@ the campaign ledger, and refusals with the field a player understands."""
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.engine import kd_campaign as kc
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
-from companion.games.kings_dilemma import KingsDilemma, lights
-from companion.hardware.base import Light
+from companion.games.kings_dilemma import KingsDilemma, SeatPads, lights
+from companion.hardware.base import ButtonEvent, Light, Press
 from companion.journal import Journal
 from companion.kd_data import shipped
 from companion.session import Session
@@ -289,3 +291,34 @@ def test_resume_mid_vote_and_undo(journal):
     assert again.public_view()["vote"]["turn"] == "Frances"
     again.undo()
     assert again.public_view()["vote"]["turn"] == "Diana"
+
+
+# -- any presses -------------------------------------------------------------------------------
+
+PRESSES = st.lists(st.tuples(st.integers(0, 4), st.sampled_from("abc"),
+                             st.sampled_from(list(Press))), max_size=60)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mode=st.sampled_from(["open", "secret"]), events=PRESSES)
+def test_any_presses_keep_power_and_replay_to_the_same_night(tmp_path_factory, mode, events):
+    """Whatever the seats press, a press is either refused (RuleError in an open vote,
+    silently ignored in a secret one) or journaled as an action the rules accept; power is
+    conserved (behind screens + on vote cards + Balance); the journal replays to the very
+    same state (Session.resume)."""
+    with Journal(tmp_path_factory.mktemp("night") / "j.db") as j:
+        s = start(j)
+        s.dispatch({"action": "dilemma", "mode": mode})
+        pads = SeatPads(s)
+        total = 5 * 8 + 3
+        for seat, button, how in events:
+            try:
+                pads.press(ButtonEvent(seat, button, how))
+            except RuleError:
+                assert mode == "open" or s.state.vote.phase != "voting"
+            vote = s.state.vote
+            on_cards = sum(vote.committed) if vote.phase != "done" else 0
+            assert sum(vote.power) + vote.balance + on_cards == total
+        again = Session.resume(j, KingsDilemma())
+        assert again.state == s.state
