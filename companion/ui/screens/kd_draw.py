@@ -114,12 +114,12 @@ class KdScreen(Screen):
         self.ring.draw(p, self.app.backend, self.app.clock.now_ms())
         left, right = self.title()
         box = self.title_rect
-        split = box.w * 3 // 5 if right else box.w
-        lbox = pygame.Rect(box.x, box.y, split, box.h)
-        p.text(left, theme.fitting_font(left, px(40), lbox.w), th.INK, lbox, "left")
-        if right:
-            rbox = pygame.Rect(box.x + split, box.y, box.w - split, box.h)
-            p.text(right, theme.fitting_font(right, px(28), rbox.w), th.WARNING, rbox, "right")
+        split = box.w
+        if right:  # the title keeps what it needs (up to 3/5), the rest goes to the right
+            split = min(box.w * 3 // 5, theme.font(px(40)).size(left)[0] + px(16))
+        fit(p, left, px(40), pygame.Rect(box.x, box.y, split, box.h))
+        fit(p, right, px(28), pygame.Rect(box.x + split, box.y, box.w - split, box.h),
+            th.WARNING, "right")
         self.draw_body(p, self.body)
         for button in self.buttons:
             button.draw(p)
@@ -131,8 +131,11 @@ class KdScreen(Screen):
 def fit(
     p: Painter, text: str, size: int, box: pygame.Rect, colour=th.INK, align: str = "left"
 ) -> pygame.Rect:
-    """One line in ``box``, as large as ``size`` allows."""
-    return p.text(text, p.theme.fitting_font(text, size, box.w), colour, box, align)
+    """One line in ``box``, as large as ``size`` allows (nothing for an empty text)."""
+    if not text:
+        return pygame.Rect(box.topleft, (0, 0))
+    font = p.theme.fitting_font(text, size, box.w, smallest=p.theme.px(22))
+    return p.text(text, font, colour, box, align)
 
 
 def row_rects(rect: pygame.Rect, n: int, max_h: int) -> list[pygame.Rect]:
@@ -145,7 +148,7 @@ def badge(p: Painter, text: str, light: Light, box: pygame.Rect) -> None:
     """A token (Leader, Moderator) as a pill in its light's colour."""
     pygame.draw.rect(p.surface, LIGHT_COLOURS[light], box, border_radius=box.h // 2)
     inner = box.inflate(-box.h // 2, 0)
-    fit(p, text, box.h, inner, th.BUTTON_INK, "center")
+    fit(p, text, p.theme.px(24), inner, th.BUTTON_INK, "center")
 
 
 def seat_row(
@@ -173,7 +176,7 @@ def seat_row(
     name_box = pygame.Rect(x, rect.y, rect.w * 3 // 10, rect.h)
     fit(p, name, size, name_box)
     x = name_box.right + px(4)
-    bh = max(8, min(rect.h - px(8), px(24)))
+    bh = min(rect.h - px(2), px(26))
     bw = px(112)
     for on, key, light in (
         (leader, "kd.token.leader", Light.LEADER),
@@ -208,9 +211,9 @@ def table_grid(
             out.append(pygame.Rect(x, line.y, round(rest) - px(6), line.h))
         return out
 
-    size = min(px(28), lines[0].h)
+    size = max(px(22), min(px(28), lines[0].h))
     for box, text in zip(cells(lines[0]), header, strict=True):
-        fit(p, text, round(size * 0.8), box, th.INK_SOFT, "left" if box.x == rect.x else "right")
+        fit(p, text, px(22), box, th.INK_SOFT, "left" if box.x == rect.x else "right")
     pygame.draw.line(
         p.surface,
         th.FELT_EDGE,
@@ -239,11 +242,14 @@ def kingdom_board(
     px = theme.px
     columns = [*kingdom.resources, None]
     col_w = rect.w // len(columns)
-    label_h = px(26)
+    label_h = px(24)
     value_h = px(22)
     for k, res in enumerate(columns):
         col = pygame.Rect(rect.x + k * col_w, rect.y, col_w, rect.h)
-        label_box = pygame.Rect(col.x + px(2), col.bottom - label_h, col.w - px(4), label_h)
+        # Labels alternate between two lines, so each may be two columns wide.
+        label_box = pygame.Rect(0, col.bottom - label_h * (2 - k % 2), 2 * col_w - px(8), label_h)
+        label_box.centerx = col.centerx
+        label_box.clamp_ip(rect)
         if res is None:
             low, high, pos = (
                 kingdom.stability.min,
@@ -257,7 +263,7 @@ def kingdom_board(
         hot = res is not None and res.name in moved
         fit(p, label, px(24), label_box, th.WARNING if hot else th.INK, "center")
         top = col.y + value_h + px(10)
-        bottom = label_box.top - px(10)
+        bottom = col.bottom - 2 * label_h - px(10)
         x = col.centerx
         step = (bottom - top) / (high - low)
 

@@ -183,8 +183,7 @@ class RevealScreen(KdScreen):
 
     def title(self) -> tuple[str, str]:
         vote = self.table.vote_view()
-        return (self.t("kd.reveal.title", number=self.table.dilemma),
-                self.t("kd.totals", **vote["totals"]))
+        return self.t("kd.reveal.title", number=self.table.dilemma), self.footer(vote)
 
     def actions(self) -> Actions:
         vote = self.table.vote_view()
@@ -255,9 +254,7 @@ class RevealScreen(KdScreen):
         vote = view["vote"]
         line = pygame.Rect(rect.x, rect.y, rect.w, px(30))
         fit(p, self.headline(vote), px(30), line, th.WARNING)
-        foot = pygame.Rect(rect.x, rect.bottom - px(26), rect.w, px(26))
-        fit(p, self.footer(vote), px(26), foot, th.INK_SOFT)
-        rows = pygame.Rect(rect.x, line.bottom, rect.w, foot.top - line.bottom)
+        rows = pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
         for i, box in enumerate(row_rects(rows, len(vote["players"]), px(44))):
             name = vote["players"][i]
             seat_row(self, p, box, name, self.app.seats[view["seats"][i]].colour,
@@ -494,9 +491,11 @@ class CampaignScreen(KdScreen):
     name = "kd-campaign"
 
     def title(self) -> tuple[str, str]:
+        return self.t("kd.campaign.title", games=len(self.table.campaign.games)), ""
+
+    def next_setup(self) -> str:
         setup = self.table.setup_order()
-        return (self.t("kd.campaign.title", games=len(self.table.campaign.games)),
-                self.t("kd.campaign.next", leader=setup.leader, moderator=setup.moderator))
+        return self.t("kd.campaign.next", leader=setup.leader, moderator=setup.moderator)
 
     def actions(self) -> Actions:
         return [(self.t("kd.back"), self.back)]
@@ -527,10 +526,15 @@ class CampaignScreen(KdScreen):
                 ("house", "number", "prestige", "crave", "agenda", "picks")]
 
     def describe(self) -> str:
-        return f"{' | '.join(self.title())} | " + "; ".join(" ".join(r) for r in self.rows())
+        return (f"{self.title()[0]} | {self.next_setup()} | "
+                + "; ".join(" ".join(r) for r in self.rows()))
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
-        table_grid(p, rect, self.header(), self.rows(), first_share=0.26)
+        px = self.app.theme.px
+        line = pygame.Rect(rect.x, rect.y, rect.w, px(28))
+        fit(p, self.next_setup(), px(28), line, th.WARNING)
+        grid = pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
+        table_grid(p, grid, self.header(), self.rows(), first_share=0.26)
 
 
 # --------------------------------------------------------------------------- the menu

@@ -1,0 +1,334 @@
+"""The King's Dilemma screens (issue #4, shared/RULES.md §4) driven through the real App
+loop under SDL's dummy driver: seat presses from the simulated pads, taps as finger
+events, frames read back from the window.
+
+- Secrecy: before the last lock, the vote screen's pixels and every seat light are the
+  same whatever a seat's sealed ballot (Aye 1 vs Nay 5) or its pending, unlocked choice;
+  after the reveal they differ. A journal resumed mid-vote shows the locks and no ballot.
+- The rulebook's worked vote example (5 players) by seat presses and taps, through the
+  moderator's tie-break, the Leader token moving, the clean-up and the kingdom update
+  (Morale black without marker −1 → moves 2, gains the marker, Stability −2).
+- Layout at 800×480 and 1280×720 (and French at 800×480) with 5 seats on every screen:
+  texts whole, legible and apart, touch targets ≥ MIN_TARGET and apart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pygame
+import pytest
+from test_ui_look import check_layout
+
+from companion.config import SeatConfig
+from companion.engine import kd_campaign, kd_vote
+from companion.games.kings_dilemma import KingsDilemma
+from companion.hardware.base import Light, Press
+from companion.hardware.sim import SimBackend
+from companion.journal import Journal
+from companion.session import Session
+from companion.ui.app import App, ManualClock, make_app
+from companion.ui.demo import demo_config
+from companion.ui.screens import kings_dilemma as kd_ui
+from companion.ui.screens.kd_table import KdTable
+
+# The rulebook's worked example seats them clockwise in this order; Théodore leads.
+RULEBOOK = (
+    SeatConfig("Théodore", (220, 40, 40), "bottom-left"),
+    SeatConfig("Julius", (40, 80, 220), "bottom-right"),
+    SeatConfig("Armin", (40, 180, 80), "right"),
+    SeatConfig("Diana", (230, 200, 40), "top"),
+    SeatConfig("Frances", (160, 60, 200), "left"),
+)
+NAMES = [s.name for s in RULEBOOK]
+LONG = Press.LONG
+
+
+@pytest.fixture
+def kd(tmp_path):
+    """``kd(size=(800, 480), language="en")`` → (app, backend, table): five seats, a
+    campaign where Théodore has the highest house number (he leads) and Julius the lowest
+    (he moderates), Morale on its black side, a journal in ``tmp_path``."""
+    opened: list[tuple[SimBackend, Journal]] = []
+
+    def _open(size=(800, 480), language="en"):
+        config = dataclasses.replace(demo_config(size, language), seats=RULEBOOK)
+        backend = SimBackend(len(RULEBOOK), config.hardware.long_press_ms)
+        journal = Journal(tmp_path / f"journal-{len(opened)}.db")
+        opened.append((backend, journal))
+        app = make_app(config, backend, clock=ManualClock(0), journal=journal)
+        app.start_backend()
+        pygame.event.clear()
+        campaign = kd_campaign.new_campaign(
+            kd_campaign.Settings(8, 10, (1, 12), ("opulence", "avarice", "rebellion",
+                                                  "moderation", "extremism"),
+                                 _table()))
+        for name, number in zip(NAMES, (9, 1, 2, 3, 4), strict=True):
+            campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
+        momenta = {"influence": "up", "prosperity": "up", "morale": "down",
+                   "welfare": "up", "knowledge": "up"}
+        table = KdTable.new(NAMES, journal, momenta=momenta, campaign=campaign)
+        return app, backend, table
+
+    yield _open
+    for backend, journal in opened:
+        backend.close()
+        journal.close()
+    pygame.event.clear()
+    pygame.display.quit()
+
+
+def _table() -> kd_campaign.AwardTable:
+    return kd_campaign.AwardTable(tuple(
+        (end, rank, kd_campaign.Award(0, 0)) for end in kd_campaign.ENDS
+        for rank in kd_campaign.RANKS
+    ))
+
+
+def show(app: App, screen) -> None:
+    app.push(screen)
+    app.step(block=False)
+
+
+def press(app: App, backend: SimBackend, seat: int, button: str, kind: Press = Press.SHORT,
+          times: int = 1) -> None:
+    for _ in range(times):
+        backend.press(seat, button, kind)
+        app.step(block=False)
+
+
+def tap(app: App, rect: pygame.Rect) -> None:
+    w, h = app.window.get_size()
+    x, y = rect.center
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        pygame.event.post(pygame.event.Event(kind, x=x / w, y=y / h, dx=0, dy=0, touch_id=1,
+                                             finger_id=0, pressure=1.0))
+        app.step(block=False)
+
+
+def tap_button(app: App, label: str) -> None:
+    matches = [b for b in app.screen.buttons if b.label == label]
+    assert len(matches) == 1, f"no single button {label!r}: {[b.label for b in app.screen.buttons]}"
+    tap(app, matches[0].rect)
+
+
+def frame(app: App) -> bytes:
+    app.invalidate()
+    app.step(block=False)
+    return pygame.image.tobytes(app.window, "RGB")
+
+
+def lights(backend: SimBackend) -> list[Light]:
+    return [backend.light(s) for s in range(backend.seats)]
+
+
+# --------------------------------------------------------------------------- secrecy
+
+
+def secret_vote(kd, first: tuple[str, int], pending: tuple[str, int]):
+    """A secret vote where Théodore locks ``first`` (button, presses) and Julius has
+    ``pending`` on his buttons, unlocked; Armin and Diana lock Aye 2 / Nay 1. Returns the
+    frame and lights then, after Julius locks, and after Frances (the last) locks."""
+    app, backend, table = kd()
+    show(app, kd_ui.CouncilScreen(app, table))
+    tap_button(app, app.catalog.text("kd.council.secret_vote"))
+    button, n = first
+    press(app, backend, 0, button, times=n)
+    press(app, backend, 0, button, LONG)
+    button, n = pending
+    press(app, backend, 1, button, times=n)
+    press(app, backend, 2, "a", times=2)
+    press(app, backend, 2, "a", LONG)
+    press(app, backend, 3, "b")
+    press(app, backend, 3, "b", LONG)
+    before = (frame(app), lights(backend), app.screen.describe())
+    press(app, backend, 1, "a", LONG)  # Julius confirms whatever was pending
+    locked = (frame(app), lights(backend))
+    journal_public = table.session.journal.actions(table.session.game_id)
+    press(app, backend, 4, "b", times=2)
+    press(app, backend, 4, "b", LONG)
+    after = (frame(app), lights(backend), app.screen.describe())
+    return before, locked, journal_public, after, table
+
+
+def test_secret_ballots_show_identical_pixels_and_lights_until_every_seat_locks(kd):
+    """Aye 1 vs Nay 5 sealed, and Aye 1 pending vs Pass pending on another seat: the vote
+    screen and the lights can't tell them apart, nor the journal's public record; the
+    reveal shows them all at once and then they differ."""
+    a_before, a_locked, a_journal, a_after, a_table = secret_vote(kd, ("a", 1), ("a", 1))
+    b_before, b_locked, b_journal, b_after, b_table = secret_vote(kd, ("b", 5), ("c", 1))
+    assert a_before[0] == b_before[0], "a sealed ballot or a pending choice shows on screen"
+    assert a_before[1] == b_before[1]
+    assert a_before[2] == b_before[2]
+    assert a_locked[0] == b_locked[0]
+    assert a_locked[1] == b_locked[1]
+    assert a_journal == b_journal
+    assert a_before[1][2] is Light.BALLOT_LOCKED and a_before[1][1] is not Light.BALLOT_LOCKED
+    assert "Julius: not yet" in a_before[2] and "Armin: locked" in a_before[2]
+    # Revealed: every ballot at once.
+    assert a_after[0] != b_after[0]
+    assert a_table.vote_view()["seats"]["Théodore"]["vote"] == kd_vote.AYE
+    assert b_table.vote_view()["seats"]["Théodore"] == {
+        "vote": kd_vote.NAY, "committed": 5, "pass_coin": False}
+    assert "Théodore: Aye 1" in a_after[2] and "Théodore: Nay 5" in b_after[2]
+
+
+def test_a_refused_press_in_a_secret_vote_changes_nothing_on_screen(kd):
+    """Over-committing (9 presses with 8 power) is refused silently: the frame and lights
+    equal those of a seat that pressed nothing."""
+    app, backend, table = kd()
+    show(app, kd_ui.CouncilScreen(app, table))
+    tap_button(app, app.catalog.text("kd.council.secret_vote"))
+    quiet = (frame(app), lights(backend))
+    press(app, backend, 0, "a", times=9)
+    assert (frame(app), lights(backend)) == quiet
+
+
+def test_power_cut_mid_secret_vote_resumes_locks_and_reveals_none(kd, tmp_path):
+    """A journal resumed after two locks: the resumed vote screen shows two ballots
+    locked and the same frame as before the cut; the locked ballots still count."""
+    app, backend, table = kd()
+    show(app, kd_ui.CouncilScreen(app, table))
+    tap_button(app, app.catalog.text("kd.council.secret_vote"))
+    press(app, backend, 0, "b", times=3)
+    press(app, backend, 0, "b", LONG)
+    press(app, backend, 1, "a")
+    press(app, backend, 1, "a", LONG)
+    before = frame(app)
+    session = Session.resume(app.journal, KingsDilemma())
+    screen = kd_ui.resume(app, session)
+    assert isinstance(screen, kd_ui.VoteScreen)
+    app.replace(screen)
+    assert frame(app) == before
+    assert "2 of 5 ballots locked" in screen.describe()
+    for seat in (2, 3, 4):
+        press(app, backend, seat, "a")
+        press(app, backend, seat, "a", LONG)
+    assert screen.table.vote_view()["totals"] == {"aye": 4, "nay": 3}
+
+
+# --------------------------------------------------------------------------- a council
+
+
+def test_rulebook_vote_example_by_seat_presses_and_taps_then_the_kingdom(kd):
+    """RULES.md §4 worked example: Théodore passes to moderate; Julius aye 1, Armin nay 1,
+    Diana aye 1, Frances nay 4 (leader); Julius +3, Armin +1, Diana +1 → 6–6, the vote
+    ends after Diana; Théodore breaks the tie for Aye by touch; the Leader token goes to
+    Julius. Clean-up: nobody passed for power, the winners' 6 power joins the Balance's 3.
+    Then Morale (black, no marker) −1 moves 2, gains its marker, Stability −2."""
+    app, backend, table = kd()
+    t = app.catalog.text
+    show(app, kd_ui.CouncilScreen(app, table))
+    assert lights(backend)[0] is Light.LEADER and lights(backend)[1] is Light.MODERATOR
+    tap_button(app, t("kd.council.open_vote"))
+    assert isinstance(app.screen, kd_ui.VoteScreen)
+    assert lights(backend)[0] is Light.YOUR_TURN
+    press(app, backend, 0, "c", LONG)  # pass to become moderator
+    press(app, backend, 2, "b")  # Armin out of turn: refused, said on screen
+    assert "Armin" in app.screen.describe() and t("kd.vote.refused", name="Armin") in \
+        app.screen.describe()
+    press(app, backend, 1, "a")
+    assert "Julius: Aye 1?" in app.screen.describe()  # the pending choice on turn is public
+    press(app, backend, 1, "a", LONG)
+    press(app, backend, 2, "b")
+    press(app, backend, 2, "b", LONG)
+    press(app, backend, 3, "a")
+    press(app, backend, 3, "a", LONG)
+    press(app, backend, 4, "b", times=4)
+    press(app, backend, 4, "b", LONG)
+    vote = table.vote_view()
+    assert vote["leader"] == "Frances" and vote["ends_after"] == "Diana"
+    assert lights(backend)[4] is Light.LEADER and lights(backend)[0] is Light.MODERATOR
+    press(app, backend, 1, "a", times=3)
+    press(app, backend, 1, "a", LONG)
+    press(app, backend, 2, "b")
+    press(app, backend, 2, "b", LONG)
+    press(app, backend, 3, "a")
+    press(app, backend, 3, "a", LONG)
+    assert isinstance(app.screen, kd_ui.RevealScreen)
+    assert t("kd.reveal.tie", name="Théodore", aye=6, nay=6) in app.screen.describe()
+    assert lights(backend)[0] is Light.ATTENTION  # the moderator must decide
+    tap_button(app, t("kd.reveal.decide", side=t("kd.side.aye")))
+    vote = table.vote_view()
+    assert (vote["outcome"], vote["tie_broken"], vote["leader"], vote["moderator"]) == (
+        "aye", True, "Julius", "Théodore")
+    assert t("kd.reveal.balance", before=3, after=9) in app.screen.describe()
+    assert lights(backend)[1] is Light.LEADER and lights(backend)[0] is Light.MODERATOR
+    tap_button(app, t("kd.reveal.outcome"))
+    _, _, minus, _, _ = app.screen.steppers()["morale"]
+    tap(app, minus)
+    tap_button(app, t("kd.outcome.apply"))
+    assert isinstance(app.screen, kd_ui.KingdomScreen)
+    morale = table.kingdom.resource("morale")
+    assert (morale.position, morale.momentum, morale.marker) == (-2, "down", True)
+    assert table.kingdom.stability.position == -2
+    assert "Morale -2 down+marker" in app.screen.describe()
+    tap_button(app, t("kd.kingdom.next"))
+    assert isinstance(app.screen, kd_ui.CouncilScreen)
+    assert t("kd.council.title", number=2) in app.screen.describe()
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def every_screen(app: App, backend: SimBackend, table: KdTable):
+    """Walk every screen once, yielding after each is drawn."""
+    t = app.catalog.text
+    show(app, kd_ui.CouncilScreen(app, table))
+    yield "council"
+    tap_button(app, t("kd.council.campaign"))
+    yield "campaign"
+    tap_button(app, t("kd.back"))
+    tap_button(app, t("kd.council.kingdom"))
+    yield "kingdom"
+    tap_button(app, t("kd.back"))
+    tap_button(app, t("kd.council.secret_vote"))
+    press(app, backend, 0, "a", LONG)  # refused silently: nothing chosen yet
+    for seat in range(4):
+        press(app, backend, seat, "a")
+        press(app, backend, seat, "a", LONG)
+    yield "secret-vote"
+    press(app, backend, 4, "b", times=4)
+    press(app, backend, 4, "b", LONG)
+    yield "tie"
+    tap_button(app, t("kd.reveal.decide", side=t("kd.side.nay")))
+    yield "reveal"
+    tap_button(app, t("kd.reveal.outcome"))
+    tap(app, app.screen.steppers()["knowledge"][4])
+    yield "outcome"
+    tap_button(app, t("kd.outcome.apply"))
+    yield "kingdom-after"
+    tap_button(app, t("kd.kingdom.next"))
+    tap_button(app, t("kd.council.open_vote"))
+    leader = table.view()["leader"]
+    seat = NAMES.index(leader)
+    press(app, backend, seat, "b", times=2)
+    yield "open-vote"
+    table.session.dispatch({"action": "play", "player": leader, "move": "nay", "power": 2})
+    while table.view()["phase"] == "vote" and table.vote_view()["phase"] == "voting":
+        turn = table.vote_view()["turn"]
+        table.session.dispatch({"action": "play", "player": turn, "move": "pass-power"})
+    table.session.dispatch({"action": "outcome", "changes": [], "king_dies": True})
+    app.replace(kd_ui.AgendaScreen(app, table))
+    app.step(block=False)
+    yield "agenda"
+    for _ in NAMES:
+        tap(app, app.screen.steppers()["wealth_1"][4])
+        tap(app, app.screen.buttons[0].rect)
+    assert isinstance(app.screen, kd_ui.EndScreen)
+    yield "score"
+
+
+@pytest.mark.parametrize(("size", "language"), [((800, 480), "en"), ((1280, 720), "en"),
+                                                ((800, 480), "fr")])
+def test_every_kd_screen_fits_with_five_seats(kd, size, language):
+    """Council, campaign, kingdom, secret vote, tie, reveal, outcome, open vote, agendas,
+    score: nothing cut, overlapping, too small or off screen."""
+    app, backend, table = kd(size, language)
+    seen = []
+    for name in every_screen(app, backend, table):
+        app.invalidate()
+        app.step(block=False)
+        check_layout(app)
+        seen.append(name)
+    assert len(seen) == 11
