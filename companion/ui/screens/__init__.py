@@ -27,6 +27,7 @@ MENU: tuple[Entry, ...] = (
     Entry("koryo", "koryo.menu", "companion.ui.screens.koryo"),
     Entry("choson", "choson.menu", "companion.ui.screens.choson"),
     Entry("inheritors", "inheritors.menu", "companion.ui.screens.inheritors"),
+    Entry("kings-dilemma", "kd.menu", "companion.ui.screens.kings_dilemma"),
     # Not a game: the finished games and the players' statistics (resume gives None).
     Entry("history", "history.menu", "companion.ui.screens.history"),
 )
