@@ -1,0 +1,379 @@
+"""The Inheritors score sheet on the touchscreen (issue #5, RULES.md §3), driven through the
+real App loop with touch events (SDL dummy driver): setup with the first player lit on the
+seat, every entry by touch, the validator's refusals shown with their reason, undo, the
+final score equal to ``companion score --json`` on the same table file, the result kept
+in the history and the journal, resume after a restart, layouts at 800x480 and 1280x720."""
+
+from __future__ import annotations
+
+import json
+
+import pygame
+import pytest
+import yaml
+from test_ui_look import check_layout
+
+from companion.cli import main
+from companion.engine import inheritors as engine
+from companion.hardware.base import Light
+from companion.hardware.sim import SimBackend
+from companion.history import History
+from companion.journal import Journal
+from companion.tables import inheritors as table
+from companion.ui.app import ManualClock, make_app
+from companion.ui.demo import DEMOS, DemoContext, demo_config
+from companion.ui.screens import inheritors as screens
+
+
+class Table:
+    """An app on the shipped configuration (Ana, Ben, Cleo, Dan) with a journal and a
+    history in ``tmp``; inputs go through a DemoContext, as in ``companion demo``."""
+
+    def __init__(self, tmp, size=(800, 480), language="en", journal=True) -> None:
+        config = demo_config(size, language)
+        self.backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
+        self.journal = Journal(tmp / "journal.sqlite") if journal else None
+        self.history = History(tmp / "history.sqlite")
+        self.app = make_app(config, self.backend, clock=ManualClock(1000),
+                            journal=self.journal, history=self.history)
+        self.app.start_backend()
+        pygame.event.clear()
+        self.ctx = DemoContext(self.app, self.backend, self.app.clock, tmp)
+        self.closed = False
+
+    def close(self) -> None:
+        """Everything closed (again: nothing happens)."""
+        if self.closed:
+            return
+        self.closed = True
+        self.backend.close()
+        self.history.close()
+        if self.journal is not None:
+            self.journal.close()
+        pygame.event.clear()
+        pygame.display.quit()
+
+    def tap(self, rect, label="") -> None:
+        self.ctx.tap(rect, label)
+
+    def texts(self) -> list[str]:
+        return [box.text for box in self.app.painter.texts]
+
+
+@pytest.fixture
+def open_table(tmp_path):
+    tables: list[Table] = []
+
+    def _open(**kw) -> Table:
+        t = Table(tmp_path, **kw)
+        tables.append(t)
+        return t
+
+    yield _open
+    for t in tables:
+        t.close()
+
+
+def start(t: Table, seats=(0, 1, 2), first=1) -> screens.SheetScreen:
+    """The setup by touch: tap the seats that play, the first player, Start."""
+    t.ctx.show(screens.new_game(t.app))
+    setup = t.app.screen
+    for seat in seats:
+        t.tap(setup.seat_rects[seat], "seat")
+    t.tap(setup.first_rects[first], "first")
+    t.tap(setup.start_rect, "start")
+    assert isinstance(t.app.screen, screens.SheetScreen), t.app.screen.describe()
+    return t.app.screen
+
+
+def set_value(t: Table, sheet: screens.SheetScreen, field: str, value) -> None:
+    """Select ``field`` and tap − / + until it shows ``value`` (None: nothing)."""
+    t.tap(sheet.field_rects[field], field)
+    for _ in range(30):
+        end = sheet.sheet.end(sheet.name_)
+        now = end.stacks.get(field[6:]) if field.startswith("stack:") else getattr(end, field)
+        if now == value:
+            return
+        up = now is None or (value is not None and value > now)
+        t.tap(sheet.plus_rect if up else sheet.minus_rect, "+" if up else "-")
+        assert sheet.message is None, sheet.message
+    raise AssertionError(f"{field} never reached {value}")
+
+
+def enter(t: Table, sheet: screens.SheetScreen, data: dict) -> None:
+    """Everything of an Inheritors table file, entered by touch on the sheet."""
+    for i, player in enumerate(data["players"]):
+        t.tap(sheet.tab_rects[i], player)
+        for colour, value in data["stacks"].get(player, {}).items():
+            set_value(t, sheet, f"stack:{colour}", value)
+        for field in ("tomes", "hand", "honors", "bonus"):
+            if player in data.get(field, {}):
+                set_value(t, sheet, field, data[field][player])
+        t.tap(sheet.field_rects["quests"], "quests")
+        for value in data.get("quests", {}).get(player, []):
+            t.tap(sheet.add_rect, "add quest")
+            if value == engine.FAILED:
+                t.tap(sheet.minus_rect, "not fulfilled")
+        t.tap(sheet.field_rects["relics"], "relics")
+        for colour in data.get("relics", {}).get(player, []):
+            t.tap(sheet.relic_rects[colour], colour)
+        assert sheet.message is None, sheet.message
+
+
+THREE = {
+    "game": "inheritors",
+    "players": ["Ana", "Ben", "Cleo"],
+    "stacks": {
+        "Ana": {"yellow": 5, "purple": 3, "blue": 4, "green": 1},
+        "Ben": {"yellow": 5, "red": 4, "green": 2},
+        "Cleo": {"purple": 6, "blue": 5, "red": 3},
+    },
+    "tomes": {"Ana": 2, "Ben": 2, "Cleo": 1},
+    "hand": {"Ana": 5, "Ben": 4, "Cleo": 6},
+    "relics": {"Ana": ["blue", "green"], "Ben": ["yellow"], "Cleo": ["red"]},
+    "quests": {"Ana": [2], "Ben": [2, 1], "Cleo": [1, 1]},
+    "honors": {"Ana": 1, "Ben": 2},
+    "bonus": {"Cleo": 1, "Ben": -3},
+}
+
+
+def cli_score(tmp_path, capsys, data: dict) -> dict:
+    path = tmp_path / "table.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    assert main(["score", str(path), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_three_players_entered_by_touch_score_as_companion_score_and_land_in_history(
+        open_table, tmp_path, capsys):
+    """The whole sheet of a 3-player game by touch: the live score is `companion score
+    --json` of the same table file (ties on the top Ana/Ben: tomes 2-2, Ana's 5 cards in
+    hand break it); the final screen shows winner and tie-break; Save keeps the result in
+    the history and closes the journaled game."""
+    expected = cli_score(tmp_path, capsys, THREE)
+    assert expected["tie_break"] == {"tied": ["Ana", "Ben"], "decided_by": "hand"}
+    t = open_table()
+    sheet = start(t)
+    assert t.backend.light(1) is Light.FIRST_PLAYER  # Ben, tapped first
+    assert [t.backend.light(s) for s in (0, 2, 3)] == [Light.OFF] * 3
+    enter(t, sheet, THREE)
+    assert sheet.view["score"] == expected
+    game_id = sheet.session.game_id
+    assert len(t.journal.actions(game_id)) > 20  # every entry journaled
+    t.tap(sheet.finish_rect, "final score")
+    final = t.app.screen
+    assert isinstance(final, screens.ResultScreen)
+    shown = " ".join(t.texts())
+    assert "Winner: Ana" in shown and "most cards in hand" in shown
+    for p in expected["players"]:
+        assert str(p["total"]) in t.texts()
+    assert t.history.games() == []  # not kept before Save
+    t.tap(final.save_rect, "save")
+    (kept,) = t.history.games()
+    assert kept.game == "inheritors" and kept.winners == ("Ana",)
+    assert [(p.name, p.total, p.breakdown) for p in kept.players] == [
+        (p["name"], p["total"], p["breakdown"]) for p in expected["players"]]
+    assert t.journal.game(game_id).finished is not None
+    assert t.journal.unfinished() == []
+    assert "Saved in the history" in t.texts()
+    assert all(t.backend.light(s) is Light.OFF for s in range(4))
+
+
+def test_setup_needs_two_to_four_players_and_draws_a_first_player(open_table):
+    """Inheritors is 2–4 players: Start with one seat is refused with the reason; the first
+    player drawn is one of those playing, and only that seat is lit."""
+    t = open_table()
+    t.ctx.show(screens.new_game(t.app))
+    setup = t.app.screen
+    t.tap(setup.seat_rects[2], "Cleo")
+    t.tap(setup.start_rect, "start")
+    assert setup.message == "Choose 2 to 4 players" and t.app.screen is setup
+    t.tap(setup.seat_rects[3], "Dan")
+    t.tap(setup.random_rect, "draw")
+    assert setup.first in (2, 3)
+    lit = [s for s in range(4) if t.backend.light(s) is Light.FIRST_PLAYER]
+    assert lit == [setup.first]
+    t.tap(setup.start_rect, "start")
+    sheet = t.app.screen
+    assert sheet.sheet.players == ("Cleo", "Dan")
+    assert sheet.sheet.first_player == t.app.seats[setup.first].name
+
+
+@pytest.mark.parametrize("language,text", [
+    ("en", "Refused: 7 is not an Influence card (values 1–6)"),
+    ("fr", "Refusé : 7 n'est pas une carte Influence (valeurs 1 à 6)"),
+])
+def test_a_seven_is_refused_with_its_reason_and_changes_nothing(open_table, language, text):
+    """Influence cards go 1 to 6: + on a 6 is refused, shown in the table's language, and
+    neither the sheet nor the journal change."""
+    t = open_table(language=language)
+    sheet = start(t)
+    set_value(t, sheet, "stack:yellow", 6)
+    before = (sheet.sheet, len(t.journal.actions(sheet.session.game_id)))
+    t.tap(sheet.plus_rect, "+")
+    assert sheet.message == text and text in t.texts()
+    assert (sheet.sheet, len(t.journal.actions(sheet.session.game_id))) == before
+
+
+def test_two_players_a_fifth_colour_is_refused(open_table):
+    """With 2 players one colour is out of the game: the fifth colour anyone plays (or a
+    relic of it) is refused."""
+    t = open_table()
+    sheet = start(t, seats=(0, 3), first=0)
+    for colour in ("yellow", "purple"):
+        set_value(t, sheet, f"stack:{colour}", 2)
+    t.tap(sheet.tab_rects[1], "Dan")
+    set_value(t, sheet, "stack:blue", 3)
+    set_value(t, sheet, "stack:red", 1)
+    t.tap(sheet.field_rects["stack:green"], "green")
+    t.tap(sheet.plus_rect, "+")
+    assert sheet.message == "Refused: a 2-player game has 4 colours"
+    assert "green" not in sheet.sheet.end("Dan").stacks
+    t.tap(sheet.field_rects["relics"], "relics")
+    t.tap(sheet.relic_rects["green"], "green relic")
+    assert sheet.message == "Refused: a 2-player game has 4 colours"
+    assert sheet.sheet.end("Dan").relics == ()
+
+
+def test_the_sheet_offers_only_the_five_colours_of_the_game(open_table):
+    """A sixth colour can't be entered: the sheet has a target for each colour of the
+    data file and no other (and the validator refuses any other colour key)."""
+    t = open_table()
+    sheet = start(t, seats=(0, 1, 2, 3))
+    colours = [f[6:] for f in sheet.field_rects if f.startswith("stack:")]
+    assert colours == list(table.colours()) and len(colours) == 5
+    with pytest.raises(engine.RuleError, match="not a colour of the game"):
+        sheet.session.dispatch({"kind": "stack", "player": "Ana", "colour": "black",
+                                "value": 2})
+
+
+def test_a_quest_of_three_is_refused(open_table):
+    """Quests are worth 2 (fulfilled) or 1 (not): + on a fulfilled quest is refused."""
+    t = open_table()
+    sheet = start(t)
+    t.tap(sheet.field_rects["quests"], "quests")
+    t.tap(sheet.add_rect, "add quest")
+    assert sheet.sheet.end("Ana").quests == (2,)
+    t.tap(sheet.plus_rect, "+")
+    assert sheet.message == "Refused: a quest is worth 2 (fulfilled) or 1 (not), not 3"
+    assert sheet.sheet.end("Ana").quests == (2,)
+    t.tap(sheet.minus_rect, "-")
+    t.tap(sheet.minus_rect, "-")  # below 1: the quest is taken off
+    assert sheet.sheet.end("Ana").quests == ()
+
+
+def test_supplies_and_a_taken_relic_are_refused_with_their_reason(open_table):
+    """One relic per colour; 5 honors laid out with 3 players; cards in hand at least the
+    tomes and relics held."""
+    t = open_table()
+    sheet = start(t)
+    t.tap(sheet.field_rects["relics"], "relics")
+    t.tap(sheet.relic_rects["red"], "red relic")
+    t.tap(sheet.tab_rects[1], "Ben")
+    t.tap(sheet.relic_rects["red"], "red relic")
+    assert sheet.message == "Refused: Ana already holds the Red relic"
+    set_value(t, sheet, "honors", 5)
+    t.tap(sheet.plus_rect, "+")
+    assert sheet.message == "Refused: the game lays out 5 honors"
+    set_value(t, sheet, "tomes", 2)
+    set_value(t, sheet, "hand", 2)  # + from nothing starts at the tomes and relics held
+    t.tap(sheet.minus_rect, "-")
+    assert sheet.message == "Refused: Ben holds 2 tomes and relics, more than 1 cards in hand"
+    assert sheet.sheet.end("Ben").hand == 2
+
+
+def test_undo_takes_back_the_last_entry_in_the_journal_too(open_table):
+    t = open_table()
+    sheet = start(t)
+    set_value(t, sheet, "stack:blue", 2)
+    set_value(t, sheet, "honors", 1)
+    game_id = sheet.session.game_id
+    n = len(t.journal.actions(game_id))
+    t.tap(sheet.undo_rect, "undo")
+    assert sheet.sheet.end("Ana").honors == 0 and sheet.sheet.end("Ana").stacks == {"blue": 2}
+    assert len(t.journal.actions(game_id)) == n - 1
+    assert sheet.message == "Last entry undone"
+    assert sheet.view["score"]["players"][0]["total"] == 2
+
+
+def test_without_a_journal_the_sheet_works_in_memory_with_undo(open_table):
+    t = open_table(journal=False)
+    sheet = start(t)
+    set_value(t, sheet, "stack:red", 3)  # three entries: 1, 2, 3
+    for _ in range(3):
+        t.tap(sheet.undo_rect, "undo")
+    assert sheet.sheet.end("Ana").stacks == {} and sheet.message == "Last entry undone"
+    t.tap(sheet.undo_rect, "undo")
+    assert sheet.message == "Nothing to undo"
+    assert screens.resume(t.app, 1) is None
+
+
+def test_a_journaled_sheet_resumes_after_a_restart(open_table, tmp_path):
+    """The count survives a cut: a new app on the same journal reopens the sheet as it was
+    (resume by game id, the home screen's contract) and the first player is lit again."""
+    t = open_table()
+    sheet = start(t, first=2)
+    set_value(t, sheet, "stack:purple", 4)
+    t.tap(sheet.tab_rects[1], "Ben")
+    set_value(t, sheet, "tomes", 3)
+    game_id, before = sheet.session.game_id, sheet.sheet
+    t.close()
+    t2 = open_table()
+    screen = screens.resume(t2.app, game_id)
+    t2.ctx.show(screen)
+    assert screen.sheet == before
+    assert t2.backend.light(2) is Light.FIRST_PLAYER
+    assert "Ben: Influence 0 · Tomes 3 · Relics 0 · Quests 0 · Honors 0 · Clan bonus 0 = 3" \
+        not in t2.texts()  # the sheet opens on the first player's tab
+    t2.tap(screen.tab_rects[1], "Ben")
+    assert "Ben: Influence 0 · Tomes 3 · Relics 0 · Quests 0 · Honors 0 · Clan bonus 0 = 3" \
+        in t2.texts()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_screen_fits_with_four_players(open_table, size, language):
+    """Setup, sheet (each editor) and final score with 4 players: texts whole, legible and
+    apart, touch targets at least MIN_TARGET and apart."""
+    t = open_table(size=size, language=language)
+    t.ctx.show(screens.new_game(t.app))
+    setup = t.app.screen
+    t.tap(setup.seat_rects[0], "Ana")
+    t.tap(setup.first_rects[3], "Dan")
+    check_layout(t.app)
+    for seat in (1, 2):
+        t.tap(setup.seat_rects[seat], "seat")
+    t.tap(setup.start_rect, "start")
+    sheet = t.app.screen
+    t.tap(sheet.tab_rects[3], "Dan")
+    set_value(t, sheet, "stack:purple", 6)
+    t.tap(sheet.plus_rect, "+")  # the longest line: a refusal
+    check_layout(t.app)
+    for field in ("relics", "quests"):
+        t.tap(sheet.field_rects[field], field)
+        check_layout(t.app)
+    t.tap(sheet.add_rect, "add quest")
+    check_layout(t.app)
+    t.tap(sheet.finish_rect, "final")
+    check_layout(t.app)
+    t.tap(t.app.screen.save_rect, "save")
+    check_layout(t.app)
+
+
+def test_demo_script_runs_to_the_saved_final_score(tmp_path):
+    """The `companion demo` script: setup, a refusal, undo, final score saved."""
+    config = demo_config((800, 480), "en")
+    backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
+    try:
+        app = make_app(config, backend, clock=ManualClock())
+        app.start_backend()
+        ctx = DemoContext(app, backend, app.clock, tmp_path)
+        screens.demo(ctx)
+        assert isinstance(app.screen, screens.ResultScreen) and app.screen.saved
+        assert len(app.history.games()) == 1
+        assert any("Refused: 7" in line for line in ctx.transcript)
+        assert DEMOS["inheritors"] == screens.__name__
+        app.history.close()
+    finally:
+        backend.close()
+        pygame.display.quit()
