@@ -282,3 +282,16 @@ def test_example_units_in_the_repository_are_what_the_command_writes(desktop):
         desktop,
     )
     assert shipped == expected
+
+
+def test_run_exits_with_the_status_the_unit_does_not_restart(tmp_path, capsys):
+    """A configuration error makes `companion run` exit 2 (one line, no traceback): the
+    status the unit names in RestartPreventExitStatus, so a bad file isn't restarted."""
+    bad = tmp_path / "config.yaml"
+    bad.write_text("seats:\n  - {name: Ana, colour: red, position: bottom}\n", encoding="utf-8")
+    rc = main(["run", "--config", str(bad)])
+    _, err = capsys.readouterr()
+    assert rc == svc.CONFIG_ERROR == 2
+    assert err == f"companion run: {bad}:1: seats: 1 seats, the table takes 2–5\n"
+    unit = parse(svc.render_unit(Path("/x/companion"), "ana", HOME, svc.GROUPS, False))
+    assert unit["Service"]["RestartPreventExitStatus"] == str(rc)
