@@ -322,9 +322,12 @@ def every_screen(app: App, backend: SimBackend, table: KdTable):
 @pytest.mark.parametrize(("size", "language"), [((800, 480), "en"), ((1280, 720), "en"),
                                                 ((800, 480), "fr")])
 def test_every_kd_screen_fits_with_five_seats(kd, size, language):
-    """Council, campaign, kingdom, secret vote, tie, reveal, outcome, open vote, agendas,
-    score: nothing cut, overlapping, too small or off screen."""
+    """Coin toss, council, campaign, kingdom, secret vote, tie, reveal, outcome, open vote,
+    agendas, score: nothing cut, overlapping, too small or off screen."""
     app, backend, table = kd(size, language)
+    show(app, kd_ui.new_game(app))
+    check_layout(app)
+    app.pop()
     seen = []
     for name in every_screen(app, backend, table):
         app.invalidate()
@@ -332,3 +335,34 @@ def test_every_kd_screen_fits_with_five_seats(kd, size, language):
         check_layout(app)
         seen.append(name)
     assert len(seen) == 11
+
+
+def test_new_game_coin_toss_sets_each_marker_side_before_the_council(kd):
+    """Set-up (RULES.md §4, rulebook: a coin toss per resource): every marker starts on
+    the side the table taps, in the middle of its track, Stability in the middle."""
+    app, _, _ = kd()
+    t = app.catalog.text
+    setup = kd_ui.new_game(app)
+    show(app, setup)
+    tap(app, setup.buttons[2].rect)  # Morale
+    tap(app, setup.buttons[4].rect)  # Knowledge
+    tap(app, setup.buttons[4].rect)  # ... turned back
+    assert t("kd.setup.down") in [b.label for b in app.screen.buttons]
+    tap_button(app, t("kd.setup.start"))
+    assert isinstance(app.screen, kd_ui.CouncilScreen)
+    kingdom = app.screen.table.kingdom
+    assert [r.momentum for r in kingdom.resources] == ["up", "up", "down", "up", "up"]
+    assert {r.position for r in kingdom.resources} == {0}
+    assert kingdom.stability.position == 0
+    assert app.screen.table.session.game_id in [g.id for g in app.journal.unfinished()]
+
+
+def test_new_game_with_two_seats_says_the_game_takes_three_to_five(kd):
+    """Two seats configured: no Start button, the screen says why."""
+    app, _, _ = kd()
+    app.seats = RULEBOOK[:2]
+    setup = kd_ui.new_game(app)
+    show(app, setup)
+    t = app.catalog.text
+    assert t("kd.setup.start") not in [b.label for b in setup.buttons]
+    assert t("kd.setup.seats", count=2, low=3, high=5) in setup.describe()

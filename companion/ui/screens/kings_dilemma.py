@@ -537,13 +537,79 @@ class CampaignScreen(KdScreen):
         table_grid(p, grid, self.header(), self.rows(), first_share=0.26)
 
 
+class SetupScreen(KdScreen):
+    """A new game night: the coin toss puts each resource marker on its white (up) or
+    black (down) side; tap a resource to turn its marker, then Start. The seats at the
+    table are the houses (3–5, numbered in seating order, a new campaign)."""
+
+    name = "kd-setup"
+
+    def __init__(self, app: App) -> None:
+        self.momenta = dict.fromkeys(kd_kingdom.RESOURCES, kd_kingdom.UP)
+        super().__init__(app, None)
+
+    def seats_ok(self) -> bool:
+        return kd_vote.MIN_PLAYERS <= len(self.app.seats) <= kd_vote.MAX_PLAYERS
+
+    def title(self) -> tuple[str, str]:
+        right = "" if self.seats_ok() else self.t(
+            "kd.setup.seats", count=len(self.app.seats), low=kd_vote.MIN_PLAYERS,
+            high=kd_vote.MAX_PLAYERS)
+        return self.t("kd.setup.title"), right
+
+    def lights(self) -> list[Light]:
+        return [Light.OFF] * len(self.app.seats)
+
+    def cells(self) -> list[tuple[pygame.Rect, pygame.Rect]]:
+        """Six cells (three columns, two rows): a label box above a button."""
+        px = self.app.theme.px
+        area = pygame.Rect(self.inner.x, self.body.y, self.inner.w,
+                           self.inner.bottom - self.body.y)
+        gap = px(10)
+        w, h = (area.w - 2 * gap) // 3, (area.h - gap) // 2
+        size = max(th.MIN_TARGET, px(64))
+        out = []
+        for k in range(6):
+            cell = pygame.Rect(area.x + (k % 3) * (w + gap), area.y + (k // 3) * (h + gap), w, h)
+            out.append((pygame.Rect(cell.x, cell.y, w, h - size),
+                        pygame.Rect(cell.x, cell.bottom - size, w, size)))
+        return out
+
+    def refresh(self) -> None:
+        super().refresh()
+        cells = self.cells()
+        self.buttons = [
+            Button(button, self.t(f"kd.setup.{self.momenta[r]}"), partial(self.turn, r))
+            for r, (_, button) in zip(kd_kingdom.RESOURCES, cells, strict=False)
+        ]
+        if self.seats_ok():
+            self.buttons.append(Button(cells[5][1], self.t("kd.setup.start"), self.start))
+
+    def turn(self, resource: str) -> None:
+        up = self.momenta[resource] == kd_kingdom.UP
+        self.momenta[resource] = kd_kingdom.DOWN if up else kd_kingdom.UP
+        self.refresh()
+
+    def start(self) -> None:
+        table = KdTable.new([s.name for s in self.app.seats], self.app.journal, self.momenta)
+        self.app.replace(CouncilScreen(self.app, table))
+
+    def describe(self) -> str:
+        sides = ", ".join(f"{self.t(f'kd.resource.{r}')} {self.t(f'kd.setup.{m}')}"
+                          for r, m in self.momenta.items())
+        return f"{' | '.join(t for t in self.title() if t)} | {sides}"
+
+    def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
+        for r, (label, _) in zip(kd_kingdom.RESOURCES, self.cells(), strict=False):
+            fit(p, self.t(f"kd.resource.{r}"), self.app.theme.px(30), label, th.INK, "center")
+
+
 # --------------------------------------------------------------------------- the menu
 
 
-def new_game(app: App) -> CouncilScreen:
-    """A new game night for the seats at the table (3–5 houses, numbered in seating order,
-    a new campaign), journaled in the app's journal."""
-    return CouncilScreen(app, KdTable.new([s.name for s in app.seats], app.journal))
+def new_game(app: App) -> SetupScreen:
+    """A new game night: the coin toss for the resource markers, then the council."""
+    return SetupScreen(app)
 
 
 def resume(app: App, session) -> KdScreen:
@@ -573,10 +639,14 @@ def demo(ctx) -> None:
     the end scoring and the campaign."""
     app = ctx.app
     players = [s.name for s in app.seats]
-    table = KdTable.new(players, momenta=dict(zip(
-        kd_kingdom.RESOURCES, ("up", "down", "down", "up", "up"), strict=True)))
-    screen = CouncilScreen(app, table)
-    ctx.show(screen)
+    setup = new_game(app)
+    ctx.show(setup)
+    for resource in ("prosperity", "morale"):
+        ctx.tap(setup.buttons[kd_kingdom.RESOURCES.index(resource)].rect, f"turn {resource}")
+    ctx.shot("coin-toss")
+    ctx.tap(setup.buttons[-1].rect, "start")
+    screen = app.screen
+    table = screen.table
     ctx.shot("council")
     ctx.tap(screen.buttons[1].rect, "secret vote")
     ballots = [("a", 2), ("b", 1), ("c", 1), ("a", 3), ("b", 2)][: len(players)]
