@@ -223,8 +223,7 @@ def problems(desktop: bool, skipped: tuple[str, ...]) -> list[str]:
     if not systemd_running():
         found.append(
             f"systemd is not running on this machine (no {SYSTEMD_RUNTIME}) or systemctl is "
-            "missing: the unit could not be started; see systemd/README.md to run the kiosk "
-            "another way"
+            "missing: nothing here could start the unit"
         )
     missing = [g for g in GROUPS if g not in skipped and not group_exists(g)]
     if missing:
