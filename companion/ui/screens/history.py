@@ -195,11 +195,15 @@ class HistoryScreen(Screen):
             inner = row.inflate(-px(20), -px(6))
             top = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 9 // 20)
             under = pygame.Rect(inner.x, top.bottom, inner.w, inner.h - top.h)
-            when = g.date[:16].replace("T", " ")
-            left = pygame.Rect(top.x, top.y, top.w * 11 // 20, top.h)
-            right = pygame.Rect(left.right, top.y, top.w - left.w, top.h)
-            self.text(p, f"{when} · {self.game_name(g.game)}", left, px(26), th.INK_SOFT)
-            self.text(p, self.winners_text(g), right, px(26), WINNER, "right")
+            when = f"{g.date[:16].replace('T', ' ')} · {self.game_name(g.game)}"
+            # A shared victory names no one here: the winners are lit in the scores line.
+            won = self.winners_text(g) if len(g.winners) == 1 else \
+                self.app.catalog.text("history.shared_short")
+            font = self.app.theme.font(px(26))
+            left = pygame.Rect(top.x, top.y, min(font.size(when)[0], top.w // 2), top.h)
+            right = pygame.Rect(left.right + gap, top.y, top.right - left.right - gap, top.h)
+            self.text(p, when, left, px(26), th.INK_SOFT)
+            self.text(p, won, right, px(26), WINNER, "right")
             self.draw_scores(p, g, under)
 
     def draw_scores(self, p: Painter, g: GameResult, box: pygame.Rect) -> None:

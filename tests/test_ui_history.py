@@ -1,0 +1,191 @@
+"""The history screen (issue #5): every finished game kept (date, game, players, scores,
+winners), newest first, paged with big targets; filtered by game; the per-player
+statistics of ``History.stats()`` (games, wins, average score per game). Driven through
+the real App loop with touch events (SDL dummy driver), at 800x480 and 1280x720."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from test_ui_inheritors import THREE, Table, enter, start
+from test_ui_look import check_layout
+
+from companion.hardware.sim import SimBackend
+from companion.history import History
+from companion.ui.app import ManualClock, make_app
+from companion.ui.demo import DemoContext, demo_config
+from companion.ui.screens import MENU
+from companion.ui.screens import history as screens
+
+
+def result(game, scores, winners=None):
+    best = max(scores.values())
+    return {"game": game, "winners": winners or [n for n, s in scores.items() if s == best],
+            "players": [{"name": n, "total": s, "breakdown": {"points": s}}
+                        for n, s in scores.items()]}
+
+
+FIVE = {"Ana": 14, "Benoît": 17, "Cléo": 9, "Dominique-Alexandre": 17, "Eve": 12}
+
+
+@pytest.fixture
+def open_table(tmp_path):
+    tables: list[Table] = []
+
+    def _open(**kw) -> Table:
+        t = Table(tmp_path, **kw)
+        tables.append(t)
+        return t
+
+    yield _open
+    for t in tables:
+        t.close()
+
+
+def lit(t: Table, text: str) -> bool:
+    """Whether ``text`` (the first drawn) is in the winners' colour."""
+    box = next(b for b in t.app.painter.texts if b.text == text)
+    return any(tuple(t.app.window.get_at((x, y)))[:3] == screens.WINNER
+               for x in range(box.rect.left, box.rect.right)
+               for y in range(box.rect.top, box.rect.bottom))
+
+
+def show(t: Table) -> screens.HistoryScreen:
+    screen = screens.new_game(t.app)
+    t.app.push(screen)
+    t.app.step(block=False)
+    return screen
+
+
+def test_an_inheritors_count_saved_on_the_sheet_shows_in_the_history_and_stats(open_table):
+    """End to end: a sheet entered by touch and saved appears in the history screen with its
+    date, game, players, scores and winner, and in the players' statistics."""
+    t = open_table()
+    sheet = start(t)
+    enter(t, sheet, THREE)
+    t.tap(sheet.finish_rect, "final")
+    t.tap(t.app.screen.save_rect, "save")
+    (kept,) = t.history.games()
+    screen = show(t)
+    texts = t.texts()
+    assert f"{kept.date[:16].replace('T', ' ')} · Inheritors" in texts
+    assert "Winner: Ana" in texts
+    assert {"Ana 17 · ", "Ben 17 · ", "Cleo 16"} <= set(texts)  # seating order, winner lit
+    t.tap(screen.view_rect, "players")
+    texts = t.texts()
+    for name in ("Ana", "Ben", "Cleo"):
+        assert name in texts
+    row = texts[texts.index("Ana"):texts.index("Ana") + 4]
+    assert row == ["Ana", "1", "1", "17.0"]
+
+
+def test_games_newest_first_paged_with_the_stats_of_history(open_table):
+    """Newest first by date (not by when kept); « » turn pages; the players' view is
+    History.stats(): most wins, then best average, with games, wins and average."""
+    t = open_table()
+    for day in range(1, 10):
+        t.history.record(result("koryo", {"Ana": day, "Ben": 10 - day}),
+                         date=f"2024-03-{10 - day:02d}T20:00:00")
+    t.history.record(result("choson", {"Ana": 3, "Cleo": 3}), date="2024-04-01")
+    screen = show(t)
+    per = screen.per_page
+    assert 3 <= per < 10 and screen.pages == -(-10 // per)
+    dates = [g.date for g in screen.shown()]
+    assert dates[0] == "2024-04-01" and dates == sorted(dates, reverse=True)
+    assert "Shared victory" in t.texts()  # the winners lit in the scores line
+    assert "Ana 3, Cleo 3 (Shared victory: Ana, Cleo)" in screen.describe()
+    assert lit(t, "Ana 3 · ") and lit(t, "Cleo 3") and not lit(t, "Ana 1 · ")
+    seen = list(dates)
+    for page in range(2, screen.pages + 1):
+        t.tap(screen.next_rect, "next")
+        assert f"{page} / {screen.pages}" in t.texts()
+        seen += [g.date for g in screen.shown()]
+    t.tap(screen.next_rect, "next")  # the last page stays
+    assert len(seen) == 10 and seen == sorted(seen, reverse=True)
+    t.tap(screen.prev_rect, "prev")
+    assert screen.page == screen.pages - 2
+    t.tap(screen.view_rect, "players")
+    stats = t.history.stats()
+    rows = [(n, str(s.games), str(s.wins), f"{s.average:.1f}") for n, s in stats.items()]
+    texts = t.texts()
+    shown = [tuple(texts[texts.index(n):texts.index(n) + 4]) for n in stats]
+    assert shown == rows
+    assert rows[0] == ("Ana", "10", "6", "4.8")  # days 5–9 and the shared choson
+
+
+def test_filter_by_game_cycles_through_the_games_kept(open_table):
+    t = open_table()
+    t.history.record(result("koryo", {"Ana": 5, "Ben": 9}), date="2024-01-01")
+    t.history.record(result("inheritors", {"Ana": 20, "Cleo": 18}), date="2024-01-02")
+    t.history.record(result("kings-dilemma", FIVE), date="2024-01-03")
+    screen = show(t)
+    assert len(screen.shown()) == 3 and "All games" in t.texts()
+    seen = []
+    for _ in range(4):
+        t.tap(screen.filter_rect, "filter")
+        seen.append(screen.game)
+        assert all(g.game == screen.game for g in screen.shown()) or screen.game is None
+    assert seen == ["inheritors", "kings-dilemma", "koryo", None]
+    t.tap(screen.filter_rect, "filter")
+    t.tap(screen.view_rect, "players")
+    assert screen.stats == t.history.stats("inheritors")
+    assert "Inheritors" in t.texts() and "Ben" not in t.texts()
+
+
+def test_a_game_key_from_elsewhere_shows_as_written_and_back_returns(open_table):
+    t = open_table()
+    t.history.record(result("azul", {"Ana": 60, "Ben": 71}), date="2024-05-05T21:00:00")
+    t.ctx.show(screens.new_game(t.app))  # the bottom screen: Back stays
+    screen = show(t)
+    assert "2024-05-05 21:00 · azul" in t.texts()
+    t.tap(screen.back_rect, "back")
+    assert t.app.screen is not screen and len(t.app.screens) == 1
+    t.tap(t.app.screen.back_rect, "back")
+    assert len(t.app.screens) == 1
+
+
+def test_empty_and_not_kept(open_table):
+    t = open_table()
+    show(t)
+    assert "No finished game yet" in t.texts()
+    t.app.history = None
+    show(t)
+    assert "This table keeps no history" in t.texts()
+
+
+def test_menu_has_the_history_and_it_resumes_nothing():
+    entry = next(e for e in MENU if e.game == "history")
+    assert entry.module == screens.__name__ and entry.title == "history.menu"
+    assert screens.resume(None, 1) is None
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_five_player_games_and_stats_fit(open_table, size, language):
+    """A page of 5-player games with long names, and the stats: texts whole, legible and
+    apart; targets at least MIN_TARGET and apart."""
+    t = open_table(size=size, language=language)
+    for day in range(1, 8):
+        t.history.record(result("kings-dilemma", FIVE, ["Benoît", "Dominique-Alexandre"]),
+                         date=f"2024-02-{day:02d}T22:10:00+01:00")
+    screen = show(t)
+    check_layout(t.app)
+    t.tap(screen.view_rect, "players")
+    check_layout(t.app)
+
+
+def test_demo_script(tmp_path):
+    config = demo_config((800, 480), "en")
+    backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
+    try:
+        app = make_app(config, backend, clock=ManualClock())
+        app.start_backend()
+        ctx = DemoContext(app, backend, app.clock, tmp_path)
+        screens.demo(ctx)
+        assert isinstance(app.history, History) and len(app.history.games()) == 5
+        assert app.screen.view == screens.PLAYERS and app.screen.game is None
+        assert len(ctx.shots) == 5
+        app.history.close()
+    finally:
+        backend.close()
+        pygame.display.quit()
