@@ -48,7 +48,8 @@ from companion.ui.widgets import Button
 
 log = logging.getLogger(__name__)
 
-OPTIONS_PER_PAGE = 6
+OPTIONS_PER_PAGE = 4  # two rows of two: room for names at a legible size
+SMALLEST = 22  # units: the smallest type on these screens (legible on the 7" panel)
 # Chosŏn's riposte tokens, as the engine names them -> catalog key.
 TOKENS = {"Return Fire": "return_fire", "Counter-Attack": "counter_attack"}
 
@@ -115,8 +116,10 @@ class BaseScreen(Screen):
     def draw_text(
         self, p: Painter, text: str, size: float, colour, box: pygame.Rect, align: str = "left"
     ) -> None:
+        """One line of ``size`` units, smaller to fit ``box`` but never below ``SMALLEST``."""
         theme = self.app.theme
-        p.text(text, theme.fitting_font(text, theme.px(size), box.w), colour, box, align)
+        font = theme.fitting_font(text, theme.px(size), box.w, theme.px(SMALLEST))
+        p.text(text, font, colour, box, align)
 
     def button(self, key: str) -> Button | None:
         """The button whose action is ``key`` (tests, demo)."""
@@ -271,6 +274,7 @@ class GameScreen(BaseScreen):
         self.page = 0
         self.undo_request: int | None = None  # the seat asking for an undo
         self.recorded = False
+        self._offered: tuple[dict, list] | None = None
         self.lang = app.catalog.language
         self.names = {f["value"]: f for f in self.view["families"]}
         self.events = {e["key"]: e for e in self.view["events"]}
@@ -365,14 +369,17 @@ class GameScreen(BaseScreen):
         return None
 
     def offered(self) -> list[tuple[dict, list[dict]]]:
-        """Powers of the phase that some action carries out, with those actions."""
-        table = self.session.state
-        out = []
-        for power in self.view["powers"]:
-            options = self.rules.options(table, power)
-            if options:
-                out.append((power, options))
-        return out
+        """Powers of the phase that some action carries out, with those actions (found by
+        trying every choice on the engine: kept until the view changes)."""
+        if self._offered is None or self._offered[0] is not self.view:
+            table = self.session.state
+            out = []
+            for power in self.view["powers"]:
+                options = self.rules.options(table, power)
+                if options:
+                    out.append((power, options))
+            self._offered = (self.view, out)
+        return self._offered[1]
 
     # --- sentences ----------------------------------------------------------------------
 
@@ -564,9 +571,11 @@ class GameScreen(BaseScreen):
     def option_label(self, action: dict) -> str:
         name = action["action"]
         fmt = {k: v for k, v in action.items() if k != "action"}
-        for field in ("family", "a_family", "b_family"):
+        if "family" in fmt:
+            fmt["family"] = self.kind_name(fmt["family"])
+        for field in ("a_family", "b_family"):  # a swap names four things: abbreviated
             if field in fmt:
-                fmt[field] = self.kind_name(fmt[field])
+                fmt[field] = f"{fmt[field]} {self.abbr(str(fmt[field]))}"
         if "event" in fmt:
             fmt["event"] = self.kind_name(fmt["event"])
         key = f"majority.option.{name}"
@@ -641,7 +650,7 @@ class GameScreen(BaseScreen):
 
     def _layout_powers(self) -> None:
         px = self.app.theme.px
-        gap = px(8)
+        gap = px(6)
         chosen = self.power_options()
         items = [(self.t("majority.back"), self.back, "back")]
         if len(self.offered()) > 1:
@@ -650,13 +659,13 @@ class GameScreen(BaseScreen):
         if len(options) > OPTIONS_PER_PAGE:
             items.append((self.t("majority.more"), self.turn_page, "page"))
         self._bar(items)
-        self.power_rect = pygame.Rect(self.body.x, self.body.y, self.body.w, px(26))
+        self.power_rect = pygame.Rect(self.body.x, self.body.y, self.body.w, px(22))
         grid = pygame.Rect(self.body.x, self.power_rect.bottom + gap, self.body.w,
                            self.body.bottom - self.power_rect.bottom - gap)
         h = (grid.h - gap) // 2
         shown = options[self.page * OPTIONS_PER_PAGE:(self.page + 1) * OPTIONS_PER_PAGE]
         cells = [c for row in range(2) for c in row_of(
-            pygame.Rect(grid.x, grid.y + row * (h + gap), grid.w, h), 3, gap)]
+            pygame.Rect(grid.x, grid.y + row * (h + gap), grid.w, h), 2, gap)]
         self.option_buttons = [
             make_button(cell, self.option_label(a), lambda a=a: self.choose(a), "option")
             for cell, a in zip(cells, shown, strict=False)
@@ -695,7 +704,7 @@ class GameScreen(BaseScreen):
         status = self.message or (self.final_headline() if self.mode == "final"
                                   else self.status())
         warn = self.message is not None or self.undo_request is not None
-        self.draw_text(p, status, 22, th.WARNING if warn else th.INK_SOFT, self.status_rect)
+        self.draw_text(p, status, 24, th.WARNING if warn else th.INK_SOFT, self.status_rect)
         {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,
          "final": self._draw_final}[self.mode](p)
         for button in self.buttons:
@@ -716,20 +725,21 @@ class GameScreen(BaseScreen):
         v = self.view
         players = v["players"]
         cols = self.board_columns()
-        row_h = px(22)
-        head_h = px(18)
+        row_h = px(21)
+        head_h = px(34)
         name_w = self.body.w * 2 // 15
         col_w = (self.body.w - name_w) // len(cols)
         x0 = self.body.x + name_w
         y = self.body.y
         majorities = {m["family"]: m for m in v["majorities"]}
         for i, col in enumerate(cols):
-            cell = pygame.Rect(x0 + i * col_w, y, col_w, head_h)
+            cell = pygame.Rect(x0 + i * col_w, y, col_w, head_h // 2)
             if col.isdigit():
-                label = f"{col} {self.abbr(col)}"
+                self.draw_text(p, col, 22, th.INK_SOFT, cell, "center")
+                label = self.abbr(col)
             else:
                 label = self.abbr(col) if col in self.events else self.t(f"majority.col.{col}")
-            self.draw_text(p, label, 17, th.INK_SOFT, cell, "center")
+            self.draw_text(p, label, 22, th.INK_SOFT, cell.move(0, head_h // 2), "center")
         y += head_h
         for player in players:
             row = pygame.Rect(self.body.x, y, self.body.w, row_h)
@@ -739,7 +749,7 @@ class GameScreen(BaseScreen):
                                                             row_h - px(8)))
             name_box = pygame.Rect(row.x + px(9), row.y, name_w - px(11), row_h)
             is_current = player == v["current_player"]
-            self.draw_text(p, player, 21, th.WARNING if is_current else th.INK, name_box)
+            self.draw_text(p, player, 24, th.WARNING if is_current else th.INK, name_box)
             area = v["areas"][player]
             for i, col in enumerate(cols):
                 cell = pygame.Rect(x0 + i * col_w, y, col_w, row_h).inflate(-px(3), -px(2))
@@ -759,7 +769,7 @@ class GameScreen(BaseScreen):
                     pygame.draw.rect(p.surface, th.WARNING, cell, width=max(1, px(2)),
                                      border_radius=px(5))
                     mark = "="
-                self.draw_text(p, f"{n}{mark}" if n else "·", 21, ink, cell, "center")
+                self.draw_text(p, f"{n}{mark}" if n else "·", 24, ink, cell, "center")
             y += row_h
         # Under the board: powers and protections (a line each), then limit warnings, the
         # tie-breaker and Chosŏn's tokens (two a line); what does not fit is counted.
@@ -774,7 +784,7 @@ class GameScreen(BaseScreen):
         ]
         lines: list[list[tuple[str, tuple]]] = [[item] for item in wide]
         lines += [narrow[i:i + 2] for i in range(0, len(narrow), 2)]
-        line_h = px(20)
+        line_h = px(19)
         fit = max(1, info.h // line_h)
         if len(lines) > fit:
             hidden = sum(len(line) for line in lines[fit - 1:])
@@ -782,7 +792,7 @@ class GameScreen(BaseScreen):
         for i, line in enumerate(lines):
             rect = pygame.Rect(info.x, info.y + i * line_h, info.w, line_h)
             for (text, colour), cell in zip(line, row_of(rect, len(line), px(10)), strict=True):
-                self.draw_text(p, text, 19, colour, cell)
+                self.draw_text(p, text, 22, colour, cell)
 
     def _draw_entry(self, p: Painter) -> None:
         px = self.app.theme.px
@@ -795,7 +805,7 @@ class GameScreen(BaseScreen):
             top = pygame.Rect(rect.x + px(4), rect.y + px(2), rect.w - px(8), rect.h * 2 // 5)
             mid = pygame.Rect(rect.x + px(4), top.bottom, rect.w - px(8), rect.h - top.h - px(2))
             label = f"{kind} {self.abbr(kind)}" if kind.isdigit() else self.abbr(kind)
-            self.draw_text(p, label, 20, ink, top, "center")
+            self.draw_text(p, label, 24, ink, top, "center")
             self.draw_text(p, str(n) if n else "·", 36, ink, mid, "center")
             p.targets.append(rect)
 
@@ -831,7 +841,7 @@ class GameScreen(BaseScreen):
             self.draw_text(p, pl["name"], 24, th.WARNING if win else th.INK, cell, "center")
         for label, key in rows:
             y += row_h
-            self.draw_text(p, label, 21, th.INK_SOFT,
+            self.draw_text(p, label, 23, th.INK_SOFT,
                            pygame.Rect(self.body.x, y, label_w - px(6), row_h))
             for i, pl in enumerate(players):
                 cell = pygame.Rect(self.body.x + label_w + i * col_w, y, col_w, row_h)
@@ -845,7 +855,7 @@ class GameScreen(BaseScreen):
                     text = str(pl["total"])
                 else:
                     text = str(b[key])
-                big = 26 if key == "total" else 21
+                big = 27 if key == "total" else 23
                 self.draw_text(p, text, big, th.INK, cell.inflate(-px(6), 0), "center")
 
     def describe(self) -> str:

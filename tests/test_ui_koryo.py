@@ -1,0 +1,216 @@
+"""Koryŏ at the table through its screens (issue #3, shared/RULES.md §1): a whole 8-round
+game entered with seat buttons and touch events scores as ``companion score`` does and is
+recorded; refusals change nothing; undo restores the view; the first-player light follows
+the token; a reopened journal resumes the same screen; every sentence is the engine's;
+the layouts fit 800x480 and 1280x720.
+
+Everything runs the real App loop under SDL's dummy driver (tests/conftest.py); inputs are
+SimBackend presses and posted FINGERDOWN/UP events on the widgets' rects."""
+
+from __future__ import annotations
+
+import pytest
+from ui_majority import Table, companion_score, fits, play_through, start, table_file
+
+from companion.engine import koryo as engine
+from companion.hardware.base import Light, Press
+from companion.journal import Journal
+from companion.ui.screens import koryo
+from companion.ui.screens.majority_common import GameScreen, SetupScreen
+
+
+@pytest.fixture
+def table(tmp_path):
+    opened: list[Table] = []
+
+    def _open(**kw) -> Table:
+        opened.append(Table(tmp_path, **kw))
+        return opened[-1]
+
+    yield _open
+    for t in opened:
+        t.close()
+
+
+def test_full_game_through_the_screens_scores_as_companion_score(table, tmp_path, capsys):
+    """Three players, 8 rounds: every order, power, discard and step entered on screen or
+    with seat button A. The final screen's result is ``companion score --json`` of the same
+    cards and tokens; it is in the history and the journal's game is finished."""
+    t = table()
+    screen = start(t, koryo, players=[0, 1, 2], first=1)
+    seen_powers: set[str] = set()
+
+    def check(action, before, after):
+        # The first-player light is on the token holder's seat, every other seat dark.
+        first_seat = after["seats"][after["players"].index(after["first_player"])]
+        if after["final"] is None:
+            assert t.lights()[first_seat] is Light.FIRST_PLAYER
+            assert [s for s, li in t.lights().items() if li is not Light.OFF] == [first_seat]
+        # The token passes clockwise when a round ends.
+        if action["action"] == "end_round" and after["final"] is None:
+            players = before["players"]
+            nxt = players[(players.index(before["first_player"]) + 1) % len(players)]
+            assert after["first_player"] == nxt
+        # EN sentences are the engine's own.
+        for power in after["powers"]:
+            seen_powers.add(power["code"])
+            assert screen.power_text(power) == power["text"]
+        for prot in after["protections"]:
+            assert screen.protection_text(prot) == prot["text"]
+
+    actions = play_through(t, seed=11, check=check)
+    assert sum(a["action"] == "start_round" for a in actions) == engine.ROUNDS
+    assert {"discard", "deal_bonus"} <= seen_powers
+    assert {a["action"] for a in actions} >= {"reveal", "discard", "end_turn", "end_round"}
+    view = screen.view
+    assert screen.mode == "final"
+    expected = companion_score(table_file(tmp_path / "table.yaml", view), capsys)
+    assert view["final"] == expected
+    shown = t.texts()
+    for player in expected["players"]:
+        assert str(player["total"]) in shown
+    assert any(", ".join(expected["winners"]) in text for text in shown)
+    recorded = t.history.games()
+    assert len(recorded) == 1 and recorded[0].game == "koryo"
+    assert [p.total for p in recorded[0].players] == [p["total"] for p in expected["players"]]
+    assert t.journal.unfinished() == [] and len(t.journal.finished()) == 1
+    winners = {view["seats"][view["players"].index(w)] for w in expected["winners"]}
+    assert {s for s, li in t.lights().items() if li is Light.LEADER} == winners
+
+
+def test_impossible_count_is_refused_with_the_reason_and_changes_nothing(table):
+    """The deck has 1 Omniscient: a second one is refused at once, with the engine's reason
+    on screen; an order of more cards than dealt is refused at Reveal; nothing reaches the
+    journal."""
+    t = table()
+    screen = start(t, koryo, players=[0, 1])
+    t.ctx.press(0, "a")  # Ana starts round 1
+    game = screen.session.game_id
+    journaled = t.journal.actions(game)
+    view = screen.view
+    t.ctx.tap(screen.button("entry").rect, "cards")
+    t.ctx.tap(screen.tiles["1"], "Omniscient")
+    t.ctx.tap(screen.tiles["1"], "Omniscient again")
+    assert screen.entry == {"1": 1}
+    refusal = "Refused: 2 Omniscients, but only 1 of the 1 are not already in play"
+    assert refusal in t.texts()
+    # 11 Merchants cannot even be entered (the deck has 9); 10 Senators... the deck has 3.
+    t.ctx.tap(screen.button("cancel").rect, "cancel")
+    t.ctx.tap(screen.button("entry").rect, "cards")
+    for _ in range(6):
+        t.ctx.tap(screen.tiles["barbarian"], "Barbarian")
+    t.ctx.tap(screen.tiles["lobbying"], "Lobbying")  # a mixed order: hinted, not refused
+    assert screen.entry == {"barbarian": 6, "lobbying": 1} and screen.message is None
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    assert screen.mode == "entry"
+    assert "Refused: an order is identical cards only: one family or one event type" in t.texts()
+    assert t.journal.actions(game) == journaled and screen.view == view
+
+
+def test_undo_restores_the_previous_view(table):
+    """Undo by touch, and by a long press (a request shown on screen) confirmed by a second
+    long press of the same seat."""
+    t = table()
+    screen = start(t, koryo, players=[0, 1, 2, 3])
+    before = screen.view
+    t.ctx.press(0, "a")
+    assert screen.view["round"] == 1
+    t.ctx.tap(screen.button("undo").rect, "undo")
+    assert screen.view == before and t.journal.actions(screen.session.game_id) == []
+    t.ctx.press(0, "a")
+    t.ctx.tap(screen.button("entry").rect, "cards")
+    for _ in range(3):
+        t.ctx.tap(screen.tiles["9"], "Merchant")
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    assert screen.view["areas"]["Ana"] == {"9": 3}
+    t.ctx.press(2, "b", Press.LONG)
+    assert "Cleo asks to undo the last action: tap Undo" in t.texts()
+    assert screen.view["areas"]["Ana"] == {"9": 3}
+    t.ctx.press(2, "c", Press.LONG)
+    assert screen.view["areas"]["Ana"] == {} and screen.view["round"] == 1
+    assert screen.view["current_player"] == "Ana" and not screen.view["turn"]["revealed"]
+
+
+def test_seat_buttons_only_from_the_seat_whose_turn_it_is(table):
+    """Button A of a seat that is not acting says whose turn it is and does nothing."""
+    t = table()
+    screen = start(t, koryo, players=[0, 1, 2], first=2)
+    t.ctx.press(0, "a")
+    assert screen.view["round"] == 0
+    assert "Ana: it is Cleo's turn" in t.texts()
+    t.ctx.press(2, "a")
+    assert screen.view["round"] == 1
+    t.ctx.press(2, "b")
+    assert screen.mode == "entry"
+
+
+def test_setup_refuses_a_player_count_koryo_does_not_take(table):
+    t = table()
+    t.ctx.show(koryo.new_game(t.app))
+    setup = t.screen
+    for seat in (1, 2, 3):
+        t.ctx.tap(setup.button(f"seat-{seat}").rect, "out")
+    t.ctx.tap(setup.button("start").rect, "start")
+    assert isinstance(t.screen, SetupScreen)
+    assert "1 players: this game takes 2 to 4" in t.texts()
+    assert t.journal.unfinished() == []
+
+
+def test_resume_after_reopening_the_journal_shows_the_same_screen(table, tmp_path):
+    t = table()
+    screen = start(t, koryo, players=[0, 1, 3], first=3)
+    play_through(t, seed=4, until=lambda v: v["round"] == 3 and v["phase"] == "main")
+    described, texts, lights = screen.describe(), t.texts(), t.lights()
+    game = screen.session.game_id
+    t.journal.close()
+    t.journal = t.app.journal = Journal(t.journal_path)
+    for seat in range(len(t.app.seats)):
+        t.backend.set_light(seat, Light.OFF)
+    resumed = koryo.resume(t.app, game)
+    assert isinstance(resumed, GameScreen)
+    t.ctx.show(resumed)
+    assert resumed.describe() == described and t.texts() == texts and t.lights() == lights
+    assert koryo.resume(t.app, resumed.session).describe() == described  # a replayed session
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_layouts_fit(table, size, language):
+    """Set-up, board (four players, late in the game), card entry, powers and final score:
+    texts whole, legible and apart, touch targets at least MIN_TARGET and apart."""
+    t = table(size=size, language=language)
+    screen = start(t, koryo)
+    fits(t.app)
+    modes = set()
+
+    def look(action, before, after):
+        if screen.mode not in modes or (after["round"] == 8 and action["action"] == "end_turn"):
+            modes.add(screen.mode)
+            fits(t.app)
+        if after["phase"] == "main" and not after["turn"]["revealed"] and "entry" not in modes:
+            t.ctx.tap(screen.button("entry").rect, "cards")
+            t.ctx.tap(screen.tiles["9"], "Merchant")
+            modes.add("entry")
+            fits(t.app)
+            t.ctx.tap(screen.button("cancel").rect, "cancel")
+        if screen.offered() and "powers" not in modes:
+            t.ctx.tap(screen.button("powers").rect, "powers")
+            modes.add("powers")
+            fits(t.app)
+            t.ctx.tap(screen.button("back").rect, "back")
+
+    play_through(t, seed=7, check=look)
+    assert modes >= {"board", "entry", "powers", "final"}
+    fits(t.app)
+
+
+def test_french_board_uses_french_family_names(table):
+    t = table(language="fr")
+    screen = start(t, koryo, players=[0, 1])
+    t.ctx.press(0, "a")
+    t.ctx.tap(screen.button("entry").rect, "cartes")
+    t.ctx.tap(screen.tiles["1"], "Omniscient")
+    t.ctx.tap(screen.tiles["1"], "Omniscient")
+    assert "Refusé : 2 Omniscients, but only 1 of the 1 are not already in play" in t.texts()
+    for label in ("9 Mar", "5 Arm", "2 Esp", "Manche 1/8 · 10 cartes · garder 3 au plus"):
+        assert label in t.texts()

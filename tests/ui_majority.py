@@ -1,0 +1,133 @@
+"""Shared by tests/test_ui_koryo.py and tests/test_ui_choson.py: an app on the shipped
+configuration (four simulated seats) with a journal and a history in a temporary folder,
+and a game played through the screens with seat buttons and touch events."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pygame
+import yaml
+
+from companion import cli
+from companion.games.autoplay import next_action
+from companion.hardware.base import Light
+from companion.hardware.sim import SimBackend
+from companion.history import History
+from companion.journal import Journal
+from companion.ui.app import App, ManualClock, make_app
+from companion.ui.demo import DemoContext, demo_config
+from companion.ui.screens.majority_common import GameScreen, play
+
+
+class Table:
+    """An app at ``size`` in ``language`` whose inputs go through a DemoContext."""
+
+    def __init__(self, tmp: Path, size=(800, 480), language="en", history=True) -> None:
+        config = demo_config(size, language)
+        self.backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
+        self.clock = ManualClock(1000)
+        self.journal_path = tmp / "journal.sqlite"
+        self.journal = Journal(self.journal_path)
+        self.history = History(tmp / "history.sqlite") if history else None
+        self.app: App = make_app(
+            config, self.backend, clock=self.clock, journal=self.journal, history=self.history
+        )
+        self.app.start_backend()
+        pygame.event.clear()
+        self.ctx = DemoContext(self.app, self.backend, self.clock, tmp)
+
+    def close(self) -> None:
+        self.backend.close()
+        self.journal.close()
+        if self.history is not None:
+            self.history.close()
+        pygame.event.clear()
+        pygame.display.quit()
+
+    @property
+    def screen(self):
+        return self.app.screen
+
+    def texts(self) -> list[str]:
+        """Every text of the last frame."""
+        return [box.text for box in self.app.painter.texts]
+
+    def lights(self) -> dict[int, Light]:
+        return {seat: self.backend.light(seat) for seat in range(len(self.app.seats))}
+
+
+def start(table: Table, module, players: list[int] | None = None, first: int = 0) -> GameScreen:
+    """New game by touch: take out the seats not in ``players``, move the first-player
+    button to seat ``first``, tap Start."""
+    ctx = table.ctx
+    ctx.show(module.new_game(table.app))
+    setup = table.screen
+    for seat in range(len(table.app.seats)):
+        if (players is None or seat in players) != setup.playing[seat]:
+            ctx.tap(setup.button(f"seat-{seat}").rect, "seat")
+    while setup.first != first:
+        ctx.tap(setup.button("first").rect, "first")
+    ctx.tap(setup.button("start").rect, "start")
+    assert isinstance(table.screen, GameScreen), table.screen.describe()
+    return table.screen
+
+
+def play_through(table: Table, seed: int, until=None, check=None) -> list[dict]:
+    """Play the game on screen with the seeded player's choices, each one entered as players
+    do (seat button A, taps on the card entry and the powers); stop when ``until(view)``
+    or at the end. ``check(action, before, after)`` runs after each action. Returns the
+    actions played."""
+    screen: GameScreen = table.screen
+    rng = random.Random(seed)
+    done = []
+    while screen.view["phase"] != "over" and not (until and until(screen.view)):
+        before = screen.view
+        action = next_action(screen.rules, screen.session.state, rng)
+        play(table.ctx, action)
+        assert screen.message is None, screen.message
+        assert table.journal.actions(screen.session.game_id)[-1] == action
+        done.append(action)
+        if check:
+            check(action, before, screen.view)
+        assert len(done) < 2000
+    return done
+
+
+def table_file(path: Path, view: dict) -> Path:
+    """The table file (shared/spec/table-files.md) of the cards and tokens of a game over."""
+    state = view["final"]
+    data = {
+        "game": view["game"],
+        "players": view["players"],
+        "cards": {
+            p: {int(k) if k.isdigit() else k: n for k, n in view["areas"][p].items()}
+            for p in view["players"]
+        },
+        "tokens": view["tokens"],
+    }
+    if view["game"] == "choson":
+        data["kept_events"] = view["kept_events"]
+        data["first_player"] = view["first_player"]
+        if view["legacy"]:
+            data["yi_legacy"] = view["legacy"]
+    assert state is not None
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def companion_score(path: Path, capsys) -> dict:
+    """``companion score FILE --json``, run as the command line runs it."""
+    capsys.readouterr()
+    assert cli.main(["score", str(path), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def fits(app: App) -> None:
+    """The last frame's layout: texts whole, legible, apart; targets big and apart."""
+    from test_ui_look import check_layout
+
+    check_layout(app)
+
