@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from companion.engine import kd_campaign as kc
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
-from companion.games.kings_dilemma import KingsDilemma, SeatPads, lights
+from companion.games.kings_dilemma import KingsDilemma, SeatPads, campaign_record, lights
 from companion.hardware.base import ButtonEvent, Light, Press
+from companion.history import History
 from companion.journal import Journal
 from companion.kd_data import shipped
 from companion.session import Session
@@ -252,6 +253,31 @@ def test_abdication_ends_the_game_then_scoring(journal):
     assert set(final["winners"]) == {"Julius", "Armin", "Diana", "Frances"}
     lit = lights(view)
     assert lit[0] is Light.OFF and all(lit[k] is Light.LEADER for k in range(1, 5))
+
+
+def test_scored_night_goes_to_the_history_and_back_to_the_campaign_ledger(journal, tmp_path):
+    """The final result is what History keeps (as companion score's), and campaign_record
+    gives the ledger its record_game: prestige/crave by rank and end (by hand where the
+    shipped table has no value), so the next game's setup reads the new prestige order."""
+    houses = ["Ana", "Ben", "Chloe"]
+    s = Session.start(journal, KingsDilemma(), {"players": houses, "momenta": UP,
+                                                "campaign": ledger().to_dict()})
+    s.dispatch({"action": "king-dies"})
+    agendas = {"Ana": {"resources": 9, "wealth": [0, 0, 0]},
+               "Ben": {"resources": 1, "wealth": [0, 0, 0]},
+               "Chloe": {"resources": 4, "wealth": [0, 0, 0]}}
+    view = s.dispatch({"action": "score", "agendas": agendas})
+    s.finish(view["final"])
+    assert History(tmp_path / "history.db").record(view["final"]) == 1
+    hand = {"Ana": {"prestige": 5, "crave": 0}, "Chloe": {"prestige": 2, "crave": 0},
+            "Ben": {"prestige": 0}}
+    action = campaign_record(view, {"Ana": "opulence", "Ben": "avarice", "Chloe": "rebellion"},
+                             hand)
+    after = kc.apply(ledger(), kc.action_from_dict(action))
+    assert after.games[-1].end == "king-died"
+    assert {h.name: (h.prestige, h.crave) for h in after.houses} == {
+        "Ana": (9, 0), "Ben": (4, 2), "Chloe": (3, 0)}  # Ben last: 2 crave from the table
+    assert after.setup(houses).leader == "Ana" and after.setup(houses).moderator == "Chloe"
 
 
 def test_king_dies_on_an_outcome_or_between_dilemmas(journal):

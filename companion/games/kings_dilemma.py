@@ -6,7 +6,8 @@ the vote's actions follow (``companion.engine.kd_vote``), then ``outcome`` appli
 side's resource changes to the kingdom (``companion.engine.kd_kingdom``). The game ends when
 the king abdicates (Stability at an end of its track) or dies (``king-dies``, or
 ``"king_dies": true`` on the last outcome); ``score`` then scores it
-(``companion.tables.kd_score``, the same as ``companion score``).
+(``companion.tables.kd_score``, the same as ``companion score``); ``campaign_record`` then
+gives the campaign ledger its ``record_game`` action.
 
 Setup (``Session.start(journal, KingsDilemma(), setup)``), JSON::
 
@@ -512,6 +513,23 @@ def lights(view: Mapping) -> dict[int, Light]:
     elif vote["turn"] is not None:
         out[seat[vote["turn"]]] = Light.YOUR_TURN
     return out
+
+
+def campaign_record(view: Mapping, agendas: Mapping[str, str],
+                    by_hand: Mapping[str, Mapping[str, int]] | None = None) -> dict:
+    """The campaign ledger's ``record_game`` action (``kd_campaign``) for a scored game:
+    how it ended and each house's total from the view, the secret agenda card each house
+    chose (``agendas``), prestige/crave entered by hand where the table has none."""
+    final = view.get("final")
+    if final is None:
+        raise RuleError("final", "the game is not scored yet")
+    return {
+        "action": "record_game",
+        "end": final["end"],
+        "totals": {p["name"]: p["total"] for p in final["players"]},
+        "agendas": dict(agendas),
+        "by_hand": {h: dict(v) for h, v in (by_hand or {}).items()},
+    }
 
 
 # --------------------------------------------------------------------------- rules object
