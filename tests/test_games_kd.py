@@ -307,6 +307,22 @@ def test_deals_and_card_effects_move_coins_and_power(journal):
     assert view["vote"]["coins"]["Julius"] == 12 == view["coins"]["Julius"]
 
 
+def test_undo_through_the_pads_forgets_pending_choices(journal):
+    """A pending Aye 2 pressed in a vote taken back by undo does not carry over into the
+    next vote: a bare long press there is refused (choose first)."""
+    s = start(journal)
+    s.dispatch({"action": "dilemma", "mode": "open"})
+    pads = SeatPads(s)
+    for key in ("a", "a"):
+        pads.press(ButtonEvent(0, key))
+    assert pads.view()["vote"]["pending"] == "aye 2"
+    assert pads.undo() == {"action": "dilemma", "mode": "open"}
+    s.dispatch({"action": "dilemma", "mode": "open"})
+    assert pads.view()["vote"]["pending"] is None
+    with pytest.raises(RuleError, match="choose first"):
+        pads.press(ButtonEvent(0, "a", Press.LONG))
+
+
 def test_resume_mid_vote_and_undo(journal):
     s = start(journal)
     s.dispatch({"action": "dilemma", "mode": "open"})

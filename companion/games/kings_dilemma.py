@@ -82,7 +82,6 @@ log = logging.getLogger(__name__)
 
 GAME = kd.GAME
 COUNCIL, VOTE, OUTCOME, OVER, SCORED = "council", "vote", "outcome", "over", "scored"
-PHASES = (COUNCIL, VOTE, OUTCOME, OVER, SCORED)
 SETUP_KEYS = ("players", "seats", "campaign", "leader", "moderator", "power", "coins",
               "balance", "momenta", "kingdom", "public")
 VOTE_ACTIONS = tuple(kd.ACTIONS)
@@ -112,10 +111,6 @@ class Night:
     history: tuple[dict, ...] = ()
     ended: str | None = None
     final: dict | None = None
-
-    @property
-    def n(self) -> int:
-        return len(self.players)
 
     def seat_of(self, player: Any, field: str = "player") -> int:
         if player not in self.players:
@@ -574,14 +569,15 @@ class SeatPads:
     refused, changes nothing anyone can see: no view is published, nothing is logged and
     ``press`` returns None. In an open vote the pending choice of the seat on turn is
     public: ``view()`` carries it and listeners get it; a refused press raises RuleError.
-    On a tie the moderator holds Aye (a) or Nay (b) to decide it.
+    On a tie the moderator holds Aye (a) or Nay (b) to decide it. Undo through
+    ``SeatPads.undo`` so that no pending choice outlives the vote it was pressed in.
     """
 
     def __init__(self, session: Any) -> None:
         self.session = session
         self._lock = threading.RLock()
         self._pads: tuple[kd.Pad, ...] = ()
-        self._vote_key: tuple[int, kd.Vote] | None = None
+        self._vote_key: tuple[int, str] | None = None
         self._listeners: list[Callable[[dict], None]] = []
 
     def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
@@ -605,6 +601,13 @@ class SeatPads:
         if self._vote_key != key:  # a new vote: fresh pads
             self._vote_key, self._pads = key, kd.pads_for(night.vote)
         return night, self._pads
+
+    def undo(self) -> dict | None:
+        """Take back the session's last action and forget every pending choice (a pending
+        choice belongs to the vote it was pressed in); returns the undone action."""
+        with self._lock:
+            self._vote_key, self._pads = None, ()
+            return self.session.undo()
 
     def view(self) -> dict:
         """The session's public view plus, in an open vote, the pending choice on turn."""
