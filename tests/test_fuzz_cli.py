@@ -146,7 +146,7 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
 def check_contract(command: str, path: Path, as_json: bool) -> None:
     argv = [command, str(path)] + (["--json"] if as_json and command != "check-config" else [])
     code, out, err = run_cli(argv)
-    assert "Traceback" not in out + err
+    assert "Traceback (most recent call last)" not in out + err
     assert code in (0, 2), (code, err)
     if code == 0:
         assert out.strip(), "exit 0 must print a result"

@@ -119,13 +119,13 @@ def _momentum(side: str, marker: bool) -> str:
 def render(result: dict) -> str:
     out = ["The King's Dilemma — kingdom tracks"]
     if result["moves"]:
-        out.append(f"{'Change':<16}{'Spaces':>7}{'Position':>10}  {'Momentum':<22}{'Stability':>9}")
+        out.append(f"{'Change':<16}{'Spaces':>7}  {'Position':>16}  {'Momentum':<22}{'Stability':>9}")
         for m in result["moves"]:
             name = kd.RESOURCE_NAMES[m["resource"]][0]
             stop = " (track end)" if m["stopped_at_end"] else ""
             out.append(
-                f"{name + ' ' + format(m['amount'], '+d'):<16}{m['spaces']:>7}"
-                f"{str(m['position']) + stop:>10}  {_momentum(m['momentum'], m['marker']):<22}"
+                f"{name + ' ' + format(m['amount'], '+d'):<16}{m['spaces']:>7}  "
+                f"{str(m['position']) + stop:>16}  {_momentum(m['momentum'], m['marker']):<22}"
                 f"{m['stability']:>9}"
             )
         out.append("")
