@@ -32,8 +32,9 @@ def main() -> int:
     rows += latency.run(presses=30 if args.quick else 200)
     rows += journal.run(appends=50 if args.quick else 300)
     rows += process.run()
+    rows.sort(key=lambda row: row.bench[0])  # in the order of the issue
     print(table(rows))
-    print(f"({time.monotonic() - start:.0f} s; command: python -m bench {' '.join(sys.argv[1:])})")
+    print(f"({time.monotonic() - start:.0f} s; command: {' '.join(['python -m bench', *sys.argv[1:]])})")
     return 0
 
 

@@ -6,6 +6,7 @@
    in a temporary directory) is left alone for 20 s once its first frame is out; its CPU
    time is utime + stime of ``/proc/PID/stat`` (all threads) over those 20 s. Baseline:
    ``bench/naive_loop.py``, the same screen redrawn at 60 FPS, measured the same way.
+   A third figure, the floor: a bare pygame window blocked in ``pygame.event.wait()``.
 4. Start-up: from just before the process is spawned to its first flipped frame
    (``time.monotonic()`` in parent and child: the same system-wide clock), median of 5;
    baseline: ``python -c "import pygame; pygame.init(); set_mode(800x480); flip()"``.
@@ -32,6 +33,9 @@ BARE = (
     "import time, pygame; pygame.init(); pygame.display.set_mode((800, 480)); "
     "pygame.display.flip(); print(f'first-frame {time.monotonic():.6f}', flush=True)"
 )
+# SDL's own idle cost: a window, then nothing but pygame.event.wait() (what App.step does
+# when no deadline is due), for the idle CPU figure's floor.
+BARE_WAIT = BARE + "\nwhile True: pygame.event.wait()"
 
 
 def ours_cmd() -> list[str]:
@@ -110,6 +114,9 @@ def run() -> list[Row]:
         rows.append(Row("2 idle CPU", f"{IDLE_S:.0f} s after the first frame", f"{ours:.2f} %",
                         f"{naive:.1f} %", times(naive, ours, "less", "more"),
                         "≤ 2 % and ≥ 20x less", verdict(ours <= 2 and naive >= 20 * ours)))
+        floor = idle_cpu([sys.executable, "-c", BARE_WAIT], data)
+        rows.append(Row("2 idle CPU", "floor: bare pygame.event.wait() loop", f"{floor:.2f} %",
+                        f"{naive:.1f} %", times(naive, floor, "less", "more")))
         ours = startup(ours_cmd(), data)
         base = startup(bare, data)
         rows.append(Row("4 start-up", f"spawn → first frame (median of {STARTS})",
