@@ -49,6 +49,7 @@ from companion.ui.widgets import Button
 log = logging.getLogger(__name__)
 
 OPTIONS_PER_PAGE = 4  # two rows of two: room for names at a legible size
+VALUES_PER_PAGE = 6  # one choice at a time (a player, a family): two rows of three
 SMALLEST = 22  # units: the smallest type on these screens (legible on the 7" panel)
 # Chosŏn's riposte tokens, as the engine names them -> catalog key.
 TOKENS = {"Return Fire": "return_fire", "Counter-Attack": "counter_attack"}
@@ -272,6 +273,7 @@ class GameScreen(BaseScreen):
         self.selected: str | None = None
         self.power_index = 0
         self.page = 0
+        self.picked: dict[str, object] = {}  # choices made towards a power's action
         self.undo_request: int | None = None  # the seat asking for an undo
         self.recorded = False
         self._offered: tuple[dict, list] | None = None
@@ -477,6 +479,7 @@ class GameScreen(BaseScreen):
     def open_powers(self) -> None:
         if self.offered():
             self.mode, self.power_index, self.page, self.message = "powers", 0, 0, None
+            self.picked = {}
             self._layout()
             self.app.invalidate()
 
@@ -550,23 +553,57 @@ class GameScreen(BaseScreen):
             return None
         return offered[self.power_index % len(offered)]
 
+    def remaining(self) -> list[dict]:
+        """The chosen power's actions that agree with the choices picked so far."""
+        chosen = self.power_options()
+        options = chosen[1] if chosen else []
+        return [a for a in options if all(a.get(k) == v for k, v in self.picked.items())]
+
+    def choice_field(self, options: list[dict]) -> str | None:
+        """With more actions than a page holds, the first field they differ on: the
+        players pick it first (a Lobby swap: who gives, which card, who gets, which card)."""
+        if len(options) <= OPTIONS_PER_PAGE:
+            return None
+        return next(k for k in options[0] if len({repr(a.get(k)) for a in options}) > 1)
+
     def other_power(self) -> None:
         self.power_index += 1
-        self.page = 0
+        self.page, self.picked = 0, {}
         self._layout()
         self.app.invalidate()
 
     def turn_page(self) -> None:
-        chosen = self.power_options()
-        pages = math.ceil(len(chosen[1]) / OPTIONS_PER_PAGE) if chosen else 1
-        self.page = (self.page + 1) % max(1, pages)
+        self.page += 1
+        self._layout()
+        self.app.invalidate()
+
+    def pick(self, field: str, value: object) -> None:
+        self.picked[field] = value
+        self.page = 0
         self._layout()
         self.app.invalidate()
 
     def choose(self, action: dict) -> None:
         if self.dispatch(action) and self.mode == "powers":
+            self.page, self.picked = 0, {}
+            self._layout()
+
+    def powers_back(self) -> None:
+        """Back one choice, or to the board."""
+        if self.picked:
+            self.picked.popitem()
             self.page = 0
             self._layout()
+            self.app.invalidate()
+        else:
+            self.back()
+
+    def value_label(self, field: str, value: object) -> str:
+        if field in ("family", "a_family", "b_family"):
+            return self.kind_name(value)  # type: ignore[arg-type]
+        if field == "event":
+            return self.kind_name(str(value))
+        return str(value)
 
     def option_label(self, action: dict) -> str:
         name = action["action"]
@@ -651,27 +688,40 @@ class GameScreen(BaseScreen):
     def _layout_powers(self) -> None:
         px = self.app.theme.px
         gap = px(6)
-        chosen = self.power_options()
-        items = [(self.t("majority.back"), self.back, "back")]
+        options = self.remaining()
+        field = self.choice_field(options)
+        if field is None:
+            shown = options
+            per_page, columns = OPTIONS_PER_PAGE, 2
+        else:  # the distinct values of ``field``, short labels: three a row
+            shown = list({repr(a[field]): a[field] for a in options}.values())
+            per_page, columns = VALUES_PER_PAGE, 3
+        self.pages = pages = max(1, math.ceil(len(shown) / per_page))
+        self.page %= pages
+        items = [(self.t("majority.back"), self.powers_back, "back")]
         if len(self.offered()) > 1:
             items.append((self.t("majority.other_power"), self.other_power, "other"))
-        options = chosen[1] if chosen else []
-        if len(options) > OPTIONS_PER_PAGE:
+        if pages > 1:
             items.append((self.t("majority.more"), self.turn_page, "page"))
         self._bar(items)
         self.power_rect = pygame.Rect(self.body.x, self.body.y, self.body.w, px(22))
         grid = pygame.Rect(self.body.x, self.power_rect.bottom + gap, self.body.w,
                            self.body.bottom - self.power_rect.bottom - gap)
         h = (grid.h - gap) // 2
-        shown = options[self.page * OPTIONS_PER_PAGE:(self.page + 1) * OPTIONS_PER_PAGE]
+        page = shown[self.page * per_page:(self.page + 1) * per_page]
         cells = [c for row in range(2) for c in row_of(
-            pygame.Rect(grid.x, grid.y + row * (h + gap), grid.w, h), 2, gap)]
-        self.option_buttons = [
-            make_button(cell, self.option_label(a), lambda a=a: self.choose(a), "option")
-            for cell, a in zip(cells, shown, strict=False)
-        ]
-        for button, action in zip(self.option_buttons, shown, strict=False):
-            button.action = action  # type: ignore[attr-defined]
+            pygame.Rect(grid.x, grid.y + row * (h + gap), grid.w, h), columns, gap)]
+        self.option_buttons = []
+        for cell, item in zip(cells, page, strict=False):
+            if field is None:
+                button = make_button(cell, self.option_label(item),
+                                     lambda a=item: self.choose(a), "option")
+                button.action = item  # type: ignore[attr-defined]
+            else:
+                button = make_button(cell, self.value_label(field, item),
+                                     lambda v=item: self.pick(field, v), "value")
+                button.pick = (field, item)  # type: ignore[attr-defined]
+            self.option_buttons.append(button)
         self.buttons += self.option_buttons
 
     def _layout_final(self) -> None:
@@ -779,11 +829,28 @@ class GameScreen(BaseScreen):
         wide = [(self.power_text(pw), th.INK) for pw in v["powers"]] + [
             (self.protection_text(pr), th.INK_SOFT) for pr in v["protections"]
         ]
-        narrow = [(w, th.WARNING) for w in warnings] + [
-            (line, th.INK_SOFT) for line in [self.breaker_text(), *self.token_texts()]
+        breaker = [(self.breaker_text(), th.INK_SOFT)]
+        broken = any(m["tie_breaker"] for m in v["majorities"])  # a cell shows "*": say why
+        narrow = [(w, th.WARNING) for w in warnings] + ([] if broken else breaker) + [
+            (line, th.INK_SOFT) for line in self.token_texts()
         ]
-        lines: list[list[tuple[str, tuple]]] = [[item] for item in wide]
-        lines += [narrow[i:i + 2] for i in range(0, len(narrow), 2)]
+        font = self.app.theme.font(px(SMALLEST))
+        half = (info.w - px(10)) // 2
+        lines: list[list[tuple[str, tuple]]] = []
+        for text, colour in (breaker if broken else []) + wide:
+            # A sentence too long for one line takes two.
+            lines += [[(part, colour)] for part in p.lines(text, font, info.w)]
+        pair: list[tuple[str, tuple]] = []
+        for item in narrow:  # short ones two a line
+            if font.size(item[0])[0] > half:
+                lines += [[(part, item[1])] for part in p.lines(item[0], font, info.w)]
+                continue
+            pair.append(item)
+            if len(pair) == 2:
+                lines.append(pair)
+                pair = []
+        if pair:
+            lines.append(pair)
         line_h = px(19)
         fit = max(1, info.h // line_h)
         if len(lines) > fit:
@@ -910,19 +977,23 @@ def play(ctx, action: dict) -> None:
         ctx.tap(screen.button("reveal").rect, "reveal")
     else:
         ctx.tap(screen.button("powers").rect, "powers")
-        for _ in range(len(screen.offered()) * 20):
-            match = [b for b in screen.option_buttons if b.action == action]
-            if match:
-                ctx.tap(match[0].rect, match[0].label)
+        for _ in range(sum(len(options) for _, options in screen.offered()) + 10):
+            buttons = screen.option_buttons
+            full = [b for b in buttons if getattr(b, "action", None) == action]
+            if full:
+                ctx.tap(full[0].rect, full[0].label)
                 if screen.mode == "powers":
                     ctx.tap(screen.button("back").rect, "back")
                 return
+            here = action in screen.remaining()  # the power on screen is the one
+            part = [b for b in buttons if here and getattr(b, "pick", None)
+                    and action[b.pick[0]] == b.pick[1]]
             more, other = screen.button("page"), screen.button("other")
-            if more and screen.page + 1 < math.ceil(
-                len(screen.power_options()[1]) / OPTIONS_PER_PAGE
-            ):
+            if part:
+                ctx.tap(part[0].rect, part[0].label)
+            elif here and more and screen.page + 1 < screen.pages:
                 ctx.tap(more.rect, "more")
-            elif other:
+            elif other and not here:
                 ctx.tap(other.rect, "other power")
             else:
                 break

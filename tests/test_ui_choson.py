@@ -1,0 +1,168 @@
+"""Chosŏn at the table through its screens (issue #3, shared/RULES.md §2): whole 8-round
+games entered with seat buttons and touch events score as ``companion score`` does and
+are recorded; time travel takes the first-player token and its light; Yi's Shield is
+shown as the tie-breaker; refusals change nothing; undo restores the view; a reopened
+journal resumes the same screen; every sentence is the engine's; layouts fit.
+
+Everything runs the real App loop under SDL's dummy driver (tests/conftest.py); inputs are
+SimBackend presses and posted FINGERDOWN/UP events on the widgets' rects."""
+
+from __future__ import annotations
+
+import pytest
+from ui_majority import Table, companion_score, fits, play_through, start, table_file
+
+from companion.engine import choson as engine
+from companion.hardware.base import Light
+from companion.journal import Journal
+from companion.ui.screens import choson
+
+
+@pytest.fixture
+def table(tmp_path):
+    opened: list[Table] = []
+
+    def _open(**kw) -> Table:
+        opened.append(Table(tmp_path, **kw))
+        return opened[-1]
+
+    yield _open
+    for t in opened:
+        t.close()
+
+
+# Seeds whose games use, between them, every Chosŏn power: 20 has time travel, a riposte,
+# a kept event and the shield; 9 has the Oracle/Scientist VPs and a tie won by the shield.
+@pytest.mark.parametrize("seed", [20, 9])
+def test_full_game_through_the_screens_scores_as_companion_score(table, tmp_path, capsys, seed):
+    """Four players, 8 rounds, everything entered on screen or with seat button A; the final
+    result is ``companion score --json`` of the same table; it is recorded and finished."""
+    t = table()
+    screen = start(t, choson)
+    used: set[str] = set()
+    broke_tie = []
+
+    def check(action, before, after):
+        used.add(action["action"])
+        if after["final"] is None:
+            first_seat = after["seats"][after["players"].index(after["first_player"])]
+            assert [s for s, li in t.lights().items() if li is not Light.OFF] == [first_seat]
+            assert t.lights()[first_seat] is Light.FIRST_PLAYER
+        if action["action"] == "time_travel":  # the traveller takes the token and its light
+            assert after["first_player"] == action["player"]
+            assert t.lights()[after["seats"][after["players"].index(action["player"])]] is (
+                Light.FIRST_PLAYER
+            )
+        for power in after["powers"]:
+            assert screen.power_text(power) == power["text"]
+        for prot in after["protections"]:
+            assert screen.protection_text(prot) == prot["text"]
+        if any(m["tie_breaker"] for m in after["majorities"]) and screen.mode == "board":
+            shield = after["shield"]
+            note = f"* Yi's Shield: {shield['player']}'s "
+            assert any(text.startswith(note) for text in t.texts())
+            assert any(text.endswith("*") for text in t.texts())  # the cell the shield won
+            broke_tie.append(True)
+
+    actions = play_through(t, seed=seed, check=check)
+    assert sum(a["action"] == "start_round" for a in actions) == engine.ROUNDS
+    assert used >= {"reveal", "end_turn", "end_round", "time_travel", "move_shield"}
+    assert ({"riposte", "keep_event"} if seed == 20 else {"take_vp"}) <= used
+    if seed == 9:
+        assert broke_tie
+    view = screen.view
+    expected = companion_score(table_file(tmp_path / "table.yaml", view), capsys)
+    assert view["final"] == expected and screen.mode == "final"
+    for player in expected["players"]:
+        assert str(player["total"]) in t.texts()
+    assert [g.game for g in t.history.games()] == ["choson"]
+    assert [p.total for p in t.history.games()[0].players] == [
+        p["total"] for p in expected["players"]
+    ]
+    assert t.journal.unfinished() == []
+
+
+def test_three_events_and_a_watcher_with_an_event_are_refused_or_taken(table):
+    """Combination 4 (three events) is taken; a Watcher with an event is refused with the
+    engine's reason and nothing is journaled; a fourth event is refused at the count."""
+    t = table()
+    screen = start(t, choson, players=[0, 1])
+    t.ctx.press(0, "a")
+    game = screen.session.game_id
+    t.ctx.tap(screen.button("entry").rect, "cards")
+    t.ctx.tap(screen.tiles["9"], "Watcher")
+    t.ctx.tap(screen.tiles["event"], "event")
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    reason = ("Refused: a Watcher has no 'comes into play' effect: it cannot be played with "
+              "an event")
+    assert reason in t.texts() and t.journal.actions(game) == [{"action": "start_round"}]
+    t.ctx.tap(screen.button("cancel").rect, "cancel")
+    t.ctx.tap(screen.button("entry").rect, "cards")
+    for _ in range(3):
+        t.ctx.tap(screen.tiles["event"], "event")
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    assert screen.view["legacy"] == "Ana"  # combination 4 gives Yi's Legacy
+    assert "Yi's Legacy: Ana" in t.texts()
+
+
+def test_undo_restores_the_previous_view(table):
+    t = table()
+    screen = start(t, choson, players=[1, 2, 3], first=2)
+    play_through(t, seed=3, until=lambda v: v["round"] == 2 and v["phase"] == "main"
+                 and not v["turn"]["revealed"])
+    before, texts = screen.view, t.texts()
+    t.ctx.press(screen.seat_of(screen.acting()), "b")
+    t.ctx.tap(screen.tiles["9"], "Watcher")
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    assert screen.view != before
+    t.ctx.tap(screen.button("undo").rect, "undo")
+    assert screen.view == before
+    assert [text for text in t.texts() if text != "Last action taken back"] == [
+        text for text in texts if text != screen.status()
+    ]
+
+
+def test_resume_after_reopening_the_journal_shows_the_same_screen(table):
+    t = table(language="fr")
+    screen = start(t, choson, first=3)
+    play_through(t, seed=9, until=lambda v: v["round"] == 5 and v["phase"] == "end")
+    described, texts, lights = screen.describe(), t.texts(), t.lights()
+    game = screen.session.game_id
+    t.journal.close()
+    t.journal = t.app.journal = Journal(t.journal_path)
+    for seat in range(len(t.app.seats)):
+        t.backend.set_light(seat, Light.OFF)
+    t.ctx.show(choson.resume(t.app, game))
+    assert t.screen.describe() == described and t.texts() == texts and t.lights() == lights
+    assert choson.resume(t.app, None).session.game_id == game  # the latest unfinished one
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_layouts_fit(table, size, language):
+    """Board with four players and the longest sentences (shield protection, time travel),
+    card entry, powers and final score: whole, legible, apart; big targets."""
+    t = table(size=size, language=language)
+    screen = start(t, choson)
+    modes = set()
+
+    def look(action, before, after):
+        interesting = after["protections"] or after["phase"] == "time_travel"
+        if screen.mode not in modes or (interesting and after["round"] in (4, 8)):
+            modes.add(screen.mode)
+            fits(t.app)
+        if screen.can_enter() and "entry" not in modes:
+            t.ctx.tap(screen.button("entry").rect, "cards")
+            t.ctx.tap(screen.tiles["8"], "Time Traveller")
+            modes.add("entry")
+            fits(t.app)
+            t.ctx.tap(screen.button("cancel").rect, "cancel")
+        if screen.offered() and "powers" not in modes:
+            t.ctx.tap(screen.button("powers").rect, "powers")
+            modes.add("powers")
+            fits(t.app)
+            t.ctx.tap(screen.button("back").rect, "back")
+
+    play_through(t, seed=9, check=look)
+    assert modes >= {"board", "entry", "powers", "final"}
+    fits(t.app)
