@@ -9,7 +9,7 @@ import sys
 import time
 
 from bench import journal, latency, process
-from bench.common import Row, machine
+from bench.common import Row, load, machine
 
 HEADER = Row("benchmark", "metric", "ours", "baseline", "ratio", "goal", "met")
 
@@ -27,6 +27,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer presses and appends")
     args = parser.parse_args()
     print(f"machine: {machine()}", flush=True)
+    print(f"load average before: {load()}", flush=True)
     start = time.monotonic()
     rows: list[Row] = []
     rows += latency.run(presses=30 if args.quick else 200)
@@ -34,6 +35,7 @@ def main() -> int:
     rows += process.run()
     rows.sort(key=lambda row: row.bench[0])  # in the order of the issue
     print(table(rows))
+    print(f"load average after: {load()}")
     print(f"({time.monotonic() - start:.0f} s; command: {' '.join(['python -m bench', *sys.argv[1:]])})")
     return 0
 

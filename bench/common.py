@@ -36,6 +36,11 @@ def machine() -> str:
     )
 
 
+def load() -> str:
+    """The 1, 5 and 15 minute load averages: other work on the machine skews the figures."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" (on {os.cpu_count()} cores)"
+
+
 def percentile(values: list[float], p: float) -> float:
     """The ``p``-th percentile (0-100), linear interpolation between samples."""
     if len(values) == 1:
