@@ -137,8 +137,7 @@ def test_resume_after_reopening_the_journal_shows_the_same_screen(table):
     assert choson.resume(t.app, None).session.game_id == game  # the latest unfinished one
 
 
-@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(("size", "language"), [((800, 480), "fr"), ((1280, 720), "en")])
 def test_layouts_fit(table, size, language):
     """Board with four players and the longest sentences (shield protection, time travel),
     card entry, powers and final score: whole, legible, apart; big targets."""

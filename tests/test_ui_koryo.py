@@ -173,8 +173,7 @@ def test_resume_after_reopening_the_journal_shows_the_same_screen(table, tmp_pat
     assert koryo.resume(t.app, resumed.session).describe() == described  # a replayed session
 
 
-@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(("size", "language"), [((800, 480), "fr"), ((1280, 720), "en")])
 def test_layouts_fit(table, size, language):
     """Set-up, board (four players, late in the game), card entry, powers and final score:
     texts whole, legible and apart, touch targets at least MIN_TARGET and apart."""

@@ -159,6 +159,7 @@ class SetupScreen(BaseScreen):
         tiles = pygame.Rect(r.x, self.msg_rect.bottom + gap, r.w, max(bh, px(76)))
         self.tile_rects = row_of(tiles, len(self.app.seats), gap)
         bottom = pygame.Rect(r.x, r.bottom - bh, r.w, bh)
+        self.help_rect = pygame.Rect(r.x, tiles.bottom, r.w, bottom.top - tiles.bottom)
         first_rect, start_rect = row_of(bottom, 2, gap)
         self.buttons = [
             make_button(rect, "", lambda i=i: self.toggle(i), f"seat-{i}")
@@ -246,6 +247,14 @@ class SetupScreen(BaseScreen):
             "majority.setup.hint", low=self.spec.min_players, high=self.spec.max_players
         )
         self.draw_text(p, hint, 26, th.WARNING if self.message else th.INK_SOFT, self.msg_rect)
+        font = self.app.theme.font(self.app.theme.px(SMALLEST))
+        help_lines = p.lines(self.t("majority.help"), font, self.help_rect.w)
+        line_h = font.get_linesize()
+        y = self.help_rect.centery - line_h * len(help_lines) // 2
+        for line in help_lines:
+            box = pygame.Rect(self.help_rect.x, y, self.help_rect.w, line_h)
+            p.text(line, font, th.INK_SOFT, box, "center")
+            y += line_h
         for i, button in enumerate(self.buttons):
             button.draw(p)
             if i < len(self.app.seats):
@@ -274,6 +283,7 @@ class GameScreen(BaseScreen):
         self.power_index = 0
         self.page = 0
         self.picked: dict[str, object] = {}  # choices made towards a power's action
+        self.pick_field: str | None = None  # what the power's buttons choose now
         self.undo_request: int | None = None  # the seat asking for an undo
         self.recorded = False
         self._offered: tuple[dict, list] | None = None
@@ -689,7 +699,7 @@ class GameScreen(BaseScreen):
         px = self.app.theme.px
         gap = px(6)
         options = self.remaining()
-        field = self.choice_field(options)
+        self.pick_field = field = self.choice_field(options)
         if field is None:
             shown = options
             per_page, columns = OPTIONS_PER_PAGE, 2
@@ -751,8 +761,13 @@ class GameScreen(BaseScreen):
             side = self.t("majority.banner.side", player=v["first_player"], bank=v["bank"],
                           tokens=v["vp_tokens"])
             self.draw_text(p, side, 24, th.WARNING, right, "right")
-        status = self.message or (self.final_headline() if self.mode == "final"
-                                  else self.status())
+        if self.mode == "final":
+            status = self.final_headline()
+        elif self.mode == "powers" and self.pick_field is not None:
+            status = self.t(f"majority.pick.{self.pick_field}")  # what the buttons choose
+        else:
+            status = self.status()
+        status = self.message or status
         warn = self.message is not None or self.undo_request is not None
         self.draw_text(p, status, 24, th.WARNING if warn else th.INK_SOFT, self.status_rect)
         {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,
