@@ -10,18 +10,21 @@ configuration's order) and the first player, then starts a ``Session`` on ``app.
   as sentences, protections in force, end-of-round limit warnings;
 - ``entry``: the cards the current player reveals, by touch (tap a family: +1; − and +
   change the selected one); an impossible count or order is refused with the reason;
-- ``powers``: the actions that carry out a power, one button each (the engine's options);
+- ``powers``: the actions that carry out a power (the engine's options): one button each,
+  or, when there are more than a page holds, one choice at a time (who, which card…);
 - ``final``: the breakdown and winner(s); the result is recorded in ``app.history`` and the
   journal's game is finished as soon as the game is over.
 
 Every change goes through ``session.dispatch``; a refusal shows the engine's reason and
-changes nothing. Undo is on every game screen.
+changes nothing. Undo is on every game screen but the final one.
 
-Seat buttons (shown on screen as help): **A** = the next step (start the round, end the
-turn, end the round), from the seat whose turn it is (the first player's seat between
-turns); **B** = the current player opens their card entry; **C** = the current player opens
-the powers; a **long press** on any seat asks for an undo, shown on screen until someone
-taps Undo (or a second long press from the same seat confirms it).
+On the new-game screen a seat's **A** takes it in or out and **B** makes it the first
+player. In the game (the help line of the new-game screen says it too): **A** = the next
+step (start the round, end the turn, end the round), from the seat whose turn it is (the
+first player's seat between turns); **B** = the current player opens their card entry;
+**C** = the current player opens the powers; a **long press** on any seat asks for an
+undo, shown on screen until someone taps Undo (or the same seat's second long press
+confirms it).
 """
 
 from __future__ import annotations
