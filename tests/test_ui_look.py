@@ -20,6 +20,8 @@ from companion.hardware.sim import SimBackend
 from companion.ui import theme as th
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
+from companion.ui.home import HomeScreen
+from companion.ui.screens import MENU
 from companion.ui.seats import blink_lit, next_blink_change
 from companion.ui.table_check import TableCheckScreen
 
@@ -200,7 +202,8 @@ def test_fallback_notice_is_on_screen(open_app, size):
     band = screen.notice_rect
     inside = [box for box in app.painter.texts if band.contains(box.rect)]
     shown = " ".join(box.text for box in inside)
-    assert shown == f"{app.catalog.text('notice.fallback')}: {NOTICE}"
+    t = app.catalog.text
+    assert shown == t("notice.line", title=t("notice.fallback"), detail=NOTICE)
     assert not any(box.clipped for box in inside)
     corner = (band.x + band.w // 2, band.bottom - 2)
     assert window_pixel(app, corner) == th.WARNING_BG
@@ -213,3 +216,33 @@ def test_no_notice_no_band(open_app):
     app.push(TableCheckScreen(app))
     app.step(block=False)
     assert NOTICE.split()[0] not in " ".join(box.text for box in app.painter.texts)
+
+
+class MovedAside:
+    """A journal whose database was unusable and moved aside (what Journal.notice says)."""
+
+    notice = "/data/journal.sqlite could not be used (not a database); kept as journal.sqlite.bad-1"
+
+
+@pytest.mark.parametrize("size,rotation", LAYOUTS)
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("seats", [None, FIVE], ids=["four", "five"])
+def test_home_layout_fits(open_app, size, rotation, language, seats):
+    """Home: one touch target per menu entry plus Table check, labels whole and legible,
+    with both notices (no seat hardware, journal moved aside) on screen."""
+    app = open_app(size, rotation, seats=seats, notice=NOTICE, language=language)
+    app.journal = MovedAside()
+    screen = HomeScreen(app)
+    app.push(screen)
+    app.backend.press(0, "a")
+    app.step(block=False)
+    check_layout(app)
+    assert len(app.painter.targets) == len(MENU) + 1
+    shown = {box.text for box in app.painter.texts}
+    for entry in MENU:
+        label = app.catalog.text(entry.title)
+        assert label in shown or all(w in " ".join(shown) for w in label.split())
+    band = " ".join(box.text for box in app.painter.texts if screen.notice_rect.contains(box.rect))
+    t = app.catalog.text
+    assert t("notice.line", title=t("notice.journal"), detail=MovedAside.notice) in band
+    assert t("notice.line", title=t("notice.fallback"), detail=NOTICE) in band

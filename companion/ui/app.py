@@ -69,6 +69,9 @@ class Screen:
         """One line saying what the screen shows (demo transcript)."""
         return self.name
 
+    def on_show(self) -> None:
+        """This screen has just come on top of the stack (pushed, or uncovered by a pop)."""
+
     def on_button(self, event: ButtonEvent) -> None:
         """A seat button was pressed."""
 
@@ -160,16 +163,31 @@ class App:
 
     def push(self, screen: Screen) -> None:
         self.screens.append(screen)
-        self.invalidate()
+        self._shown()
 
     def pop(self) -> Screen:
+        """Back to the screen below (a game's screens return to Home this way)."""
         screen = self.screens.pop()
-        self.invalidate()
+        self._shown()
         return screen
 
     def replace(self, screen: Screen) -> None:
         self.screens[-1] = screen
+        self._shown()
+
+    def _shown(self) -> None:
         self.invalidate()
+        if self.screens:
+            self.screen.on_show()
+
+    @property
+    def notices(self) -> list[tuple[str, str]]:
+        """What the table must be told (catalog key of the title, detail): the seat
+        hardware fallback, a journal or history database moved aside."""
+        found = [("notice.fallback", self.notice)]
+        found += [("notice.journal", getattr(self.journal, "notice", None))]
+        found += [("notice.history", getattr(self.history, "notice", None))]
+        return [(key, detail) for key, detail in found if detail]
 
     def invalidate(self) -> None:
         self._dirty = True

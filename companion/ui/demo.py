@@ -5,13 +5,18 @@ presses seat buttons, holds keys, taps the touchscreen and waits, taking screens
 it goes. Its inputs are injected as events into the same ``App.step`` the kiosk runs,
 with a manual clock, so what the demo shows is what the table shows. ``DEMOS`` lists the
 scripts in playing order (name -> module with a ``demo(ctx)`` function): a game's screens
-add theirs here.
+add theirs here. Home comes first and stays at the bottom of the stack: each script's
+screen is shown on top of it, so a game's ``app.pop()`` returns there as on the table.
+
+The app has a journal and a history of its own, in a temporary directory next to the
+output directory (never in it, never in the user's data directory), removed at the end.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import tempfile
 from pathlib import Path
 
 import pygame
@@ -19,10 +24,14 @@ import pygame
 from companion.config import SHIPPED_CONFIG, Config, load_config
 from companion.hardware.base import BLINKING, Press
 from companion.hardware.sim import SimBackend
+from companion.history import History
+from companion.journal import Journal
 from companion.ui.app import App, ManualClock, Screen, make_app
+from companion.ui.home import HomeScreen
 from companion.ui.seats import blink_lit
 
 DEMOS: dict[str, str] = {
+    "home": "companion.ui.home",  # first: the other scripts' screens go on top of Home
     "table-check": "companion.ui.table_check",
     "koryo": "companion.ui.screens.koryo",
     "choson": "companion.ui.screens.choson",
@@ -46,8 +55,13 @@ class DemoContext:
     # --- inputs -------------------------------------------------------------------------
 
     def show(self, screen: Screen) -> None:
-        """Put ``screen`` on top (replacing the previous demo's screen)."""
-        if self.app.screens:
+        """Put ``screen`` on top: on Home when Home is at the bottom (the previous script's
+        screens are closed), else in place of the previous script's screen."""
+        screens = self.app.screens
+        if screens and isinstance(screens[0], HomeScreen) and screen is not screens[0]:
+            del screens[1:]
+            self.app.push(screen)
+        elif screens:
             self.app.replace(screen)
         else:
             self.app.push(screen)
@@ -130,8 +144,11 @@ def run_demo(out: Path, size: tuple[int, int], language: str) -> DemoContext:
     config = demo_config(size, language)
     backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
     clock = ManualClock()
+    data = tempfile.TemporaryDirectory(prefix=f".{out.resolve().name}-data-", dir=out.parent)
+    journal = Journal(Path(data.name) / "journal.sqlite")
+    history = History(Path(data.name) / "companion.db")
     try:
-        app = make_app(config, backend, clock=clock)
+        app = make_app(config, backend, clock=clock, journal=journal, history=history)
         app.start_backend()
         ctx = DemoContext(app, backend, clock, out)
         for name, module in DEMOS.items():
@@ -141,4 +158,7 @@ def run_demo(out: Path, size: tuple[int, int], language: str) -> DemoContext:
     finally:
         backend.close()
         pygame.display.quit()
+        journal.close()
+        history.close()
+        data.cleanup()
     return ctx

@@ -18,7 +18,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import Button, NoticeBand
 
 log = logging.getLogger(__name__)
 
@@ -43,22 +43,26 @@ def key_hints(app: App) -> dict[int, str]:
 class TableCheckScreen(Screen):
     name = "table-check"
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, back: bool = False) -> None:
+        """``back``: opened from Home, with a Back button that returns there."""
         super().__init__(app)
         t = app.catalog.text
         self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
         self.last: dict[int, ButtonEvent] = {}
         self.headline: str | None = None
         self.cycle = 0
-        self._layout()
+        self.back_rect: pygame.Rect | None = None
+        self._layout(back)
         self.buttons = [
             Button(self.test_rect, t("table_check.test_lights"), self.test_lights),
             Button(self.off_rect, t("table_check.lights_off"), self.lights_off),
         ]
+        if self.back_rect:
+            self.buttons.insert(0, Button(self.back_rect, t("table_check.back"), self.back))
 
     # --- layout -------------------------------------------------------------------------
 
-    def _layout(self) -> None:
+    def _layout(self, back: bool) -> None:
         theme = self.app.theme
         px = theme.px
         inner = self.ring.centre.inflate(-2 * px(16), -2 * px(12))
@@ -71,19 +75,19 @@ class TableCheckScreen(Screen):
         y = self.status_rect.bottom + gap
         button_h = max(th.MIN_TARGET, px(64))
         bottom = inner.bottom - button_h
-        bw = min(px(270), (inner.w - gap) // 2)
-        left = inner.centerx - bw - gap // 2
-        self.test_rect = pygame.Rect(left, bottom, bw, button_h)
-        self.off_rect = pygame.Rect(left + bw + gap, bottom, bw, button_h)
-        self.notice_lines: list[str] = []
-        self.notice_font = theme.font(px(22))
-        if self.app.notice:
-            text = f"{self.app.catalog.text('notice.fallback')}: {self.app.notice}"
-            line_h = self.notice_font.get_linesize()
-            width = inner.w - 2 * px(12)
-            self.notice_lines = Painter(self.app.canvas, theme).lines(text, self.notice_font, width)
-            h = line_h * len(self.notice_lines) + px(10)
-            self.notice_rect = pygame.Rect(inner.x, bottom - gap - h, inner.w, h)
+        count = 3 if back else 2
+        bw = min(px(270), (inner.w - gap * (count - 1)) // count)
+        left = inner.centerx - (bw * count + gap * (count - 1)) // 2
+        rects = [pygame.Rect(left + i * (bw + gap), bottom, bw, button_h) for i in range(count)]
+        if back:
+            self.back_rect = rects.pop(0)
+        self.test_rect, self.off_rect = rects
+        self.notice = NoticeBand(self.app, inner.w)
+        self.notice_rect = pygame.Rect(inner.x, bottom, inner.w, 0)
+        if self.notice.height:
+            self.notice_rect = pygame.Rect(
+                inner.x, bottom - gap - self.notice.height, inner.w, self.notice.height
+            )
             bottom = self.notice_rect.top
         self.rows_rect = pygame.Rect(inner.x, y, inner.w, bottom - gap - y)
         seats = len(self.app.seats)
@@ -136,6 +140,10 @@ class TableCheckScreen(Screen):
         self.headline = None
         self.cycle = 0
         self.app.invalidate()
+
+    def back(self) -> None:
+        self.lights_off()
+        self.app.pop()
 
     def pointer_down(self, pos: tuple[int, int]) -> None:
         changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
@@ -210,16 +218,7 @@ class TableCheckScreen(Screen):
         for seat, rect in enumerate(self.rows):
             self._draw_row(p, seat, rect)
 
-        if self.notice_lines:
-            pygame.draw.rect(surface, th.WARNING_BG, self.notice_rect, border_radius=px(10))
-            line_h = self.notice_font.get_linesize()
-            y = self.notice_rect.y + px(5)
-            for line in self.notice_lines:
-                box = pygame.Rect(
-                    self.notice_rect.x + px(12), y, self.notice_rect.w - px(24), line_h
-                )
-                p.text(line, self.notice_font, th.WARNING, box, "left")
-                y += line_h
+        self.notice.draw(p, self.notice_rect)
         for button in self.buttons:
             button.draw(p)
 

@@ -10,6 +10,15 @@ from companion.ui import theme as th
 from companion.ui.theme import Painter
 
 
+def split_in_two(label: str) -> tuple[str, str] | None:
+    """``label`` cut at the space nearest its middle, or None for a single word."""
+    spaces = [i for i, c in enumerate(label) if c == " "]
+    if not spaces:
+        return None
+    cut = min(spaces, key=lambda i: abs(len(label) - 2 * i))
+    return label[:cut], label[cut + 1 :]
+
+
 class Button:
     """A rounded button that acts when a finger lifts inside it, having gone down inside
     it (so a finger sliding across the screen triggers nothing)."""
@@ -26,8 +35,24 @@ class Button:
         pygame.draw.rect(p.surface, th.SOCKET, shadow, border_radius=radius)
         fill = th.BUTTON_PRESSED if self.pressed else th.BUTTON
         pygame.draw.rect(p.surface, fill, self.rect, border_radius=radius)
-        inner = self.rect.inflate(-self.rect.height // 2, 0)
-        font = p.theme.fitting_font(self.label, round(self.rect.height * 0.5), inner.width)
+        inner = self.rect.inflate(-self.rect.height // 4, 0)
+        size = round(self.rect.height * 0.5)
+        font = p.theme.fitting_font(self.label, size, inner.width)
+        halves = split_in_two(self.label)
+        if halves and font.get_height() < p.theme.font(size).get_height() * 3 // 4:
+            # Too long for one line at a legible size: two lines, if that reads larger.
+            two = min(
+                (p.theme.fitting_font(h, size * 9 // 10, inner.width) for h in halves),
+                key=lambda f: f.get_height(),
+            )
+            line_h = two.get_linesize()
+            if two.get_height() > font.get_height() and 2 * line_h <= inner.height:
+                top = inner.centery - line_h
+                for i, half in enumerate(halves):
+                    box = pygame.Rect(inner.x, top + i * line_h, inner.width, line_h)
+                    p.text(half, two, th.BUTTON_INK, box)
+                p.targets.append(self.rect)
+                return
         p.text(self.label, font, th.BUTTON_INK, inner)
         p.targets.append(self.rect)
 
@@ -44,3 +69,35 @@ class Button:
         if was and self.rect.collidepoint(pos):
             self.on_tap()
         return was
+
+
+class NoticeBand:
+    """The warnings the table must see (``App.notices``: no seat hardware found, a database
+    moved aside), each as its catalog title and detail, wrapped into one amber band."""
+
+    def __init__(self, app, width: int) -> None:
+        theme = app.theme
+        self.pad = theme.px(12)
+        self.font = theme.font(theme.px(22))
+        t = app.catalog.text
+        painter = Painter(app.canvas, theme)
+        self.lines = [
+            line
+            for key, detail in app.notices
+            for line in painter.lines(
+                t("notice.line", title=t(key), detail=detail), self.font, width - 2 * self.pad
+            )
+        ]
+        self.height = self.font.get_linesize() * len(self.lines) + theme.px(10) if self.lines else 0
+
+    def draw(self, p: Painter, rect: pygame.Rect) -> None:
+        if not self.lines:
+            return
+        px = p.theme.px
+        pygame.draw.rect(p.surface, th.WARNING_BG, rect, border_radius=px(10))
+        line_h = self.font.get_linesize()
+        y = rect.y + px(5)
+        for line in self.lines:
+            box = pygame.Rect(rect.x + self.pad, y, rect.w - 2 * self.pad, line_h)
+            p.text(line, self.font, th.WARNING, box, "left")
+            y += line_h

@@ -2,13 +2,16 @@
 
 Each entry names a module with two functions:
 
-- ``new_game(app) -> Screen``: the first screen of a new game (players, setup);
-- ``resume(app, session) -> Screen``: the screen of a game the journal kept unfinished
-  (``session`` is a ``companion.session.Session`` already replayed), or ``None`` for a
-  module whose games are not journaled.
+- ``new_game(app) -> Screen``: the first screen of a new game (players, setup); it may
+  raise ``RuleError`` for a table the game cannot take (Home then says why);
+- ``resume(app, game_id) -> Screen | None``: the screen of the unfinished game
+  ``game_id`` of ``app.journal``; the module builds its own rules object and
+  ``Session.resume(app.journal, rules, game_id)``. None: nothing to resume (a module whose
+  games are not journaled).
 
-``game`` is the name the game's rules give the journal (``rules.name``), so an unfinished
-game found at start-up finds its module here.
+A game's screens return to Home with ``app.pop()``. ``game`` is the name the game's rules
+give the journal (``rules.name``): at start-up ``companion run`` resumes the latest
+unfinished game of the journal whose name is here (``companion.ui.home.resume_unfinished``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 class Entry:
     game: str  # the journal's game name
     title: str  # catalog key of the menu label
-    module: str  # importable module with new_game(app) and resume(app, session)
+    module: str  # importable module with new_game(app) and resume(app, game_id)
 
 
 MENU: tuple[Entry, ...] = (
