@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+MAX_BYTES = 10_000_000  # table, configuration and data files are a few kB
+
 
 class SourceError(Exception):
     """A file that can't be used: carries a message ready to print (file, line, field)."""
@@ -117,7 +119,12 @@ def load(path: str | Path) -> Document:
     """Read and parse a YAML file; an unreadable file becomes a ``SourceError``."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:
+            raw = f.read(MAX_BYTES + 1)  # bounded: /dev/zero or a huge file can't hang us
+        if len(raw) > MAX_BYTES:
+            raise SourceError(f"{p}: larger than {MAX_BYTES // 1_000_000} MB, not a YAML file "
+                              "of ours")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise SourceError(f"{p}: no such file") from None
     except UnicodeDecodeError:

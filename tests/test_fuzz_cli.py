@@ -214,6 +214,13 @@ def test_hostile_files_exit_2_with_one_line(command, name):
     check_contract(command, path, as_json=True)
 
 
+@pytest.mark.parametrize("command", sorted(BASES))
+def test_endless_file_is_refused_not_read_forever(command):
+    """/dev/zero (Linux, Raspberry Pi OS) never ends: reading stops past the size bound,
+    exit 2 with one line."""
+    check_contract(command, Path("/dev/zero"), as_json=False)
+
+
 @pytest.mark.parametrize(
     ("command", "name"),
     [("score", "unhashable game"), ("vote", "deep nesting"), ("kingdom", "alias bomb"),

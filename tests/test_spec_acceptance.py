@@ -414,3 +414,19 @@ def test_unreadable_and_broken_files_exit_2(tmp_path, command):
         assert proc.returncode == 2 and proc.stdout == ""
         assert proc.stderr.startswith(f"companion {command}: {path}")
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("command", "example", "words"), [
+    ("vote", "score-koryo.yaml", ["koryo", "kings-dilemma"]),
+    ("kingdom", "score-choson.yaml", ["choson", "kingdom"]),
+    ("score", "kingdom.yaml", ["kingdom", "koryo"]),
+])
+def test_another_commands_file_is_refused_on_its_game(command, example, words):
+    """A file for another command is refused on ``game`` (line 1), not on its other keys."""
+    refused(command, SPEC / example, "game", *words, line=1, modes=((),))
+
+
+def test_a_file_without_game_says_game_is_missing(tmp_path):
+    """``game`` absent: the score message names it and lists the games."""
+    refused("score", write(tmp_path, "players: [Ana, Ben]\n"), "game", "missing", "koryo",
+            modes=((),))

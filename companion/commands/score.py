@@ -29,8 +29,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = mapping(doc.data, "")
         game = data.get("game")
+        known = ", ".join(sorted(GAMES))
+        if "game" not in data:
+            raise RuleError("game", f"missing (one of {known})")
         if not isinstance(game, str) or game not in GAMES:
-            known = ", ".join(sorted(GAMES)) or "none yet"
             raise RuleError("game", f"{game!r} is not a game this command scores ({known})")
         module = importlib.import_module(f"companion.tables.{GAMES[game]}")
         result = module.score(data)

@@ -71,9 +71,9 @@ def _changes(value: Any) -> list[kd.Change]:
 
 
 def read(data: dict) -> tuple[kd.Kingdom, list[kd.Change]]:
-    check_keys(data, "", {"game", "resources"}, {"track", "stability", "outcomes"})
-    if data["game"] not in GAMES:
+    if "game" in data and data["game"] not in GAMES:  # first: another game's file has other keys
         raise RuleError("game", f"{describe(data['game'])} is not a kingdom file (game: kingdom)")
+    check_keys(data, "", {"game", "resources"}, {"track", "stability", "outcomes"})
     defaults = kd_data.shipped()
     track_block = mapping(data.get("track"), "track")
     check_keys(track_block, "track", set(), {"min", "max"})

@@ -57,9 +57,9 @@ def load(data: dict) -> tuple[kd.Vote, dict]:
     """The vote before any turn, and the validated rest of the file (turns or ballots,
     tie_break, leader_choice)."""
     data = mapping(data, "")
-    check_keys(data, "", REQUIRED, OPTIONAL)
-    if data["game"] != kd.GAME:
+    if "game" in data and data["game"] != kd.GAME:  # first: another game's file has other keys
         raise RuleError("game", f"{data['game']!r}: a vote file is for game: {kd.GAME}")
+    check_keys(data, "", REQUIRED, OPTIONAL)
     names = players(data["players"], "players", kd.MIN_PLAYERS, kd.MAX_PLAYERS)
     leader = player_name(data["leader"], "leader", names)
     moderator = player_name(data["moderator"], "moderator", names)
