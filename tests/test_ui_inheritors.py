@@ -11,7 +11,7 @@ import json
 import pygame
 import pytest
 import yaml
-from test_ui_look import check_layout
+from test_ui_look import FIVE, check_layout
 
 from companion.cli import main
 from companion.engine import inheritors as engine
@@ -377,3 +377,29 @@ def test_demo_script_runs_to_the_saved_final_score(tmp_path):
     finally:
         backend.close()
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_setup_fits_five_configured_seats_with_long_names(open_table, size):
+    """Five seats configured (one sits out: Inheritors takes 4 at most), long names."""
+    t = open_table(size=size)
+    t.app.seats = FIVE
+    t.backend.close()
+    t.backend = t.app.backend = SimBackend(5, 700)
+    t.ctx.backend = t.backend
+    t.ctx.show(screens.new_game(t.app))
+    setup = t.app.screen
+    for seat in (0, 1, 3, 4):
+        t.tap(setup.seat_rects[seat], "seat")
+    t.tap(setup.seat_rects[2], "a fifth")
+    assert setup.message == "Inheritors takes at most 4 players" and 2 not in setup.chosen
+    t.tap(setup.first_rects[3], "first")
+    check_layout(t.app)
+    assert t.backend.light(3) is Light.FIRST_PLAYER
+    t.tap(setup.start_rect, "start")
+    sheet = t.app.screen
+    t.tap(sheet.tab_rects[2], "Dominique-Alexandre")
+    set_value(t, sheet, "hand", 3)
+    check_layout(t.app)
+    t.tap(sheet.finish_rect, "final")
+    check_layout(t.app)

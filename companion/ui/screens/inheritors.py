@@ -115,6 +115,27 @@ class Touch(Screen):
         p.text(text, self.app.theme.fitting_font(text, size, box.w), colour, box, align)
 
 
+def name_lines(font: pygame.font.Font, name: str, width: int) -> list[str]:
+    """A seat's name on one line, or on two broken after a space or hyphen when it is too
+    wide for ``width`` in ``font`` (Dominique-/Alexandre)."""
+    if font.size(name)[0] <= width:
+        return [name]
+    cuts = [i + 1 for i, ch in enumerate(name) if ch in " -"]
+    if not cuts:
+        return [name]
+    cut = min(cuts, key=lambda i: max(font.size(name[:i])[0], font.size(name[i:])[0]))
+    return [name[:cut].rstrip(), name[cut:]]
+
+
+def shortened(font: pygame.font.Font, name: str, width: int) -> str:
+    """``name`` cut with an ellipsis to fit ``width`` (the whole name shows elsewhere)."""
+    if font.size(name)[0] <= width:
+        return name
+    while len(name) > 1 and font.size(name + "…")[0] > width:
+        name = name[:-1]
+    return name.rstrip(" -") + "…"
+
+
 def colour_name(app: App, key: str) -> str:
     c = table.colours()[key]
     return c.fr if app.catalog.language == "fr" else c.en
@@ -293,11 +314,17 @@ class SetupScreen(Touch):
         pygame.draw.rect(p.surface, config.colour, stripe, border_radius=px(4))
         r = px(14)
         self.light_dot(p, seat, (rect.centerx, rect.y + px(16) + r), r)
-        name_box = pygame.Rect(rect.x + px(8), rect.y + px(40) + r, rect.w - px(16),
-                               rect.h - px(66) - r)
-        self.plain(p, config.name, name_box, px(40), th.INK if on else th.INK_DIM, "center")
+        body = pygame.Rect(rect.x + px(8), rect.y + px(40) + r, rect.w - px(16),
+                           rect.h - px(66) - r)
+        mark_box = pygame.Rect(body.x, body.bottom - px(26), body.w, px(26))
+        name_box = pygame.Rect(body.x, body.y, body.w, mark_box.y - body.y)
+        lines = name_lines(self.app.theme.font(px(30)), config.name, name_box.w)
+        line_h = name_box.h // len(lines)
+        for i, line in enumerate(lines):
+            box = pygame.Rect(name_box.x, name_box.y + i * line_h, name_box.w, line_h)
+            self.plain(p, line, box, min(px(40), line_h), th.INK if on else th.INK_DIM,
+                       "center")
         mark = self.app.catalog.text("inheritors.setup.plays" if on else "inheritors.setup.out")
-        mark_box = pygame.Rect(name_box.x, name_box.bottom - px(26), name_box.w, px(26))
         self.plain(p, mark, mark_box, px(24), th.INK_SOFT, "center")
 
     def paint_first(self, p: Painter, rect: pygame.Rect, down: bool, seat: int) -> None:
@@ -598,7 +625,9 @@ class SheetScreen(Touch):
                            rect.h - px(16))
         name_box = pygame.Rect(text.x, text.y, text.w, text.h * 11 // 20)
         total_box = pygame.Rect(text.x, name_box.bottom, text.w, text.h - name_box.h)
-        self.plain(p, name, name_box, px(30), th.INK if on else th.INK_SOFT)
+        font = self.app.theme.fitting_font(name, px(30), name_box.w, smallest=px(22))
+        p.text(shortened(font, name, name_box.w), font, th.INK if on else th.INK_SOFT,
+               name_box, "left")
         total = self.app.catalog.text("inheritors.sheet.points",
                                       total=self.score_of(name)["total"])
         self.plain(p, total, total_box, px(24), th.INK_SOFT)
@@ -777,8 +806,10 @@ class ResultScreen(Touch):
                 pygame.draw.rect(p.surface, th.PLATE,
                                  pygame.Rect(box.x + px(2), area.y, col_w - px(4),
                                              line * (len(rows) + 1)), border_radius=px(10))
-            self.plain(p, q["name"], box.inflate(-px(8), 0), size,
-                       SELECTED if q["name"] in winners else th.INK, "center")
+            box = box.inflate(-px(8), 0)
+            font = self.app.theme.fitting_font(q["name"], size, box.w, smallest=px(22))
+            p.text(shortened(font, q["name"], box.w), font,
+                   SELECTED if q["name"] in winners else th.INK, box, "center")
         for r, (label, cells, bold) in enumerate(rows, start=1):
             y = area.y + r * line
             if bold:
