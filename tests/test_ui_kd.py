@@ -22,11 +22,11 @@ from test_ui_look import check_layout
 
 from companion.config import SeatConfig
 from companion.engine import kd_campaign, kd_vote
-from companion.games.kings_dilemma import KingsDilemma
+from companion.engine.errors import RuleError
 from companion.hardware.base import Light, Press
 from companion.hardware.sim import SimBackend
+from companion.history import History
 from companion.journal import Journal
-from companion.session import Session
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.screens import kings_dilemma as kd_ui
@@ -195,8 +195,7 @@ def test_power_cut_mid_secret_vote_resumes_locks_and_reveals_none(kd, tmp_path):
     press(app, backend, 1, "a")
     press(app, backend, 1, "a", LONG)
     before = frame(app)
-    session = Session.resume(app.journal, KingsDilemma())
-    screen = kd_ui.resume(app, session)
+    screen = kd_ui.resume(app, table.session.game_id)
     assert isinstance(screen, kd_ui.VoteScreen)
     app.replace(screen)
     assert frame(app) == before
@@ -357,12 +356,33 @@ def test_new_game_coin_toss_sets_each_marker_side_before_the_council(kd):
     assert app.screen.table.session.game_id in [g.id for g in app.journal.unfinished()]
 
 
-def test_new_game_with_two_seats_says_the_game_takes_three_to_five(kd):
-    """Two seats configured: no Start button, the screen says why."""
+def test_new_game_with_two_seats_is_refused_naming_the_seats(kd):
+    """Two seats configured: RuleError on ``seats`` saying the game takes 3 to 5 (the home
+    screen shows it)."""
     app, _, _ = kd()
     app.seats = RULEBOOK[:2]
-    setup = kd_ui.new_game(app)
-    show(app, setup)
-    t = app.catalog.text
-    assert t("kd.setup.start") not in [b.label for b in setup.buttons]
-    assert t("kd.setup.seats", count=2, low=3, high=5) in setup.describe()
+    with pytest.raises(RuleError) as refused:
+        kd_ui.new_game(app)
+    assert refused.value.field == "seats"
+    assert refused.value.message == app.catalog.text("kd.setup.seats", count=2, low=3, high=5)
+
+
+def test_scored_game_is_finished_in_the_journal_and_kept_in_the_history(kd, tmp_path):
+    """After the last house's agenda: the game leaves the unfinished games (no resume at
+    start-up) and the history holds its result."""
+    app, _, table = kd()
+    app.history = History(tmp_path / "history.db")
+    table.session.dispatch({"action": "dilemma", "mode": "open"})
+    for name in NAMES:
+        table.session.dispatch({"action": "play", "player": name, "move": "pass-power"})
+    table.session.dispatch({"action": "break-tie", "player": "Julius", "side": "aye"})
+    table.session.dispatch({"action": "outcome", "changes": [], "king_dies": True})
+    show(app, kd_ui.AgendaScreen(app, table))
+    for _ in NAMES:
+        tap(app, app.screen.steppers()["resources"][4])
+        tap(app, app.screen.buttons[0].rect)
+    assert isinstance(app.screen, kd_ui.EndScreen)
+    assert table.session.game_id not in [g.id for g in app.journal.unfinished()]
+    kept = app.history.games("kings-dilemma")
+    assert len(kept) == 1
+    app.history.close()

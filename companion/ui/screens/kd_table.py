@@ -148,6 +148,17 @@ class KdTable:
             action["open_agendas"] = open_agendas
         return self.session.dispatch(action)["final"]
 
+    def finish(self, history=None) -> None:
+        """The scored game leaves the journal's unfinished games; its result goes to the
+        game history when one is kept (a result the history refuses is logged)."""
+        final = self.view()["final"]
+        if history is not None:
+            try:
+                history.record(final)
+            except RuleError as exc:
+                log.warning("kings-dilemma: result not kept in the history: %s", exc)
+        self.session.finish(final)
+
     def record(self, agendas: dict[str, str], by_hand: dict | None = None) -> None:
         """The scored game into the campaign ledger (prestige/crave from the data file's
         table; values it lacks given ``by_hand``)."""

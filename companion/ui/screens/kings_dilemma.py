@@ -18,8 +18,10 @@ from functools import partial
 import pygame
 
 from companion.engine import kd_kingdom, kd_vote
+from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
 from companion.hardware.base import ButtonEvent, Light, Press
+from companion.session import Session
 from companion.ui import theme as th
 from companion.ui.app import App
 from companion.ui.screens.kd_draw import (
@@ -437,6 +439,7 @@ class AgendaScreen(StepperScreen):
             self.app.replace(AgendaScreen(self.app, self.table, self.house + 1, self.agendas))
             return
         self.table.score(self.agendas)
+        self.table.finish(self.app.history)
         self.app.replace(EndScreen(self.app, self.table))
 
     def describe(self) -> str:
@@ -548,14 +551,8 @@ class SetupScreen(KdScreen):
         self.momenta = dict.fromkeys(kd_kingdom.RESOURCES, kd_kingdom.UP)
         super().__init__(app, None)
 
-    def seats_ok(self) -> bool:
-        return kd_vote.MIN_PLAYERS <= len(self.app.seats) <= kd_vote.MAX_PLAYERS
-
     def title(self) -> tuple[str, str]:
-        right = "" if self.seats_ok() else self.t(
-            "kd.setup.seats", count=len(self.app.seats), low=kd_vote.MIN_PLAYERS,
-            high=kd_vote.MAX_PLAYERS)
-        return self.t("kd.setup.title"), right
+        return self.t("kd.setup.title"), ""
 
     def lights(self) -> list[Light]:
         return [Light.OFF] * len(self.app.seats)
@@ -582,8 +579,7 @@ class SetupScreen(KdScreen):
             Button(button, self.t(f"kd.setup.{self.momenta[r]}"), partial(self.turn, r))
             for r, (_, button) in zip(kd_kingdom.RESOURCES, cells, strict=False)
         ]
-        if self.seats_ok():
-            self.buttons.append(Button(cells[5][1], self.t("kd.setup.start"), self.start))
+        self.buttons.append(Button(cells[5][1], self.t("kd.setup.start"), self.start))
 
     def turn(self, resource: str) -> None:
         up = self.momenta[resource] == kd_kingdom.UP
@@ -597,7 +593,7 @@ class SetupScreen(KdScreen):
     def describe(self) -> str:
         sides = ", ".join(f"{self.t(f'kd.resource.{r}')} {self.t(f'kd.setup.{m}')}"
                           for r, m in self.momenta.items())
-        return f"{' | '.join(t for t in self.title() if t)} | {sides}"
+        return f"{self.title()[0]} | {sides}"
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         for r, (label, _) in zip(kd_kingdom.RESOURCES, self.cells(), strict=False):
@@ -608,13 +604,19 @@ class SetupScreen(KdScreen):
 
 
 def new_game(app: App) -> SetupScreen:
-    """A new game night: the coin toss for the resource markers, then the council."""
+    """A new game night: the coin toss for the resource markers, then the council.
+    ``RuleError`` for a table of fewer than 3 or more than 5 seats."""
+    if not kd_vote.MIN_PLAYERS <= len(app.seats) <= kd_vote.MAX_PLAYERS:
+        raise RuleError("seats", app.catalog.text(
+            "kd.setup.seats", count=len(app.seats), low=kd_vote.MIN_PLAYERS,
+            high=kd_vote.MAX_PLAYERS))
     return SetupScreen(app)
 
 
-def resume(app: App, session) -> KdScreen:
-    """The screen of an unfinished game night, as the journal left it."""
-    table = KdTable(session)
+def resume(app: App, game_id: int) -> KdScreen:
+    """The screen of the unfinished game night ``game_id`` of the app's journal, as the
+    journal left it (a secret vote: the locks, no ballot)."""
+    table = KdTable(Session.resume(app.journal, kd_game.KingsDilemma(), game_id))
     view = table.view()
     phase = view["phase"]
     if phase == kd_game.VOTE:
