@@ -1,10 +1,21 @@
-"""`companion run`: the kiosk. Seats per the configuration, the "Table check" screen first."""
+"""`companion run`: the kiosk. Seats per the configuration, Home first (or the unfinished
+game the journal kept), the journal and the history in the configuration's data_dir.
+
+Stopping: systemd stops the service with SIGTERM, a terminal with Ctrl-C (SIGINT). Both
+must end the loop while it sleeps in ``pygame.event.wait``, where a Python signal handler
+would not run until the next event. So both signals are left to SDL: with their default
+disposition when the display opens, SDL installs its own handlers, which post a QUIT
+event; the loop wakes, ends, and "closed" is logged. "ready" is logged once the first
+frame is drawn (tests and the start-up benchmark wait for that line).
+"""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import logging
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -12,6 +23,7 @@ from companion.config import default_config_path, load_config
 from companion.engine.errors import RuleError
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+JOURNAL_FILE = "journal.sqlite"  # in the configuration's data_dir, beside the history
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -62,21 +74,48 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         "configuration %s: %d seats, backend %s", path, len(config.seats), config.hardware.backend
     )
 
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     from companion.hardware.factory import open_backend
+    from companion.history import History
+    from companion.history import default_path as history_path
+    from companion.journal import Journal, JournalError
     from companion.ui.app import make_app, wants_fullscreen
-    from companion.ui.table_check import TableCheckScreen
+    from companion.ui.home import HomeScreen, resume_unfinished
 
+    try:
+        journal = Journal(config.data_dir / JOURNAL_FILE)
+        history = History(config.data_dir / history_path().name)
+    except JournalError as exc:
+        raise RuleError("data_dir", str(exc)) from None
     backend, notice = open_backend(config)
+    # SDL turns SIGTERM and SIGINT into QUIT only where they have their default handling.
+    os.environ.pop("SDL_NO_SIGNAL_HANDLERS", None)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         fullscreen = wants_fullscreen(config.display.fullscreen)
-        app = make_app(config, backend, notice=notice, fullscreen=fullscreen)
-        app.push(TableCheckScreen(app))
+        app = make_app(
+            config, backend, notice=notice, fullscreen=fullscreen, journal=journal, history=history
+        )
         app.start_backend()
+        try:
+            resumed = resume_unfinished(app)
+        except Exception as exc:  # the kiosk must come up even if an old game can't replay
+            logger.exception("the unfinished game could not be resumed")
+            app.warnings.append(("notice.resume", str(exc)))
+            resumed = None
+        app.push(HomeScreen(app))
+        if resumed is not None:
+            app.push(resumed)
+        app.render_if_dirty()
+        logger.info("ready: %s", app.screen.describe())
         app.run()
     finally:
         backend.close()
         pygame.quit()
+        journal.close()
+        history.close()
     logger.info("closed")
     return 0

@@ -148,6 +148,7 @@ class App:
         self.notice = notice
         self.journal = journal  # games in progress (companion.journal), None: not kept
         self.history = history  # finished games (companion.history), None: not kept
+        self.warnings: list[tuple[str, str]] = []  # more notices: (catalog key, detail)
         self.screens: list[Screen] = []
         self.running = True
         self.frames = 0
@@ -183,11 +184,11 @@ class App:
     @property
     def notices(self) -> list[tuple[str, str]]:
         """What the table must be told (catalog key of the title, detail): the seat
-        hardware fallback, a journal or history database moved aside."""
+        hardware fallback, a journal or history database moved aside, ``warnings``."""
         found = [("notice.fallback", self.notice)]
         found += [("notice.journal", getattr(self.journal, "notice", None))]
         found += [("notice.history", getattr(self.history, "notice", None))]
-        return [(key, detail) for key, detail in found if detail]
+        return [(key, detail) for key, detail in found + self.warnings if detail]
 
     def invalidate(self) -> None:
         self._dirty = True

@@ -1,0 +1,193 @@
+"""`companion run`, the real command in a subprocess under SDL's dummy video driver (issue
+#2 sections 1 and 5): on a desktop without GPIO a gpio configuration falls back to the
+simulator and says so in the log; Home is shown; SIGTERM (how systemd stops the service)
+and SIGINT (Ctrl-C) end it cleanly with exit 0 and "closed" logged; an unfinished game of
+the journal is resumed at start; a bad configuration exits 2 naming file, line and field.
+
+Readiness is the "ready" log line, awaited by reading stderr, never by sleeping."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from companion.games import rules_for
+from companion.journal import Journal
+from companion.session import Session
+
+CONFIG = """\
+language: {language}
+seats:
+  - {{name: Ana, colour: red, position: bottom}}
+  - {{name: Ben, colour: blue, position: top}}
+hardware:
+  backend: {backend}
+display: {{width: 800, height: 480, fullscreen: "no"}}
+data_dir: data
+"""
+LIMIT_S = 60  # only a safety net against a hang: no assertion on time
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    # No GPIO pin factory can load on a desktop: gpiozero must not pick a mock one.
+    e.pop("GPIOZERO_PIN_FACTORY", None)
+    return e
+
+
+class Kiosk:
+    """``companion run`` in a subprocess, its stderr read line by line on a thread."""
+
+    def __init__(self, config: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "run", "--config", str(config)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env(),
+            cwd=config.parent,
+        )
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            self._queue.put(line.rstrip("\n"))
+        self._queue.put(None)
+
+    def await_line(self, word: str) -> str:
+        """The first stderr line containing ``word`` (fails if stderr ends first)."""
+        while True:
+            line = self._queue.get(timeout=LIMIT_S)
+            if line is None:
+                raise AssertionError(f"no {word!r} line; stderr: {self.lines}")
+            self.lines.append(line)
+            if word in line:
+                return line
+
+    def stop(self, signum: int) -> int:
+        self.proc.send_signal(signum)
+        code = self.proc.wait(timeout=LIMIT_S)
+        while (line := self._queue.get(timeout=LIMIT_S)) is not None:
+            self.lines.append(line)
+        return code
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture
+def kiosk():
+    started: list[Kiosk] = []
+
+    def _start(config: Path) -> Kiosk:
+        k = Kiosk(config)
+        started.append(k)
+        return k
+
+    yield _start
+    for k in started:
+        k.kill()
+
+
+def write_config(tmp_path: Path, backend: str = "gpio", language: str = "en") -> Path:
+    path = tmp_path / "config.yaml"
+    path.write_text(CONFIG.format(backend=backend, language=language), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_gpio_without_gpio_falls_back_shows_home_and_stops_cleanly(tmp_path, kiosk, signum):
+    """No GPIO here: the fallback notice is logged, Home is drawn ("ready" after the first
+    frame), and the signal ends the loop asleep in event.wait: exit 0, "closed" logged."""
+    k = kiosk(write_config(tmp_path, "gpio"))
+    ready = k.await_line("ready")
+    assert "Using the keyboard simulator instead" in "\n".join(k.lines)
+    assert "Choose a game" in ready and "Table check" in ready  # Home
+    assert k.stop(signum) == 0
+    assert "closed" in k.lines[-1]
+    assert not any("Traceback" in line for line in k.lines)
+    log = (tmp_path / "data" / "companion.log").read_text(encoding="utf-8")
+    assert "keyboard simulator" in log and "closed" in log
+    assert (tmp_path / "data" / "journal.sqlite").is_file()
+    assert (tmp_path / "data" / "companion.db").is_file()
+
+
+def test_unfinished_game_in_the_journal_is_resumed_at_start(tmp_path, kiosk):
+    """A Koryŏ game left unfinished (power cut) is on screen at start, not Home."""
+    config = write_config(tmp_path, "sim")
+    (tmp_path / "data").mkdir()
+    with Journal(tmp_path / "data" / "journal.sqlite") as journal:
+        setup = {"players": ["Ana", "Ben"], "seats": [0, 1], "first_player": "Ana"}
+        session = Session.start(journal, rules_for("koryo"), setup)
+        game_id = session.game_id
+    k = kiosk(config)
+    ready = k.await_line("ready")
+    assert f"resumed game {game_id} (koryo)" in "\n".join(k.lines)
+    assert "Choose a game" not in ready
+    assert k.stop(signal.SIGTERM) == 0
+
+
+def test_corrupt_journal_is_moved_aside_and_said(tmp_path, kiosk):
+    """An unreadable journal database is moved aside, logged, and the kiosk still comes up."""
+    config = write_config(tmp_path, "sim")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "journal.sqlite").write_bytes(b"not a database at all" * 100)
+    k = kiosk(config)
+    k.await_line("ready")
+    text = "\n".join(k.lines)
+    assert "journal.sqlite could not be used" in text
+    assert k.stop(signal.SIGTERM) == 0
+    assert any(
+        p.name.startswith("journal.sqlite") and p.name != "journal.sqlite"
+        for p in (tmp_path / "data").iterdir()
+    )
+
+
+def test_configuration_error_exits_2_with_file_line_field(tmp_path):
+    path = tmp_path / "config.yaml"
+    path.write_text(CONFIG.format(backend="gpoi", language="en"), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "--config", str(path)],
+        capture_output=True,
+        check=False,
+        text=True,
+        env=env(),
+        timeout=LIMIT_S,
+    )
+    assert done.returncode == 2
+    assert f"{path}:6: hardware.backend:" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_seats_option_out_of_range_exits_2(tmp_path):
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--config",
+            str(write_config(tmp_path)),
+            "--seats",
+            "5",
+        ],
+        capture_output=True,
+        check=False,
+        text=True,
+        env=env(),
+        timeout=LIMIT_S,
+    )
+    assert done.returncode == 2
+    assert "--seats: 5: from 2 to the 2 seats" in done.stderr
