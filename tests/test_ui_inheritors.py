@@ -403,3 +403,24 @@ def test_setup_fits_five_configured_seats_with_long_names(open_table, size):
     check_layout(t.app)
     t.tap(sheet.finish_rect, "final")
     check_layout(t.app)
+
+
+def test_a_pad_button_opens_that_players_column_and_setup_back_returns(open_table):
+    """On the sheet, any button of a player's pad opens that player's column (a seat not in
+    the game changes nothing); the setup's Back returns to the screen below, lights off."""
+    t = open_table()
+    sheet = start(t, seats=(0, 2, 3), first=2)
+    t.ctx.press(3, "b")
+    assert sheet.name_ == "Dan"
+    t.ctx.press(1, "a")  # Ben sits out
+    assert sheet.name_ == "Dan"
+    t.ctx.press(2, "c")
+    assert sheet.name_ == "Cleo"
+    below = t.app.screen
+    t.app.push(screens.new_game(t.app))
+    setup = t.app.screen
+    t.tap(setup.first_rects[1], "first")
+    assert t.backend.light(1) is Light.FIRST_PLAYER
+    t.tap(setup.back_rect, "back")
+    assert t.app.screen is below and t.backend.light(1) is Light.OFF
+    assert t.backend.light(2) is Light.FIRST_PLAYER  # the sheet shown again: its light

@@ -10,9 +10,10 @@ back the last entry. The final screen shows the breakdown, the tie-break and the
 and "Save" records ``companion score --json``'s result in ``app.history``.
 
 Journal: with ``app.journal`` the sheet is a journaled ``Session`` (a cut loses no entry)
-and ``resume(app, game)`` reopens it — ``game`` is the journal's game id (or an already
-replayed ``Session``). Without a journal the sheet lives in memory and ``resume`` returns
-None.
+and ``resume(app, game_id)`` reopens it (the home screen's contract). Without a journal
+the sheet lives in memory and ``resume`` returns None. The setup's Back returns Home
+(``app.pop()``); a sheet is left by saving its final score (unsaved, it stays in the
+journal and resumes at the next start). A seat's pad button opens that player's column.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import pygame
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet
-from companion.hardware.base import BLINKING, LIGHT_COLOURS, Light
+from companion.hardware.base import BLINKING, LIGHT_COLOURS, ButtonEvent, Light
 from companion.session import Session
 from companion.tables import inheritors as table
 from companion.ui import theme as th
@@ -187,13 +188,12 @@ def new_game(app: App) -> Screen:
     return SetupScreen(app)
 
 
-def resume(app: App, game: int | Session) -> Screen | None:
-    """The sheet of the unfinished game ``game`` (journal id, or a replayed Session)."""
-    if isinstance(game, Session):
-        return SheetScreen(app, game)
+def resume(app: App, game_id: int) -> Screen | None:
+    """The sheet of the unfinished game ``game_id`` of ``app.journal`` (None without one)."""
     if app.journal is None:
         return None
-    return SheetScreen(app, Session(app.journal, InheritorsSheet(), game))
+    session = Session.resume(app.journal, InheritorsSheet(), game_id)
+    return None if session is None else SheetScreen(app, session)
 
 
 # --------------------------------------------------------------------------- setup
@@ -210,9 +210,10 @@ class SetupScreen(Touch):
         self.chosen: list[int] = []  # seats, in seating order
         self.first: int | None = None
         self.message: str | None = None
-        for seat in range(len(app.seats)):
-            app.backend.set_light(seat, Light.OFF)
         self.build()
+
+    def on_show(self) -> None:
+        self.show_first()
 
     def toggle(self, seat: int) -> None:
         if seat in self.chosen:
@@ -246,6 +247,12 @@ class SetupScreen(Touch):
             lit = seat == self.first
             self.app.backend.set_light(seat, Light.FIRST_PLAYER if lit else Light.OFF)
         self.refresh()
+
+    def back(self) -> None:
+        for seat in range(len(self.app.seats)):
+            self.app.backend.set_light(seat, Light.OFF)
+        if len(self.app.screens) > 1:
+            self.app.pop()
 
     def start(self) -> None:
         t = self.app.catalog.text
@@ -295,9 +302,11 @@ class SetupScreen(Touch):
                                      lambda p, r, down, s=seat: self.paint_seat(p, r, down, s)))
             self.buttons.append(Tile(first, lambda s=seat: self.pick_first(s),
                                      lambda p, r, down, s=seat: self.paint_first(p, r, down, s)))
-        bw = (w - 2 * m - gap) // 2
-        self.random_rect = pygame.Rect(m, bottom, bw, bh)
-        self.start_rect = pygame.Rect(m + bw + gap, bottom, bw, bh)
+        bw = (w - 2 * m - 2 * gap) // 3
+        self.back_rect = pygame.Rect(m, bottom, bw, bh)
+        self.random_rect = pygame.Rect(m + bw + gap, bottom, bw, bh)
+        self.start_rect = pygame.Rect(m + 2 * (bw + gap), bottom, bw, bh)
+        self.buttons.append(Button(self.back_rect, t("inheritors.setup.back"), self.back))
         self.buttons.append(Button(self.random_rect, t("inheritors.setup.random"),
                                    self.draw_first))
         self.buttons.append(Button(self.start_rect, t("inheritors.setup.start"), self.start))
@@ -375,8 +384,10 @@ class SheetScreen(Touch):
         self.message: str | None = None
         self.refused = False
         self.view = session.public_view()
-        self.lights()
         self.build()
+
+    def on_show(self) -> None:
+        self.lights()
 
     # --- state --------------------------------------------------------------------------
 
@@ -393,8 +404,10 @@ class SheetScreen(Touch):
             "tomes", "hand", "relics", "quests", "honors", "bonus"]
 
     def lights(self) -> None:
-        for seat, light in self.rules.lights(self.view).items():
-            self.app.backend.set_light(seat, light)
+        """The first player's seat lit FIRST_PLAYER, every other seat off."""
+        lights = self.rules.lights(self.view)
+        for seat in range(len(self.app.seats)):
+            self.app.backend.set_light(seat, lights.get(seat, Light.OFF))
 
     def enter(self, action: dict) -> None:
         """Dispatch one entry; a refusal is shown with its reason and changes nothing."""
@@ -421,6 +434,11 @@ class SheetScreen(Touch):
 
     def finish(self) -> None:
         self.app.replace(ResultScreen(self.app, self.session, self))
+
+    def on_button(self, event: ButtonEvent) -> None:
+        """Any button of a player's pad opens that player's column."""
+        if event.seat in self.sheet.seats:
+            self.select_player(self.sheet.seats.index(event.seat))
 
     def select_player(self, i: int) -> None:
         self.player, self.quest, self.message = i, 0, None
