@@ -10,6 +10,7 @@ import pytest
 from test_ui_inheritors import THREE, Table, enter, start
 from test_ui_look import check_layout
 
+from companion.hardware.base import Light
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.ui.app import ManualClock, make_app
@@ -142,6 +143,19 @@ def test_a_game_key_from_elsewhere_shows_as_written_and_back_returns(open_table)
     assert t.app.screen is not screen and len(t.app.screens) == 1
     t.tap(t.app.screen.back_rect, "back")
     assert len(t.app.screens) == 1
+
+
+def test_lights_off_and_games_read_again_when_shown(open_table):
+    """The history is no game: its screen puts every seat's light out, and coming back to
+    it shows a game kept meanwhile."""
+    t = open_table()
+    t.backend.set_light(2, Light.LEADER)
+    screen = show(t)
+    assert all(t.backend.light(s) is Light.OFF for s in range(4))
+    t.app.push(screens.new_game(t.app))
+    t.history.record(result("koryo", {"Ana": 5, "Ben": 9}), date="2024-01-01")
+    t.tap(t.app.screen.back_rect, "back")
+    assert t.app.screen is screen and len(screen.shown()) == 1
 
 
 def test_empty_and_not_kept(open_table):

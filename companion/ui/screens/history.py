@@ -12,6 +12,7 @@ from datetime import datetime
 
 import pygame
 
+from companion.hardware.base import Light
 from companion.history import GameResult, History, PlayerStats
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -44,6 +45,12 @@ class HistoryScreen(Screen):
         self.view = GAMES
         self.page = 0
         self.buttons: list[Button] = []
+        self.reload()
+
+    def on_show(self) -> None:
+        """No game here: every seat's light off; the games kept meanwhile are read again."""
+        for seat in range(len(self.app.seats)):
+            self.app.backend.set_light(seat, Light.OFF)
         self.reload()
 
     # --- data ---------------------------------------------------------------------------
