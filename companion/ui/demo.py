@@ -51,6 +51,7 @@ class DemoContext:
         self.out = out
         self.transcript: list[str] = []
         self.shots: list[Path] = []
+        self.seen: list[str] = []  # names of the screens passed through, first seen first
 
     # --- inputs -------------------------------------------------------------------------
 
@@ -124,6 +125,8 @@ class DemoContext:
         return ", ".join(shown)
 
     def record(self, what: str) -> None:
+        if self.app.screen.name not in self.seen:
+            self.seen.append(self.app.screen.name)
         t = self.clock.now_ms() / 1000
         self.transcript.append(
             f"{t:8.3f}s  {what}\n{'':>9}  screen: {self.app.screen.describe()}\n"

@@ -1,0 +1,93 @@
+"""`companion demo --out DIR` (issue #2 section 1): plays the scripted session headless
+through the real app loop and writes at least one screenshot per screen it passes through
+plus a transcript; a bad --size exits 2 naming the option; --lang fr speaks French; the
+demo's journal and history live in a temporary directory beside DIR, not in DIR."""
+
+from __future__ import annotations
+
+import re
+
+import pygame
+import pytest
+
+from companion import cli
+from companion.i18n import load_catalog
+from companion.ui import demo as demo_mod
+from companion.ui.demo import run_demo
+
+QUICK = {"home": "companion.ui.home", "table-check": "companion.ui.table_check"}
+
+
+@pytest.fixture(scope="module")
+def full_demo(tmp_path_factory):
+    """Every script of DEMOS once, at the 7" panel's size, in English."""
+    out = tmp_path_factory.mktemp("demo") / "out"
+    return out, run_demo(out, (800, 480), "en")
+
+
+def test_a_screenshot_of_every_screen_passed_through(full_demo):
+    out, ctx = full_demo
+    names = [p.name for p in out.glob("*.png")]
+    assert len(names) == len(ctx.shots) and names
+    assert {"home", "table-check"} <= set(ctx.seen)
+    unshot = [
+        screen
+        for screen in ctx.seen
+        if not any(re.fullmatch(rf"\d+-{re.escape(screen)}(-.+)?\.png", n) for n in names)
+    ]
+    assert unshot == []
+
+
+def test_screenshots_are_real_frames_of_the_size(full_demo):
+    _, ctx = full_demo
+    for path in ctx.shots[:3]:
+        image = pygame.image.load(str(path))
+        assert image.get_size() == (800, 480)
+        assert len({image.get_at((x, 240))[:3] for x in range(0, 800, 10)}) > 3  # not blank
+
+
+def test_transcript_says_what_happened(full_demo):
+    out, ctx = full_demo
+    text = (out / "transcript.txt").read_text(encoding="utf-8")
+    assert text.startswith("== home (800x480, en)")
+    for name in demo_mod.DEMOS:
+        assert f"== {name} (800x480, en)" in text
+    assert "seat 1 (Ben) button A short" in text
+    assert "lights: Ana=" in text
+    for path in ctx.shots:
+        assert f"screenshot {path.name}" in text
+
+
+def test_demo_keeps_its_data_out_of_dir_and_removes_it(full_demo):
+    """Only screenshots and the transcript in DIR; the temporary journal/history beside it
+    are gone afterwards."""
+    out, _ = full_demo
+    assert {p.suffix for p in out.iterdir()} == {".png", ".txt"}
+    assert [p.name for p in out.parent.iterdir()] == ["out"]
+
+
+@pytest.mark.parametrize("size", ["abc", "800x", "10x10", "800x480x2", "5000x480"])
+def test_bad_size_exits_2_naming_the_option(tmp_path, capsys, size):
+    code = cli.main(["demo", "--out", str(tmp_path / "out"), "--size", size])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("companion demo: --size: ") and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_lang_fr_uses_french_texts(tmp_path, monkeypatch, capsys):
+    """In French, the transcript shows the French catalog's texts (and not the English)."""
+    monkeypatch.setattr(demo_mod, "DEMOS", QUICK)
+    out = tmp_path / "out"
+    assert cli.main(["demo", "--out", str(out), "--lang", "fr", "--size", "1280x720"]) == 0
+    assert (
+        capsys.readouterr().out
+        == f"{out}: {len(list(out.glob('*.png')))} screenshots and transcript.txt\n"
+    )
+    text = (out / "transcript.txt").read_text(encoding="utf-8")
+    fr, en = load_catalog("fr"), load_catalog("en")
+    for key in ("home.choose", "table_check.title", "table_check.prompt"):
+        assert fr.text(key) in text
+        assert en.text(key) not in text
+    assert fr.text("home.seat_here", name="Ben") in text
+    assert pygame.image.load(str(next(out.glob("01-home*.png")))).get_size() == (1280, 720)
