@@ -213,3 +213,26 @@ def test_french_board_uses_french_family_names(table):
     assert "Refusé : 2 Omniscients, but only 1 of the 1 are not already in play" in t.texts()
     for label in ("9 Mar", "5 Arm", "2 Esp", "Manche 1/8 · 10 cartes · garder 3 au plus"):
         assert label in t.texts()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_five_seats_with_a_long_name_fit(table, language):
+    """Five configured seats (two on one edge) and a long name: the new-game screen shows all
+    five; four of them play (Koryŏ's most) and the board, entry and final still fit."""
+    from test_ui_look import FIVE
+
+    t = table(language=language, seats=FIVE)
+    t.ctx.show(koryo.new_game(t.app))
+    fits(t.app)
+    assert {seat.name for seat in FIVE} - {"Dominique-Alexandre"} <= set(t.texts())
+    screen = start(t, koryo, players=[0, 2, 3, 4], first=3)
+    assert screen.view["players"] == ["Ana", "Cléo", "Dominique-Alexandre", "Eve"]
+    assert screen.view["first_player"] == "Dominique-Alexandre"
+    assert t.lights()[3] is Light.FIRST_PLAYER
+    fits(t.app)
+
+    def look(action, before, after):
+        if after["phase"] == "end" or screen.mode == "final":
+            fits(t.app)
+
+    play_through(t, seed=2, check=look)

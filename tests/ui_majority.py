@@ -4,6 +4,7 @@ and a game played through the screens with seat buttons and touch events."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -25,8 +26,10 @@ from companion.ui.screens.majority_common import GameScreen, play
 class Table:
     """An app at ``size`` in ``language`` whose inputs go through a DemoContext."""
 
-    def __init__(self, tmp: Path, size=(800, 480), language="en", history=True) -> None:
+    def __init__(self, tmp: Path, size=(800, 480), language="en", history=True, seats=None):
         config = demo_config(size, language)
+        if seats is not None:
+            config = dataclasses.replace(config, seats=seats)
         self.backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
         self.clock = ManualClock(1000)
         self.journal_path = tmp / "journal.sqlite"

@@ -78,6 +78,15 @@ def felt(p: Painter, ring: SeatRing, backend, now_ms: int) -> None:
     ring.draw(p, backend, now_ms)
 
 
+def shorten(text: str, font: pygame.font.Font, width: int) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` (a long seat name in a narrow cell)."""
+    if font.size(text)[0] <= width:
+        return text
+    while len(text) > 1 and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…"
+
+
 def row_of(rect: pygame.Rect, n: int, gap: int) -> list[pygame.Rect]:
     """``rect`` cut into ``n`` equal cells side by side."""
     w = (rect.w - gap * (n - 1)) // n
@@ -124,6 +133,14 @@ class BaseScreen(Screen):
         theme = self.app.theme
         font = theme.fitting_font(text, theme.px(size), box.w, theme.px(SMALLEST))
         p.text(text, font, colour, box, align)
+
+    def name_text(
+        self, p: Painter, name: str, size: float, colour, box: pygame.Rect, align: str = "left"
+    ) -> None:
+        """A player's name: smaller to fit, then cut with an ellipsis."""
+        theme = self.app.theme
+        font = theme.fitting_font(name, theme.px(size), box.w, theme.px(SMALLEST))
+        p.text(shorten(name, font, box.w), font, colour, box, align)
 
     def button(self, key: str) -> Button | None:
         """The button whose action is ``key`` (tests, demo)."""
@@ -177,15 +194,14 @@ class SetupScreen(BaseScreen):
         return [i for i, on in enumerate(self.playing) if on]
 
     def _labels(self) -> None:
-        for i, button in enumerate(self.buttons[: len(self.app.seats)]):
-            name = self.app.seats[i].name
-            key = "majority.setup.in" if self.playing[i] else "majority.setup.out"
-            button.label = self.t(key, name=name)
         chosen = self.players()
         if chosen and self.first not in chosen:
             self.first = chosen[0]
         first = self.app.seats[self.first].name if chosen else "-"
-        self.buttons[-2].label = self.t("majority.setup.first", name=first)
+        font = self.app.theme.font(round(self.buttons[-2].rect.h * 0.5))
+        label = self.t("majority.setup.first", name=first)
+        self.buttons[-2].label = label if font.size(label)[0] <= self.buttons[-2].rect.w * 0.8 else (
+            self.t("majority.setup.first", name=shorten(first, font, self.buttons[-2].rect.w // 3)))
         for seat in range(len(self.app.seats)):
             light = Light.FIRST_PLAYER if chosen and seat == self.first else Light.OFF
             self.app.backend.set_light(seat, light)
@@ -258,14 +274,25 @@ class SetupScreen(BaseScreen):
             box = pygame.Rect(self.help_rect.x, y, self.help_rect.w, line_h)
             p.text(line, font, th.INK_SOFT, box, "center")
             y += line_h
+        px = self.app.theme.px
         for i, button in enumerate(self.buttons):
-            button.draw(p)
-            if i < len(self.app.seats):
-                px = self.app.theme.px
-                colour = self.app.seats[i].colour if self.playing[i] else th.INK_DIM
-                bar = pygame.Rect(button.rect.x + px(10), button.rect.bottom - px(10),
-                                  button.rect.w - px(20), px(5))
-                pygame.draw.rect(p.surface, colour, bar)
+            if i >= len(self.app.seats):
+                button.draw(p)
+                continue
+            # A seat's tile: its name, whether it plays, its colour (dim when it watches).
+            rect, playing = button.rect, self.playing[i]
+            fill = th.BUTTON_PRESSED if button.pressed else (th.BUTTON if playing else th.PLATE)
+            pygame.draw.rect(p.surface, fill, rect, border_radius=rect.h // 4)
+            ink = th.BUTTON_INK if playing else th.INK_SOFT
+            inner = rect.inflate(-px(12), -px(10))
+            top = pygame.Rect(inner.x, inner.y, inner.w, inner.h // 2)
+            self.name_text(p, self.app.seats[i].name, 28, ink, top, "center")
+            state = self.t("majority.setup.in" if playing else "majority.setup.out")
+            self.draw_text(p, state, 24, ink, top.move(0, top.h - px(4)), "center")
+            colour = self.app.seats[i].colour if playing else th.INK_DIM
+            bar = pygame.Rect(rect.x + px(10), rect.bottom - px(9), rect.w - px(20), px(5))
+            pygame.draw.rect(p.surface, colour, bar)
+            p.targets.append(rect)
 
 
 # ------------------------------------------------------------------------------ the game
@@ -753,6 +780,21 @@ class GameScreen(BaseScreen):
 
     def draw(self, p: Painter) -> None:
         felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        font = self.app.theme.font(self.app.theme.px(SMALLEST))
+        if self.message and font.size(self.message)[0] > self.status_rect.w:
+            self._draw_alert(p, font)  # a long refusal takes the banner's place
+        else:
+            self._draw_banner(p, font)
+        {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,
+         "final": self._draw_final}[self.mode](p)
+        for button in self.buttons:
+            if getattr(button, "key", "") == "undo" and self.undo_request is not None:
+                glow = button.rect.inflate(self.app.theme.px(6), self.app.theme.px(6))
+                pygame.draw.rect(p.surface, th.WARNING, glow, border_radius=glow.h // 4)
+            if not getattr(button, "key", "").startswith("kind-"):
+                button.draw(p)
+
+    def _draw_banner(self, p: Painter, font: pygame.font.Font) -> None:
         v = self.view
         left = self.banner_rect.copy()
         left.w = self.banner_rect.w * 3 // 5
@@ -761,8 +803,10 @@ class GameScreen(BaseScreen):
             self.draw_text(p, self.t(f"{self.spec.game}.title"), 28, th.INK, left)
         else:
             self.draw_text(p, self.banner(), 28, th.INK, left)
-            side = self.t("majority.banner.side", player=v["first_player"], bank=v["bank"],
-                          tokens=v["vp_tokens"])
+            fmt = {"bank": v["bank"], "tokens": v["vp_tokens"]}
+            room = right.w - font.size(self.t("majority.banner.side", player="", **fmt))[0]
+            side = self.t("majority.banner.side", player=shorten(v["first_player"], font, room),
+                          **fmt)
             self.draw_text(p, side, 24, th.WARNING, right, "right")
         if self.mode == "final":
             status = self.final_headline()
@@ -772,15 +816,24 @@ class GameScreen(BaseScreen):
             status = self.status()
         status = self.message or status
         warn = self.message is not None or self.undo_request is not None
-        self.draw_text(p, status, 24, th.WARNING if warn else th.INK_SOFT, self.status_rect)
-        {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,
-         "final": self._draw_final}[self.mode](p)
-        for button in self.buttons:
-            if getattr(button, "key", "") == "undo" and self.undo_request is not None:
-                glow = button.rect.inflate(self.app.theme.px(6), self.app.theme.px(6))
-                pygame.draw.rect(p.surface, th.WARNING, glow, border_radius=glow.h // 4)
-            if not getattr(button, "key", "").startswith("kind-"):
-                button.draw(p)
+        # Last resort for long names: the line ends with an ellipsis rather than cut off.
+        self.name_text(p, status, 24, th.WARNING if warn else th.INK_SOFT, self.status_rect)
+
+    def _draw_alert(self, p: Painter, font: pygame.font.Font) -> None:
+        """A message too long for the status line, over the banner and status lines."""
+        px = self.app.theme.px
+        band = self.banner_rect.union(self.status_rect)
+        pygame.draw.rect(p.surface, th.WARNING_BG, band, border_radius=px(8))
+        inner = band.inflate(-px(16), -px(4))
+        line_h = font.get_linesize()
+        lines = p.lines(self.message or "", font, inner.w)
+        fit = max(1, inner.h // line_h)
+        if len(lines) > fit:
+            lines = lines[: fit - 1] + [shorten(" ".join(lines[fit - 1:]), font, inner.w)]
+        y = inner.centery - line_h * len(lines) // 2
+        for line in lines:
+            p.text(line, font, th.WARNING, pygame.Rect(inner.x, y, inner.w, line_h), "left")
+            y += line_h
 
     def board_columns(self) -> list[str]:
         g = self.spec.game
@@ -817,7 +870,7 @@ class GameScreen(BaseScreen):
                                                             row_h - px(8)))
             name_box = pygame.Rect(row.x + px(9), row.y, name_w - px(11), row_h)
             is_current = player == v["current_player"]
-            self.draw_text(p, player, 24, th.WARNING if is_current else th.INK, name_box)
+            self.name_text(p, player, 24, th.WARNING if is_current else th.INK, name_box)
             area = v["areas"][player]
             for i, col in enumerate(cols):
                 cell = pygame.Rect(x0 + i * col_w, y, col_w, row_h).inflate(-px(3), -px(2))
@@ -923,7 +976,8 @@ class GameScreen(BaseScreen):
         for i, pl in enumerate(players):
             cell = pygame.Rect(self.body.x + label_w + i * col_w, y, col_w, row_h)
             win = pl["name"] in final["winners"]
-            self.draw_text(p, pl["name"], 24, th.WARNING if win else th.INK, cell, "center")
+            self.name_text(p, pl["name"], 24, th.WARNING if win else th.INK,
+                           cell.inflate(-px(6), 0), "center")
         for label, key in rows:
             y += row_h
             self.draw_text(p, label, 23, th.INK_SOFT,
