@@ -97,6 +97,7 @@ class HomeScreen(Screen):
         """Push the first screen of a new game of ``entry``; a table the game refuses (too
         few seats, say) is said on the status line instead."""
         module = importlib.import_module(entry.module)
+        self._lights_off()  # before: the game's first screen may light seats already
         try:
             screen = module.new_game(self.app)
         except RuleError as exc:
@@ -106,7 +107,6 @@ class HomeScreen(Screen):
             self.app.invalidate()
             return
         log.info("home: new game of %s", entry.game)
-        self._lights_off()
         self.app.push(screen)
 
     def open_table_check(self) -> None:
