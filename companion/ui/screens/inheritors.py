@@ -854,7 +854,8 @@ class ResultScreen(Touch):
 
 def demo(ctx) -> None:
     """Three players count an Inheritors game by touch: setup with the first player lit,
-    the sheet with a refusal (a 7) and an undo, then the final score saved to history."""
+    the sheet with a refusal (a 7) and an undo, then the final score (a tie broken by the
+    tomes in hand) saved to history."""
     app = ctx.app
     demo_history(ctx)
     setup = SetupScreen(app)
@@ -896,6 +897,9 @@ def demo(ctx) -> None:
     ctx.tap(sheet.undo_rect, "undo")
     ctx.tap(sheet.field_rects["quests"], "quests")
     ctx.shot("sheet")
+    ctx.tap(sheet.tab_rects[1], "Ben")
+    ctx.tap(sheet.field_rects["bonus"], "clan bonus")
+    ctx.tap(sheet.plus_rect, "+")  # Ben ties Cleo at 19: Cleo has more tomes
     ctx.tap(sheet.finish_rect, "final score")
     ctx.shot("final")
     final = app.screen
