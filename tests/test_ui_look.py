@@ -17,6 +17,7 @@ import pytest
 from companion.config import SeatConfig
 from companion.hardware.base import BLINKING, LIGHT_COLOURS, Light
 from companion.hardware.sim import SimBackend
+from companion.i18n import LANGUAGES, load_catalog
 from companion.ui import theme as th
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
@@ -246,3 +247,27 @@ def test_home_layout_fits(open_app, size, rotation, language, seats):
     t = app.catalog.text
     assert t("notice.line", title=t("notice.journal"), detail=MovedAside.notice) in band
     assert t("notice.line", title=t("notice.fallback"), detail=NOTICE) in band
+
+
+def test_every_catalog_character_has_a_glyph_in_the_font():
+    """pygame's own font (the theme's, nothing to install) draws every character of both
+    catalogs (é, è, à, ŏ, …, ·): none comes out as the font's empty box, which the check
+    itself recognises for characters the font lacks (→, ★)."""
+    pygame.font.init()
+    font = th.Theme((800, 480)).font(30)
+
+    def image(char: str):
+        surface = font.render(char, True, (255, 255, 255), (0, 0, 0))
+        return surface.get_size(), pygame.image.tobytes(surface, "RGB")
+
+    box = image("\ue000")  # a private-use character: no font has it
+    assert image("→") == box and image("★") == box
+    chars = {
+        c
+        for language in LANGUAGES
+        for text in load_catalog(language).texts.values()
+        for c in text
+        if not c.isspace()
+    }
+    assert {"é", "ŏ", "…"} <= chars
+    assert sorted(c for c in chars if image(c) == box) == []

@@ -4,6 +4,7 @@ The first screen of the kiosk: it proves each pad (buttons and light) is wired t
 right seat before a game starts. A short press lights the seat YOUR_TURN (green), a long
 press ATTENTION (blinking red); the screen says who pressed what ("Ana pressed B
 (long)"). "Test lights" steps every pad through all light states; "Lights off" starts over.
+Opened from Home it has a "Back" button (lights off, ``app.pop()``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 One ``unit`` is a 480th of the short side of the screen, so a layout drawn in units reads
 the same on the 7" 800×480 panel, a 1280×720 and a 1280×800 screen. Type is pygame's own
 font (``freesansbold.ttf``, shipped inside pygame), which has é, è, à and ŏ (Koryŏ,
-Chosŏn): nothing to install (``tests/test_ui_theme.py``).
+Chosŏn): nothing to install (``tests/test_ui_look.py`` checks every catalog character).
 """
 
 from __future__ import annotations
