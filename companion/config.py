@@ -169,8 +169,16 @@ def _config(doc: Document) -> Config:
     if data.get("data_dir") is None:
         data_dir = paths.data_dir()
     else:
-        data_dir = base / Path(_text(data["data_dir"], "data_dir")).expanduser()
+        data_dir = base / _user_path(_text(data["data_dir"], "data_dir"), "data_dir")
     return Config(seats, hardware, display, language, data_dir)
+
+
+def _user_path(value: str, path: str) -> Path:
+    """``value`` as a path, ``~`` and ``~user`` expanded; an unknown user is a RuleError."""
+    try:
+        return Path(value).expanduser()
+    except RuntimeError:
+        raise RuleError(path, f"{value}: no such home directory") from None
 
 
 def _seats(value: Any) -> tuple[SeatConfig, ...]:
@@ -242,7 +250,7 @@ def _profile(value: str, base: Path, backend: str, seats: int) -> Path:
     a shipped profile) and check it with the hardware engineer's loader."""
     path = "hardware.profile"
     if "/" in value or value.endswith((".yaml", ".yml")):
-        resolved = base / Path(value).expanduser()
+        resolved = base / _user_path(value, path)
     else:
         resolved = profile_path(value)
         if not resolved.is_file():

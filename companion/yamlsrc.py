@@ -129,6 +129,8 @@ def load(path: str | Path) -> Document:
         raise SourceError(f"{p}: no such file") from None
     except UnicodeDecodeError:
         raise SourceError(f"{p}: not a text file (expected UTF-8 YAML)") from None
+    except ValueError:  # a NUL byte in the name
+        raise SourceError(f"{str(p)!r}: not a usable file name") from None
     except OSError as exc:
         raise SourceError(f"{p}: cannot read: {exc.strerror}") from None
     return parse(text, str(p))

@@ -70,7 +70,8 @@ scalars = st.one_of(
                      "pass-moderator", "+influence", "-welfare", "up", "down", "koryo",
                      "choson", "inheritors", "kings-dilemma", "kingdom", "Ana", "Ben",
                      "Julius", "yellow", "jaune", "sim", "gpio", "serial", "gpio-5-seats",
-                     "../nope.yaml", "a\0b", "2020-01-01", "#ff00ff", "Ω名前"]),
+                     "../nope.yaml", "a\0b", "a\0b.yaml", "~nosuchuser/p.yaml", "/dev/zero",
+                     "2020-01-01", "#ff00ff", "Ω名前"]),
 )
 junk = st.recursive(
     scalars,
@@ -212,6 +213,23 @@ def test_hostile_files_exit_2_with_one_line(command, name):
     the recursion limit, YAML alias bombs (exponential if walked naively), unsafe tags."""
     path = _write(HOSTILE[name], f"hostile-{command}.yaml")
     check_contract(command, path, as_json=True)
+
+
+SEATS = ("seats:\n  - {name: A, colour: red, position: bottom}\n"
+         "  - {name: B, colour: blue, position: top}\n")
+HOSTILE_CONFIGS = {
+    "NUL in the profile's name": SEATS + 'hardware: {backend: gpio, profile: "a\\0b.yaml"}\n',
+    "unknown user's home in profile": SEATS + "hardware: {backend: gpio, profile: ~nouser/p.yaml}\n",
+    "unknown user's home in data_dir": SEATS + "data_dir: ~nouser/data\n",
+    "endless profile": SEATS + "hardware: {backend: gpio, profile: /dev/zero}\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_CONFIGS))
+def test_hostile_configurations_exit_2_with_one_line(name):
+    """Crashes found in check-config: a NUL byte in a path (ValueError), ``~user`` of an
+    unknown user (RuntimeError), a profile that never ends."""
+    check_contract("check-config", _write(HOSTILE_CONFIGS[name], "hostile-config.yaml"), False)
 
 
 @pytest.mark.parametrize("command", sorted(BASES))
