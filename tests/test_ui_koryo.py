@@ -170,7 +170,31 @@ def test_resume_after_reopening_the_journal_shows_the_same_screen(table, tmp_pat
     assert isinstance(resumed, GameScreen)
     t.ctx.show(resumed)
     assert resumed.describe() == described and t.texts() == texts and t.lights() == lights
-    assert koryo.resume(t.app, resumed.session).describe() == described  # a replayed session
+    assert koryo.resume(t.app).describe() == described  # the latest unfinished Koryŏ game
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_from_home_back_returns_and_without_a_journal_the_game_still_plays(table, language):
+    """Opened over Home, the new-game screen has Back (and still fits), which pops to Home.
+    With no journal kept the game runs on a journal of this process only, and there is
+    nothing to resume."""
+    from ui_majority import Recorder
+
+    t = table(language=language)
+    t.app.journal = None
+    t.ctx.show(Recorder(t.app))
+    t.app.push(koryo.new_game(t.app))
+    t.app.step(block=False)
+    fits(t.app)
+    t.ctx.tap(t.screen.button("back").rect, "back")
+    assert isinstance(t.screen, Recorder)
+    t.app.push(koryo.new_game(t.app))
+    t.app.step(block=False)
+    t.ctx.tap(t.screen.button("start").rect, "start")
+    assert isinstance(t.screen, GameScreen)
+    t.ctx.press(0, "a")
+    assert t.screen.view["round"] == 1
+    assert koryo.resume(t.app, None) is None
 
 
 @pytest.mark.parametrize(("size", "language"), [((800, 480), "fr"), ((1280, 720), "en")])

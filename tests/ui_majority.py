@@ -18,7 +18,7 @@ from companion.hardware.base import Light
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
-from companion.ui.app import App, ManualClock, make_app
+from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.demo import DemoContext, demo_config
 from companion.ui.screens.majority_common import GameScreen, play
 
@@ -134,3 +134,12 @@ def fits(app: App) -> None:
 
     check_layout(app)
 
+
+
+class Recorder(Screen):
+    """A stand-in for Home: an empty screen under the game's."""
+
+    name = "home"
+
+    def draw(self, p) -> None:
+        p.surface.fill((0, 0, 0))

@@ -9,7 +9,6 @@ whose turn it is, B = card entry, C = powers, long press = undo request (see
 from __future__ import annotations
 
 from companion.engine import choson
-from companion.session import Session
 from companion.ui.app import App, Screen
 from companion.ui.screens import majority_common as common
 
@@ -20,9 +19,9 @@ def new_game(app: App) -> Screen:
     return common.new_game(app, SPEC)
 
 
-def resume(app: App, game: Session | int | None = None) -> Screen | None:
-    """``game``: the session of an unfinished game, or its number in ``app.journal``."""
-    return common.resume(app, SPEC, game)
+def resume(app: App, game_id: int | None = None) -> Screen | None:
+    """The unfinished game ``game_id`` of ``app.journal`` (None: the latest one)."""
+    return common.resume(app, SPEC, game_id)
 
 
 def demo(ctx) -> None:

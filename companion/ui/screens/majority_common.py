@@ -42,6 +42,7 @@ import pygame
 from companion.engine.errors import RuleError
 from companion.games import MajorityGame, rules_for
 from companion.hardware.base import ButtonEvent, Light, Press
+from companion.journal import Journal
 from companion.session import Session
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -180,7 +181,10 @@ class SetupScreen(BaseScreen):
         self.tile_rects = row_of(tiles, len(self.app.seats), gap)
         bottom = pygame.Rect(r.x, r.bottom - bh, r.w, bh)
         self.help_rect = pygame.Rect(r.x, tiles.bottom, r.w, bottom.top - tiles.bottom)
-        first_rect, start_rect = row_of(bottom, 2, gap)
+        if len(self.app.screens) > 0:  # opened from Home: a way back
+            back_rect, first_rect, start_rect = row_of(bottom, 3, gap)
+        else:
+            first_rect, start_rect = row_of(bottom, 2, gap)
         self.buttons = [
             make_button(rect, "", lambda i=i: self.toggle(i), f"seat-{i}")
             for i, rect in enumerate(self.tile_rects)
@@ -188,6 +192,8 @@ class SetupScreen(BaseScreen):
         self.buttons.append(make_button(first_rect, "", self.next_first, "first"))
         self.buttons.append(make_button(start_rect, self.t("majority.setup.start"),
                                         self.start, "start"))
+        if len(self.app.screens) > 0:
+            self.buttons.append(make_button(back_rect, self.t("majority.back"), self.home, "back"))
         self._labels()
 
     def players(self) -> list[int]:
@@ -198,13 +204,19 @@ class SetupScreen(BaseScreen):
         if chosen and self.first not in chosen:
             self.first = chosen[0]
         first = self.app.seats[self.first].name if chosen else "-"
-        font = self.app.theme.font(round(self.buttons[-2].rect.h * 0.5))
+        button = self.button("first")
+        font = self.app.theme.font(round(button.rect.h * 0.5))
         label = self.t("majority.setup.first", name=first)
-        self.buttons[-2].label = label if font.size(label)[0] <= self.buttons[-2].rect.w * 0.8 else (
-            self.t("majority.setup.first", name=shorten(first, font, self.buttons[-2].rect.w // 3)))
+        if font.size(label)[0] > button.rect.w * 0.8:
+            label = self.t("majority.setup.first", name=shorten(first, font, button.rect.w // 3))
+        button.label = label
         for seat in range(len(self.app.seats)):
             light = Light.FIRST_PLAYER if chosen and seat == self.first else Light.OFF
             self.app.backend.set_light(seat, light)
+
+    def home(self) -> None:
+        if len(self.app.screens) > 1:
+            self.app.pop()
 
     def toggle(self, seat: int) -> None:
         self.playing[seat] = not self.playing[seat]
@@ -237,8 +249,11 @@ class SetupScreen(BaseScreen):
             )
             self.app.invalidate()
             return
+        journal = self.app.journal
+        if journal is None:  # games not kept: a journal of this process only
+            journal = Journal(Path(tempfile.mkdtemp(prefix="companion-majority-")) / "journal.db")
         try:
-            session = Session.start(self.app.journal, rules, self.setup())
+            session = Session.start(journal, rules, self.setup())
         except RuleError as exc:
             self.message = self.t("majority.refused", reason=exc.message)
             self.app.invalidate()
@@ -256,7 +271,7 @@ class SetupScreen(BaseScreen):
 
     def describe(self) -> str:
         names = ", ".join(self.app.seats[i].name for i in self.players())
-        return f"{self.t(self.spec.game + '.title')} | {names} | {self.buttons[-2].label}"
+        return f"{self.t(self.spec.game + '.title')} | {names} | {self.button('first').label}"
 
     def draw(self, p: Painter) -> None:
         felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
@@ -1019,14 +1034,12 @@ def new_game(app: App, spec: GameText) -> Screen:
     return SetupScreen(app, spec)
 
 
-def resume(app: App, spec: GameText, game: Session | int | None) -> Screen | None:
-    """The screen of an unfinished game: ``game`` is its session already replayed, or its
-    number in ``app.journal`` (None: the latest unfinished game of this kind); None when
-    there is none."""
-    session = (
-        game if isinstance(game, Session)
-        else Session.resume(app.journal, rules_for(spec.game), game)
-    )
+def resume(app: App, spec: GameText, game_id: int | None) -> Screen | None:
+    """The screen of the unfinished game ``game_id`` of ``app.journal`` (None: the latest
+    unfinished game of this kind); None when there is none, or no journal."""
+    if app.journal is None:
+        return None
+    session = Session.resume(app.journal, rules_for(spec.game), game_id)
     return None if session is None else GameScreen(app, spec, session)
 
 
