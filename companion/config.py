@@ -100,9 +100,9 @@ def default_config_path() -> Path:
     uses the keyboard simulator)."""
     explicit = os.environ.get("COMPANION_CONFIG")
     if explicit:
-        return Path(explicit).expanduser()
+        return paths.expand(explicit, "COMPANION_CONFIG")
     xdg = os.environ.get("XDG_CONFIG_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".config"
+    base = paths.expand(xdg, "XDG_CONFIG_HOME") if xdg else paths.home() / ".config"
     user = base / "companion" / "config.yaml"
     return user if user.is_file() else SHIPPED_CONFIG
 

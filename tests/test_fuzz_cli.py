@@ -255,3 +255,16 @@ def test_real_console_script_never_prints_a_traceback(command, name):
     assert "Traceback" not in proc.stderr
     assert proc.stderr.count("\n") == 1 and str(path) in proc.stderr
     assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("variable", ["COMPANION_CONFIG", "XDG_CONFIG_HOME", "COMPANION_DATA_DIR"])
+def test_check_config_environment_naming_an_unknown_home(monkeypatch, variable):
+    """`companion check-config` with no file reads the environment: ``~nouser/…`` in it is
+    exit 2 naming the variable, not a RuntimeError traceback."""
+    for name in ("COMPANION_CONFIG", "XDG_CONFIG_HOME", "COMPANION_DATA_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(variable, "~nouser/companion")
+    code, out, err = run_cli(["check-config"])
+    assert (code, out) == (2, "")
+    assert err == f"companion check-config: ${variable}: ~nouser/companion: no such home " \
+                  "directory\n"
