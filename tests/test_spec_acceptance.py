@@ -430,3 +430,29 @@ def test_a_file_without_game_says_game_is_missing(tmp_path):
     """``game`` absent: the score message names it and lists the games."""
     refused("score", write(tmp_path, "players: [Ana, Ben]\n"), "game", "missing", "koryo",
             modes=((),))
+
+
+def test_reader_leaving_early_is_no_traceback():
+    """`companion score FILE | head -1`: the pipe closes before the table is written —
+    no BrokenPipeError traceback, the shell's SIGPIPE status 141."""
+    proc = subprocess.Popen([*COMMAND, "score", str(SPEC / "score-koryo.yaml")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the command prints
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 141
+    assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]], ids=["table", "json"])
+def test_non_utf8_terminal_gets_escapes_not_a_crash(extra):
+    """A Latin-1 terminal can't show ŏ: escaped (``\\u014f``, valid JSON), exit 0."""
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    proc = subprocess.run([*COMMAND, "score", str(SPEC / "score-choson.yaml"), *extra],
+                          capture_output=True, encoding="latin-1", env=env, timeout=60,
+                          check=False)
+    assert proc.returncode == 0 and proc.stderr == ""
+    if extra:
+        assert json.loads(proc.stdout)["game"] == "choson"
+    else:
+        assert "Chos\\u014fn" in proc.stdout
