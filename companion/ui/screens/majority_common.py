@@ -41,6 +41,7 @@ import pygame
 
 from companion.engine.errors import RuleError
 from companion.games import MajorityGame, rules_for
+from companion.games.autoplay import next_action
 from companion.hardware.base import ButtonEvent, Light, Press
 from companion.journal import Journal
 from companion.session import Session
@@ -1088,24 +1089,9 @@ def play(ctx, action: dict) -> None:
 def demo_game(ctx, spec: GameText, seed: int, drop_seat: int | None) -> None:
     """A shortened game for ``companion demo``: set-up by touch, rounds 1, 2 and 8 played
     through the screen (card entry, a refused count, powers, undo, limit warnings), rounds
-    3–7 fast-forwarded through the session, then the final score."""
-    from companion.games.autoplay import next_action
-    from companion.journal import Journal
-
-    app = ctx.app
-    saved = app.journal, app.history
-    with tempfile.TemporaryDirectory() as tmp:
-        app.journal, app.history = Journal(Path(tmp) / "demo-journal.sqlite"), None
-        try:
-            _demo_game(ctx, spec, random.Random(seed), drop_seat, next_action)
-        finally:
-            app.journal.close()
-            app.journal, app.history = saved
-
-
-def _demo_game(
-    ctx, spec: GameText, rng: random.Random, drop_seat: int | None, next_action
-) -> None:
+    3–7 fast-forwarded through the session, then the final score (recorded in the demo's
+    history when the app has one)."""
+    rng = random.Random(seed)
     setup = SetupScreen(ctx.app, spec)
     ctx.show(setup)
     ctx.shot()
