@@ -30,7 +30,7 @@ from companion.journal import Journal
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.screens import kings_dilemma as kd_ui
-from companion.ui.screens.kd_table import KdTable
+from companion.ui.screens.kd_table import KdTable, ledger_for
 
 # The rulebook's worked example seats them clockwise in this order; Théodore leads.
 RULEBOOK = (
@@ -51,7 +51,7 @@ def kd(tmp_path):
     (he moderates), Morale on its black side, a journal in ``tmp_path``."""
     opened: list[tuple[SimBackend, Journal]] = []
 
-    def _open(size=(800, 480), language="en"):
+    def _open(size=(800, 480), language="en", with_table=True):
         config = dataclasses.replace(demo_config(size, language), seats=RULEBOOK)
         backend = SimBackend(len(RULEBOOK), config.hardware.long_press_ms)
         journal = Journal(tmp_path / f"journal-{len(opened)}.db")
@@ -67,7 +67,10 @@ def kd(tmp_path):
             campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
         momenta = {"influence": "up", "prosperity": "up", "morale": "down",
                    "welfare": "up", "knowledge": "up"}
-        table = KdTable.new(NAMES, journal, momenta=momenta, campaign=campaign)
+        if not with_table:
+            return app, backend, None
+        table = KdTable.new(NAMES, journal, momenta=momenta, campaign=campaign,
+                            ledger=ledger_for(journal))
         return app, backend, table
 
     yield _open
@@ -223,8 +226,8 @@ def test_rulebook_vote_example_by_seat_presses_and_taps_then_the_kingdom(kd):
     assert isinstance(app.screen, kd_ui.VoteScreen)
     assert lights(backend)[0] is Light.YOUR_TURN
     press(app, backend, 0, "c", LONG)  # pass to become moderator
-    press(app, backend, 2, "b")  # Armin out of turn: refused, said on screen
-    assert "Armin" in app.screen.describe() and t("kd.vote.refused", name="Armin") in \
+    press(app, backend, 2, "b")  # Armin out of turn: refused, the engine's reason on screen
+    assert t("kd.vote.refused", name="Armin", reason="it is Julius's turn, not Armin's") in \
         app.screen.describe()
     press(app, backend, 1, "a")
     assert "Julius: Aye 1?" in app.screen.describe()  # the pending choice on turn is public
@@ -297,6 +300,8 @@ def every_screen(app: App, backend: SimBackend, table: KdTable):
     yield "outcome"
     tap_button(app, t("kd.outcome.apply"))
     yield "kingdom-after"
+    tap_button(app, t("kd.kingdom.king_dies"))
+    yield "king-dies-confirm"
     tap_button(app, t("kd.kingdom.next"))
     tap_button(app, t("kd.council.open_vote"))
     leader = table.view()["leader"]
@@ -311,8 +316,12 @@ def every_screen(app: App, backend: SimBackend, table: KdTable):
     app.replace(kd_ui.AgendaScreen(app, table))
     app.step(block=False)
     yield "agenda"
-    for _ in NAMES:
+    for house, _ in enumerate(NAMES):
         tap(app, app.screen.steppers()["wealth_1"][4])
+        tap(app, app.screen.buttons[0].rect)
+        tap(app, app.screen.token_rects()[house][1])
+        if house == 0:
+            yield "tokens"
         tap(app, app.screen.buttons[0].rect)
     assert isinstance(app.screen, kd_ui.EndScreen)
     yield "score"
@@ -322,9 +331,9 @@ def every_screen(app: App, backend: SimBackend, table: KdTable):
                                                 ((800, 480), "fr")])
 def test_every_kd_screen_fits_with_five_seats(kd, size, language):
     """Coin toss, council, campaign, kingdom, secret vote, tie, reveal, outcome, open vote,
-    agendas, score: nothing cut, overlapping, too small or off screen."""
+    agendas, tokens, score: nothing cut, overlapping, too small or off screen."""
     app, backend, table = kd(size, language)
-    show(app, kd_ui.new_game(app))
+    show(app, kd_ui.SetupScreen(app))
     check_layout(app)
     app.pop()
     seen = []
@@ -333,15 +342,16 @@ def test_every_kd_screen_fits_with_five_seats(kd, size, language):
         app.step(block=False)
         check_layout(app)
         seen.append(name)
-    assert len(seen) == 11
+    assert len(seen) == 13
 
 
 def test_new_game_coin_toss_sets_each_marker_side_before_the_council(kd):
     """Set-up (RULES.md §4, rulebook: a coin toss per resource): every marker starts on
     the side the table taps, in the middle of its track, Stability in the middle."""
-    app, _, _ = kd()
+    app, _, _ = kd(with_table=False)
     t = app.catalog.text
     setup = kd_ui.new_game(app)
+    assert isinstance(setup, kd_ui.SetupScreen)
     show(app, setup)
     tap(app, setup.buttons[2].rect)  # Morale
     tap(app, setup.buttons[4].rect)  # Knowledge
@@ -368,8 +378,9 @@ def test_new_game_with_two_seats_is_refused_naming_the_seats(kd):
 
 
 def test_scored_game_is_finished_in_the_journal_and_kept_in_the_history(kd, tmp_path):
-    """After the last house's agenda: the game leaves the unfinished games (no resume at
-    start-up) and the history holds its result."""
+    """After the last house's agenda the game is scored but stays unfinished until it is
+    recorded into the campaign; then it leaves the unfinished games (no resume at
+    start-up), the history holds its result and the ledger beside the journal the game."""
     app, _, table = kd()
     app.history = History(tmp_path / "history.db")
     table.session.dispatch({"action": "dilemma", "mode": "open"})
@@ -381,8 +392,14 @@ def test_scored_game_is_finished_in_the_journal_and_kept_in_the_history(kd, tmp_
     for _ in NAMES:
         tap(app, app.screen.steppers()["resources"][4])
         tap(app, app.screen.buttons[0].rect)
+        tap(app, app.screen.buttons[0].rect)
     assert isinstance(app.screen, kd_ui.EndScreen)
+    assert table.session.game_id in [g.id for g in app.journal.unfinished()]
+    assert app.history.games("kings-dilemma") == []
+    tap_button(app, app.catalog.text("kd.council.campaign"))
+    assert isinstance(app.screen, kd_ui.CampaignScreen)
     assert table.session.game_id not in [g.id for g in app.journal.unfinished()]
     kept = app.history.games("kings-dilemma")
     assert len(kept) == 1
+    assert len(ledger_for(app.journal).load().games) == 1
     app.history.close()

@@ -34,7 +34,8 @@ Actions (plain dicts, as journaled)::
     {"action": "deal", "from", "to", "coins"}              # coins change hands in a deal
     {"action": "king-dies"}                                # the timeline ends the game
     {"action": "score", "agendas": {name: {"resources": n, "wealth": [a, b, c]}},
-     "open_agendas": {name: ["+influence", …]}}
+     "open_agendas": {name: ["+influence", …]},
+     "cards": {name: "opulence", …}}                      # optional: the agenda cards
 
 A secret ballot's content goes only in the private part (``SeatPads`` does this): the
 journal's public record is ``{"action": "lock", "player": name}``.
@@ -56,7 +57,9 @@ Public view keys (``public_view(state)``; stable, the screens build on them):
   buttons of the seat on turn) only in ``SeatPads.view()``;
 - ``history``: one ``{"round", "card", "mode", "outcome", "totals"}`` per resolved vote;
 - ``ended``: None, ``king-died``, ``abdicated-top`` or ``abdicated-bottom``;
-- ``final``: None, or the ``companion score --json`` object once scored.
+- ``final``: None, or the ``companion score --json`` object once scored;
+- ``cards``: the secret agenda card each house chose (``{name: card}``, revealed with the
+  score, for the campaign ledger), ``{}`` until then or when not given.
 
 Secrecy: while a secret vote waits for ballots, the state's ``vote.sealed`` holds them and
 nothing else does; ``public_view`` never reads it, ``SeatPads`` keeps pending presses out
@@ -111,6 +114,7 @@ class Night:
     history: tuple[dict, ...] = ()
     ended: str | None = None
     final: dict | None = None
+    cards: tuple[tuple[str, str], ...] = ()
 
     def seat_of(self, player: Any, field: str = "player") -> int:
         if player not in self.players:
@@ -406,7 +410,7 @@ def _deal(night: Night, action: Mapping) -> Night:
 def _score(night: Night, action: Mapping) -> Night:
     from companion.tables import kd_score
 
-    _fields(action, {"agendas", "open_agendas"})
+    _fields(action, {"agendas", "open_agendas", "cards"})
     if night.phase != OVER:
         raise RuleError("action", "already scored" if night.phase == SCORED
                         else "the game is not over: the king reigns")
@@ -426,9 +430,29 @@ def _score(night: Night, action: Mapping) -> Night:
     }
     if action.get("open_agendas") is not None:
         data["open_agendas"] = action["open_agendas"]
+    cards = _cards(night, action.get("cards", {}))
     final = kd_score.score(data)
     final["end"] = night.ended
-    return replace(night, phase=SCORED, final=final)
+    return replace(night, phase=SCORED, final=final, cards=cards)
+
+
+def _cards(night: Night, value: Any) -> tuple[tuple[str, str], ...]:
+    """The secret agenda cards: a known card per house named, no card twice."""
+    from companion import kd_data
+
+    if not isinstance(value, Mapping):
+        raise RuleError("cards", "expected {player: secret agenda card}")
+    known = kd_data.shipped().settings.agendas
+    seen: dict[str, str] = {}
+    for name, card in value.items():
+        night.seat_of(name, f"cards.{name}")
+        if card not in known:
+            raise RuleError(f"cards.{name}", f"{card!r} is not a secret agenda "
+                                             f"({', '.join(known)})")
+        if card in seen.values():
+            raise RuleError(f"cards.{name}", f"{card} was already chosen (one card each)")
+        seen[name] = card
+    return tuple((p, seen[p]) for p in night.players if p in seen)
 
 
 HANDLERS: dict[str, Callable[[Night, Mapping], Night]] = {
@@ -475,6 +499,7 @@ def public_view(night: Night, pads: tuple[kd.Pad, ...] | None = None) -> dict:
         "history": [dict(h) for h in night.history],
         "ended": night.ended,
         "final": night.final,
+        "cards": dict(night.cards),
     }
 
 

@@ -46,6 +46,7 @@ class KdScreen(Screen):
             self.bar_rect.top - px(6) - self.title_rect.bottom - px(4),
         )
         self.buttons: list[Button] = []
+        self.confirming: str | None = None  # the label of an action waiting for its 2nd tap
         self.refresh()
 
     def t(self, key: str, **fmt) -> str:
@@ -59,6 +60,18 @@ class KdScreen(Screen):
 
     def lights(self) -> list[Light]:
         return self.table.lights()
+
+    def confirm(self, label: str, callback: Callable[[], None]
+                ) -> tuple[str, Callable[[], None]]:
+        """An action taking two taps: the first asks "Sure?" on the same button, the
+        second does it."""
+        if self.confirming == label:
+            return self.t("kd.confirm", action=label), callback
+        return label, lambda: self._ask(label)
+
+    def _ask(self, label: str) -> None:
+        self.confirming = label
+        self.refresh()
 
     def refresh(self) -> None:
         """Lights and buttons follow the table; the frame is redrawn."""

@@ -5,15 +5,25 @@ button grammar; secret ballots go to the journal's private part) and the campaig
 Screens draw only from ``view()``, the adapter's public view (in a secret vote, per seat
 only whether it has locked; the pending choice on a seat's buttons only for the seat on
 turn of an open vote), and light the seats from ``lights()``, computed from that same view.
+
+The campaign ledger is kept in the data directory beside the journal
+(``companion.kd_ledger``): a new game night starts from it, and the scored night is
+recorded into it (and saved) before the night leaves the journal's unfinished games, so a
+power cut in between resumes on the end scoring and never records a night twice. Without a
+journal nothing is kept: the night's journal lives in a temporary folder removed when the
+table is closed or dropped.
 """
 
 from __future__ import annotations
 
 import logging
 import tempfile
+import weakref
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from companion import kd_ledger
 from companion.engine import kd_campaign, kd_kingdom, kd_vote
 from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
@@ -24,39 +34,82 @@ from companion.session import Session
 log = logging.getLogger(__name__)
 
 
+def ledger_for(journal: Journal | None) -> kd_ledger.LedgerFile | None:
+    """The campaign ledger file beside ``journal`` (None: no journal, nothing kept)."""
+    from companion import kd_data
+
+    if journal is None:
+        return None
+    return kd_ledger.LedgerFile(journal.path.parent, kd_data.shipped().settings)
+
+
+def with_houses(campaign: kd_campaign.Campaign, players: Sequence[str]) -> kd_campaign.Campaign:
+    """``campaign`` with a house screen for every player who has none yet (the lowest free
+    house numbers, in seating order)."""
+    low, high = campaign.settings.house_numbers
+    free = iter(n for n in range(low, high + 1)
+                if n not in {h.number for h in campaign.houses})
+    for name in players:
+        if not any(h.name == name for h in campaign.houses):
+            number = next(free, None)
+            if number is None:
+                raise RuleError("houses", f"no house screen left for {name} ({low}–{high})")
+            campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
+    return campaign
+
+
 class KdTable:
     """One game night in progress at the table (3–5 houses in seating order)."""
 
-    def __init__(self, session: Session, campaign: kd_campaign.Campaign | None = None) -> None:
+    def __init__(self, session: Session, campaign: kd_campaign.Campaign | None = None,
+                 ledger: kd_ledger.LedgerFile | None = None) -> None:
         self.session = session
         self.pads = kd_game.SeatPads(session)
         setup = session.setup
         if campaign is None and "campaign" in setup:
             campaign = kd_campaign.Campaign.from_dict(setup["campaign"])
         self.campaign = campaign
-        self.refused: str | None = None  # who had a press refused (open vote only)
+        self.ledger = ledger
+        # The ledger as the night started: its games count tells whether this night is
+        # already recorded (a power cut between saving the ledger and finishing the night).
+        self.games_before = len(campaign.games) if campaign else 0
+        self.refused: tuple[str, str] | None = None  # (who, why): open vote only
+        self._close = None
 
     @classmethod
     def new(cls, players: Sequence[str], journal: Journal | None = None,
             momenta: dict[str, str] | None = None,
-            campaign: kd_campaign.Campaign | None = None) -> KdTable:
-        """A game night with the shipped data file: a new campaign (houses numbered in
-        seating order) unless one is given; power and coins stay behind the screens."""
+            campaign: kd_campaign.Campaign | None = None,
+            ledger: kd_ledger.LedgerFile | None = None) -> KdTable:
+        """A game night with the shipped data file, from ``campaign`` (else the saved
+        ledger of ``ledger``, else a new campaign); players without a house screen get one;
+        power and coins stay behind the screens. Without a journal, the night is journaled
+        in a temporary folder removed when the table is closed or dropped."""
         from companion import kd_data
 
         if campaign is None:
-            campaign = kd_campaign.new_campaign(kd_data.shipped().settings)
-            for number, name in enumerate(players, 1):
-                campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
-        if journal is None:  # games not kept: a journal of this process only
-            journal = Journal(Path(tempfile.mkdtemp(prefix="companion-kd-")) / "journal.db")
+            campaign = (ledger.load() if ledger is not None
+                        else kd_campaign.new_campaign(kd_data.shipped().settings))
+        campaign = with_houses(campaign, players)
+        scratch = None
+        if journal is None:  # games not kept
+            scratch = tempfile.TemporaryDirectory(prefix="companion-kd-")
+            journal = Journal(Path(scratch.name) / "journal.db")
         setup = {
             "players": list(players),
             "campaign": campaign.to_dict(),
             "momenta": momenta or dict.fromkeys(kd_kingdom.RESOURCES, kd_kingdom.UP),
             "public": {"power": False, "coins": False},
         }
-        return cls(Session.start(journal, kd_game.KingsDilemma(), setup), campaign)
+        table = cls(Session.start(journal, kd_game.KingsDilemma(), setup), campaign, ledger)
+        if scratch is not None:
+            table._close = weakref.finalize(table, _drop, journal, scratch)
+        return table
+
+    def close(self) -> None:
+        """Remove the temporary journal of a night not kept (nothing for a kept one)."""
+        if self._close is not None:
+            self._close()
 
     # --- what the screens may show ------------------------------------------------------
 
@@ -111,10 +164,10 @@ class KdTable:
             return False
         try:
             changed = self.pads.press(event)
-        except RuleError as exc:
+        except RuleError as exc:  # only in an open vote: a secret vote's refusals are silent
             log.info("kings-dilemma: refused press: %s", exc)
             if event.seat in view["seats"]:
-                self.refused = view["players"][view["seats"].index(event.seat)]
+                self.refused = (view["players"][view["seats"].index(event.seat)], exc.message)
                 return True
             return False
         if changed is None and vote["mode"] == kd_vote.SECRET:
@@ -132,6 +185,10 @@ class KdTable:
         self.session.dispatch({"action": "choose-leader", "player": self._moderator(),
                                "leader": name})
 
+    def king_dies(self) -> None:
+        """The timeline rules on the dilemma cards end the game: the king dies."""
+        self.session.dispatch({"action": "king-dies"})
+
     def apply_outcome(self, changes: Sequence[tuple[str, int]], king_dies: bool = False) -> None:
         """The dilemma's printed changes, left to right."""
         self.session.dispatch({
@@ -139,13 +196,16 @@ class KdTable:
             "changes": [{"resource": r, "amount": n} for r, n in changes if n],
         })
 
-    def score(self, agendas: dict[str, dict], open_agendas: dict[str, list[str]] | None = None
-              ) -> dict:
+    def score(self, agendas: dict[str, dict], open_agendas: dict[str, list[str]] | None = None,
+              cards: dict[str, str] | None = None) -> dict:
         """End of game: each house's secret agenda as read off the card
-        (``{"resources": n, "wealth": [a, b, c]}``) and its open agenda tokens."""
-        action = {"action": "score", "agendas": agendas}
+        (``{"resources": n, "wealth": [a, b, c]}``), its open agenda tokens and which
+        secret agenda card it chose (for the campaign ledger)."""
+        action: dict = {"action": "score", "agendas": agendas}
         if open_agendas:
             action["open_agendas"] = open_agendas
+        if cards:
+            action["cards"] = cards
         return self.session.dispatch(action)["final"]
 
     def finish(self, history=None) -> None:
@@ -158,11 +218,70 @@ class KdTable:
             except RuleError as exc:
                 log.warning("kings-dilemma: result not kept in the history: %s", exc)
         self.session.finish(final)
+        self.close()
 
-    def record(self, agendas: dict[str, str], by_hand: dict | None = None) -> None:
-        """The scored game into the campaign ledger (prestige/crave from the data file's
-        table; values it lacks given ``by_hand``)."""
+    # --- the campaign -------------------------------------------------------------------
+
+    def ranks(self) -> dict[str, str]:
+        """Each house's rank in the scored game (1st…4th, last)."""
+        final = self.view()["final"]
+        return kd_campaign.game_ranks({p["name"]: p["total"] for p in final["players"]})
+
+    def missing_awards(self) -> list[tuple[str, list[str]]]:
+        """The prestige/crave values the table must enter by hand for this game: per rank
+        reached (best first), the keys the prestige table leaves empty."""
+        end, table = self.view()["ended"], self.campaign.settings.table
+        out = []
+        for rank in kd_campaign.RANKS:
+            if rank in self.ranks().values():
+                award = table.award(end, rank)
+                keys = [k for k in ("prestige", "crave") if getattr(award, k) is None]
+                if keys:
+                    out.append((rank, keys))
+        return out
+
+    def new_campaign(self) -> None:
+        """Start the campaign over with the houses at the table: the saved ledger is kept
+        aside (``kd_ledger``) and the new one saved; a night in progress will be recorded
+        into the new campaign."""
+        from companion import kd_data
+
+        settings = kd_data.shipped().settings
+        fresh = (self.ledger.start_over() if self.ledger is not None
+                 else kd_campaign.new_campaign(settings))
+        self.campaign = with_houses(fresh, self.players)
+        self.games_before = 0
+        if self.ledger is not None:
+            self.ledger.save(self.campaign)
+
+    def recorded(self) -> bool:
+        """This night is already in the saved ledger (the ledger has a game more than when
+        the night started)."""
+        return self.ledger is not None and len(self.ledger.load().games) > self.games_before
+
+    def record(self, entered: dict[str, dict[str, int]] | None = None) -> None:
+        """The scored game into the campaign ledger with the agenda card each house chose
+        (given with the score): prestige/crave from the data file's table, the values it
+        lacks ``entered`` by hand per rank (``{rank: {"prestige": n, "crave": n}}``, kept
+        in the ledger's table for the next games); the ledger is saved when kept. A night
+        already recorded is not recorded twice."""
+        if self.recorded():
+            self.campaign = self.ledger.load()
+            return
         view = self.view()
+        entered = entered or {}
+        ranks = self.ranks()
         totals = {p["name"]: p["total"] for p in view["final"]["players"]}
-        self.campaign = kd_campaign.apply(self.campaign, kd_campaign.RecordGame(
-            view["ended"], totals, agendas, by_hand or {}))
+        by_hand = {house: dict(entered[rank]) for house, rank in ranks.items() if rank in entered}
+        campaign = kd_campaign.apply(self.campaign, kd_campaign.RecordGame(
+            view["ended"], totals, view["cards"], by_hand))
+        table = kd_ledger.with_cells(campaign.settings.table,
+                                     {(view["ended"], r): v for r, v in entered.items()})
+        self.campaign = replace(campaign, settings=replace(campaign.settings, table=table))
+        if self.ledger is not None:
+            self.ledger.save(self.campaign)
+
+
+def _drop(journal: Journal, scratch: tempfile.TemporaryDirectory) -> None:
+    journal.close()
+    scratch.cleanup()

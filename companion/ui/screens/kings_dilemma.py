@@ -1,6 +1,11 @@
 """The King's Dilemma at the table (shared/RULES.md §4): the council, the vote in progress
 (open or secret), the reveal with its clean-up, the dilemma's outcome, the kingdom board,
-the secret agendas at the end, the end scoring and the campaign ledger.
+the secret agendas and open agenda tokens at the end, the end scoring, the prestige and
+crave the rulebook's table gives (values the data file leaves empty are entered by hand)
+and the campaign ledger, saved beside the journal (``KdTable``).
+
+The council's Home button leaves the night unfinished in the journal: the menu entry (and
+start-up) resumes it.
 
 Every screen draws from the game night's public view (``companion.games.kings_dilemma``):
 in a secret vote a seat shows "locked" or "not yet" and nothing else, so two different
@@ -12,12 +17,13 @@ the Balance, the committed power on the vote cards and what the clean-up moves a
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from functools import partial
 
 import pygame
 
-from companion.engine import kd_kingdom, kd_vote
+from companion.engine import kd_kingdom, kd_score, kd_vote
 from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
 from companion.hardware.base import ButtonEvent, Light, Press
@@ -32,9 +38,11 @@ from companion.ui.screens.kd_draw import (
     seat_row,
     table_grid,
 )
-from companion.ui.screens.kd_table import KdTable
+from companion.ui.screens.kd_table import KdTable, ledger_for
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button
+
+log = logging.getLogger(__name__)
 
 Actions = Sequence[tuple[str, Callable[[], None]]]
 
@@ -76,7 +84,14 @@ class CouncilScreen(KdScreen):
             (self.t("kd.council.secret_vote"), partial(self.vote, kd_vote.SECRET)),
             (self.t("kd.council.kingdom"), self.kingdom),
             (self.t("kd.council.campaign"), self.campaign),
+            (self.t("kd.home"), self.home),
         ]
+
+    def home(self) -> None:
+        """Back to Home; the night stays unfinished in the journal (resumed from the menu
+        or at start-up)."""
+        if len(self.app.screens) > 1:
+            self.app.pop()
 
     def vote(self, mode: str) -> None:
         self.table.start_vote(mode)
@@ -136,8 +151,9 @@ class VoteScreen(KdScreen):
     def headline(self, vote: dict) -> tuple[str, tuple]:
         if vote["mode"] == kd_vote.SECRET:
             return self.t("kd.vote.help_secret"), th.INK_SOFT
-        if self.table.refused:
-            return self.t("kd.vote.refused", name=self.table.refused), th.MISSING
+        if self.table.refused:  # an open vote's refusal and its reason are public
+            name, reason = self.table.refused
+            return self.t("kd.vote.refused", name=name, reason=reason), th.MISSING
         return self.t("kd.vote.turn", name=vote["turn"], end=vote["ends_after"]), th.WARNING
 
     def describe(self) -> str:
@@ -371,10 +387,17 @@ class KingdomScreen(KdScreen):
             return [(self.t("kd.back"), self.app.pop)]
         if self.table.view()["phase"] == kd_game.OVER:
             return [(self.t("kd.council.end_game"), self.end_game)]
-        return [(self.t("kd.kingdom.next"), self.next_dilemma)]
+        return [(self.t("kd.kingdom.next"), self.next_dilemma),
+                self.confirm(self.t("kd.kingdom.king_dies"), self.king_dies)]
 
     def next_dilemma(self) -> None:
         self.app.replace(CouncilScreen(self.app, self.table))
+
+    def king_dies(self) -> None:
+        """The dilemma's outcome kills the king (the timeline on the cards): the game ends."""
+        self.table.king_dies()
+        self.confirming = None
+        self.refresh()
 
     def end_game(self) -> None:
         self.app.replace(AgendaScreen(self.app, self.table))
@@ -395,17 +418,24 @@ class KingdomScreen(KdScreen):
 
 
 class AgendaScreen(StepperScreen):
-    """The end of the game: each house in turn reads its secret agenda card aloud — the
-    resource objective's points and the wealth objective's points for 1st, 2nd, 3rd most
-    coins; after the last house the game is scored."""
+    """The end of the game: each house in turn reads its secret agenda card aloud — which
+    card it is, the resource objective's points and the wealth objective's points for 1st,
+    2nd, 3rd most coins; its open agenda tokens follow (``TokensScreen``); after the last
+    house the game is scored."""
 
     name = "kd-agenda"
 
-    def __init__(self, app: App, table: KdTable, house: int = 0,
-                 agendas: dict[str, dict] | None = None) -> None:
+    def __init__(self, app: App, table: KdTable, house: int = 0, entry: Entry | None = None
+                 ) -> None:
         self.house = house
-        self.agendas = dict(agendas or {})
+        self.entry = entry or Entry()
+        player = table.players[house]
+        self.card = next(c for c in table.campaign.settings.agendas
+                         if c not in self.entry.taken(player))
         super().__init__(app, table)
+
+    def cards(self) -> tuple[str, ...]:
+        return self.table.campaign.settings.agendas
 
     @property
     def player(self) -> str:
@@ -426,30 +456,152 @@ class AgendaScreen(StepperScreen):
                 for k in ("resources", "wealth_1", "wealth_2", "wealth_3")]
 
     def done_label(self) -> str:
-        last = self.house == len(self.table.players) - 1
-        return self.t("kd.agenda_entry.score" if last else "kd.agenda_entry.next")
+        return self.t("kd.agenda_entry.tokens")
+
+    def card_rects(self) -> tuple[pygame.Rect, pygame.Rect]:
+        """The card's label box and its button (the fifth cell)."""
+        cell = self.cells()[4]
+        size = max(th.MIN_TARGET, self.app.theme.px(64))
+        return (pygame.Rect(cell.x, cell.y, cell.w, cell.h - size),
+                pygame.Rect(cell.x, cell.bottom - size, cell.w, size))
+
+    def refresh(self) -> None:
+        super().refresh()
+        self.buttons.append(Button(self.card_rects()[1], self.t(f"kd.agenda.{self.card}"),
+                                   self.next_card))
+
+    def next_card(self) -> None:
+        """The next card no other house has chosen."""
+        taken = self.entry.taken(self.player)
+        free = [c for c in self.cards() if c not in taken]
+        self.card = free[(free.index(self.card) + 1) % len(free)]
+        self.refresh()
 
     def done(self) -> None:
         v = self.values
-        self.agendas[self.player] = {
+        self.entry.agendas[self.player] = {
             "resources": v.get("resources", 0),
             "wealth": [v.get("wealth_1", 0), v.get("wealth_2", 0), v.get("wealth_3", 0)],
         }
-        if self.house + 1 < len(self.table.players):
-            self.app.replace(AgendaScreen(self.app, self.table, self.house + 1, self.agendas))
-            return
-        self.table.score(self.agendas)
-        self.table.finish(self.app.history)
-        self.app.replace(EndScreen(self.app, self.table))
+        self.entry.cards[self.player] = self.card
+        self.app.replace(TokensScreen(self.app, self.table, self.house, self.entry))
 
     def describe(self) -> str:
         values = ", ".join(f"{k} {n:+d}" for k, n in self.values.items())
-        return f"{' | '.join(self.title())} | {values or self.t('kd.outcome.none')}"
+        return (f"{' | '.join(self.title())} | {self.t(f'kd.agenda.{self.card}')} | "
+                f"{values or self.t('kd.outcome.none')}")
+
+    def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
+        super().draw_body(p, rect)
+        fit(p, self.t("kd.agenda_entry.card"), self.app.theme.px(30), self.card_rects()[0],
+            th.INK, "center")
+
+
+class Entry:
+    """What the houses have read out so far at the end of the game."""
+
+    def __init__(self) -> None:
+        self.agendas: dict[str, dict] = {}
+        self.cards: dict[str, str] = {}
+        self.tokens: dict[str, list[str]] = {}
+
+    def taken(self, house: str) -> set[str]:
+        return {c for h, c in self.cards.items() if h != house}
+
+    def held(self, house: str) -> set[str]:
+        return {t for h, tokens in self.tokens.items() if h != house for t in tokens}
+
+
+TOKEN_STATES = ((), ("+",), ("-",), ("+", "-"))
+
+
+class TokensScreen(StepperScreen):
+    """A house's open agenda tokens: per resource none, positive, negative or both (a
+    token another house holds is skipped; at most two of a sign per house)."""
+
+    name = "kd-tokens"
+
+    def __init__(self, app: App, table: KdTable, house: int, entry: Entry) -> None:
+        self.house = house
+        self.entry = entry
+        self.signs: dict[str, tuple[str, ...]] = dict.fromkeys(kd_kingdom.RESOURCES, ())
+        super().__init__(app, table)
+
+    @property
+    def player(self) -> str:
+        return self.table.players[self.house]
+
+    def title(self) -> tuple[str, str]:
+        return (self.t("kd.tokens.title", name=self.player),
+                self.t("kd.agenda_entry.count", number=self.house + 1,
+                       total=len(self.table.players)))
+
+    lights = AgendaScreen.lights
+
+    def fields(self) -> list[tuple[str, str]]:
+        return []
+
+    def done_label(self) -> str:
+        last = self.house == len(self.table.players) - 1
+        return self.t("kd.agenda_entry.score" if last else "kd.agenda_entry.next")
+
+    def tokens(self) -> list[str]:
+        return [f"{sign}{r}" for r, signs in self.signs.items() for sign in signs]
+
+    def token_rects(self) -> list[tuple[pygame.Rect, pygame.Rect]]:
+        size = max(th.MIN_TARGET, self.app.theme.px(64))
+        return [(pygame.Rect(c.x, c.y, c.w, c.h - size),
+                 pygame.Rect(c.x, c.bottom - size, c.w, size)) for c in self.cells()[:5]]
+
+    def refresh(self) -> None:
+        super().refresh()
+        for r, (_, button) in zip(kd_kingdom.RESOURCES, self.token_rects(), strict=True):
+            self.buttons.append(Button(button, self.state_text(self.signs[r]),
+                                       partial(self.turn, r)))
+
+    def state_text(self, signs: tuple[str, ...]) -> str:
+        return self.t("kd.tokens." + {(): "none", ("+",): "plus", ("-",): "minus"}.get(
+            signs, "both"))
+
+    def allowed(self, resource: str, signs: tuple[str, ...]) -> bool:
+        held = self.entry.held(self.player)
+        others = [t for t in self.tokens() if t[1:] != resource]
+        return all(
+            f"{s}{resource}" not in held
+            and sum(t[0] == s for t in others) < kd_score.MAX_TOKENS_PER_SIGN
+            for s in signs
+        )
+
+    def turn(self, resource: str) -> None:
+        """The next state this house may hold for ``resource``."""
+        k = TOKEN_STATES.index(self.signs[resource])
+        for step in range(1, len(TOKEN_STATES) + 1):
+            signs = TOKEN_STATES[(k + step) % len(TOKEN_STATES)]
+            if self.allowed(resource, signs):
+                self.signs[resource] = signs
+                break
+        self.refresh()
+
+    def done(self) -> None:
+        self.entry.tokens[self.player] = self.tokens()
+        if self.house + 1 < len(self.table.players):
+            self.app.replace(AgendaScreen(self.app, self.table, self.house + 1, self.entry))
+            return
+        self.table.score(self.entry.agendas, self.entry.tokens, self.entry.cards)
+        self.app.replace(EndScreen(self.app, self.table))
+
+    def describe(self) -> str:
+        return f"{' | '.join(self.title())} | {', '.join(self.tokens()) or self.t('kd.tokens.none')}"
+
+    def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
+        for r, (label, _) in zip(kd_kingdom.RESOURCES, self.token_rects(), strict=True):
+            fit(p, self.t(f"kd.resource.{r}"), self.app.theme.px(30), label, th.INK, "center")
 
 
 class EndScreen(KdScreen):
     """End scoring: each house's agenda, wealth, open agendas and power points, its place
-    and its total; the winners in the title."""
+    and its total; the winners in the title. The night stays unfinished in the journal
+    until it is recorded into the campaign (Campaign), so a power cut comes back here."""
 
     name = "kd-score"
 
@@ -459,10 +611,17 @@ class EndScreen(KdScreen):
                                                 names=", ".join(final["winners"]))
 
     def actions(self) -> Actions:
-        return [(self.t("kd.council.campaign"), self.campaign)]
+        return [(self.t("kd.council.campaign"), self.campaign), (self.t("kd.home"), self.home)]
+
+    def home(self) -> None:
+        if len(self.app.screens) > 1:
+            self.app.pop()
 
     def campaign(self) -> None:
-        self.app.replace(CampaignScreen(self.app, self.table))
+        if self.table.recorded() or not self.table.missing_awards():
+            record(self.app, self.table, {})
+        else:
+            self.app.replace(AwardScreen(self.app, self.table))
 
     def rows(self) -> list[list[str]]:
         players = self.table.view()["final"]["players"]
@@ -487,9 +646,79 @@ class EndScreen(KdScreen):
         table_grid(p, rect, self.header(), self.rows(), bold_last=True)
 
 
+def record(app: App, table: KdTable, entered: dict[str, dict[str, int]]) -> None:
+    """The scored night into the campaign ledger (saved), then out of the journal's
+    unfinished games and into the history; the campaign screen shows the result. A ledger
+    that can't be saved is said on Home and the night stays unfinished."""
+    try:
+        table.record(entered)
+    except OSError as exc:
+        log.error("kings-dilemma: the campaign could not be saved: %s", exc)
+        app.warnings.append(("kd.notice.ledger", str(exc)))
+        app.replace(EndScreen(app, table))
+        return
+    table.finish(app.history)
+    app.replace(CampaignScreen(app, table))
+
+
+class AwardScreen(StepperScreen):
+    """Prestige and crave the data file's table leaves empty, entered by hand from the
+    rulebook's table (page 33), one rank reached in this game at a time; kept in the
+    campaign ledger so each value is asked once."""
+
+    name = "kd-award"
+
+    def __init__(self, app: App, table: KdTable, page: int = 0,
+                 entered: dict[str, dict[str, int]] | None = None) -> None:
+        self.page = page
+        self.entered = dict(entered or {})
+        self.rank, self.keys = table.missing_awards()[page]
+        super().__init__(app, table)
+
+    def title(self) -> tuple[str, str]:
+        houses = [h for h, r in self.table.ranks().items() if r == self.rank]
+        return (self.t("kd.award.title", rank=self.t(f"kd.rank.{self.rank}"),
+                       names=", ".join(houses)),
+                self.t(f"kd.ended.{self.table.view()['ended']}"))
+
+    def lights(self) -> list[Light]:
+        seats = dict(zip(self.table.players, self.table.view()["seats"], strict=True))
+        ranked = {seats[h] for h, r in self.table.ranks().items() if r == self.rank}
+        return [Light.YOUR_TURN if s in ranked else Light.OFF for s in range(len(self.app.seats))]
+
+    def fields(self) -> list[tuple[str, str]]:
+        return [(k, self.t(f"kd.campaign.{k}")) for k in self.keys]
+
+    def done_label(self) -> str:
+        last = self.page == len(self.table.missing_awards()) - 1
+        return self.t("kd.award.save" if last else "kd.award.next")
+
+    def step(self, key: str, by: int) -> None:
+        if self.values.get(key, 0) + by >= 0:  # prestige and crave are never negative
+            super().step(key, by)
+
+    def done(self) -> None:
+        self.entered[self.rank] = {k: self.values.get(k, 0) for k in self.keys}
+        if self.page + 1 < len(self.table.missing_awards()):
+            self.app.replace(AwardScreen(self.app, self.table, self.page + 1, self.entered))
+            return
+        record(self.app, self.table, self.entered)
+
+    def describe(self) -> str:
+        values = ", ".join(f"{k} {self.values.get(k, 0)}" for k in self.keys)
+        return f"{' | '.join(self.title())} | {values} | {self.t('kd.award.help')}"
+
+    def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
+        super().draw_body(p, rect)
+        cells = self.cells()
+        fit(p, self.t("kd.award.help"), self.app.theme.px(26),
+            cells[3].union(cells[4]).inflate(0, -cells[3].h // 2), th.INK_SOFT, "center")
+
+
 class CampaignScreen(KdScreen):
-    """The campaign ledger: houses, prestige, crave, the agenda each chose last game; the
-    next game's set-up order (lowest prestige picks an agenda first), leader, moderator."""
+    """The campaign ledger as saved: houses, prestige, crave, the agenda each chose last
+    game; the next game's set-up order (lowest prestige picks an agenda first), leader,
+    moderator. New campaign (two taps) starts over, keeping the old ledger aside."""
 
     name = "kd-campaign"
 
@@ -501,11 +730,17 @@ class CampaignScreen(KdScreen):
         return self.t("kd.campaign.next", leader=setup.leader, moderator=setup.moderator)
 
     def actions(self) -> Actions:
-        return [(self.t("kd.back"), self.back)]
+        return [(self.t("kd.back"), self.back),
+                self.confirm(self.t("kd.campaign.new"), self.new_campaign)]
 
     def back(self) -> None:
         if len(self.app.screens) > 1:
             self.app.pop()
+
+    def new_campaign(self) -> None:
+        self.table.new_campaign()
+        self.confirming = None
+        self.refresh()
 
     def lights(self) -> list[Light]:
         setup = self.table.setup_order()
@@ -587,7 +822,13 @@ class SetupScreen(KdScreen):
         self.refresh()
 
     def start(self) -> None:
-        table = KdTable.new([s.name for s in self.app.seats], self.app.journal, self.momenta)
+        """The night starts from the saved campaign ledger (a new one the first time; an
+        unreadable one is moved aside and said on Home)."""
+        ledger = ledger_for(self.app.journal)
+        table = KdTable.new([s.name for s in self.app.seats], self.app.journal, self.momenta,
+                            ledger=ledger)
+        if ledger is not None and ledger.notice:
+            self.app.warnings.append(("kd.notice.ledger", ledger.notice))
         self.app.replace(CouncilScreen(self.app, table))
 
     def describe(self) -> str:
@@ -603,20 +844,26 @@ class SetupScreen(KdScreen):
 # --------------------------------------------------------------------------- the menu
 
 
-def new_game(app: App) -> SetupScreen:
-    """A new game night: the coin toss for the resource markers, then the council.
-    ``RuleError`` for a table of fewer than 3 or more than 5 seats."""
+def new_game(app: App) -> KdScreen:
+    """The night left unfinished in the journal (the council's Home button), else a new
+    game night: the coin toss for the resource markers, then the council. ``RuleError``
+    for a table of fewer than 3 or more than 5 seats."""
     if not kd_vote.MIN_PLAYERS <= len(app.seats) <= kd_vote.MAX_PLAYERS:
         raise RuleError("seats", app.catalog.text(
             "kd.setup.seats", count=len(app.seats), low=kd_vote.MIN_PLAYERS,
             high=kd_vote.MAX_PLAYERS))
+    if app.journal is not None:
+        for record in reversed(app.journal.unfinished()):
+            if record.game == kd_game.GAME:
+                return resume(app, record.id)
     return SetupScreen(app)
 
 
 def resume(app: App, game_id: int) -> KdScreen:
     """The screen of the unfinished game night ``game_id`` of the app's journal, as the
     journal left it (a secret vote: the locks, no ballot)."""
-    table = KdTable(Session.resume(app.journal, kd_game.KingsDilemma(), game_id))
+    table = KdTable(Session.resume(app.journal, kd_game.KingsDilemma(), game_id),
+                    ledger=ledger_for(app.journal))
     view = table.view()
     phase = view["phase"]
     if phase == kd_game.VOTE:
@@ -687,21 +934,38 @@ def demo(ctx) -> None:
     ctx.shot("abdication")
     ctx.tap(app.screen.buttons[0].rect, "end of game")
     for house in range(len(players)):
-        steppers = app.screen.steppers()
+        agenda = app.screen
+        steppers = agenda.steppers()
         for key, taps in (("resources", 2 + house % 3), ("wealth_1", 4), ("wealth_2", 2),
                           ("wealth_3", 1)):
             for _ in range(taps):
                 ctx.tap(steppers[key][4], f"{key} +1")
+        for _ in range(house):
+            ctx.tap(agenda.card_rects()[1], "next agenda card")
         if house == 0:
             ctx.shot("agenda")
-        ctx.tap(app.screen.buttons[0].rect, "next house" if house < len(players) - 1
-                else "score")
+        ctx.tap(agenda.buttons[0].rect, "open tokens")
+        tokens = app.screen
+        ctx.tap(tokens.token_rects()[house % len(kd_kingdom.RESOURCES)][1], "token")
+        if house == 0:
+            ctx.tap(tokens.token_rects()[4][1], "token")
+            ctx.tap(tokens.token_rects()[4][1], "token")
+            ctx.shot("tokens")
+        ctx.tap(tokens.buttons[0].rect, "next house" if house < len(players) - 1 else "score")
     ctx.shot("score")
-    ranked = sorted(table.view()["final"]["players"], key=lambda p: -p["total"])
-    by_hand = {p["name"]: {"prestige": max(0, 3 - k), "crave": 2 if k == len(ranked) - 1
-                           else 0} for k, p in enumerate(ranked)}
-    table.record(dict(zip(players, table.campaign.settings.agendas, strict=False)), by_hand)
     ctx.tap(app.screen.buttons[0].rect, "campaign")
+    prestige = {"1st": 3, "2nd": 2, "3rd": 1}
+    crave = {"4th": 1, "last": 2}
+    while isinstance(app.screen, AwardScreen):
+        award = app.screen
+        steppers = award.steppers()
+        for key, values in (("prestige", prestige), ("crave", crave)):
+            for _ in range(values.get(award.rank, 0) if key in steppers else 0):
+                ctx.tap(steppers[key][4], f"{key} +1")
+        if award.page == 0:
+            ctx.shot("award")
+        ctx.tap(award.buttons[0].rect, "next rank" if award.page + 1 < len(
+            table.missing_awards()) else "save")
     ctx.shot("campaign")
 
 

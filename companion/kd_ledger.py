@@ -1,0 +1,127 @@
+"""The King's Dilemma campaign ledger on disk (shared/RULES.md §4: "the campaign is saved
+for the next game"): one JSON file, ``kd-campaign.json``, in the data directory beside
+the journal.
+
+- Written atomically: a temporary file in the same directory, flushed and fsynced, then
+  ``os.replace`` (and the directory fsynced), so a power cut leaves the old ledger or the
+  new one, never half of one.
+- A file that can't be read as a ledger is never overwritten: it is moved aside as
+  ``kd-campaign.json.corrupt-YYYYmmdd-HHMMSS`` and ``notice`` says so; the table starts a
+  new campaign.
+- "New campaign" moves the current ledger aside as ``kd-campaign.json.ended-…`` (kept,
+  not deleted).
+- The prestige/crave table is a setting: the data file's values win; a value the data
+  file leaves empty and the table entered by hand is kept in the ledger, so it is asked
+  only once per campaign.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from companion.engine import kd_campaign as kc
+from companion.engine.errors import RuleError
+
+log = logging.getLogger(__name__)
+
+LEDGER_FILE = "kd-campaign.json"
+
+
+def _aside(path: Path, why: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.{why}-{stamp}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.{why}-{stamp}-{n}")
+        n += 1
+    path.rename(target)
+    return target
+
+
+def merged_table(saved: kc.AwardTable, shipped: kc.AwardTable) -> kc.AwardTable:
+    """The data file's prestige/crave table, its empty values filled from ``saved``."""
+    cells = []
+    for end, rank, award in shipped.cells:
+        kept = saved.award(end, rank)
+        cells.append((end, rank, kc.Award(
+            kept.prestige if award.prestige is None else award.prestige,
+            kept.crave if award.crave is None else award.crave,
+        )))
+    return kc.AwardTable(tuple(cells))
+
+
+def with_cells(table: kc.AwardTable, entered: dict[tuple[str, str], dict[str, int]]
+               ) -> kc.AwardTable:
+    """``table`` with values entered by hand (``{(end, rank): {"prestige": n, ...}}``)."""
+    cells = []
+    for end, rank, award in table.cells:
+        values = {**award.to_dict(), **entered.get((end, rank), {})}
+        cells.append((end, rank, kc.Award(values["prestige"], values["crave"])))
+    return kc.AwardTable(tuple(cells))
+
+
+class LedgerFile:
+    """The saved campaign of a data directory."""
+
+    def __init__(self, directory: str | Path, settings: kc.Settings) -> None:
+        self.path = Path(directory).expanduser() / LEDGER_FILE
+        self.settings = settings  # the data file's, for a new campaign and the table
+        self.notice: str | None = None  # a corrupt ledger moved aside
+
+    def load(self) -> kc.Campaign:
+        """The saved campaign (its table merged with the data file's), or a new one when
+        none is saved yet or the saved one is unreadable (moved aside, ``notice``)."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return kc.new_campaign(self.settings)
+        except (OSError, UnicodeDecodeError) as exc:
+            return self._unusable(str(exc))
+        try:
+            campaign = kc.Campaign.from_dict(json.loads(text))
+        except (ValueError, KeyError, TypeError, AttributeError, RuleError) as exc:
+            return self._unusable(f"not a campaign ledger ({type(exc).__name__}: {exc})")
+        table = merged_table(campaign.settings.table, self.settings.table)
+        return replace(campaign, settings=replace(self.settings, table=table))
+
+    def _unusable(self, reason: str) -> kc.Campaign:
+        moved = _aside(self.path, "corrupt")
+        self.notice = (f"{self.path} could not be used ({reason}); kept as {moved.name}, "
+                       "started a new campaign.")
+        log.error("%s", self.notice)
+        return kc.new_campaign(self.settings)
+
+    def save(self, campaign: kc.Campaign) -> None:
+        """Write ``campaign`` atomically (temp file, fsync, rename, fsync the directory)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = json.dumps(campaign.to_dict(), ensure_ascii=False, indent=1, sort_keys=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{LEDGER_FILE}.", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(data + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        directory = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+        log.info("kings-dilemma: campaign saved (%d games) in %s", len(campaign.games),
+                 self.path)
+
+    def start_over(self) -> kc.Campaign:
+        """A new campaign: the saved ledger (if any) is kept aside as ``….ended-…``."""
+        if self.path.exists():
+            moved = _aside(self.path, "ended")
+            log.info("kings-dilemma: new campaign; the last one kept as %s", moved.name)
+        return kc.new_campaign(self.settings)
