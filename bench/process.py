@@ -1,15 +1,15 @@
 """Benchmarks 2, 4 and 5: idle CPU and start-up of ``companion run``, peak memory of
 ``companion demo``, each against a naive baseline, in child processes.
 
-2. Idle CPU: ``companion run`` (through ``bench/first_frame.py``: the real command plus a
-   first-frame marker; shipped simulator configuration, SDL dummy driver, data directory
-   in a temporary directory) is left alone for 20 s once its first frame is out; its CPU
-   time is utime + stime of ``/proc/PID/stat`` (all threads) over those 20 s. Baseline:
-   ``bench/naive_loop.py``, the same screen redrawn at 60 FPS, measured the same way.
+2. Idle CPU: ``companion run`` (shipped simulator configuration, SDL dummy driver, data
+   directory in a temporary directory) is left alone for 20 s once it has logged
+   "ready" (logged after its first frame: Home); its CPU time is utime + stime of
+   ``/proc/PID/stat`` (all threads) over those 20 s. Baseline: ``bench/naive_loop.py``,
+   the same screen redrawn at 60 FPS, measured the same way.
    A third figure, the floor: a bare pygame window blocked in ``pygame.event.wait()``.
-4. Start-up: from just before the process is spawned to its first flipped frame
-   (``time.monotonic()`` in parent and child: the same system-wide clock), median of 5;
-   baseline: ``python -c "import pygame; pygame.init(); set_mode(800x480); flip()"``.
+4. Start-up: from just before the process is spawned to the moment its "ready" line
+   (written after the first flipped frame) is read, median of 5; baseline:
+   ``python -c "import pygame; pygame.init(); set_mode(800x480); flip(); print('ready')"``.
 5. Peak RSS (``ru_maxrss`` of the child, from ``os.wait4``) of ``companion demo --out``
    against the same bare pygame process as in 4.
 """
@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -29,9 +30,10 @@ from companion.config import SHIPPED_CONFIG
 
 IDLE_S = 20.0
 STARTS = 5
+READY = re.compile(r"\bready\b")
 BARE = (
-    "import time, pygame; pygame.init(); pygame.display.set_mode((800, 480)); "
-    "pygame.display.flip(); print(f'first-frame {time.monotonic():.6f}', flush=True)"
+    "import pygame; pygame.init(); pygame.display.set_mode((800, 480)); "
+    "pygame.display.flip(); print('ready', flush=True)"
 )
 # SDL's own idle cost: a window, then nothing but pygame.event.wait() (what App.step does
 # when no deadline is due), for the idle CPU figure's floor.
@@ -39,29 +41,29 @@ BARE_WAIT = BARE + "\nwhile True: pygame.event.wait()"
 
 
 def ours_cmd() -> list[str]:
-    return [sys.executable, str(ROOT / "bench" / "first_frame.py"), "--config", str(SHIPPED_CONFIG)]
+    return [sys.executable, "-m", "companion", "run", "--config", str(SHIPPED_CONFIG)]
 
 
 def naive_cmd() -> list[str]:
     return [sys.executable, str(ROOT / "bench" / "naive_loop.py")]
 
 
-def spawn(cmd: list[str], data: Path, **env: str) -> subprocess.Popen:
+def spawn(cmd: list[str], data: Path) -> subprocess.Popen:
     return subprocess.Popen(
         cmd,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,  # companion run logs to stderr
         text=True,
-        env={**env_child(), "COMPANION_DATA_DIR": str(data), **env},
+        env={**env_child(), "COMPANION_DATA_DIR": str(data)},
     )
 
 
-def first_frame(proc: subprocess.Popen) -> float:
-    """Wait for the child's first-frame marker; its ``time.monotonic()``."""
+def ready(proc: subprocess.Popen) -> float:
+    """Wait for the child's "ready" line; the ``time.monotonic()`` it was read at."""
     for line in proc.stdout:
-        if line.startswith("first-frame "):
-            return float(line.split()[1])
-    raise RuntimeError(f"{proc.args}: exited {proc.wait()} before its first frame")
+        if READY.search(line):
+            return time.monotonic()
+    raise RuntimeError(f"{proc.args}: exited {proc.wait()} before it was ready")
 
 
 def cpu_ticks(pid: int) -> int:
@@ -70,10 +72,10 @@ def cpu_ticks(pid: int) -> int:
 
 
 def idle_cpu(cmd: list[str], data: Path) -> float:
-    """Percent of one core used over IDLE_S seconds after the first frame."""
+    """Percent of one core used over IDLE_S seconds once the child is ready."""
     proc = spawn(cmd, data)
     try:
-        first_frame(proc)
+        ready(proc)
         start, t0 = cpu_ticks(proc.pid), time.monotonic()
         time.sleep(IDLE_S)
         used, elapsed = cpu_ticks(proc.pid) - start, time.monotonic() - t0
@@ -84,12 +86,13 @@ def idle_cpu(cmd: list[str], data: Path) -> float:
 
 
 def startup(cmd: list[str], data: Path) -> float:
-    """Median seconds from spawn to first frame over STARTS runs."""
+    """Median seconds from spawn to "ready" over STARTS runs."""
     times = []
     for _ in range(STARTS):
         t0 = time.monotonic()
-        proc = spawn(cmd, data, BENCH_EXIT_AT_FIRST_FRAME="1")
-        times.append(first_frame(proc) - t0)
+        proc = spawn(cmd, data)
+        times.append(ready(proc) - t0)
+        proc.kill()
         proc.wait()
     return statistics.median(times)
 
@@ -111,7 +114,7 @@ def run() -> list[Row]:
         data = Path(tmp) / "data"
         ours = idle_cpu(ours_cmd(), data)
         naive = idle_cpu(naive_cmd(), data)
-        rows.append(Row("2 idle CPU", f"{IDLE_S:.0f} s after the first frame", f"{ours:.2f} %",
+        rows.append(Row("2 idle CPU", f"{IDLE_S:.0f} s after ready (Home)", f"{ours:.2f} %",
                         f"{naive:.1f} %", times(naive, ours, "less", "more"),
                         "≤ 2 % and ≥ 20x less", verdict(ours <= 2 and naive >= 20 * ours)))
         floor = idle_cpu([sys.executable, "-c", BARE_WAIT], data)
@@ -119,7 +122,7 @@ def run() -> list[Row]:
                         f"{naive:.1f} %", times(naive, floor, "less", "more")))
         ours = startup(ours_cmd(), data)
         base = startup(bare, data)
-        rows.append(Row("4 start-up", f"spawn → first frame (median of {STARTS})",
+        rows.append(Row("4 start-up", f"spawn → ready (median of {STARTS})",
                         f"{ours * 1000:.0f} ms", f"{base * 1000:.0f} ms",
                         times(base, ours, "faster", "slower"), "≤ 3x", verdict(ours <= 3 * base)))
         out = Path(tmp) / "demo"
