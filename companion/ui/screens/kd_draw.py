@@ -209,19 +209,23 @@ def table_grid(
     rows: Sequence[Sequence[str]],
     first_share: float = 0.3,
     bold_last: bool = False,
+    weights: Sequence[float] | None = None,
 ) -> None:
-    """A small table: the first column left-aligned, numbers right-aligned."""
+    """A small table: the first column left-aligned, numbers right-aligned; the columns
+    after the first share the rest of the width by ``weights`` (default: equally)."""
     theme = p.theme
     px = theme.px
     lines = row_rects(rect, len(rows) + 1, px(34))
     first = round(rect.w * first_share)
-    rest = (rect.w - first) / max(1, len(header) - 1)
+    weights = weights or [1.0] * (len(header) - 1)
+    unit = (rect.w - first) / max(1.0, sum(weights))
+    edges = [first + round(unit * sum(weights[:k])) for k in range(len(weights) + 1)]
 
     def cells(line: pygame.Rect) -> list[pygame.Rect]:
         out = [pygame.Rect(line.x, line.y, first, line.h)]
         for k in range(1, len(header)):
-            x = line.x + first + round((k - 1) * rest)
-            out.append(pygame.Rect(x, line.y, round(rest) - px(6), line.h))
+            left, right = edges[k - 1], edges[k]
+            out.append(pygame.Rect(line.x + left, line.y, right - left - px(6), line.h))
         return out
 
     size = max(px(22), min(px(28), lines[0].h))

@@ -652,7 +652,7 @@ def record(app: App, table: KdTable, entered: dict[str, dict[str, int]]) -> None
     that can't be saved is said on Home and the night stays unfinished."""
     try:
         table.record(entered)
-    except OSError as exc:
+    except (OSError, RuleError) as exc:
         log.error("kings-dilemma: the campaign could not be saved: %s", exc)
         app.warnings.append(("kd.notice.ledger", str(exc)))
         app.replace(EndScreen(app, table))
@@ -772,7 +772,8 @@ class CampaignScreen(KdScreen):
         line = pygame.Rect(rect.x, rect.y, rect.w, px(28))
         fit(p, self.next_setup(), px(28), line, th.WARNING)
         grid = pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
-        table_grid(p, grid, self.header(), self.rows(), first_share=0.26)
+        table_grid(p, grid, self.header(), self.rows(), first_share=0.24,
+                   weights=(0.7, 1, 1, 1.8, 0.8))
 
 
 class SetupScreen(KdScreen):

@@ -1,0 +1,120 @@
+"""The King's Dilemma campaign ledger on disk (``companion.kd_ledger``; issue #4 "Campaign
+ledger kept across games", RULES.md §4 "the campaign is saved for the next game"):
+round trip, atomic write (a failed write leaves the old ledger and no temp file), a
+corrupt ledger moved aside with a timestamp and never overwritten, New campaign keeping
+the old ledger aside, and the prestige table as a setting (the data file's values win,
+values entered by hand fill its gaps)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from companion import kd_data, kd_ledger
+from companion.engine import kd_campaign as kc
+from companion.kd_ledger import LEDGER_FILE, LedgerFile
+
+
+@pytest.fixture
+def settings() -> kc.Settings:
+    return kd_data.shipped().settings
+
+
+def campaign_of(settings: kc.Settings) -> kc.Campaign:
+    campaign = kc.new_campaign(settings)
+    for number, name in ((3, "Ana"), (5, "Ben"), (7, "Cleo")):
+        campaign = kc.apply(campaign, kc.AddHouse(name, number))
+    by_hand = {h: {"prestige": p, "crave": 0} for h, p in (("Ana", 3), ("Ben", 1))}
+    by_hand["Cleo"] = {"prestige": 0}  # crave of the last place: 2 from the data file
+    return kc.apply(campaign, kc.RecordGame(
+        "king-died", {"Ana": 20, "Ben": 12, "Cleo": 5},
+        {"Ana": "opulence", "Ben": "avarice", "Cleo": "rebellion"}, by_hand))
+
+
+def test_saved_ledger_loads_back_equal_and_leaves_no_temp_file(tmp_path, settings):
+    ledger = LedgerFile(tmp_path, settings)
+    assert ledger.load() == kc.new_campaign(settings)  # nothing saved yet: a new campaign
+    saved = campaign_of(settings)
+    ledger.save(saved)
+    assert LedgerFile(tmp_path, settings).load() == saved
+    assert sorted(p.name for p in tmp_path.iterdir()) == [LEDGER_FILE]
+    data = json.loads((tmp_path / LEDGER_FILE).read_text(encoding="utf-8"))
+    # picking order: equal prestige, the lower house number picks first
+    assert data["games"][0]["agendas"][0] == {"house": "Ana", "agenda": "opulence"}
+    assert ledger.notice is None
+
+
+def test_a_failed_write_keeps_the_old_ledger_and_no_temp_file(tmp_path, settings, monkeypatch):
+    """Atomic write: the fsync of the new file fails (disk full) → the saved ledger is the
+    old one, whole, and the temporary file is gone."""
+    ledger = LedgerFile(tmp_path, settings)
+    old = kc.new_campaign(settings)
+    ledger.save(old)
+    before = (tmp_path / LEDGER_FILE).read_bytes()
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError):
+        ledger.save(campaign_of(settings))
+    monkeypatch.undo()
+    assert (tmp_path / LEDGER_FILE).read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [LEDGER_FILE]
+
+
+@pytest.mark.parametrize("content", [b"{\"houses\": [", b"\xff\xfe garbage",
+                                     b"{\"houses\": 3}", b"[1, 2]"])
+def test_a_corrupt_ledger_is_moved_aside_with_a_timestamp_never_overwritten(
+        tmp_path, settings, content):
+    """Not JSON, not UTF-8, or JSON that is not a ledger: a new campaign, the file kept as
+    kd-campaign.json.corrupt-YYYYmmdd-HHMMSS with its bytes, the notice naming both; the
+    next save writes a new ledger beside it."""
+    path = tmp_path / LEDGER_FILE
+    path.write_bytes(content)
+    ledger = LedgerFile(tmp_path, settings)
+    assert ledger.load() == kc.new_campaign(settings)
+    (aside,) = [p for p in tmp_path.iterdir() if p.name.startswith(f"{LEDGER_FILE}.corrupt-")]
+    assert aside.read_bytes() == content
+    assert str(path) in ledger.notice and aside.name in ledger.notice
+    ledger.save(campaign_of(settings))
+    assert aside.read_bytes() == content
+    assert LedgerFile(tmp_path, settings).load().games
+
+
+def test_new_campaign_keeps_the_old_ledger_aside(tmp_path, settings):
+    ledger = LedgerFile(tmp_path, settings)
+    ledger.save(campaign_of(settings))
+    before = (tmp_path / LEDGER_FILE).read_bytes()
+    assert ledger.start_over() == kc.new_campaign(settings)
+    (ended,) = [p for p in tmp_path.iterdir() if p.name.startswith(f"{LEDGER_FILE}.ended-")]
+    assert ended.read_bytes() == before
+    assert not (tmp_path / LEDGER_FILE).exists()
+
+
+def test_prestige_table_data_file_values_win_hand_entered_values_fill_its_gaps(settings):
+    """The shipped table leaves king-died/1st empty and gives king-died/last crave 2: a
+    saved table's 1st place values fill the gap, its (different) last crave does not
+    replace the data file's."""
+    shipped = settings.table
+    assert shipped.award("king-died", "1st") == kc.Award(None, None)
+    assert shipped.award("king-died", "last").crave == 2
+    saved = kd_ledger.with_cells(shipped, {("king-died", "1st"): {"prestige": 4, "crave": 0},
+                                           ("king-died", "last"): {"crave": 9}})
+    merged = kd_ledger.merged_table(saved, shipped)
+    assert merged.award("king-died", "1st") == kc.Award(4, 0)
+    assert merged.award("king-died", "last") == kc.Award(None, 2)
+    assert merged.award("abdicated-top", "1st") == kc.Award(None, None)
+
+
+def test_a_saved_ledger_takes_the_data_files_settings(tmp_path, settings):
+    """Starting power and coins for new houses and the agendas come from the data file,
+    not from the copy saved in the ledger."""
+    saved = campaign_of(settings)
+    old = kc.Settings(5, 4, settings.house_numbers, settings.agendas, settings.table)
+    LedgerFile(tmp_path, settings).save(kc.Campaign(old, saved.houses, saved.games))
+    loaded = LedgerFile(tmp_path, settings).load()
+    assert (loaded.settings.start_power, loaded.settings.start_coins) == (8, 10)
+    assert loaded.houses == saved.houses

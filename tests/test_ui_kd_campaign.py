@@ -1,0 +1,442 @@
+"""The King's Dilemma follow-ups through the real App loop (issue #4; RULES.md §4), with the
+shipped data file and a journal in a temporary data directory:
+
+- the campaign ledger kept across games: a night starts from the saved ledger (leader =
+  highest prestige, moderator = lowest), the end of a night records it (agenda cards,
+  prestige/crave: the data file's where it has them, entered by hand per rank where it
+  doesn't, asked once per campaign); a power cut between saving and finishing records the
+  night once; New campaign takes two taps and keeps the old ledger aside; a corrupt ledger
+  is moved aside and said on Home;
+- "The king dies" after an outcome ends the game (two taps);
+- open agenda tokens entered per house count in the score exactly as ``companion score``;
+- an open vote's refusal shows the engine's reason, a secret vote's refusal shows nothing;
+- no journal: the night's temporary journal folder is removed;
+- the council's Home button leaves the night unfinished and the menu resumes it.
+"""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pygame
+import pytest
+from test_ui_look import check_layout
+
+from companion.engine import kd_vote
+from companion.hardware.base import Press
+from companion.hardware.sim import SimBackend
+from companion.history import History
+from companion.journal import Journal
+from companion.kd_ledger import LEDGER_FILE
+from companion.tables import kd_score
+from companion.ui.app import App, ManualClock, make_app
+from companion.ui.demo import demo_config
+from companion.ui.home import HomeScreen
+from companion.ui.screens import MENU
+from companion.ui.screens import kings_dilemma as kd_ui
+from companion.ui.screens.kd_table import KdTable, ledger_for
+
+KD_ENTRY = next(e for e in MENU if e.game == "kings-dilemma")
+
+
+@pytest.fixture
+def table_app(tmp_path):
+    """An app with the shipped configuration's four seats (Ana, Ben, Cleo, Dan), Home at
+    the bottom of the stack, a journal and a history in ``tmp_path``."""
+    opened = []
+
+    def _open(size=(800, 480), language="en"):
+        config = demo_config(size, language)
+        backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
+        journal = Journal(tmp_path / "journal.sqlite")
+        history = History(tmp_path / "history.db")
+        opened.append((backend, journal, history))
+        app = make_app(config, backend, clock=ManualClock(0), journal=journal, history=history)
+        app.start_backend()
+        pygame.event.clear()
+        app.push(HomeScreen(app))
+        app.step(block=False)
+        return app, backend
+
+    yield _open
+    for backend, journal, history in opened:
+        backend.close()
+        journal.close()
+        history.close()
+    pygame.event.clear()
+    pygame.display.quit()
+
+
+def tap(app: App, rect: pygame.Rect) -> None:
+    w, h = app.window.get_size()
+    x, y = rect.center
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        pygame.event.post(pygame.event.Event(kind, x=x / w, y=y / h, dx=0, dy=0, touch_id=1,
+                                             finger_id=0, pressure=1.0))
+        app.step(block=False)
+
+
+def tap_button(app: App, label: str) -> None:
+    matches = [b for b in app.screen.buttons if b.label == label]
+    assert len(matches) == 1, f"no single button {label!r}: {[b.label for b in app.screen.buttons]}"
+    tap(app, matches[0].rect)
+
+
+def press(app: App, backend: SimBackend, seat: int, button: str, kind=Press.SHORT) -> None:
+    backend.press(seat, button, kind)
+    app.step(block=False)
+
+
+def open_kd(app: App) -> None:
+    """The King's Dilemma button on Home."""
+    tap(app, app.screen.button(app.catalog.text(KD_ENTRY.title)).rect)
+
+
+def start_night(app: App) -> KdTable:
+    open_kd(app)
+    assert isinstance(app.screen, kd_ui.SetupScreen)
+    tap_button(app, app.catalog.text("kd.setup.start"))
+    assert isinstance(app.screen, kd_ui.CouncilScreen)
+    return app.screen.table
+
+
+def one_vote(app: App, table: KdTable) -> None:
+    """An open vote where everybody passes for power, the moderator decides Aye, by taps
+    to the kingdom board after an outcome with no change."""
+    t = app.catalog.text
+    tap_button(app, t("kd.council.open_vote"))
+    while table.vote_view()["phase"] == kd_vote.VOTING:
+        table.session.dispatch({"action": "play", "player": table.vote_view()["turn"],
+                                "move": "pass-power"})
+    app.replace(kd_ui.RevealScreen(app, table))
+    tap_button(app, t("kd.reveal.decide", side=t("kd.side.aye")))
+    tap_button(app, t("kd.reveal.outcome"))
+    tap_button(app, t("kd.outcome.apply"))
+    assert isinstance(app.screen, kd_ui.KingdomScreen)
+
+
+def king_dies(app: App) -> None:
+    t = app.catalog.text
+    tap_button(app, t("kd.kingdom.king_dies"))
+    tap_button(app, t("kd.confirm", action=t("kd.kingdom.king_dies")))
+
+
+POINTS = (9, 6, 3, 1)  # resource points read off each house's card: ranks 1st, 2nd, 3rd, last
+
+
+def end_of_game(app: App, tokens: dict[int, list[int]] | None = None) -> None:
+    """From the kingdom board after the end: each house's resource points (``POINTS``),
+    the next free agenda card as many times as its seat index, and the open agenda token
+    buttons tapped (``tokens``: seat → resource indexes); then Score."""
+    t = app.catalog.text
+    tap_button(app, t("kd.council.end_game"))
+    for house in range(4):
+        agenda = app.screen
+        assert isinstance(agenda, kd_ui.AgendaScreen)
+        for _ in range(POINTS[house]):
+            tap(app, agenda.steppers()["resources"][4])
+        for _ in range(house):
+            tap(app, agenda.card_rects()[1])
+        tap(app, agenda.buttons[0].rect)
+        screen = app.screen
+        assert isinstance(screen, kd_ui.TokensScreen)
+        for k in (tokens or {}).get(house, []):
+            tap(app, screen.token_rects()[k][1])
+        tap(app, screen.buttons[0].rect)
+    assert isinstance(app.screen, kd_ui.EndScreen)
+
+
+def saved(app: App):
+    return ledger_for(app.journal).load()
+
+
+# --------------------------------------------------------------------------- the campaign
+
+
+def test_two_nights_of_a_campaign_kept_in_the_ledger_beside_the_journal(table_app):
+    """Night 1 (a new campaign): the king dies; the prestige table of the data file is
+    empty for 1st–3rd and for last place's prestige, so the table enters them per rank;
+    last place's 2 crave come from the data file. The ledger file beside the journal holds
+    the game, the cards and the awards. Night 2 starts from it: Ana (most prestige) leads,
+    Dan (least) moderates, Dan picks an agenda first; its end asks nothing by hand (the
+    values were kept) and the ledger holds both games."""
+    app, _ = table_app()
+    t = app.catalog.text
+    table = start_night(app)
+    assert (table.view()["leader"], table.view()["moderator"]) == ("Dan", "Ana")
+    one_vote(app, table)
+    king_dies(app)
+    assert table.view()["ended"] == "king-died"
+    end_of_game(app)
+    tap_button(app, t("kd.council.campaign"))
+    entered = {"1st": (4, 0), "2nd": (2, 0), "3rd": (1, 1), "last": (0, None)}
+    seen = []
+    while isinstance(app.screen, kd_ui.AwardScreen):
+        award = app.screen
+        seen.append((award.rank, tuple(award.steppers())))
+        for key, n in zip(("prestige", "crave"), entered[award.rank], strict=True):
+            for _ in range(n or 0):
+                tap(app, award.steppers()[key][4])
+        tap(app, award.buttons[0].rect)
+    assert seen == [("1st", ("prestige", "crave")), ("2nd", ("prestige", "crave")),
+                    ("3rd", ("prestige", "crave")), ("last", ("prestige",))]
+    assert isinstance(app.screen, kd_ui.CampaignScreen)
+    assert (Path(app.journal.path).parent / LEDGER_FILE).is_file()
+    ledger = saved(app)
+    houses = {h.name: (h.prestige, h.crave) for h in ledger.houses}
+    assert houses == {"Ana": (4, 0), "Ben": (2, 0), "Cleo": (1, 1), "Dan": (0, 2)}
+    (game,) = ledger.games
+    assert game.end == "king-died"
+    assert dict(game.agendas) == {"Ana": "opulence", "Ben": "moderation",
+                                  "Cleo": "rebellion", "Dan": "extremism"}
+    assert [a for a, _ in game.agendas] == ["Ana", "Ben", "Cleo", "Dan"]  # picking order
+    assert {r.house: r.source for r in game.results}["Dan"] == "hand"
+    assert "Ana 1 4 0" in app.screen.describe()
+
+    tap_button(app, t("kd.back"))
+    assert isinstance(app.screen, HomeScreen)
+    table = start_night(app)
+    view = table.view()
+    assert (view["leader"], view["moderator"]) == ("Ana", "Dan")
+    assert table.setup_order().agenda_order == ("Dan", "Cleo", "Ben", "Ana")
+    one_vote(app, table)
+    king_dies(app)
+    end_of_game(app)
+    tap_button(app, t("kd.council.campaign"))
+    assert isinstance(app.screen, kd_ui.CampaignScreen)  # nothing asked by hand
+    assert [h.prestige for h in saved(app).houses] == [8, 4, 2, 0]
+    assert len(saved(app).games) == 2
+    assert app.journal.unfinished() == []
+    assert len(app.history.games("kings-dilemma")) == 2
+
+
+def test_a_power_cut_between_saving_the_ledger_and_finishing_records_the_night_once(
+        table_app):
+    """The ledger is saved, then the power goes before the night leaves the journal's
+    unfinished games: start-up resumes the end scoring, Campaign finishes the night
+    without recording it a second time."""
+    app, _ = table_app()
+    table = start_night(app)
+    one_vote(app, table)
+    king_dies(app)
+    end_of_game(app)
+    table.record({r: {k: 0 for k in keys} for r, keys in table.missing_awards()})
+    assert len(saved(app).games) == 1
+    resumed = kd_ui.resume(app, table.session.game_id)
+    assert isinstance(resumed, kd_ui.EndScreen)
+    app.replace(resumed)
+    tap_button(app, app.catalog.text("kd.council.campaign"))
+    assert isinstance(app.screen, kd_ui.CampaignScreen)
+    assert len(saved(app).games) == 1
+    assert app.journal.unfinished() == []
+
+
+def test_new_campaign_takes_two_taps_and_keeps_the_old_ledger_aside(table_app):
+    app, _ = table_app()
+    t = app.catalog.text
+    table = start_night(app)
+    one_vote(app, table)
+    king_dies(app)
+    end_of_game(app)
+    tap_button(app, t("kd.council.campaign"))
+    while isinstance(app.screen, kd_ui.AwardScreen):
+        tap(app, app.screen.buttons[0].rect)
+    assert len(saved(app).games) == 1
+    tap_button(app, t("kd.campaign.new"))
+    assert len(saved(app).games) == 1  # the first tap only asks
+    check_layout(app)
+    tap_button(app, t("kd.confirm", action=t("kd.campaign.new")))
+    fresh = saved(app)
+    assert fresh.games == () and [h.prestige for h in fresh.houses] == [0, 0, 0, 0]
+    folder = Path(app.journal.path).parent
+    assert len(list(folder.glob(f"{LEDGER_FILE}.ended-*"))) == 1
+    assert t("kd.campaign.title", games=0) in app.screen.describe()
+
+
+def test_a_corrupt_ledger_is_moved_aside_and_said_on_home(table_app):
+    app, _ = table_app()
+    folder = Path(app.journal.path).parent
+    (folder / LEDGER_FILE).write_text("{not json", encoding="utf-8")
+    table = start_night(app)
+    assert table.campaign.games == ()
+    (aside,) = folder.glob(f"{LEDGER_FILE}.corrupt-*")
+    assert aside.read_text(encoding="utf-8") == "{not json"
+    assert [key for key, _ in app.notices] == ["kd.notice.ledger"]
+    assert aside.name in dict(app.notices)["kd.notice.ledger"]
+
+
+# --------------------------------------------------------------------------- end of game
+
+
+def test_the_king_dies_takes_two_taps_then_the_game_is_over(table_app):
+    """After an outcome: the first tap on "The king dies" only asks; the second ends the
+    game (king-died) and offers the end of game."""
+    app, _ = table_app()
+    t = app.catalog.text
+    table = start_night(app)
+    one_vote(app, table)
+    tap_button(app, t("kd.kingdom.king_dies"))
+    assert table.view()["phase"] == "council" and table.view()["ended"] is None
+    tap_button(app, t("kd.confirm", action=t("kd.kingdom.king_dies")))
+    assert (table.view()["phase"], table.view()["ended"]) == ("over", "king-died")
+    assert [b.label for b in app.screen.buttons] == [t("kd.council.end_game")]
+
+
+def test_open_agenda_tokens_count_in_the_score_as_companion_score(table_app):
+    """Influence +2 (3 with momentum), Knowledge +1 (2), Prosperity −1: Ana holds
+    +Influence (highest: +3) and +Knowledge (second: +1), Ben −Prosperity (lowest: −3),
+    Cleo +Prosperity (0). The end scoring equals ``companion score`` of the same table
+    (positions from the board), and a token another house holds is never offered."""
+    app, _ = table_app()
+    table = start_night(app)
+    one_vote(app, table)
+    session = table.session
+    session.dispatch({"action": "dilemma", "mode": "open"})
+    while table.vote_view()["phase"] == kd_vote.VOTING:
+        session.dispatch({"action": "play", "player": table.vote_view()["turn"],
+                          "move": "pass-power"})
+    table.break_tie("aye")
+    table.apply_outcome([("influence", 2), ("prosperity", -1), ("knowledge", 1)])
+    app.replace(kd_ui.KingdomScreen(app, table, after_outcome=True))
+    king_dies(app)
+    tap_button(app, app.catalog.text("kd.council.end_game"))
+    cycle = []
+    for house in range(4):
+        tap(app, app.screen.buttons[0].rect)
+        tokens = app.screen
+        if house == 0:
+            tap(app, tokens.token_rects()[0][1])  # influence: +
+            tap(app, tokens.token_rects()[4][1])  # knowledge: +
+        if house == 1:
+            tap(app, tokens.token_rects()[1][1])  # prosperity: +
+            tap(app, tokens.token_rects()[1][1])  # ... −
+        if house == 2:
+            for _ in range(4):  # prosperity, tap after tap
+                cycle.append(tokens.signs["prosperity"])
+                tap(app, tokens.token_rects()[1][1])
+            tap(app, tokens.token_rects()[1][1])
+        tap(app, tokens.buttons[0].rect)
+    assert cycle == [(), ("+",), (), ("+",)]  # −prosperity is Ben's: − and ± never offered
+    final = table.view()["final"]
+    view = table.view()
+    expected = kd_score.score({
+        "game": "kings-dilemma", "players": ["Ana", "Ben", "Cleo", "Dan"],
+        "coins": dict(zip(view["players"], table.session.state.coins, strict=True)),
+        "power": dict(zip(view["players"], table.session.state.power, strict=True)),
+        "resources": table.kingdom.positions(),
+        "agendas": {p: {"resources": 0, "wealth": [0, 0, 0]} for p in view["players"]},
+        "open_agendas": {"Ana": ["+influence", "+knowledge"], "Ben": ["-prosperity"],
+                         "Cleo": ["+prosperity"]},
+    })
+    expected["end"] = "king-died"
+    assert final == expected
+    by_name = {p["name"]: p["breakdown"]["open_agendas"] for p in final["players"]}
+    assert by_name == {"Ana": 4, "Ben": -3, "Cleo": 0, "Dan": 0}
+
+
+# --------------------------------------------------------------------------- votes
+
+
+def test_an_open_vote_refusal_shows_the_engines_reason_a_secret_one_nothing(table_app):
+    """Open vote: Ben presses out of turn → "Ben: it is Dan's turn, not Ben's" on screen.
+    Secret vote: Ana presses Aye 9 times with 8 power → the screen says nothing of it."""
+    app, backend = table_app()
+    t = app.catalog.text
+    table = start_night(app)
+    tap_button(app, t("kd.council.open_vote"))
+    press(app, backend, 1, "a")
+    assert t("kd.vote.refused", name="Ben", reason="it is Dan's turn, not Ben's") in \
+        app.screen.describe()
+    table.session.dispatch({"action": "play", "player": "Dan", "move": "aye", "power": 1})
+    while table.vote_view()["phase"] == kd_vote.VOTING:
+        table.session.dispatch({"action": "play", "player": table.vote_view()["turn"],
+                                "move": "pass-power"})
+    app.replace(kd_ui.RevealScreen(app, table))
+    tap_button(app, t("kd.reveal.outcome"))
+    tap_button(app, t("kd.outcome.apply"))
+    tap_button(app, t("kd.kingdom.next"))
+    tap_button(app, t("kd.council.secret_vote"))
+    quiet = app.screen.describe()
+    for _ in range(9):
+        press(app, backend, 0, "a")
+    assert app.screen.describe() == quiet
+
+
+# --------------------------------------------------------------------------- journal
+
+
+def test_a_night_without_a_journal_leaves_no_folder_behind():
+    """KdTable.new without a journal: its temporary journal folder is removed when the
+    table is closed, when the night is finished, or when the table is dropped."""
+    players = ["Ana", "Ben", "Cleo"]
+    closed = KdTable.new(players)
+    folder = Path(closed.session.journal.path).parent
+    assert folder.is_dir()
+    closed.close()
+    assert not folder.exists()
+
+    dropped = KdTable.new(players)
+    folder = Path(dropped.session.journal.path).parent
+    del dropped
+    gc.collect()
+    assert not folder.exists()
+
+    finished = KdTable.new(players)
+    folder = Path(finished.session.journal.path).parent
+    finished.session.dispatch({"action": "king-dies"})
+    finished.score({p: {"resources": 1, "wealth": [0, 0, 0]} for p in players},
+                   cards=dict(zip(players, ("opulence", "avarice", "rebellion"), strict=True)))
+    finished.record({r: {k: 0 for k in keys} for r, keys in finished.missing_awards()})
+    finished.finish()
+    assert not folder.exists()
+    assert len(finished.campaign.games) == 1  # kept in memory only
+
+
+def test_council_home_leaves_the_night_unfinished_and_the_menu_resumes_it(table_app):
+    app, _ = table_app()
+    t = app.catalog.text
+    table = start_night(app)
+    one_vote(app, table)
+    tap_button(app, t("kd.kingdom.next"))
+    check_layout(app)
+    tap_button(app, t("kd.home"))
+    assert isinstance(app.screen, HomeScreen)
+    assert [g.id for g in app.journal.unfinished()] == [table.session.game_id]
+    open_kd(app)
+    assert isinstance(app.screen, kd_ui.CouncilScreen)
+    assert app.screen.table.session.game_id == table.session.game_id
+    assert t("kd.council.title", number=2) in app.screen.describe()
+
+
+@pytest.mark.parametrize(("size", "language"), [((800, 480), "fr"), ((1280, 720), "en")])
+def test_the_new_end_of_game_screens_fit(table_app, size, language):
+    """Agenda card, tokens, prestige entry, campaign with New campaign: nothing cut,
+    overlapping, too small or off screen (French at 800×480, English at 1280×720)."""
+    app, _ = table_app(size, language)
+    t = app.catalog.text
+    table = start_night(app)
+    check_layout(app)
+    one_vote(app, table)
+    king_dies(app)
+    check_layout(app)
+    tap_button(app, t("kd.council.end_game"))
+    check_layout(app)
+    tap(app, app.screen.buttons[0].rect)
+    tap(app, app.screen.token_rects()[0][1])
+    tap(app, app.screen.token_rects()[0][1])
+    tap(app, app.screen.token_rects()[0][1])
+    check_layout(app)
+    for _ in range(3):
+        tap(app, app.screen.buttons[0].rect)
+        tap(app, app.screen.buttons[0].rect)
+    tap(app, app.screen.buttons[0].rect)
+    assert isinstance(app.screen, kd_ui.EndScreen)
+    check_layout(app)
+    tap_button(app, t("kd.council.campaign"))
+    assert isinstance(app.screen, kd_ui.AwardScreen)
+    check_layout(app)
+    while isinstance(app.screen, kd_ui.AwardScreen):
+        tap(app, app.screen.buttons[0].rect)
+    tap_button(app, t("kd.campaign.new"))
+    check_layout(app)
