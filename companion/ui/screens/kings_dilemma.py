@@ -779,7 +779,8 @@ class CampaignScreen(KdScreen):
 class SetupScreen(KdScreen):
     """A new game night: the coin toss puts each resource marker on its white (up) or
     black (down) side; tap a resource to turn its marker, then Start. The seats at the
-    table are the houses (3–5, numbered in seating order, a new campaign)."""
+    table are the houses (3–5) of the saved campaign; a seat without a house screen gets
+    the lowest free house number."""
 
     name = "kd-setup"
 
