@@ -10,7 +10,15 @@ SimBackend presses and posted FINGERDOWN/UP events on the widgets' rects."""
 from __future__ import annotations
 
 import pytest
-from ui_majority import Table, companion_score, fits, play_through, start, table_file
+from ui_majority import (
+    Table,
+    companion_score,
+    fits,
+    middle_rounds,
+    play_through,
+    start,
+    table_file,
+)
 
 from companion.engine import choson as engine
 from companion.hardware.base import Light
@@ -164,6 +172,6 @@ def test_layouts_fit(table, size, language):
             fits(t.app)
             t.ctx.tap(screen.button("back").rect, "back")
 
-    play_through(t, seed=9, check=look)
+    play_through(t, seed=9, check=look, fast=middle_rounds)
     assert modes >= {"board", "entry", "powers", "final"}
     fits(t.app)

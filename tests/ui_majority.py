@@ -78,18 +78,22 @@ def start(table: Table, module, players: list[int] | None = None, first: int = 0
     return table.screen
 
 
-def play_through(table: Table, seed: int, until=None, check=None) -> list[dict]:
+def play_through(table: Table, seed: int, until=None, check=None, fast=None) -> list[dict]:
     """Play the game on screen with the seeded player's choices, each one entered as players
-    do (seat button A, taps on the card entry and the powers); stop when ``until(view)``
-    or at the end. ``check(action, before, after)`` runs after each action. Returns the
-    actions played."""
+    do (seat button A, taps on the card entry and the powers), or straight through the
+    screen's ``dispatch`` while ``fast(view)``; stop when ``until(view)`` or at the end.
+    ``check(action, before, after)`` runs after each action. Returns the actions played."""
     screen: GameScreen = table.screen
     rng = random.Random(seed)
     done = []
     while screen.view["phase"] != "over" and not (until and until(screen.view)):
         before = screen.view
         action = next_action(screen.rules, screen.session.state, rng)
-        play(table.ctx, action)
+        if fast and fast(before):
+            assert screen.dispatch(action)
+            table.app.step(block=False)
+        else:
+            play(table.ctx, action)
         assert screen.message is None, screen.message
         assert table.journal.actions(screen.session.game_id)[-1] == action
         done.append(action)
@@ -143,3 +147,9 @@ class Recorder(Screen):
 
     def draw(self, p) -> None:
         p.surface.fill((0, 0, 0))
+
+
+def middle_rounds(view: dict) -> bool:
+    """Rounds 2–7: played straight through the session (the layouts are looked at in the
+    first and the last round)."""
+    return 2 <= view["round"] <= 7 and view["phase"] != "setup"

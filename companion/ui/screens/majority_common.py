@@ -380,12 +380,16 @@ class GameScreen(BaseScreen):
         if self.app.history is not None:
             self.app.history.record(result)
         self.session.finish(result)
+        log.info("%s game %d over: winners %s", self.spec.game, self.session.game_id,
+                 ", ".join(result["winners"]))
 
     def dispatch(self, action: dict) -> bool:
         """Send ``action`` to the session; a refusal shows its reason and changes nothing."""
         try:
             self.view = self.session.dispatch(action)
         except RuleError as exc:
+            log.info("%s game %d: refused %s (%s)", self.spec.game, self.session.game_id,
+                     action, exc)
             self.message = self.t("majority.refused", reason=exc.message)
             self.app.invalidate()
             return False
