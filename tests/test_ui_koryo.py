@@ -102,7 +102,17 @@ def test_impossible_count_is_refused_with_the_reason_and_changes_nothing(table):
     assert screen.entry == {"1": 1}
     refusal = "Refused: 2 Omniscients, but only 1 of the 1 are not already in play"
     assert refusal in t.texts()
-    # 11 Merchants cannot even be entered (the deck has 9); 10 Senators... the deck has 3.
+    # More cards than dealt: the 11th is refused (round 1 deals 10).
+    t.ctx.tap(screen.button("cancel").rect, "cancel")
+    t.ctx.tap(screen.button("entry").rect, "cards")
+    for _ in range(11):
+        t.ctx.tap(screen.tiles["9"], "Merchant")
+    assert screen.entry == {"9": 9}  # the deck has 9 Merchants: the 10th was refused
+    assert "Refused: 10 Merchants, but only 9 of the 9 are not already in play" in t.texts()
+    t.ctx.tap(screen.tiles["8"], "Broadcaster")
+    t.ctx.tap(screen.tiles["8"], "Broadcaster")
+    assert screen.entry == {"9": 9, "8": 1}
+    assert "Refused: 11 cards, but Ana was dealt 10" in t.texts()
     t.ctx.tap(screen.button("cancel").rect, "cancel")
     t.ctx.tap(screen.button("entry").rect, "cards")
     for _ in range(6):
@@ -242,7 +252,7 @@ def test_french_board_uses_french_family_names(table):
     t.ctx.tap(screen.button("entry").rect, "cartes")
     t.ctx.tap(screen.tiles["1"], "Omniscient")
     t.ctx.tap(screen.tiles["1"], "Omniscient")
-    assert "Refusé : 2 Omniscients, but only 1 of the 1 are not already in play" in t.texts()
+    assert "Refusé : 2 Omniscients : seulement 1 sur 1 ne sont pas déjà en jeu" in t.texts()
     for label in ("9 Mar", "5 Arm", "2 Esp", "Manche 1/8 · 10 cartes · garder 3 au plus"):
         assert label in t.texts()
 

@@ -589,11 +589,21 @@ class GameScreen(BaseScreen):
                 self.rules.apply(self.session.state, self.reveal_action(counts))
             except RuleError as exc:
                 # A count the deck or the deal cannot have is refused at once; an order not
-                # yet legal (a combination being built) is only hinted at.
-                if exc.field != "cards" or sum(counts.values()) > self.view["deals"][
-                    self.view["current_player"]
-                ]:
-                    self.message = self.t("majority.refused", reason=exc.message)
+                # yet legal (a combination being built) is let through, Reveal checks it.
+                v = self.view
+                total, dealt = sum(counts.values()), v["deals"][v["current_player"]]
+                if exc.field == f"cards.{kind}":
+                    n, deck = counts[kind], v["deck"][kind]
+                    reason = self.t("majority.refuse.deck", n=n, deck=deck,
+                                    kind=self.kind_name(kind, plural=n != 1),
+                                    left=deck - v["in_play"][kind])
+                elif total > dealt:
+                    reason = self.t("majority.refuse.dealt", total=total, dealt=dealt,
+                                    player=v["current_player"])
+                else:
+                    reason = None
+                if reason is not None:
+                    self.message = self.t("majority.refused", reason=reason)
                     self.app.invalidate()
                     return
         self.entry, self.message = counts, None
