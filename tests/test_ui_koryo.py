@@ -278,3 +278,42 @@ def test_five_seats_with_a_long_name_fit(table, language):
             fits(t.app)
 
     play_through(t, seed=2, check=look, fast=middle_rounds)
+
+
+def test_limit_warning_then_discard_to_the_limit_by_touch(table):
+    """Round 1 keeps at most 3 cards: Ana's 5 Merchants are warned about during the round;
+    at the end phase she must discard 2 (End the round is refused until she has), chosen in
+    the powers; then the first-player token and its light pass to Ben."""
+    t = table()
+    screen = start(t, koryo, players=[0, 1])
+    t.ctx.press(0, "a")
+    t.ctx.press(0, "b")  # Ana's card entry from her pad
+    for _ in range(5):
+        t.ctx.tap(screen.tiles["9"], "Merchant")
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    assert "Ana: 5 cards, limit 3" in t.texts()
+    t.ctx.press(0, "a")  # Ana ends her turn
+    t.ctx.press(1, "b")
+    t.ctx.tap(screen.tiles["8"], "Broadcaster")
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    t.ctx.press(1, "a")
+    assert screen.view["phase"] == "end"
+    assert "Ana must discard 2 characters — limit 3" in t.texts()
+    t.ctx.press(0, "a")  # the first player tries to end the round
+    assert screen.view["phase"] == "end" and screen.view["round"] == 1
+    assert "Refused: Ana has 5 cards for a limit of 3: discard 2 character(s) first" in " ".join(
+        t.texts()
+    )
+    for left in (1, 0):
+        t.ctx.press(0, "c")  # the powers, from the acting seat's pad
+        assert screen.mode == "powers"
+        option = screen.option_buttons[0]
+        assert option.label == "Discard a Merchant"
+        t.ctx.tap(option.rect, option.label)
+        assert screen.view["areas"]["Ana"] == {"9": 3 + left}
+        if screen.mode == "powers":
+            t.ctx.tap(screen.button("back").rect, "back")
+    assert not any(pw["code"] == "discard" for pw in screen.view["powers"])
+    t.ctx.press(0, "a")
+    assert screen.view["first_player"] == "Ben" and screen.view["phase"] == "setup"
+    assert t.lights()[1] is Light.FIRST_PLAYER and t.lights()[0] is Light.OFF

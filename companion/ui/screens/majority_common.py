@@ -361,9 +361,9 @@ class GameScreen(BaseScreen):
     def _show(self) -> None:
         """Take the session's view: lights, mode, recording of a finished game."""
         view = self.view
-        for seat, light in self.rules.lights(view).items():
-            if seat < len(self.app.seats):
-                self.app.backend.set_light(seat, light)
+        lights = self.rules.lights(view)
+        for seat in range(len(self.app.seats)):  # a seat out of the game stays dark
+            self.app.backend.set_light(seat, lights.get(seat, Light.OFF))
         if view["final"] is not None:
             self.mode = "final"
             self._record()
@@ -474,10 +474,13 @@ class GameScreen(BaseScreen):
         )
 
     def limit_texts(self) -> list[str]:
+        """Players over the end-of-round limit (during the round: a warning ahead; at the end:
+        those whose discard power does not already say it, Koryŏ's events)."""
         v = self.view
+        discarding = {pw["player"] for pw in v["powers"] if pw["code"] == "discard"}
         out = []
         for check in v["limits"]:
-            if check["counted"] > check["limit"]:
+            if check["counted"] > check["limit"] and check["player"] not in discarding:
                 out.append(self.t(f"{self.spec.game}.over_limit", player=check["player"],
                                   counted=check["counted"], limit=check["limit"]))
         return out
@@ -1145,7 +1148,8 @@ def demo_game(ctx, spec: GameText, seed: int, drop_seat: int | None) -> None:
             ctx.tap(screen.button("powers").rect, "powers")
             ctx.shot()
             ctx.tap(screen.button("back").rect, "back")
-        if v["phase"] == "end" and "limit" not in shown and screen.limit_texts():
+        discards = any(pw["code"] == "discard" for pw in v["powers"])
+        if v["phase"] == "end" and "limit" not in shown and discards:
             shown.add("limit")
             ctx.shot("limit-warning")
         play(ctx, action)
