@@ -16,7 +16,8 @@ import pytest
 
 from companion.hardware.base import ButtonEvent, Light, Press
 from companion.hardware.sim import SimBackend
-from companion.ui.app import App, ManualClock, Screen, make_app
+from companion.ui import app as app_module
+from companion.ui.app import BUTTON_EVENT, App, ManualClock, Screen, make_app
 from companion.ui.demo import demo_config
 from companion.ui.seats import next_blink_change
 from companion.ui.table_check import TableCheckScreen
@@ -128,8 +129,8 @@ def test_blinking_light_sets_the_loops_deadline(open_app):
 
 
 def test_seat_button_from_another_thread_wakes_the_loop_and_redraws_once(open_app):
-    """A backend thread's press wakes ``step()`` asleep in ``pygame.event.wait`` (no
-    deadline, so only the event can end the wait) and draws exactly one frame."""
+    """A backend thread's press wakes ``step()`` asleep with no deadline (only the event
+    can end the sleep) and draws exactly one frame."""
     app, backend, _ = open_app()
     screen = Recorder(app)
     app.push(screen)
@@ -146,6 +147,37 @@ def test_seat_button_from_another_thread_wakes_the_loop_and_redraws_once(open_ap
     assert screen.buttons == [ButtonEvent(2, "b", Press.LONG)]
     assert app.frames == frames + 1
     assert screen.draws == 2
+
+
+def test_a_seat_press_wakes_the_sleep_at_once_not_at_the_next_poll(open_app, monkeypatch):
+    """The sleeping loop looks at SDL's queue only every POLL_MS; a seat button's callback
+    wakes it directly. With the poll pushed out of reach (and a 60 s bound instead of a
+    hang), only that wake-up can return the press."""
+    monkeypatch.setattr(app_module, "POLL_MS", 10**9)
+    app, backend, _ = open_app()
+    app.push(Recorder(app))
+    app.step(block=False)
+    asleep = threading.Event()
+    notified: list[bool] = []
+
+    class Watched(threading.Condition):
+        def wait(self, timeout=None):
+            asleep.set()  # the loop is about to sleep: now press
+            notified.append(super().wait(timeout))  # False: it slept the whole bound
+            return notified[-1]
+
+    app._wake = Watched()
+
+    def press_once_asleep():
+        asleep.wait(60)
+        backend.press(0, "c")
+
+    thread = threading.Thread(target=press_once_asleep)
+    thread.start()
+    events = app._wait(60_000)
+    thread.join()
+    assert [e.event for e in events if e.type == BUTTON_EVENT] == [ButtonEvent(0, "c")]
+    assert notified == [True]
 
 
 def test_screen_stack_push_pop_replace(open_app):

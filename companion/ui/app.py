@@ -1,11 +1,17 @@
 """The kiosk loop: sleep until an input or a timer, redraw only what changed.
 
-``App.step()`` waits in ``pygame.event.wait`` until an event arrives or the top screen's
-next deadline (a blinking light) is due, hands the events to the screen, and redraws only
-if something was invalidated; ``frames`` counts the redraws, so a test can prove an idle
-table draws nothing. Seat buttons reach the loop from backend threads as pygame events
-(``BUTTON_EVENT``, ``STATUS_EVENT``) posted with ``pygame.event.post``. The demo drives the
-very same loop with a manual clock and ``step(block=False)``.
+``App.step()`` sleeps until an event arrives or the top screen's next deadline (a
+blinking light) is due, hands the events to the screen, and redraws only if something was
+invalidated; ``frames`` counts the redraws, so a test can prove an idle table draws
+nothing. Seat buttons reach the loop from backend threads as pygame events
+(``BUTTON_EVENT``, ``STATUS_EVENT``) posted with ``pygame.event.post``, and wake it at once.
+The demo drives the very same loop with a manual clock and ``step(block=False)``.
+
+Why not ``pygame.event.wait``: with the dummy and KMSDRM video drivers (the Pi's console)
+SDL has no blocking wait and polls its queue about every millisecond, ~900 wake-ups a
+second. The loop sleeps on a condition instead, which the seat backends' callbacks notify,
+and looks at SDL's queue every ``POLL_MS`` for what only SDL delivers (touch, keys, the
+window, and QUIT, which SDL posts on SIGTERM/SIGINT).
 
 Screens draw on a canvas of the logical size; with a rotated display the canvas is turned
 on its way to the window and taps are turned back (``to_canvas``).
@@ -15,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +38,7 @@ log = logging.getLogger(__name__)
 
 BUTTON_EVENT = pygame.event.custom_type()  # attribute: event (a ButtonEvent)
 STATUS_EVENT = pygame.event.custom_type()  # attributes: seat, connected
+POLL_MS = 20  # how often a sleeping loop looks at SDL's queue (touch, keys, window, QUIT)
 
 
 class Clock:
@@ -155,6 +163,8 @@ class App:
         self.painter: Painter | None = None  # the last frame's, for tests
         self._dirty = True
         self._looked_ms = self.clock.now_ms()  # when the loop last checked for a deadline
+        self._wake = threading.Condition()
+        self._woken = False
 
     # --- screens ------------------------------------------------------------------------
 
@@ -196,8 +206,24 @@ class App:
     # --- seats --------------------------------------------------------------------------
 
     def start_backend(self) -> None:
-        """Route the backend's callbacks (any thread) into the event queue."""
-        self.backend.start(self.post_button, self.post_status)
+        """Route the backend's callbacks (any thread) into the event queue, waking the
+        loop."""
+
+        def on_button(event: ButtonEvent) -> None:
+            self.post_button(event)
+            self.wake()
+
+        def on_status(seat: int, connected: bool) -> None:
+            self.post_status(seat, connected)
+            self.wake()
+
+        self.backend.start(on_button, on_status)
+
+    def wake(self) -> None:
+        """End the loop's sleep now (any thread), after posting an event."""
+        with self._wake:
+            self._woken = True
+            self._wake.notify()
 
     @staticmethod
     def post_button(event: ButtonEvent) -> None:
@@ -227,8 +253,7 @@ class App:
         if block:
             self._fire_timer()
             self.render_if_dirty()
-            timeout = self.timeout_ms()
-            events.append(pygame.event.wait() if timeout is None else pygame.event.wait(timeout))
+            events.extend(self._wait(self.timeout_ms()))
         while True:
             events.extend(pygame.event.get())
             for event in events:
@@ -238,6 +263,22 @@ class App:
             events = []  # a handler may have posted more (a simulated press)
         self._fire_timer()
         self.render_if_dirty()
+
+    def _wait(self, timeout_ms: int | None) -> list[pygame.event.Event]:
+        """Sleep until SDL's queue holds something (seen within POLL_MS, or at once after
+        ``wake``) or ``timeout_ms`` has passed (None: no limit); what was queued."""
+        end = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
+        while True:
+            events = pygame.event.get()
+            if events:
+                return events
+            nap = POLL_MS / 1000 if end is None else min(POLL_MS / 1000, end - time.monotonic())
+            if nap <= 0:
+                return []
+            with self._wake:
+                if not self._woken:
+                    self._wake.wait(nap)
+                self._woken = False
 
     def _fire_timer(self) -> None:
         """Tell the screen if its deadline, as seen at the loop's previous look, has passed
