@@ -2,8 +2,8 @@
 game the journal kept), the journal and the history in the configuration's data_dir.
 
 Stopping: systemd stops the service with SIGTERM, a terminal with Ctrl-C (SIGINT). Both
-must end the loop while it sleeps in ``pygame.event.wait``, where a Python signal handler
-would not run until the next event. So both signals are left to SDL: with their default
+must end the loop while it sleeps, where a Python signal handler would not run until the
+next event (seen in ``pygame.event.wait``). So both signals are left to SDL: with their default
 disposition when the display opens, SDL installs its own handlers, which post a QUIT
 event; the loop wakes, ends, and "closed" is logged. "ready" is logged once the first
 frame is drawn (tests and the start-up benchmark wait for that line).

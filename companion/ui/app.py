@@ -10,9 +10,8 @@ The demo drives the very same loop with a manual clock and ``step(block=False)``
 Why not ``pygame.event.wait``: with a video driver that has no blocking wait of its own
 SDL polls its queue about every millisecond (the dummy driver: ~880 wake-ups a second
 measured with SDL 2.28). The loop sleeps on a condition instead, which the seat backends'
-callbacks notify,
-and looks at SDL's queue every ``POLL_MS`` for what only SDL delivers (touch, keys, the
-window, and QUIT, which SDL posts on SIGTERM/SIGINT).
+callbacks notify, and looks at SDL's queue every ``POLL_MS`` for what only SDL delivers
+(touch, keys, the window, and QUIT, which SDL posts on SIGTERM/SIGINT).
 
 Screens draw on a canvas of the logical size; with a rotated display the canvas is turned
 on its way to the window and taps are turned back (``to_canvas``).
