@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,6 +50,13 @@ FUZZ = settings(
 )
 
 WORKDIR = Path(tempfile.mkdtemp(prefix="companion-fuzz-"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_workdir():
+    yield
+    shutil.rmtree(WORKDIR, ignore_errors=True)
+
 
 keys = st.one_of(
     st.text(max_size=10),

@@ -8,6 +8,8 @@ by hand from shared/RULES.md in each test's docstring.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -17,6 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from companion.cli import main
 
 SPEC = Path(__file__).parent / "data" / "spec"
 _SCRIPT = Path(sys.executable).with_name("companion")
@@ -30,9 +34,18 @@ def companion(*args: str, cwd: Path | None = None, env: dict | None = None):
                           check=False, cwd=cwd, env=env)
 
 
-def ok_json(command: str, path: Path) -> dict:
+def in_process(*args: str) -> subprocess.CompletedProcess:
+    """The same command through ``companion.cli.main`` (fast, for the long tables of cases;
+    the spec's own cases also go through the console script)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def ok_json(command: str, path: Path, run=companion) -> dict:
     """``--json``: exit 0, one JSON object and nothing else on stdout, nothing on stderr."""
-    proc = companion(command, str(path), "--json")
+    proc = run(command, str(path), "--json")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     result = json.loads(proc.stdout)
@@ -48,11 +61,11 @@ def ok_text(command: str, path: Path) -> str:
 
 
 def refused(command: str, path: Path, field: str, *words: str, line: int | None = None,
-            modes: tuple[tuple[str, ...], ...] = ((), ("--json",))) -> str:
+            modes: tuple[tuple[str, ...], ...] = ((), ("--json",)), run=companion) -> str:
     """Exit 2, nothing on stdout, one line on stderr: ``companion CMD: FILE:LINE: field: …``
     naming ``field`` and saying what is wrong (``words``), with and without ``--json``."""
     for extra in modes:
-        proc = companion(command, str(path), *extra)
+        proc = run(command, str(path), *extra)
         assert proc.returncode == 2, (proc.stdout, proc.stderr)
         assert proc.stdout == ""
         assert "Traceback" not in proc.stderr
@@ -207,7 +220,7 @@ def test_kingdom_abdication_and_track_end(tmp_path):
 
 def test_commands_write_nothing(tmp_path):
     """"Nothing is written anywhere by these commands": a fresh HOME, XDG dirs and working
-    directory stay empty after every example in both output modes."""
+    directory stay empty, and the inputs untouched, after every example (both modes)."""
     home = tmp_path / "home"
     work = tmp_path / "work"
     home.mkdir()
@@ -218,13 +231,13 @@ def test_commands_write_nothing(tmp_path):
     inputs = tmp_path / "in"
     shutil.copytree(SPEC, inputs)
     before = {p: p.stat().st_mtime_ns for p in inputs.iterdir()}
-    for command, name in [("score", "score-koryo.yaml"), ("score", "score-choson.yaml"),
-                          ("score", "score-inheritors.yaml"),
-                          ("score", "score-kings-dilemma.yaml"),
-                          ("vote", "vote-kings-dilemma.yaml"), ("kingdom", "kingdom.yaml")]:
-        for extra in ([], ["--json"]):
-            proc = companion(command, str(inputs / name), *extra, cwd=work, env=env)
-            assert proc.returncode == 0, proc.stderr
+    for command, name, extra in [
+        ("score", "score-koryo.yaml", []), ("score", "score-choson.yaml", ["--json"]),
+        ("score", "score-inheritors.yaml", []), ("score", "score-kings-dilemma.yaml", ["--json"]),
+        ("vote", "vote-kings-dilemma.yaml", []), ("kingdom", "kingdom.yaml", ["--json"]),
+    ]:
+        proc = companion(command, str(inputs / name), *extra, cwd=work, env=env)
+        assert proc.returncode == 0, proc.stderr
     assert list(home.iterdir()) == [] and list(work.iterdir()) == []
     assert {p: p.stat().st_mtime_ns for p in inputs.iterdir()} == before
 
@@ -301,19 +314,34 @@ def test_score_invalid_files_exit_2_naming_the_field(tmp_path, text, field, word
     """Unknown keys, names not in ``players``, negative or non-integer counts, the deck's
     totals (family n: n cards; 6 Barbarians, 4 Lobbying; 8 or 10 VP tokens), player counts,
     Inheritors' 1–6 cards and 5 colours (4 with 2 players): exit 2 naming the field."""
-    refused("score", write(tmp_path, text), field, *words, modes=(("--json",),))
+    refused("score", write(tmp_path, text), field, *words, modes=(("--json",),), run=in_process)
+
+
+SPEC_NAMED = [  # (command, file text, field): the rules the spec states in words
+    ("score", SCORE_ERRORS[0][0], "colour"),  # unknown keys are errors
+    ("score", SCORE_ERRORS[2][0], "cards.Ana.9"),  # counts are non-negative integers
+    ("score", SCORE_ERRORS[3][0], "cards.Ana.9"),
+    ("score", SCORE_ERRORS[5][0], "cards.Zoe"),  # a name that is not in players
+]
+
+
+def test_spec_named_errors_through_the_console_script(tmp_path):
+    """The errors the spec states in words, through the real console script with --json
+    (the vote's six are in test_vote_errors_named_by_the_spec_through_the_console_script)."""
+    for command, text, field in SPEC_NAMED:
+        refused(command, write(tmp_path, text), field, modes=(("--json",),))
 
 
 def test_missing_optional_blocks_and_players_count_as_zero(tmp_path):
     """"A missing block or player counts as zero / empty": Koryŏ with only Ana's cards and
     no tokens block scores Ben 0; Chosŏn without kept_events, tokens, yi_legacy."""
     result = ok_json("score", write(tmp_path, "game: koryo\nplayers: [Ana, Ben]\n"
-                                              "cards: {Ana: {7: 2}}\n"))
+                                              "cards: {Ana: {7: 2}}\n"), run=in_process)
     assert totals(result) == {"Ana": 7, "Ben": 0}
-    result = ok_json("score", write(tmp_path, CHOSON + "cards: {Ben: {2: 1}}\n"))
+    result = ok_json("score", write(tmp_path, CHOSON + "cards: {Ben: {2: 1}}\n"), run=in_process)
     assert totals(result) == {"Ana": 2, "Ben": 2}
     assert result["winners"] == ["Ben"]  # tie: Ben controls the lowest family (Snipers)
-    result = ok_json("score", write(tmp_path, INH + "stacks: {Ben: {red: 5}}\n"))
+    result = ok_json("score", write(tmp_path, INH + "stacks: {Ben: {red: 5}}\n"), run=in_process)
     assert totals(result) == {"Ana": 0, "Ben": 5}
 
 
@@ -357,7 +385,16 @@ VOTE_ERRORS = [
                          ids=[f"{e[1]}-{i}" for i, e in enumerate(VOTE_ERRORS)])
 def test_vote_invalid_files_exit_2_naming_the_field(tmp_path, text, field, words):
     """Each invalid vote the spec lists is exit 2 with a message naming the field."""
-    refused("vote", write(tmp_path, VOTE + text), field, *words, modes=(("--json",),))
+    refused("vote", write(tmp_path, VOTE + text), field, *words, modes=(("--json",),), run=in_process)
+
+
+def test_vote_errors_named_by_the_spec_through_the_console_script(tmp_path):
+    """"A turn by the wrong player, a turn after the vote has ended, a vote that has not
+    ended when the turns run out, a missing needed tie_break, committing more power than
+    the player has, or changing side: each is an invalid file (exit 2)" — the console
+    script on each."""
+    for text, field, words in VOTE_ERRORS[:6]:
+        refused("vote", write(tmp_path, VOTE + text), field, *words, modes=(("--json",),))
 
 
 def test_secret_vote_resolves(tmp_path):
@@ -368,7 +405,7 @@ def test_secret_vote_resolves(tmp_path):
     path = write(tmp_path, VOTE + "mode: secret\nballots: {Theodore: aye 3, Julius: nay 2, "
                                   "Armin: pass-moderator, Diana: pass-moderator, "
                                   "Frances: aye 1}\n")
-    result = ok_json("vote", path)
+    result = ok_json("vote", path, run=in_process)
     assert result["outcome"] == "aye" and result["totals"] == {"aye": 4, "nay": 2}
     assert result["leader"] == "Theodore" and result["moderator"] == "Armin"
     assert result["balance"] == 4
@@ -401,7 +438,7 @@ KINGDOM_ERRORS = [
 def test_kingdom_invalid_files_exit_2_naming_the_field(tmp_path, text, field, words):
     """Unknown keys and resources, non-integer changes, bad momentum sides and positions
     off the tracks: exit 2 naming the field."""
-    refused("kingdom", write(tmp_path, text), field, *words, modes=(("--json",),))
+    refused("kingdom", write(tmp_path, text), field, *words, modes=(("--json",),), run=in_process)
 
 
 @pytest.mark.parametrize("command", ["score", "vote", "kingdom"])
@@ -410,7 +447,7 @@ def test_unreadable_and_broken_files_exit_2(tmp_path, command):
     for path, text in [(tmp_path / "nope.yaml", None), (tmp_path / "bad.yaml", "a: [1,\n")]:
         if text is not None:
             path.write_text(text)
-        proc = companion(command, str(path))
+        proc = in_process(command, str(path))
         assert proc.returncode == 2 and proc.stdout == ""
         assert proc.stderr.startswith(f"companion {command}: {path}")
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
@@ -423,13 +460,13 @@ def test_unreadable_and_broken_files_exit_2(tmp_path, command):
 ])
 def test_another_commands_file_is_refused_on_its_game(command, example, words):
     """A file for another command is refused on ``game`` (line 1), not on its other keys."""
-    refused(command, SPEC / example, "game", *words, line=1, modes=((),))
+    refused(command, SPEC / example, "game", *words, line=1, modes=((),), run=in_process)
 
 
 def test_a_file_without_game_says_game_is_missing(tmp_path):
     """``game`` absent: the score message names it and lists the games."""
     refused("score", write(tmp_path, "players: [Ana, Ben]\n"), "game", "missing", "koryo",
-            modes=((),))
+            modes=((),), run=in_process)
 
 
 def test_reader_leaving_early_is_no_traceback():

@@ -13,9 +13,11 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,6 +26,14 @@ from companion.cli import main
 from companion.engine import choson, koryo
 
 WORKDIR = Path(tempfile.mkdtemp(prefix="companion-props-"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_workdir():
+    yield
+    shutil.rmtree(WORKDIR, ignore_errors=True)
+
+
 PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["Ana", "Ben", "Chloé", "Dan"]
 
