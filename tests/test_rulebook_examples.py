@@ -148,6 +148,16 @@ def test_koryo_spy_majority_cannot_be_lobbied_even_by_himself():
     assert after.area("Ben")[6] == 1 and after.area("Chloe")[9] == 1
 
 
+def test_koryo_spy_majority_in_a_2_player_game_cannot_lobby_at_all():
+    """Seed 002 p.12 (EN, Spy): "even if he is the one playing it" — with 2 players the only
+    swap (himself with his opponent) is refused; ending the turn stays possible."""
+    s = koryo_turn({"Ana": {2: 1, 3: 1}, "Ben": {9: 1}}, names=("Ana", "Ben"))
+    s = k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
+    with pytest.raises(RuleError):
+        k.apply(s, k.Swap("Ana", "Ana", 3, "Ben", 9))
+    assert k.apply(s, k.EndTurn("Ana")).area("Ana")["lobbying"] == 1
+
+
 # =================================================================================== Chosŏn
 
 
