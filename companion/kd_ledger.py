@@ -9,7 +9,7 @@ the journal.
   ``kd-campaign.json.corrupt-YYYYmmdd-HHMMSS`` and ``notice`` says so; the table starts a
   new campaign.
 - "New campaign" moves the current ledger aside as ``kd-campaign.json.ended-…`` (kept,
-  not deleted).
+  not deleted); the prestige/crave values entered by hand carry over.
 - The prestige/crave table is a setting: the data file's values win; a value the data
   file leaves empty and the table entered by hand is kept in the ledger, so it is asked
   only once per campaign.
@@ -120,8 +120,11 @@ class LedgerFile:
                  self.path)
 
     def start_over(self) -> kc.Campaign:
-        """A new campaign: the saved ledger (if any) is kept aside as ``….ended-…``."""
+        """A new campaign: the saved ledger (if any) is kept aside as ``….ended-…``; the
+        prestige/crave values entered by hand stay (they are the box's, not the
+        campaign's)."""
+        table = self.load().settings.table
         if self.path.exists():
             moved = _aside(self.path, "ended")
             log.info("kings-dilemma: new campaign; the last one kept as %s", moved.name)
-        return kc.new_campaign(self.settings)
+        return kc.new_campaign(replace(self.settings, table=table))

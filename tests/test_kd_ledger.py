@@ -118,3 +118,15 @@ def test_a_saved_ledger_takes_the_data_files_settings(tmp_path, settings):
     loaded = LedgerFile(tmp_path, settings).load()
     assert (loaded.settings.start_power, loaded.settings.start_coins) == (8, 10)
     assert loaded.houses == saved.houses
+
+
+def test_new_campaign_keeps_the_prestige_values_entered_by_hand(tmp_path, settings):
+    """They are the box's values (the rulebook's table), not the campaign's."""
+    ledger = LedgerFile(tmp_path, settings)
+    table = kd_ledger.with_cells(settings.table, {("abdicated-top", "2nd"): {"prestige": 2}})
+    ledger.save(kc.new_campaign(kc.Settings(
+        settings.start_power, settings.start_coins, settings.house_numbers, settings.agendas,
+        table)))
+    fresh = ledger.start_over()
+    assert fresh.settings.table.award("abdicated-top", "2nd").prestige == 2
+    assert fresh.games == () and fresh.houses == ()

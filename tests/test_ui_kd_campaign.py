@@ -440,3 +440,39 @@ def test_the_new_end_of_game_screens_fit(table_app, size, language):
         tap(app, app.screen.buttons[0].rect)
     tap_button(app, t("kd.campaign.new"))
     check_layout(app)
+
+
+def quick_night(table: KdTable) -> None:
+    """A night ended at once (the king dies) and scored, its cards given."""
+    table.king_dies()
+    table.score({p: {"resources": n, "wealth": [0, 0, 0]} for p, n in
+                 zip(table.players, POINTS, strict=True)},
+                cards=dict(zip(table.players, ("opulence", "avarice", "rebellion",
+                                               "moderation"), strict=True)))
+
+
+def test_new_campaign_during_a_night_then_a_power_cut_records_the_night_in_the_new_one(
+        table_app):
+    """Night 1 recorded (1 game). Night 2 starts from it; during it, New campaign; the
+    power goes; the resumed night is recorded into the new campaign: 1 game, night 2's."""
+    app, _ = table_app()
+    t = app.catalog.text
+    first = start_night(app)
+    quick_night(first)
+    first.record({r: {k: 1 for k in keys} for r, keys in first.missing_awards()})
+    first.finish(app.history)
+    app.pop()
+    second = start_night(app)
+    assert second.games_before == 1
+    tap_button(app, t("kd.council.campaign"))
+    tap_button(app, t("kd.campaign.new"))
+    tap_button(app, t("kd.confirm", action=t("kd.campaign.new")))
+    assert saved(app).games == ()
+    resumed = kd_ui.resume(app, second.session.game_id)  # the power came back
+    quick_night(resumed.table)
+    app.replace(kd_ui.EndScreen(app, resumed.table))
+    tap_button(app, t("kd.council.campaign"))
+    assert isinstance(app.screen, kd_ui.CampaignScreen)  # the values entered were kept
+    (game,) = saved(app).games
+    assert game.number == 1 and app.journal.unfinished() == []
+    assert [h.prestige for h in saved(app).houses] == [1, 1, 1, 1]

@@ -230,7 +230,7 @@ class KdTable:
     def missing_awards(self) -> list[tuple[str, list[str]]]:
         """The prestige/crave values the table must enter by hand for this game: per rank
         reached (best first), the keys the prestige table leaves empty."""
-        end, table = self.view()["ended"], self.campaign.settings.table
+        end, table = self.view()["ended"], self._base().settings.table
         out = []
         for rank in kd_campaign.RANKS:
             if rank in self.ranks().values():
@@ -254,6 +254,13 @@ class KdTable:
         if self.ledger is not None:
             self.ledger.save(self.campaign)
 
+    def _base(self) -> kd_campaign.Campaign:
+        """The campaign the night is recorded into: the ledger as saved now, if one is (a
+        New campaign during the night included), else the night's own."""
+        if self.ledger is not None and self.ledger.path.exists():
+            return with_houses(self.ledger.load(), self.players)
+        return self.campaign
+
     def recorded(self) -> bool:
         """This night is already in the saved ledger (the ledger has a game more than when
         the night started)."""
@@ -273,7 +280,7 @@ class KdTable:
         ranks = self.ranks()
         totals = {p["name"]: p["total"] for p in view["final"]["players"]}
         by_hand = {house: dict(entered[rank]) for house, rank in ranks.items() if rank in entered}
-        campaign = kd_campaign.apply(self.campaign, kd_campaign.RecordGame(
+        campaign = kd_campaign.apply(self._base(), kd_campaign.RecordGame(
             view["ended"], totals, view["cards"], by_hand))
         table = kd_ledger.with_cells(campaign.settings.table,
                                      {(view["ended"], r): v for r, v in entered.items()})
