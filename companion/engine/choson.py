@@ -262,11 +262,13 @@ class State:
 def new_game(players: Sequence[str], first_player: str | None = None) -> State:
     names = tuple(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RuleError("players", f"{len(names)} players, but Chosŏn takes 2–4")
+        raise RuleError("players", f"{len(names)} players, but Chosŏn takes 2–4",
+                        code="player_count", params={"n": len(names), "low": 2, "high": 4})
     if len(set(names)) != len(names):
-        raise RuleError("players", "a player is seated twice")
+        raise RuleError("players", "a player is seated twice", code="seated_twice")
     if first_player is not None and first_player not in names:
-        raise RuleError("first_player", f"{first_player} is not one of the players")
+        raise RuleError("first_player", f"{first_player} is not one of the players",
+                        code="not_a_player", params={"player": first_player})
     first = names.index(first_player) if first_player is not None else 0
     zeros = tuple(0 for _ in names)
     return State(names, tuple(Area() for _ in names), zeros, zeros, first)
@@ -533,7 +535,7 @@ def apply(state: State, action: Action) -> State:
     """The state after ``action``, or ``RuleError`` saying why the rules refuse it."""
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise RuleError("action", f"{action!r} is not a Chosŏn action")
+        raise RuleError("action", f"{action!r} is not a Chosŏn action", code="not_an_action")
     if not isinstance(action, Riposte) and state.turn.riposte is not None:
         state = replace(state, turn=replace(state.turn, riposte=None))  # "immediately" passed
     return _settle_shield(handler(state, action))
@@ -570,9 +572,12 @@ def _settle_shield(state: State) -> State:
 def _own_turn(state: State, player: str) -> None:
     seated(state, player, "player")
     if state.phase not in (TIME_TRAVEL, ORDERS, MAIN):
-        raise RuleError("player", f"not the main phase (phase: {state.phase})")
+        raise RuleError("player", f"not the main phase (phase: {state.phase})",
+                        code="not_main_phase")
     if state.current_player != player:
-        raise RuleError("player", f"it is {state.current_player}'s turn, not {player}'s")
+        raise RuleError("player", f"it is {state.current_player}'s turn, not {player}'s",
+                        code="not_your_turn",
+                        params={"current": state.current_player, "player": player})
 
 
 def _turn(state: State, **changes: Any) -> State:
@@ -585,28 +590,34 @@ def _gain_vp(state: State, p: str, source: str | None) -> State:
         if state.bank == 0 and not any(state.tokens_of(q) for q in state.players if q != p):
             return state  # no VP token anywhere to take
         if state.bank == 0:
-            raise RuleError("source", "the bank is empty: name the player to take the VP from")
+            raise RuleError("source", "the bank is empty: name the player to take the VP from",
+                            code="source_needed")
         return with_tokens(state, p, 1)
     source = seated(state, source, "source")
     if state.bank:
-        raise RuleError("source", "the bank still has VP tokens: take it from the bank")
+        raise RuleError("source", "the bank still has VP tokens: take it from the bank",
+                        code="source_bank")
     if source == p or state.tokens_of(source) == 0:
-        raise RuleError("source", f"{source} has no VP token to give")
+        raise RuleError("source", f"{source} has no VP token to give", code="no_vp",
+                        params={"player": source})
     return with_tokens(with_tokens(state, source, -1), p, 1)
 
 
 def _start_round(state: State, action: StartRound) -> State:
     if state.phase != SETUP:
-        raise RuleError("phase", f"the round is not over (phase: {state.phase})")
+        raise RuleError("phase", f"the round is not over (phase: {state.phase})",
+                        code="round_not_over")
     return replace(state, round=state.round + 1, phase=TIME_TRAVEL, turn_index=0, turn=Turn())
 
 
 def _time_travel(state: State, action: TimeTravel) -> State:
     p = seated(state, action.player, "player")
     if state.phase != TIME_TRAVEL:
-        raise RuleError("phase", "time travel happens at the start of the round, once")
+        raise RuleError("phase", "time travel happens at the start of the round, once",
+                        code="time_travel_once")
     if holder(state, TIME_TRAVELLER) != p:
-        raise RuleError("player", f"{p} does not hold the Time Traveller majority")
+        raise RuleError("player", f"{p} does not hold the Time Traveller majority",
+                        code="no_majority", params={"player": p, "family": TIME_TRAVELLER})
     state = with_area(state, p, state.area(p).add(TIME_TRAVELLER, -1))
     state = _gain_vp(state, p, action.source)
     return replace(state, first=state.seat(p), phase=ORDERS)
@@ -624,34 +635,40 @@ def combination(cards: Area) -> int:
     if events == 1 and cards.characters == 1:
         if families[0] == WATCHER:
             raise RuleError("cards", "a Watcher has no 'comes into play' effect: it cannot be "
-                                     "played with an event")
+                                     "played with an event", code="watcher_event")
         return 3
     if events == 3 and cards.characters == 0:
         return 4
     raise RuleError("cards", "not a combination: one family (any number), two different "
-                             "characters, one character and one event, or three events")
+                             "characters, one character and one event, or three events",
+                    code="not_a_combination")
 
 
 def _reveal(state: State, action: Reveal) -> State:
     p = action.player
     _own_turn(state, p)
     if state.turn.revealed:
-        raise RuleError("player", f"{p} has already revealed this turn")
+        raise RuleError("player", f"{p} has already revealed this turn",
+                        code="already_revealed", params={"player": p})
     cards = action.cards
     for kind, n in cards.items:
         if kind not in DECK:
-            raise RuleError(f"cards.{kind}", f"{kind!r} is not a Chosŏn card")
+            raise RuleError(f"cards.{kind}", f"{kind!r} is not a Chosŏn card",
+                            code="not_a_card", params={"card": kind})
         if n < 0:
-            raise RuleError(f"cards.{kind}", "a count cannot be negative")
+            raise RuleError(f"cards.{kind}", "a count cannot be negative", code="negative_count")
         in_play = sum(state.kept_events) if kind == EVENT else sum(a[kind] for a in state.areas)
         if in_play + n > DECK[kind]:
             raise RuleError(
                 f"cards.{kind}",
                 f"{n} {kind_name(kind, n)}, but only {DECK[kind] - in_play} of the "
                 f"{DECK[kind]} are not already in play",
+                code="deck",
+                params={"n": n, "kinds": kind, "left": DECK[kind] - in_play, "deck": DECK[kind]},
             )
     if cards.total > deal(state.round):
-        raise RuleError("cards", f"{cards.total} cards, but {deal(state.round)} were dealt")
+        raise RuleError("cards", f"{cards.total} cards, but {deal(state.round)} were dealt",
+                        code="dealt", params={"total": cards.total, "dealt": deal(state.round)})
     combo = combination(cards)
     character = cards.families()[0] if combo == 3 else None
     characters = Area.of({k: n for k, n in cards.items if isinstance(k, int)})
@@ -665,20 +682,24 @@ def _reveal(state: State, action: Reveal) -> State:
 def _use_effect(state: State, p: str, effect: str) -> None:
     t = state.turn
     if t.combination != 3 or t.character is None or EFFECTS[t.character] != effect:
-        raise RuleError("player", f"{p} has no {effect.capitalize()} effect this turn")
+        raise RuleError("player", f"{p} has no {effect.capitalize()} effect this turn",
+                        code="no_effect", params={"player": p, "effect": effect})
     if _effect_left(state, p) == 0:
-        raise RuleError("player", f"{p} has already used the {effect.capitalize()} effect")
+        raise RuleError("player", f"{p} has already used the {effect.capitalize()} effect",
+                        code="effect_used", params={"player": p, "effect": effect})
 
 
 def _not_shielded(state: State, owner: str, family: int, field: str) -> None:
     if shielded(state, owner, family):
         raise RuleError(field, f"{owner}'s {FAMILIES[family].en_plural} are protected by "
-                               f"{SHIELD}")
+                               f"{SHIELD}", code="shielded",
+                        params={"player": owner, "kinds": family})
 
 
 def _remove(state: State, owner: str, family: int, field: str) -> State:
     if state.area(owner)[family] == 0:
-        raise RuleError(field, f"{owner} has no {kind_name(family, 1)} in play")
+        raise RuleError(field, f"{owner} has no {kind_name(family, 1)} in play",
+                        code="not_in_play", params={"player": owner, "family": family})
     return with_area(state, owner, state.area(owner).add(family, -1))
 
 
@@ -689,13 +710,18 @@ def _destroy(state: State, action: Destroy) -> State:
     character = state.turn.character or 0
     effect = EFFECTS.get(character)
     if effect not in (FIREARM, SWORD):
-        raise RuleError("player", f"{p} has no Firearm or Sword effect this turn")
+        raise RuleError("player", f"{p} has no Firearm or Sword effect this turn",
+                        code="no_destroy_effect", params={"player": p})
     _use_effect(state, p, effect)
     if target == p:
-        raise RuleError("target", f"{effect.capitalize()} destroys a card of another player")
+        raise RuleError("target", f"{effect.capitalize()} destroys a card of another player",
+                        code="destroy_own", params={"effect": effect})
     if effect == SWORD and abs(family - character) > 1:
         raise RuleError("family", f"a Sword from a {kind_name(character, 1)} ({character}) "
-                                  f"destroys values {character - 1}–{character + 1} only")
+                                  f"destroys values {character - 1}–{character + 1} only",
+                        code="sword_range",
+                        params={"family": character, "value": character, "low": character - 1,
+                                "high": character + 1})
     _not_shielded(state, target, family, "family")
     token, token_holder = (
         (RETURN_FIRE, return_fire(state)) if effect == FIREARM
@@ -713,7 +739,7 @@ def _swap(state: State, action: Swap) -> State:
     fa, fb = family_value(action.a_family, "a_family"), family_value(action.b_family, "b_family")
     _use_effect(state, p, LOBBY)
     if a == b:
-        raise RuleError("b", "Lobby swaps cards between two different players")
+        raise RuleError("b", "Lobby swaps cards between two different players", code="swap_same")
     _not_shielded(state, a, fa, "a_family")
     _not_shielded(state, b, fb, "b_family")
     state = _remove(state, a, fa, "a_family")
@@ -727,7 +753,8 @@ def _riposte(state: State, action: Riposte) -> State:
     p = seated(state, action.player, "player")
     t = state.turn
     if t.riposte is None or t.riposte[0] != p:
-        raise RuleError("player", f"{p} has no riposte to make now")
+        raise RuleError("player", f"{p} has no riposte to make now", code="no_riposte",
+                        params={"player": p})
     attacker, family = state.current_player, t.character
     assert attacker is not None and family is not None
     _not_shielded(state, attacker, family, "player")
@@ -741,14 +768,17 @@ def _take_vp(state: State, action: TakeVP) -> State:
     if action.family == ORACLE:
         if not _oracle_due(state, p):
             raise RuleError("family", f"{p} has no Oracle VP to take (needs the Oracle majority "
-                                      f"and {RETURN_FIRE} or {COUNTER_ATTACK}, once per turn)")
+                                      f"and {RETURN_FIRE} or {COUNTER_ATTACK}, once per turn)",
+                                code="no_oracle_vp", params={"player": p})
         return _turn(_gain_vp(state, p, action.source), oracle=True)
     if action.family == SCIENTIST:
         if not _scientist_due(state, p):
             raise RuleError("family", f"{p} has no Scientist VP to take (needs the Scientist "
-                                      "majority and an event played with its effect resolved)")
+                                      "majority and an event played with its effect resolved)",
+                                code="no_scientist_vp", params={"player": p})
         return _turn(_gain_vp(state, p, action.source), scientist=True)
-    raise RuleError("family", "only the Oracles (3) and Scientists (6) take VP tokens")
+    raise RuleError("family", "only the Oracles (3) and Scientists (6) take VP tokens",
+                    code="vp_families")
 
 
 def _keep_event(state: State, action: KeepEvent) -> State:
@@ -756,7 +786,8 @@ def _keep_event(state: State, action: KeepEvent) -> State:
     _own_turn(state, p)
     if not _gosu_due(state, p):
         raise RuleError("player", f"{p} cannot keep an event (needs the Gosu majority and an "
-                                  "event played with its effect resolved, once per turn)")
+                                  "event played with its effect resolved, once per turn)",
+                        code="cannot_keep_event", params={"player": p})
     kept = list(state.kept_events)
     kept[state.seat(p)] += 1
     return _turn(replace(state, kept_events=tuple(kept)), kept=True)
@@ -767,12 +798,15 @@ def _move_shield(state: State, action: MoveShield) -> State:
     _own_turn(state, p)
     family = family_value(action.family, "family")
     if holder(state, YI) != p:
-        raise RuleError("player", f"{p} does not hold the Yi majority")
+        raise RuleError("player", f"{p} does not hold the Yi majority", code="no_majority",
+                        params={"player": p, "family": YI})
     if state.turn.shield_moved:
-        raise RuleError("player", f"{p} already placed {SHIELD} this turn")
+        raise RuleError("player", f"{p} already placed {SHIELD} this turn", code="shield_moved",
+                        params={"player": p})
     if state.area(p)[family] == 0:
         raise RuleError("family", f"{p} has no {kind_name(family, 1)}: the shield goes on one "
-                                  "of their own families")
+                                  "of their own families", code="shield_own",
+                        params={"player": p, "family": family})
     return _turn(replace(state, shield=(p, family)), shield_moved=True)
 
 
@@ -781,7 +815,8 @@ def _end_turn(state: State, action: EndTurn) -> State:
     _own_turn(state, p)
     for due, family in ((_oracle_due, ORACLE), (_scientist_due, SCIENTIST)):
         if due(state, p) and state.bank:
-            raise RuleError("player", f"{p} must take a VP first — {FAMILIES[family].en_plural}")
+            raise RuleError("player", f"{p} must take a VP first — {FAMILIES[family].en_plural}",
+                            code="must_take_vp", params={"player": p, "kinds": family})
     nxt = state.turn_index + 1
     phase = END if nxt == len(state.players) else MAIN
     return replace(state, phase=phase, turn_index=nxt, turn=Turn())
@@ -790,27 +825,37 @@ def _end_turn(state: State, action: EndTurn) -> State:
 def _discard(state: State, action: Discard) -> State:
     p = seated(state, action.player, "player")
     if state.phase != END:
-        raise RuleError("phase", "cards are discarded to the limit in the end phase")
+        raise RuleError("phase", "cards are discarded to the limit in the end phase",
+                        code="discard_phase")
     family = family_value(action.family, "family")
     check = next(c for c in limit_check(state) if c.player == p)
     if action.count < 1:
-        raise RuleError("count", "discard at least 1 card")
+        raise RuleError("count", "discard at least 1 card", code="discard_none")
     if action.count > check.excess:
         raise RuleError("count", f"{p} has {check.counted} characters for a limit of "
-                                 f"{check.limit}: {check.excess} to discard, not {action.count}")
+                                 f"{check.limit}: {check.excess} to discard, not {action.count}",
+                        code="discard_too_many_characters",
+                        params={"player": p, "counted": check.counted, "limit": check.limit,
+                                "excess": check.excess, "count": action.count})
     if state.area(p)[family] < action.count:
-        raise RuleError("family", f"{p} has {state.area(p)[family]} {kind_name(family)} in play")
+        raise RuleError("family", f"{p} has {state.area(p)[family]} {kind_name(family)} in play",
+                        code="discard_missing",
+                        params={"player": p, "n": state.area(p)[family], "kinds": family})
     return with_area(state, p, state.area(p).add(family, -action.count))
 
 
 def _end_round(state: State, action: EndRound) -> State:
     if state.phase != END:
-        raise RuleError("phase", f"the round is not at its end phase (phase: {state.phase})")
+        raise RuleError("phase", f"the round is not at its end phase (phase: {state.phase})",
+                        code="round_not_ending")
     over = [c for c in limit_check(state) if c.excess]
     if over:
         c = over[0]
         raise RuleError("player", f"{c.player} has {c.counted} characters for a limit of "
-                                  f"{c.limit}: discard {c.excess} first")
+                                  f"{c.limit}: discard {c.excess} first",
+                        code="over_limit_characters",
+                        params={"player": c.player, "counted": c.counted, "limit": c.limit,
+                                "excess": c.excess})
     first = (state.first + 1) % len(state.players)
     phase = OVER if state.round == ROUNDS else SETUP
     return replace(state, first=first, phase=phase, turn_index=0, turn=Turn())

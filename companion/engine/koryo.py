@@ -207,12 +207,14 @@ def new_game(players: Sequence[str], first_player: str | None = None) -> State:
     """A game before round 1: empty areas, the 8 VP tokens in the bank."""
     names = tuple(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RuleError("players", f"{len(names)} players, but Koryŏ takes 2–4")
+        raise RuleError("players", f"{len(names)} players, but Koryŏ takes 2–4",
+                        code="player_count", params={"n": len(names), "low": 2, "high": 4})
     if len(set(names)) != len(names):
-        raise RuleError("players", "a player is seated twice")
+        raise RuleError("players", "a player is seated twice", code="seated_twice")
     first = names.index(first_player) if first_player in names else 0
     if first_player is not None and first_player not in names:
-        raise RuleError("first_player", f"{first_player} is not one of the players")
+        raise RuleError("first_player", f"{first_player} is not one of the players",
+                        code="not_a_player", params={"player": first_player})
     return State(names, tuple(Area() for _ in names), tuple(0 for _ in names), first)
 
 
@@ -428,7 +430,7 @@ def apply(state: State, action: Action) -> State:
     """The state after ``action``, or ``RuleError`` saying why the rules refuse it."""
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise RuleError("action", f"{action!r} is not a Koryŏ action")
+        raise RuleError("action", f"{action!r} is not a Koryŏ action", code="not_an_action")
     return handler(state, action)
 
 
@@ -454,22 +456,28 @@ def score(state: State) -> FinalScore:
 def _own_turn(state: State, player: str) -> None:
     seated(state, player, "player")
     if state.phase not in (ORDERS, MAIN):
-        raise RuleError("player", f"not the main phase (phase: {state.phase})")
+        raise RuleError("player", f"not the main phase (phase: {state.phase})",
+                        code="not_main_phase")
     if state.current_player != player:
-        raise RuleError("player", f"it is {state.current_player}'s turn, not {player}'s")
+        raise RuleError("player", f"it is {state.current_player}'s turn, not {player}'s",
+                        code="not_your_turn",
+                        params={"current": state.current_player, "player": player})
 
 
 def _majority_power(state: State, player: str, family: int, power: str) -> None:
     f = FAMILIES[family]
     if holder(state, family) != player:
-        raise RuleError("player", f"{player} does not hold the {f.en} majority")
+        raise RuleError("player", f"{player} does not hold the {f.en} majority",
+                        code="no_majority", params={"player": player, "family": family})
     if power in state.turn.used:
-        raise RuleError("player", f"{player} already used the {f.en} power this turn")
+        raise RuleError("player", f"{player} already used the {f.en} power this turn",
+                        code="power_used", params={"player": player, "family": family})
 
 
 def _start_round(state: State, action: StartRound) -> State:
     if state.phase != SETUP:
-        raise RuleError("phase", f"the round is not over (phase: {state.phase})")
+        raise RuleError("phase", f"the round is not over (phase: {state.phase})",
+                        code="round_not_over")
     r = state.round + 1
     b = holder(state, BROADCASTER)
     deals = tuple(deal(r) + (1 if p == b else 0) for p in state.players)
@@ -493,26 +501,33 @@ def _reveal(state: State, action: Reveal) -> State:
     p = action.player
     _own_turn(state, p)
     if state.turn.revealed:
-        raise RuleError("player", f"{p} has already revealed this turn")
+        raise RuleError("player", f"{p} has already revealed this turn",
+                        code="already_revealed", params={"player": p})
     cards = action.cards
     for kind, n in cards.items:
         if kind not in DECK:
-            raise RuleError(f"cards.{kind}", f"{kind!r} is not a Koryŏ card")
+            raise RuleError(f"cards.{kind}", f"{kind!r} is not a Koryŏ card",
+                            code="not_a_card", params={"card": kind})
         if n < 0:
-            raise RuleError(f"cards.{kind}", "a count cannot be negative")
+            raise RuleError(f"cards.{kind}", "a count cannot be negative", code="negative_count")
         in_play = sum(a[kind] for a in state.areas)
         if in_play + n > DECK[kind]:
             raise RuleError(
                 f"cards.{kind}",
                 f"{n} {kind_name(kind, n)}, but only {DECK[kind] - in_play} of the "
                 f"{DECK[kind]} are not already in play",
+                code="deck",
+                params={"n": n, "kinds": kind, "left": DECK[kind] - in_play, "deck": DECK[kind]},
             )
     dealt = state.deals[state.seat(p)]
     if cards.total > dealt:
-        raise RuleError("cards", f"{cards.total} cards, but {p} was dealt {dealt}")
+        raise RuleError("cards", f"{cards.total} cards, but {p} was dealt {dealt}",
+                        code="dealt_player",
+                        params={"total": cards.total, "player": p, "dealt": dealt})
     why = order_refusal(cards, state.ship_owner == p)
     if why:
-        raise RuleError("cards", why)
+        raise RuleError("cards", why, code="order_ship_owner" if state.ship_owner == p
+                        else "order_identical")
     turn = replace(state.turn, revealed=True, barbarians=cards[BARBARIAN],
                    lobbyings=cards[LOBBYING])
     state = with_area(state, p, state.area(p).plus(cards))
@@ -521,7 +536,8 @@ def _reveal(state: State, action: Reveal) -> State:
 
 def _take_character(state: State, owner: str, family: int, field: str) -> State:
     if state.area(owner)[family] == 0:
-        raise RuleError(field, f"{owner} has no {kind_name(family, 1)} in play")
+        raise RuleError(field, f"{owner} has no {kind_name(family, 1)} in play",
+                        code="not_in_play", params={"player": owner, "family": family})
     return with_area(state, owner, state.area(owner).add(family, -1))
 
 
@@ -530,12 +546,15 @@ def _destroy(state: State, action: Destroy) -> State:
     _own_turn(state, p)
     family = family_value(action.family, "family")
     if state.turn.barbarians == 0:
-        raise RuleError("player", f"{p} has no Barbarian to resolve this turn")
+        raise RuleError("player", f"{p} has no Barbarian to resolve this turn",
+                        code="no_barbarian", params={"player": p})
     if target == p:
-        raise RuleError("target", "a Barbarian destroys a card of another player")
+        raise RuleError("target", "a Barbarian destroys a card of another player",
+                        code="barbarian_own")
     if barbarian_proof(state, target):
         raise RuleError("target", f"{target} holds the Guardian majority: Barbarians cannot "
-                                  "target them")
+                                  "target them", code="guardian_protects",
+                        params={"player": target})
     state = _take_character(state, target, family, "family")
     return replace(state, phase=MAIN,
                    turn=replace(state.turn, barbarians=state.turn.barbarians - 1))
@@ -547,13 +566,16 @@ def _swap(state: State, action: Swap) -> State:
     a, b = seated(state, action.a, "a"), seated(state, action.b, "b")
     fa, fb = family_value(action.a_family, "a_family"), family_value(action.b_family, "b_family")
     if state.turn.lobbyings == 0:
-        raise RuleError("player", f"{p} has no Lobbying to resolve this turn")
+        raise RuleError("player", f"{p} has no Lobbying to resolve this turn",
+                        code="no_lobbying", params={"player": p})
     if a == b:
-        raise RuleError("b", "Lobbying swaps cards between two different players")
+        raise RuleError("b", "Lobbying swaps cards between two different players",
+                        code="swap_same")
     for who, field in ((a, "a"), (b, "b")):
         if lobbying_proof(state, who):
             raise RuleError(field, f"{who} holds the Spy majority without a Guardian: Lobbying "
-                                   "cannot target them")
+                                   "cannot target them", code="spy_protects",
+                            params={"player": who})
     state = _take_character(state, a, fa, "a_family")
     state = _take_character(state, b, fb, "b_family")
     state = with_area(state, a, state.area(a).add(fb))
@@ -571,7 +593,7 @@ def _take_vp(state: State, action: TakeVP) -> State:
     _own_turn(state, p)
     _majority_power(state, p, BANKER, "banker")
     if state.bank == 0:
-        raise RuleError("player", "the bank has no VP token left")
+        raise RuleError("player", "the bank has no VP token left", code="bank_empty")
     return _use(with_tokens(state, p, 1), "banker")
 
 
@@ -580,9 +602,10 @@ def _steal_vp(state: State, action: StealVP) -> State:
     _own_turn(state, p)
     _majority_power(state, p, SPY, "spy")
     if victim == p:
-        raise RuleError("victim", "the Spies steal from another player")
+        raise RuleError("victim", "the Spies steal from another player", code="steal_own")
     if state.tokens_of(victim) == 0:
-        raise RuleError("victim", f"{victim} has no VP token")
+        raise RuleError("victim", f"{victim} has no VP token", code="no_vp",
+                        params={"player": victim})
     return _use(with_tokens(with_tokens(state, victim, -1), p, 1), "spy")
 
 
@@ -591,9 +614,11 @@ def _destroy_event(state: State, action: DestroyEvent) -> State:
     _own_turn(state, p)
     _majority_power(state, p, PRIEST, "priest")
     if action.event not in EVENTS:
-        raise RuleError("event", f"{action.event!r} is not an event (barbarian, lobbying)")
+        raise RuleError("event", f"{action.event!r} is not an event (barbarian, lobbying)",
+                        code="not_an_event", params={"card": action.event})
     if state.area(p)[action.event] == 0:
-        raise RuleError("event", f"{p} has no {kind_name(action.event, 1)} in front of them")
+        raise RuleError("event", f"{p} has no {kind_name(action.event, 1)} in front of them",
+                        code="no_event", params={"player": p, "event": action.event})
     return _use(with_area(state, p, state.area(p).add(action.event, -1)), "priest")
 
 
@@ -608,30 +633,40 @@ def _end_turn(state: State, action: EndTurn) -> State:
 def _discard(state: State, action: Discard) -> State:
     p = seated(state, action.player, "player")
     if state.phase != END:
-        raise RuleError("phase", "cards are discarded to the limit in the end phase")
+        raise RuleError("phase", "cards are discarded to the limit in the end phase",
+                        code="discard_phase")
     if action.family in EVENTS:
         raise RuleError("family", "events can never be discarded to the limit (only a Priest "
-                                  "majority destroys them)")
+                                  "majority destroys them)", code="discard_event")
     family = family_value(action.family, "family")
     check = next(c for c in limit_check(state) if c.player == p)
     if action.count < 1:
-        raise RuleError("count", "discard at least 1 card")
+        raise RuleError("count", "discard at least 1 card", code="discard_none")
     if action.count > check.excess:
         raise RuleError("count", f"{p} has {check.counted} cards for a limit of {check.limit}: "
-                                 f"{check.excess} to discard, not {action.count}")
+                                 f"{check.excess} to discard, not {action.count}",
+                        code="discard_too_many",
+                        params={"player": p, "counted": check.counted, "limit": check.limit,
+                                "excess": check.excess, "count": action.count})
     if state.area(p)[family] < action.count:
-        raise RuleError("family", f"{p} has {state.area(p)[family]} {kind_name(family)} in play")
+        raise RuleError("family", f"{p} has {state.area(p)[family]} {kind_name(family)} in play",
+                        code="discard_missing",
+                        params={"player": p, "n": state.area(p)[family], "kinds": family})
     return with_area(state, p, state.area(p).add(family, -action.count))
 
 
 def _end_round(state: State, action: EndRound) -> State:
     if state.phase != END:
-        raise RuleError("phase", f"the round is not at its end phase (phase: {state.phase})")
+        raise RuleError("phase", f"the round is not at its end phase (phase: {state.phase})",
+                        code="round_not_ending")
     over = [c for c in limit_check(state) if c.excess]
     if over:
         c = over[0]
         raise RuleError("player", f"{c.player} has {c.counted} cards for a limit of {c.limit}: "
-                                  f"discard {c.excess} character(s) first")
+                                  f"discard {c.excess} character(s) first",
+                        code="over_limit",
+                        params={"player": c.player, "counted": c.counted, "limit": c.limit,
+                                "excess": c.excess})
     first = (state.first + 1) % len(state.players)
     phase = OVER if state.round == ROUNDS else SETUP
     return replace(state, first=first, phase=phase, deals=(), ship_owner=None, turn_index=0,
