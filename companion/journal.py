@@ -3,7 +3,8 @@
 Every action is committed (WAL, ``synchronous=FULL``: the WAL is fsynced at each commit)
 before ``append`` returns, so the session shows a result only once it would survive a
 power cut. An unfinished game is resumed by replaying its actions; a finished one stays
-as history.
+as history. A game the players drop is ``abandon``-ed: it is then neither unfinished (it
+no longer resumes) nor history, and its actions are kept, never deleted.
 
 What must survive a power cut but never be shown (a sealed ballot) goes in ``private``:
 it lives in its own table, is never returned by the public methods, and only the session
@@ -30,7 +31,8 @@ log = logging.getLogger(__name__)
 
 # "CPJ1" in the SQLite header: tells our journal from any other SQLite file.
 JOURNAL_APP_ID = 0x43504A31
-JOURNAL_VERSION = 1
+# 1: games, actions, private. 2: games.abandoned (``_migrate`` brings a 1 up to date).
+JOURNAL_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -39,7 +41,8 @@ CREATE TABLE IF NOT EXISTS games (
     setup    TEXT NOT NULL,
     started  TEXT NOT NULL,
     finished TEXT,
-    result   TEXT
+    result   TEXT,
+    abandoned TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -83,6 +86,7 @@ class GameRecord:
     finished: str | None
     result: dict | None
     actions: int  # number of actions journaled
+    abandoned: str | None = None  # ISO 8601, when the players dropped it
 
 
 def _now() -> str:
@@ -206,6 +210,25 @@ class Journal:
         self.path = Path(path).expanduser()
         self._db, self.notice = open_durable(self.path, _SCHEMA, JOURNAL_APP_ID, JOURNAL_VERSION)
         self._lock = threading.RLock()
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a journal written by an older version up to ``JOURNAL_VERSION``, in one
+        transaction (a cut leaves the old format whole, migrated again at the next open)."""
+        if self._db.execute("PRAGMA user_version").fetchone()[0] == JOURNAL_VERSION:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version < 2:
+                self._db.execute("ALTER TABLE games ADD COLUMN abandoned TEXT")
+                log.info("%s: journal format %d -> %d", self.path, version, JOURNAL_VERSION)
+            self._db.execute(f"PRAGMA user_version={JOURNAL_VERSION:d}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         with self._lock:
@@ -232,11 +255,15 @@ class Journal:
             return cur
 
     def _open_game(self, game_id: int) -> None:
-        row = self._db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = self._db.execute(
+            "SELECT finished, abandoned FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
         if row is None:
             raise JournalError(f"no game {game_id} in the journal")
         if row[0] is not None:
             raise JournalError(f"game {game_id} is finished: its record can't change")
+        if row[1] is not None:
+            raise JournalError(f"game {game_id} was abandoned: its record can't change")
 
     def begin_game(self, game: str, setup: dict) -> int:
         """Start a game; returns its id."""
@@ -325,6 +352,13 @@ class Journal:
                 ]
             )
 
+    def abandon(self, game_id: int) -> None:
+        """Drop an unfinished game: it no longer resumes and is not history; its actions
+        stay in the database."""
+        with self._lock:
+            self._open_game(game_id)
+            self._write([("UPDATE games SET abandoned = ? WHERE id = ?", (_now(), game_id))])
+
     def game(self, game_id: int) -> GameRecord:
         records = self._records("WHERE g.id = ?", (game_id,))
         if not records:
@@ -332,18 +366,22 @@ class Journal:
         return records[0]
 
     def unfinished(self) -> list[GameRecord]:
-        """Games not finished yet, oldest first."""
-        return self._records("WHERE g.finished IS NULL", ())
+        """Games neither finished nor abandoned, oldest first."""
+        return self._records("WHERE g.finished IS NULL AND g.abandoned IS NULL", ())
 
     def finished(self) -> list[GameRecord]:
         """Finished games (history), oldest first."""
         return self._records("WHERE g.finished IS NOT NULL", ())
 
+    def abandoned(self) -> list[GameRecord]:
+        """Games the players dropped, oldest first."""
+        return self._records("WHERE g.abandoned IS NOT NULL", ())
+
     def _records(self, where: str, params: tuple) -> list[GameRecord]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT g.id, g.game, g.setup, g.started, g.finished, g.result,"
-                " (SELECT count(*) FROM actions a WHERE a.game_id = g.id)"
+                " (SELECT count(*) FROM actions a WHERE a.game_id = g.id), g.abandoned"
                 f" FROM games g {where} ORDER BY g.id",
                 params,
             ).fetchall()
@@ -356,6 +394,7 @@ class Journal:
                 finished=finished,
                 result=None if result is None else json.loads(result),
                 actions=n,
+                abandoned=abandoned,
             )
-            for i, game, setup, started, finished, result, n in rows
+            for i, game, setup, started, finished, result, n, abandoned in rows
         ]
