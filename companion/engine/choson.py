@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from companion.engine.errors import RuleError
@@ -280,13 +281,26 @@ def new_game(players: Sequence[str], first_player: str | None = None) -> State:
 def majority_of(state: State, family: int) -> Majority:
     """The live majority of ``family``: a tie goes to the owner of Yi's Shield when the
     shield is on that family."""
-    counts = {p: state.area(p)[family] for p in state.players}
-    breaker = state.shield[0] if state.shield and state.shield[1] == family else None
-    return majority(family, counts, state.players, breaker, SHIELD)
+    return _live_majorities(state.players, state.areas, state.shield)[family - 1]
+
+
+@lru_cache(maxsize=256)
+def _live_majorities(
+    players: tuple[str, ...], areas: tuple[Area, ...], shield: tuple[str, int] | None
+) -> tuple[Majority, ...]:
+    """Every family's live majority (index 0 is family 1): a pure function of the cards in
+    play and the shield, computed once per distinct table (one state's powers and checks
+    ask for it many times, and most actions leave the areas as they were)."""
+    return tuple(
+        majority(v, {p: a[v] for p, a in zip(players, areas, strict=True)}, players,
+                 shield[0] if shield and shield[1] == v else None, SHIELD)
+        for v in FAMILY_VALUES
+    )
 
 
 def majorities(state: State) -> dict[int, Majority]:
-    return {v: majority_of(state, v) for v in FAMILY_VALUES}
+    lives = _live_majorities(state.players, state.areas, state.shield)
+    return dict(zip(FAMILY_VALUES, lives, strict=True))
 
 
 def holder(state: State, family: int) -> str | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from companion.engine.errors import RuleError
@@ -223,17 +224,33 @@ def new_game(players: Sequence[str], first_player: str | None = None) -> State:
 
 def omniscient(state: State) -> str | None:
     """The player holding the Omniscient (#1), who wins ties during the rounds."""
-    return next((p for p in state.players if state.area(p)[OMNISCIENT]), None)
+    return _omniscient(state.players, state.areas)
+
+
+def _omniscient(players: tuple[str, ...], areas: tuple[Area, ...]) -> str | None:
+    return next((p for p, a in zip(players, areas, strict=True) if a[OMNISCIENT]), None)
+
+
+@lru_cache(maxsize=256)
+def _live_majorities(players: tuple[str, ...], areas: tuple[Area, ...]) -> tuple[Majority, ...]:
+    """Every family's live majority (index 0 is family 1): a pure function of the cards in
+    play, computed once per distinct table (the powers, limits and protections of one state
+    ask for it many times, and most actions leave the areas as they were)."""
+    breaker = _omniscient(players, areas)
+    return tuple(
+        majority(v, {p: a[v] for p, a in zip(players, areas, strict=True)}, players, breaker,
+                 FAMILIES[OMNISCIENT].en)
+        for v in FAMILY_VALUES
+    )
 
 
 def majority_of(state: State, family: int) -> Majority:
     """The live majority of ``family`` during the rounds: ties go to the Omniscient holder."""
-    counts = {p: state.area(p)[family] for p in state.players}
-    return majority(family, counts, state.players, omniscient(state), FAMILIES[OMNISCIENT].en)
+    return _live_majorities(state.players, state.areas)[family - 1]
 
 
 def majorities(state: State) -> dict[int, Majority]:
-    return {v: majority_of(state, v) for v in FAMILY_VALUES}
+    return dict(zip(FAMILY_VALUES, _live_majorities(state.players, state.areas), strict=True))
 
 
 def holder(state: State, family: int) -> str | None:
@@ -242,18 +259,25 @@ def holder(state: State, family: int) -> str | None:
 
 def round_limit(state: State, player: str) -> int:
     """The season's card limit, +2 for the Senator majority."""
-    return limit(state.round) + (2 if holder(state, SENATOR) == player else 0)
+    return _limit_checks(state.players, state.areas, state.round)[state.seat(player)].limit
 
 
 def limit_check(state: State) -> list[LimitCheck]:
     """End phase: every card counts (events too), but only characters can be discarded."""
+    return list(_limit_checks(state.players, state.areas, state.round))
+
+
+@lru_cache(maxsize=256)
+def _limit_checks(
+    players: tuple[str, ...], areas: tuple[Area, ...], round_no: int
+) -> tuple[LimitCheck, ...]:
+    senators = _live_majorities(players, areas)[SENATOR - 1].holder
     checks = []
-    for p in state.players:
-        area = state.area(p)
-        lim = round_limit(state, p)
+    for p, area in zip(players, areas, strict=True):
+        lim = limit(round_no) + (2 if senators == p else 0)  # the Senator majority: +2
         excess = min(area.characters, max(0, area.total - lim))
         checks.append(LimitCheck(p, area.total, lim, excess))
-    return checks
+    return tuple(checks)
 
 
 def barbarian_proof(state: State, player: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
+from functools import cache
 from typing import Any, ClassVar
 
 from companion.engine.errors import RuleError
@@ -273,20 +274,26 @@ class Action:
         return {"action": self.name, **data}
 
 
+@cache
+def _field_types(cls: type) -> dict[str, object]:
+    """An action class's fields and their annotations (asked once per class)."""
+    return {f.name: f.type for f in fields(cls)}
+
+
 def action_from_dict(data: Mapping, registry: Mapping[str, type]) -> Action:
     """Rebuild an action from ``to_dict`` output; an unknown action or field is refused."""
     name = data.get("action")
     if name not in registry:
         raise RuleError("action", f"{name!r} is not an action of this game")
     cls = registry[name]
-    known = {f.name: f for f in fields(cls)}
+    known = _field_types(cls)
     values = {}
     for key, value in data.items():
         if key == "action":
             continue
         if key not in known:
             raise RuleError(key, f"not a field of {name}")
-        values[key] = Area.from_dict(value) if known[key].type == "Area" else value
+        values[key] = Area.from_dict(value) if known[key] == "Area" else value
     try:
         return cls(**values)
     except TypeError as exc:
