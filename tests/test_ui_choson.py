@@ -175,3 +175,20 @@ def test_layouts_fit(table, size, language):
     play_through(t, seed=9, check=look, fast=middle_rounds)
     assert modes >= {"board", "entry", "powers", "final"}
     fits(t.app)
+
+
+def test_french_table_gets_the_combination_refusal_in_french(table):
+    """Issue #3, EN and FR: a Watcher with an event is refused in French on a French table
+    (the catalog's ``refusal.watcher_event``), with the Chosŏn names of that language."""
+    t = table(language="fr")
+    screen = start(t, choson, players=[0, 1])
+    t.ctx.press(0, "a")
+    t.ctx.tap(screen.button("entry").rect, "cartes")
+    t.ctx.tap(screen.tiles["9"], "Observateur")
+    t.ctx.tap(screen.tiles["event"], "événement")
+    t.ctx.tap(screen.button("reveal").rect, "révéler")
+    shown = " ".join(t.texts())
+    assert ("Refusé : un Observateur n'a pas d'effet « entrée en jeu » : il ne se joue pas "
+            "avec un événement") in shown
+    assert "Watcher" not in shown
+    fits(t.app)

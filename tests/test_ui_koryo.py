@@ -21,6 +21,7 @@ from ui_majority import (
 )
 
 from companion.engine import koryo as engine
+from companion.engine.errors import RuleError
 from companion.hardware.base import Light, Press
 from companion.journal import Journal
 from companion.ui.screens import koryo
@@ -317,3 +318,53 @@ def test_limit_warning_then_discard_to_the_limit_by_touch(table):
     t.ctx.press(0, "a")
     assert screen.view["first_player"] == "Ben" and screen.view["phase"] == "setup"
     assert t.lights()[1] is Light.FIRST_PLAYER and t.lights()[0] is Light.OFF
+
+
+def test_french_table_gets_the_engines_refusals_in_french(table):
+    """Issue #3, EN and FR: with language fr, the refusals the engine raises (a mixed order
+    at Reveal, ending a round over the limit) are the catalog's French ``refusal.<code>``
+    texts, not the English message; nothing is journaled."""
+    t = table(language="fr")
+    screen = start(t, koryo, players=[0, 1])
+    t.ctx.press(0, "a")
+    game = screen.session.game_id
+    t.ctx.tap(screen.button("entry").rect, "cards")
+    t.ctx.tap(screen.tiles["barbarian"], "Barbare")
+    t.ctx.tap(screen.tiles["lobbying"], "Lobbying")
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    shown = " ".join(t.texts())
+    assert ("Refusé : une commande ne comprend que des cartes identiques : une famille ou un "
+            "type d'événement") in shown
+    assert "identical" not in shown
+    assert t.journal.actions(game) == [{"action": "start_round"}]
+    fits(t.app)
+    t.ctx.tap(screen.button("cancel").rect, "cancel")
+    t.ctx.press(0, "b")
+    for _ in range(5):
+        t.ctx.tap(screen.tiles["9"], "Marchand")
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    t.ctx.press(0, "a")
+    t.ctx.press(1, "b")
+    t.ctx.tap(screen.tiles["8"], "Broadcaster")
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    t.ctx.press(1, "a")
+    t.ctx.press(0, "a")  # Ana would close the round with 5 cards for a limit of 3
+    assert screen.view["phase"] == "end"
+    assert ("Refusé : Ana a 5 cartes pour une limite de 3 : défaussez d'abord 2 "
+            "personnage(s)") in " ".join(t.texts())
+    fits(t.app)
+
+
+def test_a_refusal_the_catalog_has_no_text_for_shows_the_english_message(table):
+    """The fallback: an uncoded refusal, or a code the catalog lacks, reads as the engine's
+    message; a coded one names the cards in the screen's language."""
+    t = table(language="fr")
+    screen = start(t, koryo, players=[0, 1])
+    assert screen.refusal(RuleError("x", "plain words")) == "plain words"
+    assert screen.refusal(RuleError("x", "new words", code="no_such_code")) == "new words"
+    coded = RuleError("family", "Ana has no Guardian in play", code="not_in_play",
+                      params={"player": "Ana", "family": 7})
+    assert screen.refusal(coded) == "Ana n'a pas de carte en jeu : Gardien"
+    deck = RuleError("cards.lobbying", "…", code="deck",
+                     params={"n": 5, "kinds": "barbarian", "left": 4, "deck": 6})
+    assert screen.refusal(deck) == "5 × Barbares : seulement 4 sur 6 ne sont pas déjà en jeu"

@@ -58,6 +58,8 @@ VALUES_PER_PAGE = 6  # one choice at a time (a player, a family): two rows of th
 SMALLEST = 22  # units: the smallest type on these screens (legible on the 7" panel)
 # Chosŏn's riposte tokens, as the engine names them -> catalog key.
 TOKENS = {"Return Fire": "return_fire", "Counter-Attack": "counter_attack"}
+# Refusal params that name a card kind (a family value or an event key): "kinds" in plural.
+KIND_PARAMS = ("family", "kinds", "event")
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,8 @@ def row_of(rect: pygame.Rect, n: int, gap: int) -> list[pygame.Rect]:
 
 class BaseScreen(Screen):
     """A screen with the seat ring, touch buttons and a message line."""
+
+    spec: GameText
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
@@ -143,6 +147,31 @@ class BaseScreen(Screen):
         theme = self.app.theme
         font = theme.fitting_font(name, theme.px(size), box.w, theme.px(SMALLEST))
         p.text(shorten(name, font, box.w), font, colour, box, align)
+
+    def refusal(self, exc: RuleError) -> str:
+        """The engine's refusal in the screen's language: the catalog's ``refusal.<code>``
+        filled with its params (card kinds by their names in this language); the English
+        message only for a refusal the catalog has no text for."""
+        key = f"refusal.{exc.code}"
+        if exc.code is None or key not in self.app.catalog.texts:
+            return exc.message
+        params = dict(exc.params)
+        for name, value in params.items():
+            if name in KIND_PARAMS:
+                params[name] = self.kind_label(value, plural=name == "kinds")
+            elif name == "effect":
+                params[name] = self.t(f"refusal.effect.{value}")
+        return self.t(key, **params)
+
+    def kind_label(self, kind: object, plural: bool) -> str:
+        """A card kind's name in the screen's language (a family value or an event key)."""
+        engine = rules_for(self.spec.game).engine
+        if isinstance(kind, int):
+            family = engine.FAMILIES[kind].to_dict()
+            return family[f"{self.app.catalog.language}{'_plural' if plural else ''}"]
+        en, fr, en_plural, fr_plural = engine.EVENT_NAMES[kind]
+        names = {"en": (en, en_plural), "fr": (fr, fr_plural)}[self.app.catalog.language]
+        return names[1] if plural else names[0]
 
     def button(self, key: str) -> Button | None:
         """The button whose action is ``key`` (tests, demo)."""
@@ -256,7 +285,7 @@ class SetupScreen(BaseScreen):
         try:
             session = Session.start(journal, rules, self.setup())
         except RuleError as exc:
-            self.message = self.t("majority.refused", reason=exc.message)
+            self.message = self.t("majority.refused", reason=self.refusal(exc))
             self.app.invalidate()
             return
         self.app.replace(GameScreen(self.app, self.spec, session))
@@ -390,7 +419,7 @@ class GameScreen(BaseScreen):
         except RuleError as exc:
             log.info("%s game %d: refused %s (%s)", self.spec.game, self.session.game_id,
                      action, exc)
-            self.message = self.t("majority.refused", reason=exc.message)
+            self.message = self.t("majority.refused", reason=self.refusal(exc))
             self.app.invalidate()
             return False
         self.message = None
