@@ -1,6 +1,7 @@
 """Wiring profiles: which pin each seat's buttons and light use.
 
-A profile is a YAML file (``hardware/profiles/*.yaml``)::
+A profile is a YAML file (the shipped ones: ``hardware/profiles/*.yaml``, packaged as
+``companion/hardware/profiles/``)::
 
     kind: gpio                 # gpio: Raspberry Pi header (BCM numbers)
     pull_up: true              # buttons wired to ground (default); per seat override
@@ -29,7 +30,10 @@ from companion.engine.errors import RuleError
 from companion.tables.common import check_keys, count, describe, join, mapping
 from companion.yamlsrc import Document, load
 
-PROFILES_DIR = Path(__file__).resolve().parents[2] / "hardware" / "profiles"
+# The repository's hardware/profiles/, seen through the symlink companion/hardware/profiles:
+# the wheel and the sdist carry the files as package data, so an installed (non-editable)
+# package finds them beside this module as a checkout does.
+PROFILES_DIR = Path(__file__).parent / "profiles"
 BUTTON_NAMES = ("a", "b", "c")
 MAX_SEATS = 8
 # Raspberry Pi: BCM 2-27 are on the header; 0 and 1 are reserved for the HAT ID EEPROM.
