@@ -368,3 +368,39 @@ def test_a_refusal_the_catalog_has_no_text_for_shows_the_english_message(table):
     deck = RuleError("cards.lobbying", "…", code="deck",
                      params={"n": 5, "kinds": "barbarian", "left": 4, "deck": 6})
     assert screen.refusal(deck) == "5 × Barbares : seulement 4 sur 6 ne sont pas déjà en jeu"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_home_mid_game_leaves_it_unfinished_and_the_menu_resumes_it(table, language):
+    """Issue #3 follow-up: the game screen's Home button goes back to Home (seat lights off)
+    without finishing the game; Koryŏ on Home's menu opens that game where it was (not a new
+    game), while Chosŏn still starts a new one."""
+    from companion.ui.home import HomeScreen
+    from companion.ui.screens.majority_common import SetupScreen
+
+    t = table(language=language)
+    home = HomeScreen(t.app)
+    t.ctx.show(home)
+    t.ctx.tap(home.button(t.app.catalog.text("koryo.menu")).rect, "Koryŏ")
+    setup = t.screen
+    assert isinstance(setup, SetupScreen)
+    t.ctx.tap(setup.button("seat-2").rect, "seat out")
+    t.ctx.tap(setup.button("seat-3").rect, "seat out")
+    t.ctx.tap(setup.button("start").rect, "start")
+    screen = t.screen
+    play_through(t, seed=5, until=lambda v: v["round"] == 2 and v["phase"] == "main")
+    fits(t.app)
+    described, lights = screen.describe(), t.lights()
+    game = screen.session.game_id
+    t.ctx.tap(screen.button("home").rect, "home")
+    assert t.screen is home and t.app.screens == [home]
+    assert set(t.lights().values()) == {Light.OFF}
+    assert [g.id for g in t.journal.unfinished()] == [game] and t.journal.finished() == []
+    t.ctx.tap(home.button(t.app.catalog.text("choson.menu")).rect, "Chosŏn")
+    assert isinstance(t.screen, SetupScreen) and t.screen.spec.game == "choson"
+    t.ctx.tap(t.screen.button("back").rect, "back")
+    t.ctx.tap(home.button(t.app.catalog.text("koryo.menu")).rect, "Koryŏ")
+    resumed = t.screen
+    assert isinstance(resumed, GameScreen) and resumed.session.game_id == game
+    assert resumed.describe() == described and t.lights() == lights
+    assert t.app.screens == [home, resumed]

@@ -16,7 +16,9 @@ configuration's order) and the first player, then starts a ``Session`` on ``app.
   journal's game is finished as soon as the game is over.
 
 Every change goes through ``session.dispatch``; a refusal shows the engine's reason and
-changes nothing. Undo is on every game screen but the final one.
+changes nothing. Undo is on every game screen but the final one. The board's Home button
+goes back to Home and leaves the game unfinished in the journal: the game's menu entry
+(``new_game``) opens it again where it was.
 
 On the new-game screen a seat's **A** takes it in or out and **B** makes it the first
 player. In the game (the help line of the new-game screen says it too): **A** = the next
@@ -752,8 +754,19 @@ class GameScreen(BaseScreen):
                                               strict=True)
         ]
 
+    def home(self) -> None:
+        """Back to Home; the game stays unfinished in the journal (the menu resumes it)."""
+        log.info("%s game %d left unfinished for Home", self.spec.game, self.session.game_id)
+        if len(self.app.screens) > 1:
+            self.app.pop()
+        else:
+            from companion.ui.home import HomeScreen
+
+            self.app.replace(HomeScreen(self.app))
+
     def _layout_board(self) -> None:
-        items = [(self.t("majority.undo"), self.undo, "undo")]
+        items = [(self.t("majority.home"), self.home, "home"),
+                 (self.t("majority.undo"), self.undo, "undo")]
         if self.can_enter():
             items.append((self.t("majority.enter", player=self.view["current_player"]),
                           self.open_entry, "entry"))
@@ -1078,7 +1091,9 @@ class GameScreen(BaseScreen):
 
 
 def new_game(app: App, spec: GameText) -> Screen:
-    return SetupScreen(app, spec)
+    """The latest game of this kind left unfinished in ``app.journal`` (the game screen's
+    Home button), else the new-game screen."""
+    return resume(app, spec, None) or SetupScreen(app, spec)
 
 
 def resume(app: App, spec: GameText, game_id: int | None) -> Screen | None:
