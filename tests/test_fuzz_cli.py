@@ -15,10 +15,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +47,15 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-WORKDIR = Path(tempfile.mkdtemp(prefix="companion-fuzz-"))
+WORKDIR = Path()  # the module's own temporary directory, set by the fixture below
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _remove_workdir():
-    yield
-    shutil.rmtree(WORKDIR, ignore_errors=True)
+def _workdir(tmp_path_factory):
+    """Hypothesis reruns a test many times, so files go to one directory per module (pytest
+    removes it like any tmp_path) rather than to a fresh tmp_path per call."""
+    global WORKDIR
+    WORKDIR = tmp_path_factory.mktemp("fuzz")
 
 
 keys = st.one_of(

@@ -13,8 +13,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,13 +23,15 @@ from hypothesis import strategies as st
 from companion.cli import main
 from companion.engine import choson, koryo
 
-WORKDIR = Path(tempfile.mkdtemp(prefix="companion-props-"))
+WORKDIR = Path()  # the module's own temporary directory, set by the fixture below
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _remove_workdir():
-    yield
-    shutil.rmtree(WORKDIR, ignore_errors=True)
+def _workdir(tmp_path_factory):
+    """Hypothesis reruns a test many times, so files go to one directory per module (pytest
+    removes it like any tmp_path) rather than to a fresh tmp_path per call."""
+    global WORKDIR
+    WORKDIR = tmp_path_factory.mktemp("props")
 
 
 PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
