@@ -192,3 +192,47 @@ def test_french_table_gets_the_combination_refusal_in_french(table):
             "avec un événement") in shown
     assert "Watcher" not in shown
     fits(t.app)
+
+
+@pytest.mark.parametrize(("game", "seed"), [("choson", 0), ("koryo", 2)])
+def test_lines_under_a_crowded_board_go_on_more_pages(table, game, seed):
+    """Four players at 800×480: when the powers, protections, warnings and tokens do not all
+    fit under the board, its last line says how many more and the whole board (a big
+    target) turns "more" pages until every line has been shown, then back to the board;
+    when a cell shows ``*`` the tie-breaker line heads the board's lines and every page."""
+    from ui_majority import turn_more_pages
+
+    from companion.ui.screens import koryo
+
+    t = table(language="fr")
+    screen = start(t, {"koryo": koryo, "choson": choson}[game], players=[0, 1, 2, 3])
+    crowded = {"checked": 0, "broken": 0}
+
+    def check(action, before, after):
+        if screen.mode != "board" or len(screen.info_pages) < 2:
+            return
+        broken = any(m["tie_breaker"] for m in after["majorities"])
+        if crowded["checked"] >= 3 and (not broken or crowded["broken"]):
+            return
+        crowded["checked"] += 1
+        crowded["broken"] += broken
+        lines, _ = screen.info_lines()
+        expected = [text for line in lines for text, _ in line]
+        shown = turn_more_pages(t)
+        on_board = sum(len(line) for line in screen.info_pages[0][:-1])
+        more = t.app.catalog.text("majority.more_lines", n=len(expected) - on_board)
+        assert more in shown[0]  # how many lines the board leaves for the pages
+        assert t.app.catalog.text("majority.info_back") in shown[-1]
+        seen = {text for page in shown for text in page}
+        assert set(expected) <= seen, set(expected) - seen
+        if broken:
+            first = expected[0]
+            assert first.startswith("* ")
+            for page in shown:  # the breaker before any other line under the board
+                infos = [x for x in page if x in expected]
+                assert infos[0] == first
+
+    play_through(t, seed=seed, check=check, fast=middle_rounds)
+    assert crowded["checked"] >= 3
+    if game == "koryo":
+        assert crowded["broken"]

@@ -380,8 +380,12 @@ def test_home_mid_game_leaves_it_unfinished_and_the_menu_resumes_it(table, langu
 
     t = table(language=language)
     home = HomeScreen(t.app)
+
+    def menu(title: str):  # the game's button on Home (its label names the game)
+        return next(b for b in home.buttons if t.app.catalog.text(title) in b.label).rect
+
     t.ctx.show(home)
-    t.ctx.tap(home.button(t.app.catalog.text("koryo.menu")).rect, "Koryŏ")
+    t.ctx.tap(menu("koryo.menu"), "Koryŏ")
     setup = t.screen
     assert isinstance(setup, SetupScreen)
     t.ctx.tap(setup.button("seat-2").rect, "seat out")
@@ -396,10 +400,10 @@ def test_home_mid_game_leaves_it_unfinished_and_the_menu_resumes_it(table, langu
     assert t.screen is home and t.app.screens == [home]
     assert set(t.lights().values()) == {Light.OFF}
     assert [g.id for g in t.journal.unfinished()] == [game] and t.journal.finished() == []
-    t.ctx.tap(home.button(t.app.catalog.text("choson.menu")).rect, "Chosŏn")
+    t.ctx.tap(menu("choson.menu"), "Chosŏn")
     assert isinstance(t.screen, SetupScreen) and t.screen.spec.game == "choson"
     t.ctx.tap(t.screen.button("back").rect, "back")
-    t.ctx.tap(home.button(t.app.catalog.text("koryo.menu")).rect, "Koryŏ")
+    t.ctx.tap(menu("koryo.menu"), "Koryŏ")
     resumed = t.screen
     assert isinstance(resumed, GameScreen) and resumed.session.game_id == game
     assert resumed.describe() == described and t.lights() == lights

@@ -153,3 +153,21 @@ def middle_rounds(view: dict) -> bool:
     """Rounds 2–7: played straight through the session (the layouts are looked at in the
     first and the last round)."""
     return 2 <= view["round"] <= 7 and view["phase"] != "setup"
+
+
+def turn_more_pages(table: Table) -> list[list[str]]:
+    """On a board whose lines under it do not fit: tap the board through every "more" page
+    back to the board, checking each page's layout; returns the texts of each page (the
+    board's first). A tap on the board is no action: the journal does not change."""
+    screen: GameScreen = table.screen
+    pages = len(screen.info_pages)
+    assert pages > 1 and screen.info_page == 0
+    journaled = table.journal.actions(screen.session.game_id)
+    shown = []
+    for page in range(pages):
+        assert screen.info_page == page
+        fits(table.app)
+        shown.append(table.texts())
+        table.ctx.tap(screen.button("more").rect, "more")
+    assert screen.info_page == 0 and table.journal.actions(screen.session.game_id) == journaled
+    return shown

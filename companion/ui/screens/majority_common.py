@@ -7,7 +7,8 @@ configuration's order) and the first player, then starts a ``Session`` on ``app.
 - ``board``: the season banner (round n/8, deal d, keep at most l, VP bank), the first
   player, the live majority board (a gold cell holds the family; ``=`` marks a tie; ``*``
   a tie won by the tie-breaker in force, named under the board), the powers of the phase
-  as sentences, protections in force, end-of-round limit warnings;
+  as sentences, protections in force, end-of-round limit warnings; what does not fit
+  under the board goes on "more" pages a tap on the board turns (the tie-breaker first);
 - ``entry``: the cards the current player reveals, by touch (tap a family: +1; − and +
   change the selected one); an impossible count or order is refused with the reason;
 - ``powers``: the actions that carry out a power (the engine's options): one button each,
@@ -58,10 +59,12 @@ log = logging.getLogger(__name__)
 OPTIONS_PER_PAGE = 4  # two rows of two: room for names at a legible size
 VALUES_PER_PAGE = 6  # one choice at a time (a player, a family): two rows of three
 SMALLEST = 22  # units: the smallest type on these screens (legible on the 7" panel)
+HEAD_H, ROW_H, INFO_LINE = 34, 21, 19  # units: the board's header, a player's row, a line
 # Chosŏn's riposte tokens, as the engine names them -> catalog key.
 TOKENS = {"Return Fire": "return_fire", "Counter-Attack": "counter_attack"}
 # Refusal params that name a card kind (a family value or an event key): "kinds" in plural.
 KIND_PARAMS = ("family", "kinds", "event")
+Line = list[tuple[str, tuple]]  # a line under the board: one or two (text, colour) items
 
 
 @dataclass(frozen=True)
@@ -363,6 +366,8 @@ class GameScreen(BaseScreen):
         self.pick_field: str | None = None  # what the power's buttons choose now
         self.undo_request: int | None = None  # the seat asking for an undo
         self.recorded = False
+        self.info_page = 0  # 0: the board; 1…: the "more" pages of the lines under it
+        self.info_pages: list[list[Line]] = [[]]
         self._offered: tuple[dict, list] | None = None
         self.lang = app.catalog.language
         self.names = {f["value"]: f for f in self.view["families"]}
@@ -400,6 +405,7 @@ class GameScreen(BaseScreen):
             self._record()
         elif not {"entry": self.can_enter, "powers": self.offered}.get(self.mode, bool)():
             self.mode = "board"
+        self.info_page = 0
         self._layout()
         self.app.invalidate()
 
@@ -776,6 +782,13 @@ class GameScreen(BaseScreen):
         if step is not None:
             items.append((self.t(f"majority.step.{step['action']}"), self.step, "step"))
         self._bar(items)
+        px = self.app.theme.px
+        top = self.body.y + px(HEAD_H) + px(ROW_H) * len(self.view["players"]) + px(4)
+        self.info_rect = pygame.Rect(self.body.x, top, self.body.w, self.body.bottom - top)
+        self.info_pages = self._info_pages()
+        self.info_page %= len(self.info_pages)
+        if len(self.info_pages) > 1:  # the whole board is the big target of "more"
+            self.buttons.append(make_button(self.body, "", self.next_info, "more"))
 
     def _layout_entry(self) -> None:
         px = self.app.theme.px
@@ -866,7 +879,8 @@ class GameScreen(BaseScreen):
             if getattr(button, "key", "") == "undo" and self.undo_request is not None:
                 glow = button.rect.inflate(self.app.theme.px(6), self.app.theme.px(6))
                 pygame.draw.rect(p.surface, th.WARNING, glow, border_radius=glow.h // 4)
-            if not getattr(button, "key", "").startswith("kind-"):
+            key = getattr(button, "key", "")
+            if not key.startswith("kind-") and key != "more":
                 button.draw(p)
 
     def _draw_banner(self, p: Painter, font: pygame.font.Font) -> None:
@@ -917,12 +931,17 @@ class GameScreen(BaseScreen):
         ) + ["vp"]
 
     def _draw_board(self, p: Painter) -> None:
+        if len(self.info_pages) > 1:
+            p.targets.append(self.body)  # a tap on the board turns the "more" pages
+        if self.info_page:
+            self._draw_info(p, self.body, self.info_pages[self.info_page])
+            return
         px = self.app.theme.px
         v = self.view
         players = v["players"]
         cols = self.board_columns()
-        row_h = px(21)
-        head_h = px(34)
+        row_h = px(ROW_H)
+        head_h = px(HEAD_H)
         name_w = self.body.w * 2 // 15
         col_w = (self.body.w - name_w) // len(cols)
         x0 = self.body.x + name_w
@@ -967,10 +986,17 @@ class GameScreen(BaseScreen):
                     mark = "="
                 self.draw_text(p, f"{n}{mark}" if n else "·", 24, ink, cell, "center")
             y += row_h
-        # Under the board: powers and protections (a line each), then limit warnings, the
-        # tie-breaker and Chosŏn's tokens (two a line); what does not fit is counted.
-        gap = px(4)
-        info = pygame.Rect(self.body.x, y + gap, self.body.w, self.body.bottom - y - gap)
+        self._draw_info(p, self.info_rect, self.info_pages[0])
+
+    def info_lines(self) -> tuple[list[Line], list[Line]]:
+        """What is said under the board, as lines of one or two (text, colour) items:
+        powers and protections (a line each, two when long), then limit warnings, the
+        tie-breaker and Chosŏn's tokens (two a line). When a cell shows ``*`` the
+        tie-breaker comes first: it is also returned apart, to head every "more" page."""
+        px, v = self.app.theme.px, self.view
+        p = Painter(self.app.canvas, self.app.theme)
+        font = self.app.theme.font(px(SMALLEST))
+        width = self.body.w
         warnings = self.limit_texts()
         wide = [(self.power_text(pw), th.INK) for pw in v["powers"]] + [
             (self.protection_text(pr), th.INK_SOFT) for pr in v["protections"]
@@ -980,16 +1006,17 @@ class GameScreen(BaseScreen):
         narrow = [(w, th.WARNING) for w in warnings] + ([] if broken else breaker) + [
             (line, th.INK_SOFT) for line in self.token_texts()
         ]
-        font = self.app.theme.font(px(SMALLEST))
-        half = (info.w - px(10)) // 2
-        lines: list[list[tuple[str, tuple]]] = []
-        for text, colour in (breaker if broken else []) + wide:
-            # A sentence too long for one line takes two.
-            lines += [[(part, colour)] for part in p.lines(text, font, info.w)]
-        pair: list[tuple[str, tuple]] = []
+        half = (width - px(10)) // 2
+        pinned: list[Line] = []
+        for text, colour in breaker if broken else []:
+            pinned += [[(part, colour)] for part in p.lines(text, font, width)]
+        lines = list(pinned)
+        for text, colour in wide:  # a sentence too long for one line takes two
+            lines += [[(part, colour)] for part in p.lines(text, font, width)]
+        pair: Line = []
         for item in narrow:  # short ones two a line
             if font.size(item[0])[0] > half:
-                lines += [[(part, item[1])] for part in p.lines(item[0], font, info.w)]
+                lines += [[(part, item[1])] for part in p.lines(item[0], font, width)]
                 continue
             pair.append(item)
             if len(pair) == 2:
@@ -997,14 +1024,42 @@ class GameScreen(BaseScreen):
                 pair = []
         if pair:
             lines.append(pair)
-        line_h = px(19)
-        fit = max(1, info.h // line_h)
-        if len(lines) > fit:
-            hidden = sum(len(line) for line in lines[fit - 1:])
-            lines = lines[: fit - 1] + [[(self.t("majority.more_lines", n=hidden), th.INK_SOFT)]]
+        return lines, pinned
+
+    def _info_pages(self) -> list[list[Line]]:
+        """The lines under the board, and when they do not all fit there, "more" pages over
+        the whole board (the tie-breaker line first on each); every page but the last ends
+        with how many more there are, the last with how to get back to the board."""
+        lines, pinned = self.info_lines()
+        line_h = self.app.theme.px(INFO_LINE)
+        fit = max(1, self.info_rect.h // line_h)
+        if len(lines) <= fit:
+            return [lines]
+        chunks = [lines[: fit - 1]]
+        rest = lines[max(fit - 1, len(pinned)):]
+        per = max(1, self.body.h // line_h - len(pinned) - 1)
+        chunks += [pinned + rest[i:i + per] for i in range(0, len(rest), per)]
+        pages = []
+        for i, chunk in enumerate(chunks):
+            if i + 1 < len(chunks):
+                hidden = sum(len(line) for line in rest[i * per:])
+                footer = self.t("majority.more_lines", n=hidden)
+            else:
+                footer = self.t("majority.info_back")
+            pages.append(chunk + [[(footer, th.INK_SOFT)]])
+        return pages
+
+    def next_info(self) -> None:
+        """The next "more" page of the lines under the board (after the last: the board)."""
+        self.info_page = (self.info_page + 1) % len(self.info_pages)
+        self.app.invalidate()
+
+    def _draw_info(self, p: Painter, rect: pygame.Rect, lines: list[Line]) -> None:
+        px = self.app.theme.px
+        line_h = px(INFO_LINE)
         for i, line in enumerate(lines):
-            rect = pygame.Rect(info.x, info.y + i * line_h, info.w, line_h)
-            for (text, colour), cell in zip(line, row_of(rect, len(line), px(10)), strict=True):
+            row = pygame.Rect(rect.x, rect.y + i * line_h, rect.w, line_h)
+            for (text, colour), cell in zip(line, row_of(row, len(line), px(10)), strict=True):
                 self.draw_text(p, text, 22, colour, cell)
 
     def _draw_entry(self, p: Painter) -> None:
@@ -1192,6 +1247,13 @@ def demo_game(ctx, spec: GameText, seed: int, drop_seat: int | None) -> None:
             ctx.tap(screen.button("powers").rect, "powers")
             ctx.shot()
             ctx.tap(screen.button("back").rect, "back")
+        if len(screen.info_pages) > 1 and "more" not in shown:
+            shown.add("more")
+            ctx.app.step(block=False)  # after a fast-forward: draw this view first
+            ctx.shot("crowded")
+            for _ in range(len(screen.info_pages)):
+                ctx.tap(screen.button("more").rect, "more")
+                ctx.shot("more" if screen.info_page else "board-again")
         discards = any(pw["code"] == "discard" for pw in v["powers"])
         if v["phase"] == "end" and "limit" not in shown and discards:
             shown.add("limit")
