@@ -5,6 +5,12 @@ Tapping a game pushes ``new_game(app)`` of its module; a game's screens come bac
 ``app.pop()`` (Home turns every seat light off when it is on top again). Seat buttons do
 nothing harmful here: a press lights that seat and says who is at the table.
 
+A game with an unfinished game in the journal shows it instead ("Resume Koryŏ", started
+20:41, step 12): the tap resumes it through ``resume(app, game_id)``, and "Abandon" beside
+it drops it (``Journal.abandon``: its actions stay in the database, it no longer resumes)
+after a second tap on the same button ("Sure? Abandon"); any other tap or seat press
+cancels. Home rebuilds this list every time it is on top again.
+
 At start, ``resume_unfinished(app)`` opens the latest unfinished game of the journal whose
 game is on the menu, through its module's ``resume(app, game_id)``.
 """
@@ -14,20 +20,54 @@ from __future__ import annotations
 import importlib
 import logging
 import math
+from datetime import datetime
 
 import pygame
 
 from companion.engine.errors import RuleError
 from companion.hardware.base import ButtonEvent, Light
+from companion.journal import GameRecord, JournalError
 from companion.ui import screens
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.table_check import TableCheckScreen, key_hints
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, NoticeBand
+from companion.ui.widgets import Button, NoticeBand, split_in_two
 
 log = logging.getLogger(__name__)
+LEGIBLE = 22  # units: the smallest type on Home (legible on the 7" panel)
+
+
+class ResumeButton(Button):
+    """A game's button when it has an unfinished game: "Resume GAME" over its progress."""
+
+    def __init__(self, rect: pygame.Rect, label: str, detail: str, on_tap) -> None:
+        super().__init__(rect, label, on_tap)
+        self.detail = detail
+
+    def draw(self, p: Painter) -> None:
+        radius = self.rect.height // 4
+        pygame.draw.rect(p.surface, th.SOCKET, self.rect.move(0, max(2, self.rect.height // 16)),
+                         border_radius=radius)
+        fill = th.BUTTON_PRESSED if self.pressed else th.BUTTON
+        pygame.draw.rect(p.surface, fill, self.rect, border_radius=radius)
+        theme = p.theme
+        inner = self.rect.inflate(-self.rect.height // 4, -self.rect.height // 8)
+        legible = theme.font(theme.px(LEGIBLE)).get_height()
+        lines = [self.label]
+        if theme.fitting_font(self.label, theme.px(32), inner.w).get_height() < legible:
+            lines = list(split_in_two(self.label) or lines)  # too long: on two lines
+        lines.append(self.detail)
+        line_h = inner.h // len(lines)
+        for i, line in enumerate(lines):
+            box = pygame.Rect(inner.x, inner.y + i * line_h, inner.w, line_h)
+            size = theme.px(26 if i == len(lines) - 1 else 32)
+            while size > theme.px(LEGIBLE) and theme.font(size).size(line)[1] > line_h:
+                size -= 1
+            font = theme.fitting_font(line, size, inner.w)
+            p.text(line, font, th.BUTTON_INK, box)
+        p.targets.append(self.rect)
 
 
 class HomeScreen(Screen):
@@ -35,15 +75,48 @@ class HomeScreen(Screen):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        t = app.catalog.text
         self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
         self.status: str | None = None
-        choices = [(t(entry.title), self._opener(entry)) for entry in screens.MENU]
-        choices.append((t("home.table_check"), self.open_table_check))
-        self._layout(len(choices))
-        self.buttons = [
-            Button(rect, label, action) for rect, (label, action) in zip(self.cells, choices)
-        ]
+        self.build()
+
+    def build(self) -> None:
+        """The buttons: a game's, or its unfinished game's Resume and Abandon."""
+        t = self.app.catalog.text
+        self.pending = self._unfinished()
+        self.confirming: str | None = None  # the game whose Abandon asks "Sure?"
+        self.abandons: dict[str, Button] = {}
+        self._layout(len(screens.MENU) + 1)
+        self.buttons = []
+        for entry, cell in zip(screens.MENU, self.cells, strict=False):
+            record = self.pending.get(entry.game)
+            if record is None:
+                self.buttons.append(Button(cell, t(entry.title), self._opener(entry)))
+                continue
+            side = max(th.MIN_TARGET, cell.w * 2 // 5)
+            gap = self.app.theme.px(6)
+            main = pygame.Rect(cell.x, cell.y, cell.w - side - gap, cell.h)
+            drop = pygame.Rect(main.right + gap, cell.y, side, cell.h)
+            self.buttons.append(ResumeButton(
+                main, t("home.resume", game=t(entry.title)), self.progress(record),
+                self._resumer(entry, record)))
+            abandon = Button(drop, t("home.abandon"), self._abandoner(entry, record))
+            self.abandons[entry.game] = abandon
+            self.buttons.append(abandon)
+        self.buttons.append(Button(self.cells[-1], t("home.table_check"), self.open_table_check))
+
+    def _unfinished(self) -> dict[str, GameRecord]:
+        """The latest unfinished game of each menu entry, from the journal."""
+        if self.app.journal is None:
+            return {}
+        games = {entry.game for entry in screens.MENU}
+        return {r.game: r for r in self.app.journal.unfinished() if r.game in games}
+
+    def progress(self, record: GameRecord) -> str:
+        """When an unfinished game started (the date too if not today) and its step."""
+        started = datetime.fromisoformat(record.started)
+        now = datetime.now(started.tzinfo)
+        time = started.strftime("%H:%M" if started.date() == now.date() else "%d/%m %H:%M")
+        return self.app.catalog.text("home.progress", time=time, count=record.actions)
 
     # --- layout -------------------------------------------------------------------------
 
@@ -93,6 +166,57 @@ class HomeScreen(Screen):
     def _opener(self, entry: screens.Entry):
         return lambda: self.open_game(entry)
 
+    def _resumer(self, entry: screens.Entry, record: GameRecord):
+        return lambda: self.resume_game(entry, record)
+
+    def _abandoner(self, entry: screens.Entry, record: GameRecord):
+        return lambda: self.abandon_game(entry, record)
+
+    def resume_game(self, entry: screens.Entry, record: GameRecord) -> None:
+        """Push the screen of ``entry``'s unfinished game; a game that can't be rebuilt is
+        said on the status line (Abandon is then the way out)."""
+        module = importlib.import_module(entry.module)
+        self._lights_off()
+        t = self.app.catalog.text
+        try:
+            screen = module.resume(self.app, record.id)
+        except (JournalError, RuleError) as exc:
+            log.error("home: game %d (%s) does not resume: %s", record.id, entry.game, exc)
+            self.status = t("home.cannot_resume", game=t(entry.title), reason=str(exc))
+            self.app.invalidate()
+            return
+        if screen is None:  # nothing the module can resume: a new game
+            self.open_game(entry)
+            return
+        log.info("home: resumed game %d (%s)", record.id, entry.game)
+        self.app.push(screen)
+
+    def abandon_game(self, entry: screens.Entry, record: GameRecord) -> None:
+        """First tap: ask "Sure?" on the same button; second: abandon the game."""
+        t = self.app.catalog.text
+        if self.confirming != entry.game:
+            self._cancel()
+            self.confirming = entry.game
+            self.abandons[entry.game].label = t("home.abandon_sure")
+            self.status = t("home.abandon_ask", game=t(entry.title))
+            self.app.invalidate()
+            return
+        self.app.journal.abandon(record.id)
+        log.info("home: abandoned game %d (%s), %d actions kept", record.id, entry.game,
+                 record.actions)
+        self.build()
+        self.status = t("home.abandoned", game=t(entry.title))
+        self.app.invalidate()
+
+    def _cancel(self) -> bool:
+        """Put back the Abandon button that asks "Sure?"; True if there was one."""
+        if self.confirming is None:
+            return False
+        self.abandons[self.confirming].label = self.app.catalog.text("home.abandon")
+        self.confirming = None
+        self.status = None
+        return True
+
     def open_game(self, entry: screens.Entry) -> None:
         """Push the first screen of a new game of ``entry``; a table the game refuses (too
         few seats, say) is said on the status line instead."""
@@ -119,9 +243,11 @@ class HomeScreen(Screen):
 
     def on_show(self) -> None:
         self._lights_off()
+        self.build()
         self.status = None
 
     def on_button(self, event: ButtonEvent) -> None:
+        self._cancel()
         self.app.backend.set_light(event.seat, Light.YOUR_TURN)
         name = self.app.seats[event.seat].name
         self.status = self.app.catalog.text("home.seat_here", name=name)
@@ -129,6 +255,9 @@ class HomeScreen(Screen):
 
     def pointer_down(self, pos: tuple[int, int]) -> None:
         changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
+        asking = self.abandons.get(self.confirming)
+        if asking is not None and not asking.rect.collidepoint(pos):
+            changed.append(self._cancel())  # a tap anywhere else: no, keep the game
         if any(changed):
             self.app.invalidate()
 
@@ -151,7 +280,10 @@ class HomeScreen(Screen):
 
     def describe(self) -> str:
         t = self.app.catalog.text
-        labels = " · ".join(b.label for b in self.buttons)
+        labels = " · ".join(
+            f"{b.label} ({b.detail})" if isinstance(b, ResumeButton) else b.label
+            for b in self.buttons
+        )
         return f"{t('app.name')} | {self.status or t('home.choose')} | {labels}"
 
     def draw(self, p: Painter) -> None:
