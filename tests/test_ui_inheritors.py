@@ -2,7 +2,8 @@
 real App loop with touch events (SDL dummy driver): setup with the first player lit on the
 seat, every entry by touch, the validator's refusals shown with their reason, undo, the
 final score equal to ``companion score --json`` on the same table file, the result kept
-in the history and the journal, resume after a restart, layouts at 800x480 and 1280x720."""
+in the history and the journal, resume after a restart, Home leaving the sheet
+unfinished, layouts at 800x480 and 1280x720."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from companion.journal import Journal
 from companion.tables import inheritors as table
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DEMOS, DemoContext, demo_config
+from companion.ui.home import HomeScreen
 from companion.ui.screens import inheritors as screens
 
 
@@ -424,3 +426,37 @@ def test_a_pad_button_opens_that_players_column_and_setup_back_returns(open_tabl
     t.tap(setup.back_rect, "back")
     assert t.app.screen is below and t.backend.light(1) is Light.OFF
     assert t.backend.light(2) is Light.FIRST_PLAYER  # the sheet shown again: its light
+
+
+def test_home_leaves_the_sheet_unfinished_and_home_resumes_it(open_table):
+    """The sheet's Home button: back on Home with every light off, the game still
+    unfinished in the journal (not finished, not in the history); Home's Resume reopens
+    the same sheet."""
+    t = open_table()
+    home = HomeScreen(t.app)
+    t.app.push(home)
+    sheet = start(t)
+    set_value(t, sheet, "stack:red", 3)
+    game_id, before = sheet.session.game_id, sheet.sheet
+    t.tap(sheet.home_rect, "home")
+    assert t.app.screens == [home]
+    assert [t.backend.light(s) for s in range(4)] == [Light.OFF] * 4
+    assert [g.id for g in t.journal.unfinished()] == [game_id]
+    assert t.journal.finished() == [] and t.history.games() == []
+    resume = home.button(t.app.catalog.text("home.resume", game="Inheritors"))
+    t.tap(resume.rect, "resume")
+    assert isinstance(t.app.screen, screens.SheetScreen) and t.app.screen.sheet == before
+    assert t.backend.light(1) is Light.FIRST_PLAYER
+
+
+def test_without_a_journal_home_takes_a_second_tap(open_table):
+    """No journal: leaving loses the entries, so the first tap only asks "Sure? Home"."""
+    t = open_table(journal=False)
+    home = HomeScreen(t.app)
+    t.app.push(home)
+    sheet = start(t)
+    t.tap(sheet.home_rect, "home")
+    assert t.app.screen is sheet
+    assert next(b for b in sheet.buttons if b.rect == sheet.home_rect).label == "Sure? Home"
+    t.tap(sheet.home_rect, "home again")
+    assert t.app.screens == [home]

@@ -12,8 +12,10 @@ and "Save" records ``companion score --json``'s result in ``app.history``.
 Journal: with ``app.journal`` the sheet is a journaled ``Session`` (a cut loses no entry)
 and ``resume(app, game_id)`` reopens it (the home screen's contract). Without a journal
 the sheet lives in memory and ``resume`` returns None. The setup's Back returns Home
-(``app.pop()``); a sheet is left by saving its final score (unsaved, it stays in the
-journal and resumes at the next start). A seat's pad button opens that player's column.
+(``app.pop()``). The sheet's Home button leaves it unfinished in the journal (Home then
+offers to resume or abandon it; it also resumes at the next start); without a journal the
+entries would be lost, so Home then takes a second tap ("Sure? Home"). A seat's pad
+button opens that player's column.
 """
 
 from __future__ import annotations
@@ -383,11 +385,26 @@ class SheetScreen(Touch):
         self.quest = 0  # selected quest of the player
         self.message: str | None = None
         self.refused = False
+        self.leaving = False  # without a journal: Home asked "Sure?" once
         self.view = session.public_view()
         self.build()
 
     def on_show(self) -> None:
         self.lights()
+
+    def home(self) -> None:
+        """Back to Home, the sheet unfinished in the journal; without a journal (the
+        entries are lost) only at the second tap."""
+        if isinstance(self.session, LocalSession) and not self.leaving:
+            self.leaving = True
+            self.refresh()
+            return
+        for seat in range(len(self.app.seats)):
+            self.app.backend.set_light(seat, Light.OFF)
+        if len(self.app.screens) > 1:
+            self.app.pop()
+        else:
+            self.app.replace(new_game(self.app))
 
     # --- state --------------------------------------------------------------------------
 
@@ -503,11 +520,15 @@ class SheetScreen(Touch):
         m, gap = px(10), px(8)
         bh = button_h(self.app)
         self.buttons = []
-        # Top bar: player tabs, Undo, Final score.
-        fw, uw = px(170), px(120)
+        # Top bar: Home, player tabs, Undo, Final score.
+        fw, uw, hw = px(160), px(110), px(110)
+        self.home_rect = pygame.Rect(m, m, hw, bh)
         self.finish_rect = pygame.Rect(w - m - fw, m, fw, bh)
         self.undo_rect = pygame.Rect(self.finish_rect.x - gap - uw, m, uw, bh)
-        tabs = pygame.Rect(m, m, self.undo_rect.x - gap - m, bh)
+        tabs = pygame.Rect(self.home_rect.right + gap, m,
+                           self.undo_rect.x - gap - self.home_rect.right - gap, bh)
+        home = t("inheritors.sheet.home_sure" if self.leaving else "inheritors.sheet.home")
+        self.buttons.append(Button(self.home_rect, home, self.home))
         self.tab_rects = grid(tabs, len(self.sheet.players), 1, gap)
         for i, rect in enumerate(self.tab_rects):
             self.buttons.append(Tile(rect, lambda i=i: self.select_player(i),
