@@ -194,8 +194,9 @@ def test_abandoned_game_is_not_resumed_by_companion_run(tmp_path, journal):
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=["800x480", "1280x720"])
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_resume_and_abandon_layout_fits(journal, size, language):
-    """Two unfinished games (the longest French title among them), one asking "Sure?":
-    every text whole and legible, nothing overlapping, targets large enough."""
+    """Two unfinished games (the longest French title among them), one asking "Sure?",
+    then abandoned: every text whole and legible, nothing overlapping, targets large
+    enough."""
     koryo_game(journal, steps=12)
     Session.start(journal, InheritorsSheet(), {"players": ["Ana", "Ben"], "seats": [0, 1],
                                                "first_player": "Ana"})
@@ -206,9 +207,10 @@ def test_resume_and_abandon_layout_fits(journal, size, language):
         app.invalidate()
         app.step(block=False)
         check_layout(app)
-        shown = {box.text for box in app.painter.texts}
-        assert app.catalog.text("home.abandon_sure") in shown or any(
-            app.catalog.text("home.abandon_sure").startswith(text) for text in shown)
+        assert home.abandons["koryo"].label == app.catalog.text("home.abandon_sure")
+        tap(app, home.abandons["koryo"].rect)  # abandoned: the status line says so
+        check_layout(app)
+        assert home.status in {box.text for box in app.painter.texts}
     finally:
         app.backend.close()
         pygame.display.quit()

@@ -322,7 +322,9 @@ def resume_unfinished(app: App) -> Screen | None:
 
 
 def demo(ctx) -> None:
-    """Home: the games, a seat saying it is here, Table check opened and closed by touch."""
+    """Home: the games, a seat saying it is here, Table check opened and closed by touch;
+    an Inheritors sheet left by its Home button shows as Resume, then is abandoned (two
+    taps)."""
     ctx.show(HomeScreen(ctx.app))
     ctx.shot()
     ctx.press(1, "a")
@@ -334,3 +336,13 @@ def demo(ctx) -> None:
     ctx.shot("from-home")
     ctx.tap(ctx.app.screen.back_rect, "back")
     ctx.shot("back")
+    ctx.tap(home.button(t("inheritors.menu")).rect, "Inheritors")
+    setup = ctx.app.screen
+    for seat in (0, 1):
+        ctx.tap(setup.seat_rects[seat], f"seat {seat}")
+    ctx.tap(setup.start_rect, "start")
+    ctx.tap(ctx.app.screen.home_rect, "home")
+    ctx.shot("resume")
+    for label in ("abandon", "sure"):
+        ctx.tap(home.abandons["inheritors"].rect, label)
+        ctx.shot(label)
