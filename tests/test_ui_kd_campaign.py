@@ -403,7 +403,7 @@ def test_council_home_leaves_the_night_unfinished_and_the_menu_resumes_it(table_
     tap_button(app, t("kd.home"))
     assert isinstance(app.screen, HomeScreen)
     assert [g.id for g in app.journal.unfinished()] == [table.session.game_id]
-    open_kd(app)
+    tap(app, app.screen.button(t("home.resume", game=t(KD_ENTRY.title))).rect)  # Home's Resume
     assert isinstance(app.screen, kd_ui.CouncilScreen)
     assert app.screen.table.session.game_id == table.session.game_id
     assert t("kd.council.title", number=2) in app.screen.describe()
