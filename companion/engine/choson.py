@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from companion.engine.errors import RuleError
@@ -23,7 +22,7 @@ from companion.engine.majority import (
     Protection,
     best,
     family_value,
-    majority,
+    live_majority,
     plain,
     scoring_holders,
     seated,
@@ -281,26 +280,12 @@ def new_game(players: Sequence[str], first_player: str | None = None) -> State:
 def majority_of(state: State, family: int) -> Majority:
     """The live majority of ``family``: a tie goes to the owner of Yi's Shield when the
     shield is on that family."""
-    return _live_majorities(state.players, state.areas, state.shield)[family - 1]
-
-
-@lru_cache(maxsize=256)
-def _live_majorities(
-    players: tuple[str, ...], areas: tuple[Area, ...], shield: tuple[str, int] | None
-) -> tuple[Majority, ...]:
-    """Every family's live majority (index 0 is family 1): a pure function of the cards in
-    play and the shield, computed once per distinct table (one state's powers and checks
-    ask for it many times, and most actions leave the areas as they were)."""
-    return tuple(
-        majority(v, {p: a[v] for p, a in zip(players, areas, strict=True)}, players,
-                 shield[0] if shield and shield[1] == v else None, SHIELD)
-        for v in FAMILY_VALUES
-    )
+    breaker = state.shield[0] if state.shield and state.shield[1] == family else None
+    return live_majority(family, state.players, state.areas, breaker, SHIELD)
 
 
 def majorities(state: State) -> dict[int, Majority]:
-    lives = _live_majorities(state.players, state.areas, state.shield)
-    return dict(zip(FAMILY_VALUES, lives, strict=True))
+    return {v: majority_of(state, v) for v in FAMILY_VALUES}
 
 
 def holder(state: State, family: int) -> str | None:
@@ -345,18 +330,19 @@ def protections(state: State) -> list[Protection]:
 def _scientist_due(state: State, p: str) -> bool:
     t = state.turn
     triggered = t.combination == 4 or (t.combination == 3 and t.effect_uses > 0)
-    return holder(state, SCIENTIST) == p and triggered and not t.scientist
+    return triggered and not t.scientist and holder(state, SCIENTIST) == p
 
 
 def _gosu_due(state: State, p: str) -> bool:
     t = state.turn
     triggered = t.combination == 4 or (t.combination == 3 and t.effect_uses > 0)
-    return holder(state, GOSU) == p and triggered and not t.kept
+    return triggered and not t.kept and holder(state, GOSU) == p
 
 
 def _oracle_due(state: State, p: str) -> bool:
-    holds_token = p in (return_fire(state), counter_attack(state))
-    return holder(state, ORACLE) == p and holds_token and not state.turn.oracle
+    if state.turn.oracle or holder(state, ORACLE) != p:
+        return False
+    return p in (return_fire(state), counter_attack(state))
 
 
 def _effect_left(state: State, p: str) -> int:
@@ -828,7 +814,7 @@ def _end_turn(state: State, action: EndTurn) -> State:
     p = action.player
     _own_turn(state, p)
     for due, family in ((_oracle_due, ORACLE), (_scientist_due, SCIENTIST)):
-        if due(state, p) and state.bank:
+        if state.bank and due(state, p):
             raise RuleError("player", f"{p} must take a VP first — {FAMILIES[family].en_plural}",
                             code="must_take_vp", params={"player": p, "kinds": family})
     nxt = state.turn_index + 1

@@ -23,7 +23,7 @@ from companion.engine.majority import (
     Protection,
     best,
     family_value,
-    majority,
+    live_majority,
     plain,
     scoring_holders,
     seated,
@@ -231,26 +231,18 @@ def _omniscient(players: tuple[str, ...], areas: tuple[Area, ...]) -> str | None
     return next((p for p, a in zip(players, areas, strict=True) if a[OMNISCIENT]), None)
 
 
-@lru_cache(maxsize=256)
-def _live_majorities(players: tuple[str, ...], areas: tuple[Area, ...]) -> tuple[Majority, ...]:
-    """Every family's live majority (index 0 is family 1): a pure function of the cards in
-    play, computed once per distinct table (the powers, limits and protections of one state
-    ask for it many times, and most actions leave the areas as they were)."""
-    breaker = _omniscient(players, areas)
-    return tuple(
-        majority(v, {p: a[v] for p, a in zip(players, areas, strict=True)}, players, breaker,
-                 FAMILIES[OMNISCIENT].en)
-        for v in FAMILY_VALUES
-    )
-
-
 def majority_of(state: State, family: int) -> Majority:
     """The live majority of ``family`` during the rounds: ties go to the Omniscient holder."""
-    return _live_majorities(state.players, state.areas)[family - 1]
+    return _majority(state.players, state.areas, family)
+
+
+def _majority(players: tuple[str, ...], areas: tuple[Area, ...], family: int) -> Majority:
+    breaker = _omniscient(players, areas)
+    return live_majority(family, players, areas, breaker, FAMILIES[OMNISCIENT].en)
 
 
 def majorities(state: State) -> dict[int, Majority]:
-    return dict(zip(FAMILY_VALUES, _live_majorities(state.players, state.areas), strict=True))
+    return {v: majority_of(state, v) for v in FAMILY_VALUES}
 
 
 def holder(state: State, family: int) -> str | None:
@@ -271,13 +263,15 @@ def limit_check(state: State) -> list[LimitCheck]:
 def _limit_checks(
     players: tuple[str, ...], areas: tuple[Area, ...], round_no: int
 ) -> tuple[LimitCheck, ...]:
-    senators = _live_majorities(players, areas)[SENATOR - 1].holder
-    checks = []
-    for p, area in zip(players, areas, strict=True):
-        lim = limit(round_no) + (2 if senators == p else 0)  # the Senator majority: +2
-        excess = min(area.characters, max(0, area.total - lim))
-        checks.append(LimitCheck(p, area.total, lim, excess))
-    return tuple(checks)
+    senators = _majority(players, areas, SENATOR).holder
+    return tuple(
+        _limit_of(round_no, senators, p, area) for p, area in zip(players, areas, strict=True)
+    )
+
+
+def _limit_of(round_no: int, senators: str | None, player: str, area: Area) -> LimitCheck:
+    lim = limit(round_no) + (2 if senators == player else 0)  # the Senator majority: +2
+    return LimitCheck(player, area.total, lim, min(area.characters, max(0, area.total - lim)))
 
 
 def barbarian_proof(state: State, player: str) -> bool:
@@ -663,7 +657,7 @@ def _discard(state: State, action: Discard) -> State:
         raise RuleError("family", "events can never be discarded to the limit (only a Priest "
                                   "majority destroys them)", code="discard_event")
     family = family_value(action.family, "family")
-    check = next(c for c in limit_check(state) if c.player == p)
+    check = _limit_of(state.round, holder(state, SENATOR), p, state.area(p))
     if action.count < 1:
         raise RuleError("count", "discard at least 1 card", code="discard_none")
     if action.count > check.excess:

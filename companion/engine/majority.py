@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar
 
 from companion.engine.errors import RuleError
@@ -160,6 +160,21 @@ def majority(
     if breaker is not None and breaker in top:
         return Majority(family, breaker, count, top, breaker_name)
     return Majority(family, None, count, top)
+
+
+@lru_cache(maxsize=1024)
+def live_majority(
+    family: int,
+    players: tuple[str, ...],
+    areas: tuple[Area, ...],
+    breaker: str | None = None,
+    breaker_name: str | None = None,
+) -> Majority:
+    """``majority`` of ``family`` on the cards of ``areas`` (seat-indexed like ``players``),
+    remembered for the tables seen last: one state's powers, limits, protections and view
+    ask for the same majorities many times, and most actions leave the areas as they were."""
+    counts = {p: a[family] for p, a in zip(players, areas, strict=True)}
+    return majority(family, counts, players, breaker, breaker_name)
 
 
 def scoring_holders(areas: Mapping[str, Area], order: Sequence[str]) -> dict[int, str | None]:
