@@ -23,7 +23,7 @@ from companion.engine.majority import (
     Protection,
     best,
     family_value,
-    live_majority,
+    majority,
     plain,
     scoring_holders,
     seated,
@@ -236,9 +236,14 @@ def majority_of(state: State, family: int) -> Majority:
     return _majority(state.players, state.areas, family)
 
 
+@lru_cache(maxsize=1024)
 def _majority(players: tuple[str, ...], areas: tuple[Area, ...], family: int) -> Majority:
+    """Remembered for the tables seen last: one state's powers, limits, protections and
+    view ask for the same majorities many times, and most actions leave the areas as
+    they were."""
+    counts = {p: a[family] for p, a in zip(players, areas, strict=True)}
     breaker = _omniscient(players, areas)
-    return live_majority(family, players, areas, breaker, FAMILIES[OMNISCIENT].en)
+    return majority(family, counts, players, breaker, FAMILIES[OMNISCIENT].en)
 
 
 def majorities(state: State) -> dict[int, Majority]:
