@@ -186,19 +186,26 @@ def seat_row(
     pygame.draw.circle(p.surface, colour, (rect.x + px(6) + r, rect.centery), r)
     x = rect.x + 2 * r + px(14)
     size = min(px(30), rect.h)
-    name_box = pygame.Rect(x, rect.y, rect.w * 3 // 10, rect.h)
-    fit(p, name, size, name_box)
-    x = name_box.right + px(4)
     bh = min(rect.h - px(2), px(26))
     bw = px(112)
+    name_w = rect.w * 3 // 10
+    tokens = (bw + px(4)) * (2 if moderator else int(leader))  # up to the last token held
+    needed = theme.font(px(22)).size(status)[0] if status else 0
+    if needed > rect.right - px(18) - x - name_w - tokens:  # a long status: the name column
+        name_w = min(name_w, theme.font(size).size(name)[0] + px(4))  # gives up its slack
+    name_box = pygame.Rect(x, rect.y, name_w, rect.h)
+    fit(p, name, size, name_box)
+    x = name_box.right + px(4)
+    free = x  # the status (right-aligned) may use the room of a token not held
     for on, key, light in (
         (leader, "kd.token.leader", Light.LEADER),
         (moderator, "kd.token.moderator", Light.MODERATOR),
     ):
         if on:
             badge(p, screen.t(key), light, pygame.Rect(x, rect.centery - bh // 2, bw, bh))
+            free = x + bw + px(4)
         x += bw + px(4)
-    status_box = pygame.Rect(x + px(4), rect.y, rect.right - px(10) - x - px(4), rect.h)
+    status_box = pygame.Rect(free + px(4), rect.y, rect.right - px(10) - free - px(4), rect.h)
     fit(p, status, size, status_box, status_colour, "right")
 
 

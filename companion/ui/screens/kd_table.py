@@ -175,6 +175,18 @@ class KdTable:
         self.refused = None
         return True
 
+    def can_undo(self) -> bool:
+        """Whether the journal holds an action of this night to take back."""
+        return bool(self.session.journal.actions(self.session.game_id))
+
+    def undo(self) -> dict | None:
+        """Take back the night's last journaled action (returns its public part, None if
+        there was none); every seat's pending choice is forgotten. An undone secret lock
+        is deleted with its private part: that seat is "not yet" again and its ballot is
+        never shown."""
+        self.refused = None
+        return self.pads.undo()
+
     def _moderator(self) -> str:
         return self.vote_view()["moderator"]
 

@@ -84,6 +84,7 @@ class CouncilScreen(KdScreen):
             (self.t("kd.council.secret_vote"), partial(self.vote, kd_vote.SECRET)),
             (self.t("kd.council.kingdom"), self.kingdom),
             (self.t("kd.council.campaign"), self.campaign),
+            *undo_action(self),
             (self.t("kd.home"), self.home),
         ]
 
@@ -140,9 +141,13 @@ class VoteScreen(KdScreen):
             return left, self.t("kd.vote.locked_count", count=locked, total=len(vote["players"]))
         return left, self.t("kd.totals", **vote["totals"])
 
+    def actions(self) -> Actions:
+        return undo_action(self)
+
     def on_button(self, event: ButtonEvent) -> None:
-        if not self.table.press(event):
+        if not self.table.press(event):  # a secret vote's pending or refused press: no trace
             return
+        self.confirming = None
         if self.table.vote_view()["phase"] != kd_vote.VOTING:
             self.app.replace(RevealScreen(self.app, self.table))
         else:
@@ -206,11 +211,13 @@ class RevealScreen(KdScreen):
     def actions(self) -> Actions:
         vote = self.table.vote_view()
         if vote["phase"] == kd_vote.TIE:
-            return [(self.t("kd.reveal.decide", side=self.t(f"kd.side.{side}")),
-                     partial(self.decide, side)) for side in kd_vote.SIDES]
+            return [*((self.t("kd.reveal.decide", side=self.t(f"kd.side.{side}")),
+                       partial(self.decide, side)) for side in kd_vote.SIDES),
+                    *undo_action(self)]
         if vote["phase"] == kd_vote.LEADER_CHOICE:
-            return [(name, partial(self.choose, name)) for name in vote["candidates"]]
-        return [(self.t("kd.reveal.outcome"), self.outcome)]
+            return [*((name, partial(self.choose, name)) for name in vote["candidates"]),
+                    *undo_action(self)]
+        return [(self.t("kd.reveal.outcome"), self.outcome), *undo_action(self)]
 
     def decide(self, side: str) -> None:
         self.table.break_tie(side)
@@ -222,6 +229,7 @@ class RevealScreen(KdScreen):
 
     def on_button(self, event: ButtonEvent) -> None:
         if self.table.press(event):
+            self.confirming = None
             self.refresh()
 
     def outcome(self) -> None:
@@ -388,7 +396,8 @@ class KingdomScreen(KdScreen):
         if self.table.view()["phase"] == kd_game.OVER:
             return [(self.t("kd.council.end_game"), self.end_game)]
         return [(self.t("kd.kingdom.next"), self.next_dilemma),
-                self.confirm(self.t("kd.kingdom.king_dies"), self.king_dies)]
+                self.confirm(self.t("kd.kingdom.king_dies"), self.king_dies),
+                *undo_action(self)]
 
     def next_dilemma(self) -> None:
         self.app.replace(CouncilScreen(self.app, self.table))
@@ -843,6 +852,27 @@ class SetupScreen(KdScreen):
             fit(p, self.t(f"kd.resource.{r}"), self.app.theme.px(30), label, th.INK, "center")
 
 
+# --------------------------------------------------------------------------- undo
+
+
+def undo_action(screen: KdScreen) -> list[tuple[str, Callable[[], None]]]:
+    """The Undo button (two taps: "Sure? Undo") while the journal holds an action of the
+    night. Touch only: on the pads every long press already means something in a vote
+    (docs/button-grammar.md)."""
+    if not screen.table.can_undo():
+        return []
+    return [screen.confirm(screen.t("kd.undo"), partial(undo, screen))]
+
+
+def undo(screen: KdScreen) -> None:
+    """Take back the last action and show the screen of the night as it then stands. A
+    secret lock taken back before the reveal: that seat shows "not yet" again, exactly as
+    if it had never locked (its ballot deleted unseen); every seat's unlocked pending
+    choice is forgotten too."""
+    screen.table.undo()
+    screen.app.replace(screen_for(screen.app, screen.table))
+
+
 # --------------------------------------------------------------------------- the menu
 
 
@@ -866,6 +896,12 @@ def resume(app: App, game_id: int) -> KdScreen:
     journal left it (a secret vote: the locks, no ballot)."""
     table = KdTable(Session.resume(app.journal, kd_game.KingsDilemma(), game_id),
                     ledger=ledger_for(app.journal))
+    return screen_for(app, table)
+
+
+def screen_for(app: App, table: KdTable) -> KdScreen:
+    """The screen of the night as it stands: the vote, the reveal (or the outcome to
+    enter), the agendas, the scores or the council."""
     view = table.view()
     phase = view["phase"]
     if phase == kd_game.VOTE:
