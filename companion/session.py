@@ -44,6 +44,37 @@ def _merged(action: dict, private: dict | None) -> dict:
     return {**action, **private}
 
 
+class Listeners:
+    """Who to tell about a new view: subscribe from any thread, publish to all. A listener
+    that fails is logged and skipped: a broken view must not undo what the journal holds."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(view)`` after every change; returns the unsubscribe."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def publish(self, view: dict) -> dict:
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(view)
+            except Exception:
+                log.exception("listener %r failed", listener)
+        return view
+
+
 class Session:
     """One game of ``rules`` recorded in ``journal`` as ``game_id``; building it replays the
     actions already journaled, so it resumes exactly where the game was."""
@@ -57,7 +88,7 @@ class Session:
         self.game_id = game_id
         self.setup = record.setup
         self._lock = threading.RLock()
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners()
         self._state = self._replay()
 
     @classmethod
@@ -98,15 +129,7 @@ class Session:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(public_view)`` after every change; returns the unsubscribe."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.subscribe(listener)
 
     def dispatch(self, action: dict, private: dict | None = None) -> dict:
         """Apply, journal, publish; returns the new public view. A refusal raises the
@@ -134,10 +157,4 @@ class Session:
             self.journal.finish(self.game_id, result)
 
     def _publish(self) -> dict:
-        view = self.rules.public_view(self._state)
-        for listener in list(self._listeners):
-            try:
-                listener(view)
-            except Exception:  # a broken view must not undo what the journal holds
-                log.exception("session listener %r failed", listener)
-        return view
+        return self._listeners.publish(self.rules.public_view(self._state))

@@ -80,6 +80,7 @@ from companion.engine import kd_vote as kd
 from companion.engine.errors import RuleError
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
 from companion.hardware.base import ButtonEvent, Light, Press
+from companion.session import Listeners
 
 log = logging.getLogger(__name__)
 
@@ -603,20 +604,12 @@ class SeatPads:
         self._lock = threading.RLock()
         self._pads: tuple[kd.Pad, ...] = ()
         self._vote_key: tuple[int, str] | None = None
-        self._listeners: list[Callable[[dict], None]] = []
+        self._listeners = Listeners()
 
     def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
         """``listener(view)`` after a press that changed the open vote's pending choice
         (session changes go to the session's own listeners)."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.subscribe(listener)
 
     def _current(self) -> tuple[Night, tuple[kd.Pad, ...]]:
         night: Night = self.session.state
@@ -683,7 +676,4 @@ class SeatPads:
         return self.session.dispatch(kd.BreakTie(name, side).to_dict())
 
     def _publish(self, night: Night) -> dict:
-        view = public_view(night, self._pads)
-        for listener in list(self._listeners):
-            listener(view)
-        return view
+        return self._listeners.publish(public_view(night, self._pads))
