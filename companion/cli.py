@@ -12,6 +12,16 @@ import sys
 from companion.engine.errors import RuleError
 from companion.yamlsrc import SourceError
 
+# What `companion --help` tells a user (the module docstring above is for developers).
+DESCRIPTION = """\
+The table companion: the bookkeeping of Koryŏ, Chosŏn, Inheritors and The King's
+Dilemma at the table (touchscreen and seat pads), and the same rules without the table,
+on YAML table files."""
+EPILOG = """\
+Start with `companion run` at the table, or `companion score FILE` from a laptop.
+`companion COMMAND --help` tells the options of a command. The table files are described,
+with an example of each, in docs/table-files.md; the configuration in README.md."""
+
 # name -> (module under companion.commands, one-line help). Each module has
 # ``add_arguments(parser)`` and ``run(args) -> int``; it is imported only when used, so
 # ``companion score`` never pays for pygame.
@@ -29,7 +39,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="companion", description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from companion.config import default_config_path, load_config
+from companion.hardware.profile import PROFILES_DIR
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -23,8 +24,9 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(path)
     hw = config.hardware
     details = f"backend {hw.backend}"
-    if hw.profile is not None:
-        details += f", profile {hw.profile}"
+    if hw.profile is not None:  # a shipped profile by its name, as a configuration names it
+        shipped = hw.profile.parent.resolve() == PROFILES_DIR.resolve()
+        details += f", profile {hw.profile.stem if shipped else hw.profile}"
     if hw.port is not None:
         details += f", port {hw.port}"
     print(f"{path}: OK — {len(config.seats)} seats, {details}")

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion export: --out: {args.out}: cannot write ({exc.strerror})",
               file=sys.stderr)
         return 2
-    print(f"{args.out}: {len(games)} games", file=sys.stderr)
+    print(f"{args.out}: {len(games)} {'game' if len(games) == 1 else 'games'}", file=sys.stderr)
     return 0
 
 

@@ -42,5 +42,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion import: {exc}", file=sys.stderr)
         return 1
     note = f" ({skipped} already in the history)" if skipped else ""
-    print(f"{args.file}: {kept} games imported{note}")
+    print(f"{args.file}: {kept} {'game' if kept == 1 else 'games'} imported{note}")
     return 0

@@ -12,7 +12,7 @@ from companion.tables.common import mapping
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="kingdom file (YAML), see shared/spec/table-files.md")
+    p.add_argument("file", help="kingdom file (YAML): tracks and outcomes (docs/table-files.md)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 

@@ -20,7 +20,7 @@ GAMES: dict[str, str] = {
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="table file (YAML), see shared/spec/table-files.md")
+    p.add_argument("file", help="table file (YAML): the end of a game (docs/table-files.md)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 

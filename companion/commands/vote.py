@@ -11,7 +11,7 @@ from companion.tables import kd_vote
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="vote table file (YAML), see shared/spec/table-files.md")
+    p.add_argument("file", help="vote file (YAML): a King's Dilemma vote (docs/table-files.md)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 

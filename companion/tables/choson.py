@@ -1,4 +1,4 @@
-"""`companion score` for Chosŏn table files (shared/spec/table-files.md, "score: Chosŏn")."""
+"""`companion score` for Chosŏn table files (docs/table-files.md, "score: Chosŏn")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`companion score` for Inheritors table files (shared/spec/table-files.md,
+"""`companion score` for Inheritors table files (docs/table-files.md,
 "score: Inheritors"), and the game's card data (``companion/data/inheritors.yaml``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`companion kingdom` on King's Dilemma table files (shared/spec/table-files.md, "kingdom:
+"""`companion kingdom` on King's Dilemma table files (docs/table-files.md, "kingdom:
 The King's Dilemma"): the outcome's changes applied left to right to the kingdom tracks.
 
 ``track`` and ``stability`` bounds default to the data file's board settings; a missing

@@ -1,4 +1,4 @@
-"""`companion score` for The King's Dilemma (shared/spec/table-files.md, "score: The King's
+"""`companion score` for The King's Dilemma (docs/table-files.md, "score: The King's
 Dilemma (one game's end)")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The King's Dilemma vote table file (shared/spec/table-files.md, "vote: The King's
+"""The King's Dilemma vote table file (docs/table-files.md, "vote: The King's
 Dilemma"): validated, replayed through ``companion.engine.kd_vote``, resolved."""
 
 from __future__ import annotations

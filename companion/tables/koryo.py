@@ -1,4 +1,4 @@
-"""`companion score` for Koryŏ table files (shared/spec/table-files.md, "score: Koryŏ")."""
+"""`companion score` for Koryŏ table files (docs/table-files.md, "score: Koryŏ")."""
 
 from __future__ import annotations
 
