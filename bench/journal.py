@@ -5,7 +5,7 @@ the durability promise) against a bare ``sqlite3`` loop inserting one row per co
 transaction, SQLite's defaults (rollback journal, ``synchronous=FULL``) — both in a
 directory on the same disk. Figure: appends per second, ratio ours / bare.
 
-Replay: a 10,000-action history read back (``Journal._private_actions``: what the session
+Replay: a 10,000-action history read back (``Journal.actions_with_secrets``: what the session
 reads) and replayed (``Session.resume``: read + every action through the rules), for
 (a) one game of a minimal rules adapter (an action adds to a tally: the cost is the
 journal's and the session's) and (b) the real Koryŏ and Chosŏn rules adapters: distinct
@@ -27,10 +27,10 @@ import time
 from pathlib import Path
 
 from bench.common import Row, times, verdict
-from companion.games import MajorityGame
 from companion.games.autoplay import next_action
 from companion.games.choson import ChosonGame
 from companion.games.koryo import KoryoGame
+from companion.games.majority import MajorityGame
 from companion.journal import Journal
 from companion.session import Session
 
@@ -112,7 +112,7 @@ def replay_rows(path: Path, rules: MajorityGame, label: str, one_insert: float) 
             total += len(actions)
             games.append(game)
     with Journal(path) as journal:
-        read = best_of(3, lambda: [journal._private_actions(g) for g in games])
+        read = best_of(3, lambda: [journal.actions_with_secrets(g) for g in games])
         resume = best_of(3, lambda: [Session(journal, rules, g) for g in games])
     what = f"10,000 actions ({len(games)} {label} games)"
     return [
@@ -140,7 +140,7 @@ def run(appends: int = 300) -> list[Row]:
             for i in range(HISTORY):
                 journal.append(game, {"action": "add", "n": i % 7})
         with Journal(d / "tally.db") as journal:
-            read = best_of(3, lambda: journal._private_actions(game))
+            read = best_of(3, lambda: journal.actions_with_secrets(game))
             resume = best_of(3, lambda: Session.resume(journal, Tally()))
             assert Session.resume(journal, Tally()).state == sum(i % 7 for i in range(HISTORY))
         rows.append(Row("3 journal", "read 10,000 actions (tally)", f"{read * 1000:.0f} ms",

@@ -18,7 +18,7 @@ from typing import Any
 from companion import paths
 from companion.engine.errors import RuleError
 from companion.hardware.profile import PROFILES_DIR, load_profile, profile_path
-from companion.tables.common import count, describe, join, mapping
+from companion.validate import count, describe, join, mapping
 from companion.yamlsrc import Document, SourceError, load
 
 SHIPPED_CONFIG = Path(__file__).resolve().parent / "data" / "default-config.yaml"

@@ -7,8 +7,8 @@ as history. A game the players drop is ``abandon``-ed: it is then neither unfini
 no longer resumes) nor history, and its actions are kept, never deleted.
 
 What must survive a power cut but never be shown (a sealed ballot) goes in ``private``:
-it lives in its own table, is never returned by the public methods, and only the session
-reads it back (``_private_actions``) to rebuild the state.
+it lives in its own table, is never returned by the methods that show a game, and only
+the session reads it back (``actions_with_secrets``) to rebuild the state.
 
 A database that cannot be used (garbage, truncated, a directory in its place, another
 program's database) is never overwritten: it is moved aside as
@@ -326,8 +326,9 @@ class Journal:
             ).fetchall()
         return [json.loads(a) for (a,) in rows]
 
-    def _private_actions(self, game_id: int) -> list[tuple[dict, dict | None]]:
-        """Each action with its private part: for ``Session`` only, to rebuild the state."""
+    def actions_with_secrets(self, game_id: int) -> list[tuple[dict, dict | None]]:
+        """Each action with its private part, to rebuild the state (``Session``): holds the
+        secrets, never for a view or a log."""
         with self._lock:
             self.game(game_id)
             rows = self._db.execute(

@@ -16,7 +16,7 @@ from companion import yamlsrc
 from companion.engine.errors import RuleError
 from companion.engine.kd_campaign import ENDS, RANKS, Award, AwardTable, Settings
 from companion.engine.kd_kingdom import Track, middle
-from companion.tables.common import check_keys, count, integer, join, mapping
+from companion.validate import check_keys, count, integer, join, mapping
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "kings_dilemma.yaml"
 

@@ -93,7 +93,7 @@ def test_splitter_drops_overlong_runs_and_resynchronises_on_dollar():
 
 
 def test_colour_table_covers_exactly_the_light_states():
-    from companion.hardware.base import Light
+    from companion.seat import Light
 
     assert set(padproto.COLOURS) == {light.value for light in Light}
     assert set(padproto.BLINKING) <= set(padproto.COLOURS)

@@ -12,10 +12,10 @@ from companion.engine import kd_campaign as kc
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
 from companion.games.kings_dilemma import KingsDilemma, SeatPads, campaign_record, lights
-from companion.hardware.base import ButtonEvent, Light, Press
 from companion.history import History
 from companion.journal import Journal
 from companion.kd_data import shipped
+from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
 
 FIVE = ["Theodore", "Julius", "Armin", "Diana", "Frances"]

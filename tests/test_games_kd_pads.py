@@ -23,11 +23,11 @@ from test_hw_serial import WAIT, Host, PtyPad, connect
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
 from companion.games.kings_dilemma import KingsDilemma, SeatPads, lights
-from companion.hardware.base import ButtonEvent, Light
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
 from companion.hardware.padproto import TICK_MS
 from companion.hardware.profile import load_profile, profile_path
 from companion.journal import Journal
+from companion.seat import ButtonEvent, Light
 from companion.session import Session
 
 FIVE = ["Theodore", "Julius", "Armin", "Diana", "Frances"]

@@ -24,8 +24,8 @@ from companion.cli import main
 from companion.engine import kd_vote as kd
 from companion.engine.kd_kingdom import RESOURCES
 from companion.games.kings_dilemma import KingsDilemma, SeatPads, lights, new_night
-from companion.hardware.base import ButtonEvent, Press
 from companion.journal import Journal
+from companion.seat import ButtonEvent, Press
 from companion.session import Session
 
 FIVE = ["Theodore", "Julius", "Armin", "Diana", "Frances"]

@@ -8,10 +8,11 @@ import pytest
 
 from companion.engine import choson, koryo
 from companion.engine.errors import RuleError
-from companion.games import Table, rules_for
+from companion.games import rules_for
 from companion.games.autoplay import next_action
-from companion.hardware.base import Light
+from companion.games.majority import SeatedState
 from companion.journal import Journal
+from companion.seat import Light
 from companion.session import Session
 
 NAMES = ["Ana", "Ben", "Chloe"]
@@ -101,7 +102,7 @@ def test_action_dicts_are_the_engine_actions_and_keep_the_seats():
     state = koryo.apply(koryo.apply(table.state, koryo.StartRound()),
                         koryo.action_from_dict({"action": "reveal", "player": "Ana",
                                                 "cards": cards}))
-    assert after == Table(tuple(SEATS), state)
+    assert after == SeatedState(tuple(SEATS), state)
 
 
 # -- public view -------------------------------------------------------------------------
@@ -114,7 +115,7 @@ def test_koryo_view_shows_season_deal_limit_broadcaster_bonus_and_bank():
         players=tuple(NAMES), areas=(koryo.Area.of({8: 2}), koryo.Area(), koryo.Area()),
         tokens=(2, 1, 0), round=2, phase=koryo.SETUP,
     )
-    view = rules.public_view(rules.apply(Table(table.seats, state), {"action": "start_round"}))
+    view = rules.public_view(rules.apply(SeatedState(table.seats, state), {"action": "start_round"}))
     assert (view["round"], view["deal"], view["limit"]) == (3, 8, 5)
     assert view["deals"] == {"Ana": 9, "Ben": 8, "Chloe": 8}
     assert view["bank"] == 5 and view["tokens"] == {"Ana": 2, "Ben": 1, "Chloe": 0}
@@ -127,7 +128,7 @@ def test_koryo_view_names_the_omniscient_tie_breaker():
     rules, table = start("koryo")
     areas = (koryo.Area.of({1: 1, 9: 2}), koryo.Area.of({9: 2}), koryo.Area.of({7: 1}))
     state = table.state.__class__(players=tuple(NAMES), areas=areas, tokens=(0, 0, 0))
-    view = rules.public_view(Table(table.seats, state))
+    view = rules.public_view(SeatedState(table.seats, state))
     merchants = next(m for m in view["majorities"] if m["family"] == 9)
     assert merchants == {"family": 9, "holder": "Ana", "count": 2, "tied": ["Ana", "Ben"],
                          "tie_breaker": "Omniscient"}
@@ -140,7 +141,7 @@ def test_choson_view_counts_only_kept_events_in_play_and_shows_the_shield():
         players=tuple(NAMES), areas=(choson.Area.of({1: 2, 4: 1}),) + (choson.Area(),) * 2,
         tokens=(0, 0, 0), kept_events=(0, 2, 1), shield=("Ana", 4), legacy="Ben",
     )
-    view = rules.public_view(Table(table.seats, state))
+    view = rules.public_view(SeatedState(table.seats, state))
     assert view["in_play"]["event"] == 3 and view["deck"]["event"] == 10
     assert view["shield"] == {"player": "Ana", "family": 4} and view["legacy"] == "Ben"
     assert view["kept_events"] == {"Ana": 0, "Ben": 2, "Chloe": 1}
@@ -153,7 +154,7 @@ def test_discard_power_carries_excess_and_limit_for_translated_texts():
         players=tuple(NAMES), areas=(koryo.Area.of({9: 5, 6: 1}),) + (koryo.Area(),) * 2,
         tokens=(0, 0, 0), round=1, phase=koryo.END,
     )
-    view = rules.public_view(Table(table.seats, state))
+    view = rules.public_view(SeatedState(table.seats, state))
     power = next(p for p in view["powers"] if p["code"] == "discard")
     assert power["must"] and power["player"] == "Ana"
     assert power["params"] == {"excess": 3, "limit": 3}
@@ -169,7 +170,7 @@ def test_options_are_exactly_the_legal_choices_of_a_power():
     areas = (koryo.Area(), koryo.Area.of({7: 1, 3: 2}), koryo.Area.of({9: 1, 2: 1}))
     state = table.state.__class__(players=tuple(NAMES), areas=areas, tokens=(0, 0, 0),
                                   round=1, phase=koryo.SETUP)
-    table = rules.apply(Table(table.seats, state), {"action": "start_round"})
+    table = rules.apply(SeatedState(table.seats, state), {"action": "start_round"})
     table = rules.apply(table, {"action": "reveal", "player": "Ana",
                                 "cards": {"barbarian": 1}})
     power = next(p for p in rules.public_view(table)["powers"] if p["code"] == "destroy")

@@ -13,11 +13,12 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.hardware.base import LIGHT_COLOURS, ButtonEvent, Light, NoHardware, Press
+from companion.hardware.base import LIGHT_COLOURS, NoHardware
 from companion.hardware.factory import open_backend
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend, choose_pin_factory
 from companion.hardware.profile import load_profile, profile_path
 from companion.hardware.sim import SimBackend
+from companion.seat import ButtonEvent, Light, Press
 
 FIVE = load_profile(profile_path("gpio-5-seats"))
 

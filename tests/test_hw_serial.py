@@ -17,10 +17,10 @@ import pytest
 from fakes.firmware import load_firmware
 
 from companion.hardware import padproto, serial_pad
-from companion.hardware.base import ButtonEvent, Light, Press
 from companion.hardware.factory import open_backend
 from companion.hardware.serial_pad import SerialBackend
 from companion.hardware.sim import SimBackend
+from companion.seat import ButtonEvent, Light, Press
 
 WAIT = 10  # seconds: a bound on waiting for an event, never a pause
 

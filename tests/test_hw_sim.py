@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.hardware.base import BLINKING, LIGHT_COLOURS, ButtonEvent, Light, Press
+from companion.hardware.base import BLINKING, LIGHT_COLOURS
 from companion.hardware.sim import KEYMAP, SimBackend
+from companion.seat import ButtonEvent, Light, Press
 
 
 def started(seats: int = 5, long_press_ms: int = 700) -> tuple[SimBackend, list[ButtonEvent]]:

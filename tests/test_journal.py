@@ -55,7 +55,7 @@ def test_reopen_keeps_everything(tmp_path):
     with Journal(tmp_path / "journal.db") as j:
         assert j.notice is None
         assert j.actions(game) == [{"a": 1}, {"a": 2}]
-        assert j._private_actions(game) == [({"a": 1}, None), ({"a": 2}, {"ballot": "aye 3"})]
+        assert j.actions_with_secrets(game) == [({"a": 1}, None), ({"a": 2}, {"ballot": "aye 3"})]
 
 
 def test_private_payload_never_in_public_interface(journal):
@@ -64,7 +64,7 @@ def test_private_payload_never_in_public_interface(journal):
     journal.append(game, {"type": "lock", "seat": 1}, private={"vote": "nay", "power": 5})
     public = [journal.actions(game), journal.unfinished(), journal.game(game)]
     assert "nay" not in repr(public) and "power" not in repr(public)
-    assert journal._private_actions(game)[0][1] == {"vote": "nay", "power": 5}
+    assert journal.actions_with_secrets(game)[0][1] == {"vote": "nay", "power": 5}
     # kept in its own table, not inside the public action row
     row = journal._db.execute("SELECT action FROM actions").fetchone()[0]
     assert json.loads(row) == {"type": "lock", "seat": 1}
@@ -76,7 +76,7 @@ def test_undo_removes_the_last_action_and_its_private_part(journal):
     journal.append(game, {"n": 2}, private={"secret": True})
     assert journal.undo(game) == {"n": 2}
     assert journal.actions(game) == [{"n": 1}]
-    assert journal._private_actions(game) == [({"n": 1}, None)]
+    assert journal.actions_with_secrets(game) == [({"n": 1}, None)]
     assert journal._db.execute("SELECT count(*) FROM private").fetchone()[0] == 0
     assert journal.append(game, {"n": 3}) == 2  # the sequence continues after the undo
     assert journal.undo(game) == {"n": 3}

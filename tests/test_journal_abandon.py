@@ -50,7 +50,7 @@ def test_abandoned_game_neither_unfinished_nor_history_and_keeps_its_actions(jou
     [record] = journal.abandoned()
     assert record.id == dropped and record.abandoned is not None and record.actions == 2
     assert journal.actions(dropped) == [{"n": 1}, {"n": 2}]
-    assert journal._private_actions(dropped)[1] == ({"n": 2}, {"secret": "aye"})
+    assert journal.actions_with_secrets(dropped)[1] == ({"n": 2}, {"secret": "aye"})
 
 
 def test_latest_unfinished_resume_skips_an_abandoned_game(journal):
@@ -108,7 +108,7 @@ def test_format_1_journal_is_migrated_keeping_every_game_and_action(tmp_path):
         assert [g.game for g in j.finished()] == ["koryo"]
         [night] = j.unfinished()
         assert night.game == "kings-dilemma" and night.actions == 2 and night.abandoned is None
-        assert j._private_actions(night.id)[1][1] == {"ballot": "aye"}
+        assert j.actions_with_secrets(night.id)[1][1] == {"ballot": "aye"}
         j.abandon(night.id)
     assert not list(tmp_path.glob("*.corrupt-*"))
     conn = sqlite3.connect(path)

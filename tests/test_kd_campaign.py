@@ -8,7 +8,7 @@ import pytest
 
 from companion import kd_data
 from companion.engine import kd_campaign as kc
-from companion.engine import kd_kingdom as kd
+from companion.engine import kd_kingdom
 from companion.engine.errors import RuleError
 from companion.yamlsrc import SourceError, parse
 
@@ -180,11 +180,11 @@ def test_record_game_refuses_bad_input_naming_the_field(action, field):
 
 
 def test_end_of_game_from_the_kingdom():
-    res = {n: kd.Resource(n, 0, kd.UP) for n in kd.RESOURCES}
-    track = kd.Track(-10, 10)
-    assert kc.end_of_game(kd.Kingdom.of(track, res, kd.Stability(0, -8, 8))) == kc.KING_DIED
-    assert kc.end_of_game(kd.Kingdom.of(track, res, kd.Stability(8, -8, 8))) == kc.ABDICATED_TOP
-    assert kc.end_of_game(kd.Kingdom.of(track, res, kd.Stability(-8, -8, 8))) == (
+    res = {n: kd_kingdom.Resource(n, 0, kd_kingdom.UP) for n in kd_kingdom.RESOURCES}
+    track = kd_kingdom.Track(-10, 10)
+    assert kc.end_of_game(kd_kingdom.Kingdom.of(track, res, kd_kingdom.Stability(0, -8, 8))) == kc.KING_DIED
+    assert kc.end_of_game(kd_kingdom.Kingdom.of(track, res, kd_kingdom.Stability(8, -8, 8))) == kc.ABDICATED_TOP
+    assert kc.end_of_game(kd_kingdom.Kingdom.of(track, res, kd_kingdom.Stability(-8, -8, 8))) == (
         kc.ABDICATED_BOTTOM
     )
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from companion.engine import kd_vote as kd
 from companion.engine.errors import RuleError
-from companion.hardware.base import ButtonEvent, Press
+from companion.seat import ButtonEvent, Press
 
 ABC = ["Ana", "Ben", "Chloe"]
 S, L = Press.SHORT, Press.LONG

@@ -21,7 +21,7 @@ from test_hw_serial import WAIT, Host, PtyPad, connect
 from companion.engine import kd_vote as kd
 from companion.engine.errors import RuleError
 from companion.hardware import padproto
-from companion.hardware.base import ButtonEvent, Light, Press
+from companion.seat import ButtonEvent, Light, Press
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 POWER = 3

@@ -14,8 +14,8 @@ import threading
 import pygame
 import pytest
 
-from companion.hardware.base import ButtonEvent, Light, Press
 from companion.hardware.sim import SimBackend
+from companion.seat import ButtonEvent, Light, Press
 from companion.ui import app as app_module
 from companion.ui.app import BUTTON_EVENT, App, ManualClock, Screen, make_app
 from companion.ui.demo import demo_config

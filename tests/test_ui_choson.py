@@ -21,8 +21,8 @@ from ui_majority import (
 )
 
 from companion.engine import choson as engine
-from companion.hardware.base import Light
 from companion.journal import Journal
+from companion.seat import Light
 from companion.ui.screens import choson
 
 

@@ -10,9 +10,9 @@ import pytest
 from test_ui_inheritors import THREE, Table, enter, start
 from test_ui_look import check_layout
 
-from companion.hardware.base import Light
 from companion.hardware.sim import SimBackend
 from companion.history import History
+from companion.seat import Light
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DemoContext, demo_config
 from companion.ui.screens import MENU

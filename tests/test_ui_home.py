@@ -16,9 +16,9 @@ import pygame
 import pytest
 
 from companion.engine.errors import RuleError
-from companion.hardware.base import Light, Press
 from companion.hardware.sim import SimBackend
 from companion.journal import Journal
+from companion.seat import Light, Press
 from companion.ui import screens
 from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.demo import demo_config

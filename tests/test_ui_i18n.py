@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 import companion.ui
-from companion.hardware.base import Light
 from companion.hardware.sim import BUTTONS
 from companion.i18n import LANGUAGES, Catalog, TextError, load_catalog, placeholders
+from companion.seat import Light
 from companion.yamlsrc import SourceError
 
 UI_DIR = Path(companion.ui.__file__).resolve().parent

@@ -16,10 +16,10 @@ from test_ui_look import FIVE, check_layout
 
 from companion.cli import main
 from companion.engine import inheritors as engine
-from companion.hardware.base import Light
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
+from companion.seat import Light
 from companion.tables import inheritors as table
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DEMOS, DemoContext, demo_config

@@ -23,10 +23,10 @@ from test_ui_look import check_layout
 from companion.config import SeatConfig
 from companion.engine import kd_campaign, kd_vote
 from companion.engine.errors import RuleError
-from companion.hardware.base import Light, Press
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
+from companion.seat import Light, Press
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.screens import kings_dilemma as kd_ui

@@ -24,11 +24,11 @@ import pytest
 from test_ui_look import check_layout
 
 from companion.engine import kd_vote
-from companion.hardware.base import Press
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
 from companion.kd_ledger import LEDGER_FILE
+from companion.seat import Press
 from companion.tables import kd_score
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config

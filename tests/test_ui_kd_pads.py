@@ -31,12 +31,12 @@ from test_ui_kd import NAMES, RULEBOOK, _table, frame, show, tap, tap_button
 
 from companion.engine import kd_campaign
 from companion.hardware import padproto
-from companion.hardware.base import Light
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
 from companion.hardware.padproto import TICK_MS
 from companion.hardware.profile import load_profile, profile_path
 from companion.hardware.serial_pad import SerialBackend
 from companion.journal import Journal
+from companion.seat import Light
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.screens import kings_dilemma as kd_ui

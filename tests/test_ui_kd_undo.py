@@ -20,7 +20,7 @@ from test_ui_kd import LONG, frame, lights, press, show, tap, tap_button
 from test_ui_look import check_layout
 
 from companion.engine import kd_vote
-from companion.hardware.base import Light
+from companion.seat import Light
 from companion.ui.screens import kings_dilemma as kd_ui
 
 kd = test_ui_kd.kd  # the five rulebook seats on simulated pads, a journal

@@ -22,8 +22,8 @@ from ui_majority import (
 
 from companion.engine import koryo as engine
 from companion.engine.errors import RuleError
-from companion.hardware.base import Light, Press
 from companion.journal import Journal
+from companion.seat import Light, Press
 from companion.ui.screens import koryo
 from companion.ui.screens.majority_common import GameScreen, SetupScreen
 

@@ -14,10 +14,10 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.hardware.base import Light
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
 from companion.hardware.profile import load_profile, profile_path
 from companion.journal import Journal
+from companion.seat import Light
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DemoContext, demo_config
 from companion.ui.screens import koryo

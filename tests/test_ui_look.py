@@ -15,9 +15,10 @@ import pygame
 import pytest
 
 from companion.config import SeatConfig
-from companion.hardware.base import BLINKING, LIGHT_COLOURS, Light
+from companion.hardware.base import BLINKING, LIGHT_COLOURS
 from companion.hardware.sim import SimBackend
 from companion.i18n import LANGUAGES, load_catalog
+from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config

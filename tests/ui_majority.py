@@ -14,10 +14,10 @@ import yaml
 
 from companion import cli
 from companion.games.autoplay import next_action
-from companion.hardware.base import Light
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
+from companion.seat import Light
 from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.demo import DemoContext, demo_config
 from companion.ui.screens.majority_common import GameScreen, play

@@ -8,7 +8,7 @@ import json
 from companion import yamlsrc
 from companion.engine.errors import RuleError
 from companion.tables import kd_kingdom
-from companion.tables.common import mapping
+from companion.validate import mapping
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ import json
 
 from companion import yamlsrc
 from companion.engine.errors import RuleError
-from companion.tables.common import mapping
+from companion.validate import mapping
 
 # game key in the file -> module under companion.tables with score(data) and render(result)
 GAMES: dict[str, str] = {

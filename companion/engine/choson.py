@@ -345,7 +345,7 @@ def _oracle_due(state: State, p: str) -> bool:
     return p in (return_fire(state), counter_attack(state))
 
 
-def _effect_left(state: State, p: str) -> int:
+def effect_left(state: State, p: str) -> int:
     """How many uses of the 'comes into play' effect remain this turn."""
     t = state.turn
     if t.combination != 3 or t.character is None:
@@ -401,7 +401,7 @@ def _turn_powers(state: State) -> list[Power]:
         out += _vp_power(state, p, SCIENTIST)
     if _gosu_due(state, p):
         out.append(Power(p, "keep_event", False, f"{p} may keep one event in front — Gosu", GOSU))
-    if left := _effect_left(state, p):
+    if left := effect_left(state, p):
         effect = EFFECTS[t.character or 0]
         verb = {LOBBY: "swap two characters", FIREARM: "destroy a character of another player",
                 SWORD: "destroy a character of value ±1 of another player"}[effect or ""]
@@ -684,7 +684,7 @@ def _use_effect(state: State, p: str, effect: str) -> None:
     if t.combination != 3 or t.character is None or EFFECTS[t.character] != effect:
         raise RuleError("player", f"{p} has no {effect.capitalize()} effect this turn",
                         code="no_effect", params={"player": p, "effect": effect})
-    if _effect_left(state, p) == 0:
+    if effect_left(state, p) == 0:
         raise RuleError("player", f"{p} has already used the {effect.capitalize()} effect",
                         code="effect_used", params={"player": p, "effect": effect})
 

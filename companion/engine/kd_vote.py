@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from companion.engine.errors import RuleError
 from companion.engine.majority import Action
 from companion.engine.majority import action_from_dict as _action_from_dict
-from companion.hardware.base import ButtonEvent, Press
+from companion.seat import ButtonEvent, Press
 
 GAME = "kings-dilemma"
 MIN_PLAYERS, MAX_PLAYERS = 3, 5

@@ -9,13 +9,13 @@ from __future__ import annotations
 import random
 
 from companion.engine.errors import RuleError
-from companion.games import MajorityGame, Table
+from companion.games.majority import MajorityGame, SeatedState
 
 USE_POWER = 0.6  # chance of using an optional power when offered
 SPECIAL_ORDER = 0.35  # chance of trying a mixed order (Ship Owner pair, Chosŏn combos 2–4)
 
 
-def legal(rules: MajorityGame, table: Table, action: dict) -> bool:
+def legal(rules: MajorityGame, table: SeatedState, action: dict) -> bool:
     try:
         rules.apply(table, action)
     except RuleError:
@@ -23,7 +23,7 @@ def legal(rules: MajorityGame, table: Table, action: dict) -> bool:
     return True
 
 
-def next_action(rules: MajorityGame, table: Table, rng: random.Random) -> dict:
+def next_action(rules: MajorityGame, table: SeatedState, rng: random.Random) -> dict:
     """The next action of a game not over: start or end the round, discard to the limit,
     reveal an order, use a power, end the turn."""
     view = rules.public_view(table)
@@ -49,7 +49,7 @@ def next_action(rules: MajorityGame, table: Table, rng: random.Random) -> dict:
     return {"action": "end_turn", "player": view["current_player"]}
 
 
-def reveal(rules: MajorityGame, table: Table, view: dict, rng: random.Random) -> dict:
+def reveal(rules: MajorityGame, table: SeatedState, view: dict, rng: random.Random) -> dict:
     """An order the current player may reveal: mostly identical cards, sometimes a mix."""
     player = view["current_player"]
     dealt = view["deals"][player]

@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.engine import choson
 from companion.engine.majority import Power
-from companion.games import MajorityGame, table_cards
+from companion.games.majority import MajorityGame, table_cards
 from companion.tables import choson as choson_table
 
 EFFECT_CODES = (choson.LOBBY, choson.FIREARM, choson.SWORD)
@@ -36,7 +36,7 @@ class ChosonGame(MajorityGame):
     def power_params(self, state: Any, power: Power) -> dict[str, int]:
         if power.code in EFFECT_CODES:
             # Uses of the 'comes into play' effect still open (two for a Reaper's Sword).
-            return {"n": choson._effect_left(state, power.player)}
+            return {"n": choson.effect_left(state, power.player)}
         return super().power_params(state, power)
 
     def final(self, state: choson.State) -> dict:

@@ -27,7 +27,7 @@ from typing import Any
 from companion.engine import inheritors
 from companion.engine.errors import RuleError
 from companion.engine.inheritors import PlayerEnd
-from companion.hardware.base import Light
+from companion.seat import Light
 from companion.tables import inheritors as table
 
 SETUP_KEYS = ("players", "seats", "first_player")

@@ -1,65 +1,12 @@
 """The King's Dilemma at the table: the Session rules adapter for a game night, and the seat
-pads that cast each seat's vote (shared/RULES.md §4; button grammar: docs/button-grammar.md).
+pads that cast each seat's vote (button grammar: docs/button-grammar.md).
 
 A game night is a series of dilemmas. For each: ``dilemma`` starts a vote (open or secret),
 the vote's actions follow (``companion.engine.kd_vote``), then ``outcome`` applies the chosen
 side's resource changes to the kingdom (``companion.engine.kd_kingdom``). The game ends when
-the king abdicates (Stability at an end of its track) or dies (``king-dies``, or
-``"king_dies": true`` on the last outcome); ``score`` then scores it
-(``companion.tables.kd_score``, the same as ``companion score``); ``campaign_record`` then
-gives the campaign ledger its ``record_game`` action.
-
-Setup (``Session.start(journal, KingsDilemma(), setup)``), JSON::
-
-    {"players": [names, clockwise],          # 3–5 houses
-     "seats": [seat index per player],       # default 0, 1, …
-     "campaign": Campaign.to_dict(),         # optional: leader, moderator, power, coins
-                                             #   from the ledger (kd_campaign.setup)
-     "leader": name, "moderator": name,      # without a campaign: required
-     "power": {name: n}, "coins": {name: n}, # default: the data file's start (8, 10)
-     "balance": n,                           # default: the data file's (3)
-     "momenta": {resource: "up"|"down"},     # the coin toss (first game), or
-     "kingdom": Kingdom.to_dict(),           #   the board as it stands
-     "public": {"power": bool, "coins": bool}}  # what the table tracks publicly (default both)
-
-Actions (plain dicts, as journaled)::
-
-    {"action": "dilemma", "mode": "open"|"secret", "card": optional label}
-    {"action": "play", "player", "move", "power"}          # open vote (kd_vote.Play)
-    {"action": "lock", "player"} + private {"choice", "power"}  # secret ballot (kd_vote.Lock)
-    {"action": "break-tie", "player", "side"}              # the moderator, on a tie/all-pass
-    {"action": "choose-leader", "player", "leader"}        # the moderator, winners tied
-    {"action": "outcome", "changes": [{"resource", "amount"}…], "king_dies": bool}
-    {"action": "adjust", "player", "power": delta, "coins": delta}   # a card's effect
-    {"action": "deal", "from", "to", "coins"}              # coins change hands in a deal
-    {"action": "king-dies"}                                # the timeline ends the game
-    {"action": "score", "agendas": {name: {"resources": n, "wealth": [a, b, c]}},
-     "open_agendas": {name: ["+influence", …]},
-     "cards": {name: "opulence", …}}                      # optional: the agenda cards
-
-A secret ballot's content goes only in the private part (``SeatPads`` does this): the
-journal's public record is ``{"action": "lock", "player": name}``.
-
-Public view keys (``public_view(state)``; stable, the screens build on them):
-
-- ``game`` ``"kings-dilemma"``; ``players`` names clockwise; ``seats`` seat index per player;
-- ``phase``: ``council`` (between dilemmas), ``vote`` (a vote in progress, ``vote.phase``
-  tells voting / tie / leader-choice), ``outcome`` (the vote is resolved, its outcome is to
-  apply), ``over`` (the king abdicated or died: to score), ``scored``;
-- ``round``: dilemmas read so far; ``card``: the current dilemma's label or None;
-- ``leader``, ``moderator``: names; ``balance``: power in the Balance centre;
-- ``power``, ``coins``: ``{name: n}``, or None when the table does not track them publicly;
-- ``kingdom``: ``Kingdom.to_dict()`` (``track``, ``resources`` {name: position, momentum,
-  marker}, ``stability``, ``abdicated``); ``moves``: the last outcome's ``Move.to_dict()``s;
-- ``vote``: ``kd_vote.public_view`` of the current (or last) vote, None before the first
-  (in a secret vote before the last lock: per seat only ``{"locked": bool}``); without
-  ``power``/``coins`` when those are not public; ``pending`` (open vote: the choice on the
-  buttons of the seat on turn) only in ``SeatPads.view()``;
-- ``history``: one ``{"round", "card", "mode", "outcome", "totals"}`` per resolved vote;
-- ``ended``: None, ``king-died``, ``abdicated-top`` or ``abdicated-bottom``;
-- ``final``: None, or the ``companion score --json`` object once scored;
-- ``cards``: the secret agenda card each house chose (``{name: card}``, revealed with the
-  score, for the campaign ledger), ``{}`` until then or when not given.
+the king abdicates or dies; ``score`` then scores it the same as ``companion score``, and
+``campaign_record`` gives the campaign ledger its ``record_game`` action. The setup, the
+actions as journaled and the public view's keys are in docs/kings-dilemma-night.md.
 
 Secrecy: while a secret vote waits for ballots, the state's ``vote.sealed`` holds them and
 nothing else does; ``public_view`` never reads it, ``SeatPads`` keeps pending presses out
@@ -75,20 +22,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.engine import kd_kingdom as kk
-from companion.engine import kd_vote as kd
+from companion import kd_data
+from companion.engine import kd_kingdom, kd_vote
 from companion.engine.errors import RuleError
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
-from companion.hardware.base import ButtonEvent, Light, Press
+from companion.seat import ButtonEvent, Light, Press
 from companion.session import Listeners
+from companion.tables import kd_score
 
 log = logging.getLogger(__name__)
 
-GAME = kd.GAME
+GAME = kd_vote.GAME
 COUNCIL, VOTE, OUTCOME, OVER, SCORED = "council", "vote", "outcome", "over", "scored"
 SETUP_KEYS = ("players", "seats", "campaign", "leader", "moderator", "power", "coins",
               "balance", "momenta", "kingdom", "public")
-VOTE_ACTIONS = tuple(kd.ACTIONS)
+VOTE_ACTIONS = tuple(kd_vote.ACTIONS)
 
 
 @dataclass(frozen=True)
@@ -106,12 +54,12 @@ class Night:
     balance: int
     leader: int
     moderator: int
-    kingdom: kk.Kingdom
+    kingdom: kd_kingdom.Kingdom
     phase: str = COUNCIL
     round: int = 0
     card: str | None = None
-    vote: kd.Vote | None = None
-    moves: tuple[kk.Move, ...] = ()
+    vote: kd_vote.Vote | None = None
+    moves: tuple[kd_kingdom.Move, ...] = ()
     history: tuple[dict, ...] = ()
     ended: str | None = None
     final: dict | None = None
@@ -137,9 +85,9 @@ class Night:
 def _names(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) and p.strip() for p in value):
         raise RuleError("players", "expected a list of player (house) names, clockwise")
-    if not kd.MIN_PLAYERS <= len(value) <= kd.MAX_PLAYERS:
+    if not kd_vote.MIN_PLAYERS <= len(value) <= kd_vote.MAX_PLAYERS:
         raise RuleError("players", f"{len(value)} players, but the game takes "
-                                   f"{kd.MIN_PLAYERS}–{kd.MAX_PLAYERS}")
+                                   f"{kd_vote.MIN_PLAYERS}–{kd_vote.MAX_PLAYERS}")
     if len(set(value)) != len(value):
         raise RuleError("players", "a player is seated twice")
     return tuple(value)
@@ -180,12 +128,12 @@ def _per_player(setup: Mapping, key: str, names: tuple[str, ...], default: int
     return tuple(_count(block.get(p, default), f"{key}.{p}") for p in names)
 
 
-def _kingdom(setup: Mapping, data: Any) -> kk.Kingdom:
+def _kingdom(setup: Mapping, data: Any) -> kd_kingdom.Kingdom:
     if "kingdom" in setup:
         if "momenta" in setup:
             raise RuleError("momenta", "give either the kingdom as it stands or the momenta")
         try:
-            return kk.Kingdom.from_dict(setup["kingdom"])
+            return kd_kingdom.Kingdom.from_dict(setup["kingdom"])
         except (KeyError, TypeError, ValueError) as exc:
             raise RuleError("kingdom", f"not a kingdom board ({exc})") from None
     momenta = setup.get("momenta")
@@ -193,16 +141,14 @@ def _kingdom(setup: Mapping, data: Any) -> kk.Kingdom:
         raise RuleError("momenta", "missing: which side (up or down) is each resource "
                                    "marker on? (or give the kingdom as it stands)")
     for key in momenta:
-        if key not in kk.RESOURCES:
-            raise RuleError(f"momenta.{key}", f"not a resource ({', '.join(kk.RESOURCES)})")
+        if key not in kd_kingdom.RESOURCES:
+            raise RuleError(f"momenta.{key}", f"not a resource ({', '.join(kd_kingdom.RESOURCES)})")
     low, high = data.stability
-    return kk.setup(data.track, low, high, momenta)
+    return kd_kingdom.setup(data.track, low, high, momenta)
 
 
 def new_night(setup: Mapping) -> Night:
     """The night's first council, from ``setup`` (see the module docstring)."""
-    from companion import kd_data
-
     if not isinstance(setup, Mapping):
         raise RuleError("setup", "expected a mapping")
     for key in setup:
@@ -260,16 +206,16 @@ def _fields(action: Mapping, allowed: set[str]) -> None:
             raise RuleError(str(key), f"not a field of {action['action']}")
 
 
-def _waiting(vote: kd.Vote) -> str:
+def _waiting(vote: kd_vote.Vote) -> str:
     """What an unresolved vote waits for, in words."""
-    if vote.phase == kd.TIE:
+    if vote.phase == kd_vote.TIE:
         return (f"the vote is tied: the moderator {vote.moderator_name} breaks the tie first "
                 "(break-tie aye or nay)")
-    if vote.phase == kd.LEADER_CHOICE:
+    if vote.phase == kd_vote.LEADER_CHOICE:
         names = ", ".join(vote.players[s] for s in vote.candidates)
         return (f"the moderator {vote.moderator_name} first gives the Leader token to one of "
                 f"{names} (choose-leader)")
-    if vote.mode == kd.OPEN:
+    if vote.mode == kd_vote.OPEN:
         return f"the vote is in progress: it is {vote.current_player}'s turn"
     return "the vote is in progress: waiting for every ballot to lock"
 
@@ -285,14 +231,14 @@ def _dilemma(night: Night, action: Mapping) -> Night:
     card = action.get("card")
     if card is not None and not isinstance(card, str):
         raise RuleError("card", f"expected the dilemma's name, got {card!r}")
-    vote = kd.new_vote(
+    vote = kd_vote.new_vote(
         night.players,
         leader=night.players[night.leader],
         moderator=night.players[night.moderator],
         power=dict(zip(night.players, night.power, strict=True)),
         coins=dict(zip(night.players, night.coins, strict=True)),
         balance=night.balance,
-        mode=action.get("mode", kd.OPEN),
+        mode=action.get("mode", kd_vote.OPEN),
     )
     return replace(night, phase=VOTE, round=night.round + 1, card=card, vote=vote, moves=())
 
@@ -301,15 +247,15 @@ def _vote_action(night: Night, action: Mapping) -> Night:
     if night.vote is None or night.phase not in (VOTE, OUTCOME):
         raise RuleError("action", "no vote in progress: read a dilemma first")
     try:
-        act = kd.action_from_dict(action)
+        act = kd_vote.action_from_dict(action)
     except TypeError as exc:
         raise RuleError("action", f"{action.get('action')}: {exc}") from None
-    vote = kd.apply(night.vote, act)
+    vote = kd_vote.apply(night.vote, act)
     night = replace(night, vote=vote)
-    if vote.phase != kd.DONE:
+    if vote.phase != kd_vote.DONE:
         return night
     log.info("round %d: the vote is resolved: %s (aye %d, nay %d)", night.round,
-             vote.outcome, vote.totals()[kd.AYE], vote.totals()[kd.NAY])
+             vote.outcome, vote.totals()[kd_vote.AYE], vote.totals()[kd_vote.NAY])
     summary = {"round": night.round, "card": night.card, "mode": vote.mode,
                "outcome": vote.outcome, "totals": vote.totals()}
     return replace(night, phase=OUTCOME, power=vote.power, coins=vote.coins,
@@ -330,14 +276,14 @@ def _outcome(night: Night, action: Mapping) -> Night:
     for i, item in enumerate(raw):
         if not isinstance(item, Mapping) or set(item) != {"resource", "amount"}:
             raise RuleError(f"changes.{i}", "expected {resource: name, amount: ±n}")
-        changes.append(kk.Change(item["resource"], item["amount"]))
+        changes.append(kd_kingdom.Change(item["resource"], item["amount"]))
     king_dies = action.get("king_dies", False)
     if not isinstance(king_dies, bool):
         raise RuleError("king_dies", f"expected true or false, got {king_dies!r}")
-    kingdom, moves = kk.apply_outcome(night.kingdom, changes)
+    kingdom, moves = kd_kingdom.apply_outcome(night.kingdom, changes)
     night = replace(night, kingdom=kingdom, moves=moves, phase=COUNCIL, card=None)
     if kingdom.abdicated:
-        return _over(night, ABDICATED_TOP if kingdom.abdication == kk.TOP else ABDICATED_BOTTOM)
+        return _over(night, ABDICATED_TOP if kingdom.abdication == kd_kingdom.TOP else ABDICATED_BOTTOM)
     if king_dies:
         return _over(night, KING_DIED)
     return night
@@ -409,8 +355,6 @@ def _deal(night: Night, action: Mapping) -> Night:
 
 
 def _score(night: Night, action: Mapping) -> Night:
-    from companion.tables import kd_score
-
     _fields(action, {"agendas", "open_agendas", "cards"})
     if night.phase != OVER:
         raise RuleError("action", "already scored" if night.phase == SCORED
@@ -439,8 +383,6 @@ def _score(night: Night, action: Mapping) -> Night:
 
 def _cards(night: Night, value: Any) -> tuple[tuple[str, str], ...]:
     """The secret agenda cards: a known card per house named, no card twice."""
-    from companion import kd_data
-
     if not isinstance(value, Mapping):
         raise RuleError("cards", "expected {player: secret agenda card}")
     known = kd_data.shipped().settings.agendas
@@ -470,14 +412,14 @@ HANDLERS: dict[str, Callable[[Night, Mapping], Night]] = {
 # --------------------------------------------------------------------------- views
 
 
-def public_view(night: Night, pads: tuple[kd.Pad, ...] | None = None) -> dict:
+def public_view(night: Night, pads: tuple[kd_vote.Pad, ...] | None = None) -> dict:
     """What screens, lights and logs may show (see the module docstring for the keys).
     ``pads`` only matter in an open vote (the choice of the seat on turn is public)."""
     power, coins, balance, leader, moderator = night.money()
     names = list(night.players)
     vote = None
     if night.vote is not None:
-        vote = kd.public_view(night.vote, pads if night.vote.mode == kd.OPEN else None)
+        vote = kd_vote.public_view(night.vote, pads if night.vote.mode == kd_vote.OPEN else None)
         if not night.show_power:
             vote.pop("power")
         if not night.show_coins:
@@ -525,9 +467,9 @@ def lights(view: Mapping) -> dict[int, Light]:
     vote = view["vote"]
     if view["phase"] != VOTE or vote is None:
         return out
-    if vote["phase"] in (kd.TIE, kd.LEADER_CHOICE):
+    if vote["phase"] in (kd_vote.TIE, kd_vote.LEADER_CHOICE):
         out[seat[vote["moderator"]]] = Light.ATTENTION
-    elif vote["mode"] == kd.SECRET:
+    elif vote["mode"] == kd_vote.SECRET:
         for p, state in vote["seats"].items():
             if state["locked"]:
                 out[seat[p]] = Light.BALLOT_LOCKED
@@ -602,7 +544,7 @@ class SeatPads:
     def __init__(self, session: Any) -> None:
         self.session = session
         self._lock = threading.RLock()
-        self._pads: tuple[kd.Pad, ...] = ()
+        self._pads: tuple[kd_vote.Pad, ...] = ()
         self._vote_key: tuple[int, str] | None = None
         self._listeners = Listeners()
 
@@ -611,13 +553,13 @@ class SeatPads:
         (session changes go to the session's own listeners)."""
         return self._listeners.subscribe(listener)
 
-    def _current(self) -> tuple[Night, tuple[kd.Pad, ...]]:
+    def _current(self) -> tuple[Night, tuple[kd_vote.Pad, ...]]:
         night: Night = self.session.state
         if night.vote is None:
             return night, ()
         key = (night.round, night.vote.mode)
         if self._vote_key != key:  # a new vote: fresh pads
-            self._vote_key, self._pads = key, kd.pads_for(night.vote)
+            self._vote_key, self._pads = key, kd_vote.pads_for(night.vote)
         return night, self._pads
 
     def undo(self) -> dict | None:
@@ -643,16 +585,16 @@ class SeatPads:
             player = night.seats.index(event.seat)
             if night.phase != VOTE or night.vote is None:
                 raise RuleError("button", "no vote in progress")
-            if night.vote.phase == kd.TIE:
+            if night.vote.phase == kd_vote.TIE:
                 return self._break_tie(night.vote, player, event)
-            secret = night.vote.mode == kd.SECRET and night.vote.phase == kd.VOTING
+            secret = night.vote.mode == kd_vote.SECRET and night.vote.phase == kd_vote.VOTING
             try:
-                pads, act = kd.press(night.vote, pads,
+                pads, act = kd_vote.press(night.vote, pads,
                                      ButtonEvent(player, event.button, event.press))
                 if act is None:
                     self._pads = pads
                     return None if secret else self._publish(night)
-                if isinstance(act, kd.Lock):
+                if isinstance(act, kd_vote.Lock):
                     view = self.session.dispatch(act.public_dict(), private=act.private_dict())
                     log.info("seat %d (%s) locked a ballot", event.seat, act.player)
                 else:
@@ -664,16 +606,16 @@ class SeatPads:
             self._pads = pads
             return view
 
-    def _break_tie(self, vote: kd.Vote, player: int, event: ButtonEvent) -> dict:
+    def _break_tie(self, vote: kd_vote.Vote, player: int, event: ButtonEvent) -> dict:
         """A tie (or all-pass vote): the moderator holds Aye or Nay to decide."""
         name = vote.players[player]
         if player != vote.moderator:
             raise RuleError("button", f"the moderator {vote.moderator_name} breaks the tie, "
                                       f"not {name}")
-        side = kd.BUTTON_SIDES.get(event.button)
+        side = kd_vote.BUTTON_SIDES.get(event.button)
         if side is None or event.press is not Press.LONG:
             raise RuleError("button", "hold Aye or Nay to break the tie")
-        return self.session.dispatch(kd.BreakTie(name, side).to_dict())
+        return self.session.dispatch(kd_vote.BreakTie(name, side).to_dict())
 
     def _publish(self, night: Night) -> dict:
         return self._listeners.publish(public_view(night, self._pads))

@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.engine import koryo
 from companion.engine.majority import Power
-from companion.games import MajorityGame, table_cards
+from companion.games.majority import MajorityGame, table_cards
 from companion.tables import koryo as koryo_table
 
 

@@ -2,25 +2,10 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from companion.hardware import padproto
-
-
-class Light(enum.Enum):
-    """Named states of a seat's light; the games use these names, backends map them to
-    colours (RGB LED) or blink patterns (plain LED)."""
-
-    OFF = "off"
-    FIRST_PLAYER = "first-player"
-    LEADER = "leader"
-    MODERATOR = "moderator"
-    YOUR_TURN = "your-turn"
-    BALLOT_LOCKED = "ballot-locked"
-    ATTENTION = "attention"  # blinks
-
+from companion.seat import ButtonEvent, Light
 
 # Colour of each state for RGB LEDs and the on-screen mirror, and the states that blink.
 # The table itself lives in the serial-pad codec so the pad firmware shows the same colours.
@@ -28,20 +13,6 @@ LIGHT_COLOURS: dict[Light, tuple[int, int, int]] = {
     light: padproto.COLOURS[light.value] for light in Light
 }
 BLINKING: set[Light] = {Light(name) for name in padproto.BLINKING}
-
-
-class Press(enum.Enum):
-    SHORT = "short"
-    LONG = "long"
-
-
-@dataclass(frozen=True)
-class ButtonEvent:
-    """One debounced press of one button of one seat (seat index 0-based, seating order)."""
-
-    seat: int
-    button: str  # a button name from the wiring profile: "a", "b", "c" (Aye, Nay, Pass …)
-    press: Press = Press.SHORT
 
 
 class NoHardware(RuntimeError):

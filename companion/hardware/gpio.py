@@ -28,17 +28,15 @@ from gpiozero.exc import GPIOZeroError
 from companion.hardware.base import (
     BLINKING,
     LIGHT_COLOURS,
-    ButtonEvent,
     ButtonHandler,
-    Light,
     NoHardware,
-    Press,
     SeatBackend,
     StatusHandler,
 )
 from companion.hardware.debounce import Debouncer
 from companion.hardware.padproto import BLINK_PATTERN, TICK_MS
 from companion.hardware.profile import WiringProfile
+from companion.seat import ButtonEvent, Light, Press
 
 # Plain LED: one character per 100 ms step, "1" lit; the pattern repeats. Every seat
 # runs on the same clock, so lights blink in step. Documented in hardware/WIRING.md.

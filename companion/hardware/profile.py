@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.errors import RuleError
-from companion.tables.common import check_keys, count, describe, join, mapping
+from companion.validate import check_keys, count, describe, join, mapping
 from companion.yamlsrc import Document, load
 
 # The repository's hardware/profiles/, seen through the symlink companion/hardware/profiles:

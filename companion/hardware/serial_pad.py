@@ -19,14 +19,8 @@ import time
 import serial
 
 from companion.hardware import padproto
-from companion.hardware.base import (
-    ButtonEvent,
-    ButtonHandler,
-    Light,
-    Press,
-    SeatBackend,
-    StatusHandler,
-)
+from companion.hardware.base import ButtonHandler, SeatBackend, StatusHandler
+from companion.seat import ButtonEvent, Light, Press
 
 log = logging.getLogger(__name__)
 

@@ -11,14 +11,8 @@ from __future__ import annotations
 
 import threading
 
-from companion.hardware.base import (
-    ButtonEvent,
-    ButtonHandler,
-    Light,
-    Press,
-    SeatBackend,
-    StatusHandler,
-)
+from companion.hardware.base import ButtonHandler, SeatBackend, StatusHandler
+from companion.seat import ButtonEvent, Light, Press
 
 BUTTONS = ("a", "b", "c")
 _ROWS = {"a": "12345", "b": "qwert", "c": "asdfg"}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from companion.engine import choson
 from companion.engine.errors import RuleError
-from companion.tables.common import (
+from companion.tables.koryo import families_block, read_areas, read_tokens, table
+from companion.validate import (
     check_keys,
     count,
     join,
@@ -12,7 +13,6 @@ from companion.tables.common import (
     player_name,
     players,
 )
-from companion.tables.koryo import families_block, read_areas, read_tokens, table
 
 
 def score(data: dict) -> dict:

@@ -11,7 +11,7 @@ from typing import Any
 from companion import yamlsrc
 from companion.engine import inheritors
 from companion.engine.errors import RuleError
-from companion.tables.common import (
+from companion.validate import (
     check_keys,
     count,
     describe,

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion import kd_data
-from companion.engine import kd_kingdom as kd
+from companion.engine import kd_kingdom
 from companion.engine.errors import RuleError
-from companion.tables.common import check_keys, describe, integer, join, mapping
+from companion.validate import check_keys, describe, integer, join, mapping
 
 GAMES = ("kingdom", "kings-dilemma")
-SIDES = {"up": kd.UP, "down": kd.DOWN, "white": kd.UP, "black": kd.DOWN}
+SIDES = {"up": kd_kingdom.UP, "down": kd_kingdom.DOWN, "white": kd_kingdom.UP, "black": kd_kingdom.DOWN}
 
 
 def _bounds(block: dict, path: str, default: tuple[int, int]) -> tuple[int, int]:
@@ -28,7 +28,7 @@ def _bounds(block: dict, path: str, default: tuple[int, int]) -> tuple[int, int]
     return low, high
 
 
-def _resource(name: str, value: Any, track: kd.Track) -> kd.Resource:
+def _resource(name: str, value: Any, track: kd_kingdom.Track) -> kd_kingdom.Resource:
     path = join("resources", name)
     block = mapping(value, path)
     check_keys(block, path, {"position", "momentum"}, {"marker"})
@@ -46,10 +46,10 @@ def _resource(name: str, value: Any, track: kd.Track) -> kd.Resource:
     marker = block.get("marker", False)
     if not isinstance(marker, bool):
         raise RuleError(join(path, "marker"), f"expected true or false, got {describe(marker)}")
-    return kd.Resource(name, position, SIDES[side], marker)
+    return kd_kingdom.Resource(name, position, SIDES[side], marker)
 
 
-def _changes(value: Any) -> list[kd.Change]:
+def _changes(value: Any) -> list[kd_kingdom.Change]:
     if value is None:
         return []
     if not isinstance(value, list):
@@ -62,37 +62,37 @@ def _changes(value: Any) -> list[kd.Change]:
             raise RuleError(path, "expected a change such as {influence: +1}")
         for name, amount in block.items():
             field = join(path, name)
-            if name not in kd.RESOURCES:
-                raise RuleError(field, f"not a resource (allowed: {', '.join(kd.RESOURCES)})")
+            if name not in kd_kingdom.RESOURCES:
+                raise RuleError(field, f"not a resource (allowed: {', '.join(kd_kingdom.RESOURCES)})")
             if integer(amount, field) == 0:
                 raise RuleError(field, "a change moves a resource by at least 1")
-            changes.append(kd.Change(name, amount))
+            changes.append(kd_kingdom.Change(name, amount))
     return changes
 
 
-def read(data: dict) -> tuple[kd.Kingdom, list[kd.Change]]:
+def read(data: dict) -> tuple[kd_kingdom.Kingdom, list[kd_kingdom.Change]]:
     if "game" in data and data["game"] not in GAMES:  # first: another game's file has other keys
         raise RuleError("game", f"{describe(data['game'])} is not a kingdom file (game: kingdom)")
     check_keys(data, "", {"game", "resources"}, {"track", "stability", "outcomes"})
     defaults = kd_data.shipped()
     track_block = mapping(data.get("track"), "track")
     check_keys(track_block, "track", set(), {"min", "max"})
-    track = kd.Track(*_bounds(track_block, "track", (defaults.track.min, defaults.track.max)))
+    track = kd_kingdom.Track(*_bounds(track_block, "track", (defaults.track.min, defaults.track.max)))
     stab_block = mapping(data.get("stability"), "stability")
     check_keys(stab_block, "stability", set(), {"position", "min", "max"})
     low, high = _bounds(stab_block, "stability", defaults.stability)
     if "position" in stab_block:
         position = integer(stab_block["position"], "stability.position")
     else:
-        position = kd.middle(low, high, "stability")
+        position = kd_kingdom.middle(low, high, "stability")
     if not low <= position <= high:
         raise RuleError("stability.position", f"{position} is off the track ({low}…{high})")
     resources = mapping(data["resources"], "resources")
-    check_keys(resources, "resources", set(kd.RESOURCES))
-    kingdom = kd.Kingdom.of(
+    check_keys(resources, "resources", set(kd_kingdom.RESOURCES))
+    kingdom = kd_kingdom.Kingdom.of(
         track,
-        {name: _resource(name, resources[name], track) for name in kd.RESOURCES},
-        kd.Stability(position, low, high),
+        {name: _resource(name, resources[name], track) for name in kd_kingdom.RESOURCES},
+        kd_kingdom.Stability(position, low, high),
     )
     return kingdom, _changes(data.get("outcomes"))
 
@@ -100,7 +100,7 @@ def read(data: dict) -> tuple[kd.Kingdom, list[kd.Change]]:
 def kingdom(data: dict) -> dict:
     """The JSON result of ``companion kingdom``."""
     start, changes = read(data)
-    end, moves = kd.apply_outcome(start, changes)
+    end, moves = kd_kingdom.apply_outcome(start, changes)
     return {
         "game": "kingdom",
         "track": end.track.to_dict(),
@@ -113,7 +113,7 @@ def kingdom(data: dict) -> dict:
 
 
 def _momentum(side: str, marker: bool) -> str:
-    return f"{side} ({kd.COLOUR_OF[side]}{', marker' if marker else ''})"
+    return f"{side} ({kd_kingdom.COLOUR_OF[side]}{', marker' if marker else ''})"
 
 
 def render(result: dict) -> str:
@@ -121,7 +121,7 @@ def render(result: dict) -> str:
     if result["moves"]:
         out.append(f"{'Change':<16}{'Spaces':>7}  {'Position':>16}  {'Momentum':<22}{'Stability':>9}")
         for m in result["moves"]:
-            name = kd.RESOURCE_NAMES[m["resource"]][0]
+            name = kd_kingdom.RESOURCE_NAMES[m["resource"]][0]
             stop = " (track end)" if m["stopped_at_end"] else ""
             out.append(
                 f"{name + ' ' + format(m['amount'], '+d'):<16}{m['spaces']:>7}  "
@@ -133,7 +133,7 @@ def render(result: dict) -> str:
     out.append(f"{'Resource':<16}{'Position':>9}  Momentum   (track {track['min']}…{track['max']})")
     for name, r in result["resources"].items():
         out.append(
-            f"{kd.RESOURCE_NAMES[name][0]:<16}{r['position']:>9}  "
+            f"{kd_kingdom.RESOURCE_NAMES[name][0]:<16}{r['position']:>9}  "
             f"{_momentum(r['momentum'], r['marker'])}"
         )
     s = result["stability"]

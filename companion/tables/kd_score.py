@@ -8,7 +8,7 @@ from typing import Any
 from companion.engine import kd_score as ks
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCE_NAMES, RESOURCES
-from companion.tables.common import (
+from companion.validate import (
     check_keys,
     count,
     describe,

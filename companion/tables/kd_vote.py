@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.engine import kd_vote as kd
 from companion.engine.errors import RuleError
-from companion.tables.common import (
+from companion.validate import (
     check_keys,
     count,
     describe,

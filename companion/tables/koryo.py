@@ -8,7 +8,7 @@ from typing import Any
 from companion.engine import koryo
 from companion.engine.errors import RuleError
 from companion.engine.majority import FAMILY_VALUES, Area, Family, Kind, check_deck
-from companion.tables.common import check_keys, count, join, mapping, per_player, players
+from companion.validate import check_keys, count, join, mapping, per_player, players
 
 
 def read_area(value: Any, path: str, events: Collection[str]) -> Area:

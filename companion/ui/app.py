@@ -28,10 +28,11 @@ from pathlib import Path
 
 import pygame
 
-from companion.hardware.base import ButtonEvent, SeatBackend
+from companion.hardware.base import SeatBackend
 from companion.history import History
 from companion.i18n import Catalog, load_catalog
 from companion.journal import Journal
+from companion.seat import ButtonEvent
 from companion.ui.theme import Painter, Theme
 
 log = logging.getLogger(__name__)

@@ -22,10 +22,11 @@ from pathlib import Path
 import pygame
 
 from companion.config import SHIPPED_CONFIG, Config, load_config
-from companion.hardware.base import BLINKING, Press
+from companion.hardware.base import BLINKING
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
+from companion.seat import Press
 from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.home import HomeScreen
 from companion.ui.seats import blink_lit

@@ -25,8 +25,8 @@ from datetime import datetime
 import pygame
 
 from companion.engine.errors import RuleError
-from companion.hardware.base import ButtonEvent, Light
 from companion.journal import GameRecord, JournalError
+from companion.seat import ButtonEvent, Light
 from companion.ui import screens
 from companion.ui import theme as th
 from companion.ui.app import App, Screen

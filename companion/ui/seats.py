@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import pygame
 
 from companion.hardware import padproto
-from companion.hardware.base import BLINKING, LIGHT_COLOURS, Light, SeatBackend
+from companion.hardware.base import BLINKING, LIGHT_COLOURS, SeatBackend
 from companion.i18n import Catalog
+from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.theme import Painter, TextBox, Theme
 

@@ -14,7 +14,7 @@ import math
 
 import pygame
 
-from companion.hardware.base import ButtonEvent, Light, Press
+from companion.seat import ButtonEvent, Light, Press
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing

@@ -1,4 +1,4 @@
-"""Chosŏn at the table (issue #3, shared/RULES.md §2): the screens of
+"""Chosŏn at the table: the screens of
 ``companion.ui.screens.majority_common`` for Chosŏn (2–4 players, 9 families, events, Yi's
 Shield breaking ties on its family during the rounds).
 

@@ -1,4 +1,4 @@
-"""The game history on the touchscreen (issue #5): every finished game kept in
+"""The game history on the touchscreen: every finished game kept in
 ``app.history`` (date, game, players, scores, winners), newest first, a page at a time
 with big « / » targets; a filter by game; the per-player statistics (games, wins, average
 score per game) of ``History.stats()``, for all games or the one filtered.
@@ -12,8 +12,8 @@ from datetime import datetime
 
 import pygame
 
-from companion.hardware.base import Light
 from companion.history import GameResult, History, PlayerStats
+from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.theme import Painter

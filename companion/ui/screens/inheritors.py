@@ -1,4 +1,4 @@
-"""Inheritors: the final score sheet on the touchscreen (issue #5, RULES.md §3).
+"""Inheritors: the final score sheet on the touchscreen.
 
 ``new_game(app)`` opens the setup: tap the configured seats that play (2–4), then the
 first player (or let the table draw one); the first player's seat lights FIRST_PLAYER.
@@ -28,7 +28,8 @@ import pygame
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet
-from companion.hardware.base import BLINKING, LIGHT_COLOURS, ButtonEvent, Light
+from companion.hardware.base import BLINKING, LIGHT_COLOURS
+from companion.seat import ButtonEvent, Light
 from companion.session import Session
 from companion.tables import inheritors as table
 from companion.ui import theme as th

@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 import pygame
 
 from companion.engine import kd_kingdom
-from companion.hardware.base import LIGHT_COLOURS, Light
+from companion.hardware.base import LIGHT_COLOURS
+from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing

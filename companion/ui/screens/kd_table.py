@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from companion import kd_ledger
+from companion import kd_data, kd_ledger
 from companion.engine import kd_campaign, kd_kingdom, kd_vote
 from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
-from companion.hardware.base import ButtonEvent, Light
 from companion.journal import Journal
+from companion.seat import ButtonEvent, Light
 from companion.session import Session
 
 log = logging.getLogger(__name__)
@@ -36,8 +36,6 @@ log = logging.getLogger(__name__)
 
 def ledger_for(journal: Journal | None) -> kd_ledger.LedgerFile | None:
     """The campaign ledger file beside ``journal`` (None: no journal, nothing kept)."""
-    from companion import kd_data
-
     if journal is None:
         return None
     return kd_ledger.LedgerFile(journal.path.parent, kd_data.shipped().settings)
@@ -85,8 +83,6 @@ class KdTable:
         ledger of ``ledger``, else a new campaign); players without a house screen get one;
         power and coins stay behind the screens. Without a journal, the night is journaled
         in a temporary folder removed when the table is closed or dropped."""
-        from companion import kd_data
-
         if campaign is None:
             campaign = (ledger.load() if ledger is not None
                         else kd_campaign.new_campaign(kd_data.shipped().settings))
@@ -256,8 +252,6 @@ class KdTable:
         """Start the campaign over with the houses at the table: the saved ledger is kept
         aside (``kd_ledger``) and the new one saved; a night in progress will be recorded
         into the new campaign."""
-        from companion import kd_data
-
         settings = kd_data.shipped().settings
         fresh = (self.ledger.start_over() if self.ledger is not None
                  else kd_campaign.new_campaign(settings))

@@ -26,7 +26,7 @@ import pygame
 from companion.engine import kd_kingdom, kd_score, kd_vote
 from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
-from companion.hardware.base import ButtonEvent, Light, Press
+from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
 from companion.ui import theme as th
 from companion.ui.app import App

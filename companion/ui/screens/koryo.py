@@ -1,4 +1,4 @@
-"""Koryŏ at the table (issue #3, shared/RULES.md §1): the screens of
+"""Koryŏ at the table: the screens of
 ``companion.ui.screens.majority_common`` for Koryŏ (2–4 players, 9 families, Barbarians and
 Lobbying; ties go to the Omniscient during the rounds).
 

@@ -1,4 +1,4 @@
-"""Koryŏ and Chosŏn at the table (issue #3): the screens both games share.
+"""Koryŏ and Chosŏn at the table: the screens both games share.
 
 ``SetupScreen`` picks the players among the configured seats (2–4, clockwise in the
 configuration's order) and the first player, then starts a ``Session`` on ``app.journal``.
@@ -43,10 +43,11 @@ from pathlib import Path
 import pygame
 
 from companion.engine.errors import RuleError
-from companion.games import MajorityGame, rules_for
+from companion.games import rules_for
 from companion.games.autoplay import next_action
-from companion.hardware.base import ButtonEvent, Light, Press
+from companion.games.majority import MajorityGame
 from companion.journal import Journal
+from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
 from companion.ui import theme as th
 from companion.ui.app import App, Screen

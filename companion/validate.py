@@ -1,5 +1,6 @@
-"""Validation helpers shared by every table-file reader. Each raises ``RuleError`` with the
-dotted field, which the command turns into ``FILE:LINE: field: message``."""
+"""Validation helpers for everything read from YAML: the configuration, the wiring
+profiles, the King's Dilemma data and the table files. Each raises ``RuleError`` with the
+dotted field, which the caller turns into ``FILE:LINE: field: message``."""
 
 from __future__ import annotations
 

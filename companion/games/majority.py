@@ -1,0 +1,189 @@
+"""The rules adapter Koryŏ and Chosŏn share (``MajorityGame``): the engines have the same shape
+(families, areas, VP bank, rounds with a season deal and limit, live majorities, powers).
+Each game module adds what is its own (the Broadcaster deal, Yi's Shield, the final table).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields
+from types import ModuleType
+from typing import Any
+
+from companion.engine.errors import RuleError
+from companion.engine.majority import FAMILY_VALUES, Area, Power, plain
+from companion.seat import Light
+
+SETUP_KEYS = ("players", "seats", "first_player")
+# Powers carried out by an action of another name (Chosŏn's 'comes into play' effects).
+POWER_ACTIONS = {"lobby": "swap", "firearm": "destroy", "sword": "destroy"}
+PLAYER_FIELDS = ("target", "victim", "a", "b", "source")
+FAMILY_FIELDS = ("family", "a_family", "b_family")
+
+
+@dataclass(frozen=True)
+class SeatedState:
+    """A majority game in progress: the engine's state and, per player (seating order), the index
+    of their seat in the configuration (whose button they press, whose light is theirs)."""
+
+    seats: tuple[int, ...]
+    state: Any
+
+
+def _seats(setup: Mapping, n: int) -> tuple[int, ...]:
+    value = setup.get("seats", list(range(n)))
+    if not isinstance(value, list) or len(value) != n:
+        raise RuleError("seats", f"expected a list of {n} seat numbers, one per player")
+    for i, seat in enumerate(value):
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise RuleError(f"seats.{i}", f"{seat!r} is not a seat number")
+    if len(set(value)) != n:
+        raise RuleError("seats", "two players on the same seat")
+    return tuple(value)
+
+
+class MajorityGame:
+    """The Session rules object of a majority game; ``engine`` is its engine module."""
+
+    name = ""
+    engine: ModuleType
+
+    # -- Session interface ------------------------------------------------------------------
+
+    def initial(self, setup: Mapping) -> SeatedState:
+        """``setup``: ``{"players": [names clockwise], "seats": [seat index per player],
+        "first_player": name}`` (seats default to 0, 1, …; first player to the first name)."""
+        if not isinstance(setup, Mapping):
+            raise RuleError("setup", "expected a mapping")
+        for key in setup:
+            if key not in SETUP_KEYS:
+                raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})")
+        names = setup.get("players")
+        if not isinstance(names, list) or not all(isinstance(p, str) and p for p in names):
+            raise RuleError("players", "expected a list of player names")
+        state = self.engine.new_game(names, setup.get("first_player"))
+        return SeatedState(_seats(setup, len(names)), state)
+
+    def apply(self, table: SeatedState, action: Mapping) -> SeatedState:
+        """The table after ``action`` (an action dict, as journaled), or RuleError."""
+        if not isinstance(action, Mapping):
+            raise RuleError("action", "expected a mapping")
+        try:
+            act = self.engine.action_from_dict(action)
+        except (AttributeError, TypeError, ValueError) as exc:
+            if isinstance(exc, RuleError):
+                raise
+            raise RuleError("action", f"{action.get('action')}: {exc}") from None
+        return SeatedState(table.seats, self.engine.apply(table.state, act))
+
+    def public_view(self, table: SeatedState) -> dict:
+        """Everything the screens and lights show, JSON-ready (nothing here is secret)."""
+        e, s = self.engine, table.state
+        players = list(s.players)
+        view = {
+            "game": self.name,
+            "players": players,
+            "seats": list(table.seats),
+            "round": s.round,
+            "rounds": e.ROUNDS,
+            "phase": s.phase,
+            "deal": e.deal(s.round) if s.round else None,
+            "limit": e.limit(s.round) if s.round else None,
+            "first_player": s.first_player,
+            "current_player": s.current_player,
+            "bank": s.bank,
+            "vp_tokens": e.VP_TOKENS,
+            "tokens": dict(zip(players, s.tokens, strict=True)),
+            "areas": {p: s.area(p).to_dict() for p in players},
+            "deck": {str(k): n for k, n in e.DECK.items()},
+            "in_play": {str(k): n for k, n in self.in_play(s).items()},
+            "families": [e.FAMILIES[v].to_dict() for v in FAMILY_VALUES],
+            "events": [
+                {"key": k, "en": en, "fr": fr, "en_plural": enp, "fr_plural": frp}
+                for k, (en, fr, enp, frp) in e.EVENT_NAMES.items()
+            ],
+            "majorities": [m.to_dict() for m in e.majorities(s).values()],
+            "powers": [self._power(table, p) for p in e.powers(s)],
+            "protections": [p.to_dict() for p in e.protections(s)],
+            "limits": [c.to_dict() for c in e.limit_check(s)] if s.round else [],
+            "turn": plain(s.turn),
+            "final": self.final(s) if s.phase == e.OVER else None,
+        }
+        view.update(self.extra_view(s))
+        return view
+
+    def options(self, table: SeatedState, power: Mapping) -> list[dict]:
+        """Every legal action carrying out ``power`` (an item of the view's ``powers``),
+        found by trying each choice of its fields on the engine: a power that needs no
+        action (``deal_bonus``…) has none. Discards are offered one card at a time."""
+        cls = self.engine.ACTIONS.get(POWER_ACTIONS.get(power["code"], power["code"]))
+        if cls is None:
+            return []
+        players = list(table.state.players)
+        choices: dict[str, list] = {}
+        for f in fields(cls):
+            if f.name == "player":
+                choices[f.name] = [power["player"]]
+            elif f.name in PLAYER_FIELDS:
+                choices[f.name] = ([None] if f.default is None else []) + players
+            elif f.name in FAMILY_FIELDS:
+                choices[f.name] = list(FAMILY_VALUES)
+            elif f.name == "event":
+                choices[f.name] = list(self.engine.EVENT_NAMES)
+            elif f.name == "count":
+                choices[f.name] = [1]
+            elif f.default is MISSING:
+                return []
+        out = []
+        for values in itertools.product(*choices.values()):
+            action = {"action": cls.name, **dict(zip(choices, values, strict=True))}
+            try:
+                self.apply(table, action)
+            except RuleError:
+                continue
+            out.append({k: v for k, v in action.items() if v is not None})
+        return out
+
+    # -- seat lights --------------------------------------------------------------------------
+
+    @staticmethod
+    def lights(view: Mapping) -> dict[int, Light]:
+        """The light of each player's seat: the first player's seat shows FIRST_PLAYER; once
+        the game is over, the winners' seats show LEADER; every other seat is off."""
+        seats = dict(zip(view["players"], view["seats"], strict=True))
+        out = {seat: Light.OFF for seat in view["seats"]}
+        if view["final"] is not None:
+            for p in view["final"]["winners"]:
+                out[seats[p]] = Light.LEADER
+        else:
+            out[seats[view["first_player"]]] = Light.FIRST_PLAYER
+        return out
+
+    # -- per game ---------------------------------------------------------------------------
+
+    def _power(self, table: SeatedState, power: Power) -> dict:
+        """A power with ``params``: the numbers its sentence needs, for translated texts."""
+        return {**power.to_dict(), "params": self.power_params(table.state, power)}
+
+    def power_params(self, state: Any, power: Power) -> dict[str, int]:
+        if power.code == "discard":
+            check = next(c for c in self.engine.limit_check(state) if c.player == power.player)
+            return {"excess": check.excess, "limit": check.limit}
+        return {}
+
+    def in_play(self, state: Any) -> dict:
+        """Cards of each kind in play, out of the deck's ``DECK[kind]``."""
+        return {k: sum(a[k] for a in state.areas) for k in self.engine.DECK}
+
+    def extra_view(self, state: Any) -> dict:
+        return {}
+
+    def final(self, state: Any) -> dict:
+        """The final score, in the shape of ``companion score``'s JSON result."""
+        raise NotImplementedError
+
+
+def table_cards(state: Any) -> dict[str, dict]:
+    """Cards in play per player, keyed as a table file has them (families as integers)."""
+    return {p: dict(Area.as_dict(state.area(p))) for p in state.players}
