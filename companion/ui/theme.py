@@ -31,6 +31,10 @@ BUTTON_PRESSED = (196, 160, 84)
 BUTTON_INK = (30, 40, 34)
 SOCKET = (14, 10, 8)  # an unlit light
 
+# A line a little too wide for its box is drawn condensed to fit, down to this share of
+# its width, rather than in a smaller (less legible) size or cut.
+SQUEEZE = 0.9
+
 MIN_TARGET = 64  # px: the smallest touch target on the 800×480 panel
 
 
@@ -53,10 +57,10 @@ class Theme:
         return self._fonts[px]
 
     def fitting_font(self, text: str, px: int, width: int, smallest: int = 14) -> pygame.font.Font:
-        """The largest font up to ``px`` in which ``text`` fits ``width`` pixels (never
-        smaller than ``smallest``; the caller's box then clips)."""
+        """The largest font up to ``px`` in which ``text`` fits ``width`` pixels, allowing
+        for :data:`SQUEEZE` (never smaller than ``smallest``; the caller's box then clips)."""
         size = int(px)
-        while size > smallest and self.font(size).size(text)[0] > width:
+        while size > smallest and self.font(size).size(text)[0] * SQUEEZE > width:
             size -= 2
         return self.font(size)
 
@@ -90,18 +94,25 @@ class Painter:
         """Draw one line inside ``box`` (clipped to it), vertically centred; ``align`` is
         left, center or right. Returns where it went."""
         image = font.render(text, True, colour)
+        if box.width < image.get_width() <= box.width / SQUEEZE:
+            image = pygame.transform.smoothscale(image, (box.width, image.get_height()))
         rect = image.get_rect()
-        rect.centery = box.centery
+        # pygame-ce renders a line taller than the font's height (the line gap below); centre
+        # the font's own height, and call the text cut only when ink is cut, not blank rows.
+        rect.top = box.centery - font.get_height() // 2
         if align == "left":
             rect.left = box.left
         elif align == "right":
             rect.right = box.right
         else:
             rect.centerx = box.centerx
-        clipped = rect.clip(box)
-        self.surface.blit(image, clipped, clipped.move(-rect.x, -rect.y))
-        self.texts.append(TextBox(text, clipped, clipped != rect, font.get_height()))
-        return clipped
+        ink = image.get_bounding_rect().move(rect.topleft)
+        shown = rect.clip(box)
+        self.surface.blit(image, shown, shown.move(-rect.x, -rect.y))
+        whole = ink.width == 0 or box.contains(ink)
+        where = ink.clip(box) if ink.width else shown
+        self.texts.append(TextBox(text, where, not whole, font.get_height()))
+        return pygame.Rect(rect.x, rect.y, rect.w, font.get_height()).clip(box)
 
     def lines(self, words: str, font: pygame.font.Font, width: int) -> list[str]:
         """``words`` broken into lines no wider than ``width`` (a long word stays whole)."""
