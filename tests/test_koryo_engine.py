@@ -230,6 +230,44 @@ def test_lobbying_needs_two_different_players_and_characters():
     refused(s, k.Swap("Ana", "Ben", 9, "Chloe", 6), "b_family")
 
 
+def test_two_player_lobbying_of_the_spy_majority_offers_no_swap():
+    """Rulebook (seed 000/002), LOBBYING: « vous pouvez échanger deux cartes personnages …
+    entre deux joueurs (vous y compris). Attention cependant, si un joueur a la majorité des
+    «Espions» (sans avoir de « Gardiens » dans son jeu), il ne peut être ciblé par cet
+    événement » — EN: "even if he is the one playing it". With two players the Spy majority
+    who plays Lobbying has nobody to swap with: the power is not offered, no swap is legal."""
+    two = ("Ana", "Ben")
+    s = start(table({"Ana": {2: 1, 3: 1}, "Ben": {9: 1, 6: 1}}, names=two))
+    s = k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
+    assert s.turn.lobbyings == 1
+    assert [p.code for p in k.powers(s)] == []
+    for a, b in (("Ana", "Ben"), ("Ben", "Ana")):
+        for fa in range(1, 10):
+            for fb in range(1, 10):
+                assert not k.is_legal(s, k.Swap("Ana", a, fa, b, fb))
+    k.apply(s, k.EndTurn("Ana"))
+    # The opponent's Spy majority leaves the player alone: no swap either.
+    s = start(table({"Ana": {3: 1}, "Ben": {9: 1, 2: 2}}, names=two))
+    s = k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
+    assert [p.code for p in k.powers(s)] == []
+    # Nobody Spy-proof: the Lobbying swaps between the two players.
+    s = start(table({"Ana": {3: 1, 7: 1}, "Ben": {9: 1}}, names=two))
+    s = k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
+    assert [p.code for p in k.powers(s)] == ["swap"]
+    assert k.apply(s, k.Swap("Ana", "Ana", 3, "Ben", 9)).area("Ben")[3] == 1
+
+
+def test_a_barbarian_with_nobody_to_hit_is_not_offered():
+    """Rulebook (seed 002), BARBARIANS: "the player may destroy a «Character» card of an
+    opponent … the player controlling a majority of «Guardians» (#7) may not be targeted"."""
+    s = start(table({"Ben": {7: 1, 9: 2}}, names=("Ana", "Ben")))
+    s = k.apply(s, k.Reveal("Ana", Area.of({"barbarian": 1})))
+    assert s.turn.barbarians == 1 and [p.code for p in k.powers(s)] == []
+    s = start(table({"Ben": {9: 2}, "Chloe": {7: 1}}))
+    s = k.apply(s, k.Reveal("Ana", Area.of({"barbarian": 1})))
+    assert [p.code for p in k.powers(s)] == ["destroy"]
+
+
 # -- majority powers ------------------------------------------------------------------------
 
 

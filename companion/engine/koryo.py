@@ -289,6 +289,19 @@ def lobbying_proof(state: State, player: str) -> bool:
     return holder(state, SPY) == player and state.area(player)[GUARDIAN] == 0
 
 
+def barbarian_targets(state: State, player: str) -> list[str]:
+    """The players a Barbarian of ``player`` can hit: others, not Guardian-proof, with a
+    character in play."""
+    return [q for q in state.players if q != player and not barbarian_proof(state, q)
+            and state.area(q).characters]
+
+
+def lobbying_targets(state: State) -> list[str]:
+    """The players a Lobbying can swap with: not Spy-proof, with a character in play (a swap
+    needs two of them)."""
+    return [q for q in state.players if not lobbying_proof(state, q) and state.area(q).characters]
+
+
 def protections(state: State) -> list[Protection]:
     out = []
     for p in state.players:
@@ -338,11 +351,13 @@ def _turn_powers(state: State) -> list[Power]:
                                                      "Priests", PRIEST))
     if holder(state, SPY) == p and "spy" not in t.used and others_with_tokens:
         out.append(Power(p, "steal_vp", False, f"{p} may steal a VP — Spies", SPY))
-    if t.barbarians:
+    # An event's power is offered only when some move can use it (a 2-player Lobbying played
+    # by the Spy majority has nobody to swap with).
+    if t.barbarians and barbarian_targets(state, p):
         out.append(Power(p, "destroy", False,
                          f"{p} may destroy {t.barbarians} character card(s) of other players"
                          " — Barbarians"))
-    if t.lobbyings:
+    if t.lobbyings and len(lobbying_targets(state)) >= 2:
         out.append(Power(p, "swap", False,
                          f"{p} may swap {t.lobbyings} pair(s) of character cards — Lobbying"))
     return out
