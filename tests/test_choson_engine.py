@@ -62,7 +62,37 @@ def test_season_deal_and_character_limit(r):
 
 
 def test_a_round_opens_with_the_time_travel_phase():
-    assert start(table()).phase == c.TIME_TRAVEL
+    """The phase waits for the Time Traveller majority; with none, it is over at once."""
+    s = start(table({"Ben": {8: 1}}))
+    assert (s.phase, s.current_player) == (c.TIME_TRAVEL, "Ben")
+    assert start(table()).phase == c.ORDERS
+
+
+def test_time_travel_phase_is_settled_before_any_turn_power():
+    """Rulebook (seed 003), "Ronde de jeu": « La ronde de jeu se décompose en cinq phases
+    successives » — I « Phase de voyage dans le temps » comes before IV « Phase principale »,
+    where the Yi and Oracle powers belong ("NOTA : les effets se déclenchant pendant le tour
+    d'un joueur … « Yi »(#1), « Oracle »(#3)"). Nothing of phase 4 is offered or accepted
+    while the Time Traveller has not decided, and using it cannot shut phase 1."""
+    s = start(table({"Ana": {1: 2, 3: 1, 7: 1, 5: 1}, "Ben": {8: 2}}, first="Ana"))
+    assert [(p.player, p.code) for p in c.powers(s)] == [("Ben", "time_travel")]
+    refused(s, c.MoveShield("Ana", 5), "phase", "Ben decides on time travel first")
+    refused(s, c.TakeVP("Ana", c.ORACLE), "phase")
+    refused(s, c.Reveal("Ana", Area.of({9: 1})), "phase")
+    refused(s, c.EndTurn("Ana"), "phase")
+    s = c.apply(s, c.TimeTravel("Ben"))
+    assert (s.phase, s.first_player, s.current_player) == (c.ORDERS, "Ben", "Ben")
+
+
+def test_the_time_traveller_may_decline_and_phase_4_begins():
+    s = start(table({"Ana": {1: 2}, "Ben": {8: 2}}, first="Ana"))
+    refused(s, c.NoTimeTravel("Ana"), "player", "Time Traveller majority")
+    s = c.apply(s, c.NoTimeTravel("Ben"))
+    assert (s.phase, s.first_player, s.current_player, s.area("Ben")[8]) == (
+        c.ORDERS, "Ana", "Ana", 2)
+    assert ("Ana", "move_shield", 1) in codes(s)
+    refused(s, c.TimeTravel("Ben"), "phase", "once")
+    refused(s, c.NoTimeTravel("Ben"), "phase", "once")
 
 
 def test_time_traveller_majority_takes_the_first_player_token_and_a_vp():
@@ -83,9 +113,14 @@ def test_time_travel_needs_the_majority():
     refused(s, c.TimeTravel("Ben"), "player", "Time Traveller majority")
 
 
-def test_time_travel_with_an_empty_bank_may_take_from_another_player():
+def test_time_travel_with_an_empty_bank_may_take_from_another_player_or_none():
+    """Rulebook (seed 003), Voyageur temporel card: « IMPORTANT : Si vous DEVEZ prendre un
+    jeton « Point de Victoire » mais qu'il n'y en a plus de disponible au centre de la table,
+    alors dans ce cas, et uniquement dans ce cas, vous POUVEZ en prendre un à un autre
+    joueur. » — may, so travelling and taking none is legal."""
     s = start(table({"Ben": {8: 1}}, tokens={"Ana": 6, "Chloe": 4}))
-    refused(s, c.TimeTravel("Ben"), "source", "bank is empty")
+    none = c.apply(s, c.TimeTravel("Ben"))
+    assert (none.tokens, none.first_player, none.area("Ben")[8]) == ((6, 0, 4), "Ben", 0)
     s = c.apply(s, c.TimeTravel("Ben", source="Ana"))
     assert (s.tokens_of("Ana"), s.tokens_of("Ben")) == (5, 1)
 
@@ -99,6 +134,19 @@ def test_first_player_token_passes_clockwise_and_game_ends_after_round_8():
     s = c.apply(table(first="Chloe", round_no=3, phase=c.END), c.EndRound())
     assert s.first_player == "Ana" and s.phase == c.SETUP
     assert c.apply(table(round_no=8, phase=c.END), c.EndRound()).phase == c.OVER
+
+
+def test_first_player_token_stays_after_round_8():
+    """Rulebook (seed 003), « Phase de fin de ronde »: « le jeton « 1er Joueur » passe au
+    joueur suivant dans le sens des aiguilles d'une montre et une nouvelle ronde [commence] »;
+    "At the end of the 8th round, the game is over" — no new round, so no pass: a round-8
+    time traveller keeps the +2 of the token."""
+    s = c.apply(start(table({"Ben": {8: 2}}, first="Ana", round_no=7)), c.TimeTravel("Ben"))
+    s = replace(s, phase=c.END)
+    s = c.apply(s, c.EndRound())
+    assert (s.phase, s.first_player) == (c.OVER, "Ben")
+    assert {p.name: p.first_player for p in c.score(s).players} == {
+        "Ana": 0, "Ben": 2, "Chloe": 0}
 
 
 # -- combinations -----------------------------------------------------------------------------
@@ -363,7 +411,10 @@ def test_random_legal_play_respects_the_deck_and_the_tokens(data):
     while s.phase != c.OVER:
         if s.phase == c.SETUP:
             s = c.apply(s, c.StartRound())
-        elif s.phase in (c.TIME_TRAVEL, c.ORDERS, c.MAIN):
+        elif s.phase == c.TIME_TRAVEL:
+            travel = c.TimeTravel(s.current_player)
+            s = c.apply(s, travel if data.draw(st.booleans()) else c.NoTimeTravel(travel.player))
+        elif s.phase in (c.ORDERS, c.MAIN):
             p = s.current_player
             if not s.turn.revealed:
                 cards = data.draw(st.dictionaries(st.sampled_from(kinds), st.integers(1, 3),

@@ -188,7 +188,10 @@ def choson_turn(areas: dict, first: str) -> c.State:
         tokens=(0, 0, 0), kept_events=(0, 0, 0), first=CHOSON_NAMES.index(first), round=0,
         phase=c.SETUP, shield=None,
     )
-    return c.apply(state, c.StartRound())
+    state = c.apply(state, c.StartRound())
+    if state.phase == c.TIME_TRAVEL:  # phase 1 first: whoever may travel does not
+        state = c.apply(state, c.NoTimeTravel(state.current_player))
+    return state
 
 
 def test_choson_scientist_example_1_c_holds_the_majority_power():

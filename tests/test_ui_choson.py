@@ -236,3 +236,36 @@ def test_lines_under_a_crowded_board_go_on_more_pages(table, game, seed):
     assert crowded["checked"] >= 3
     if game == "koryo":
         assert crowded["broken"]
+
+
+def test_the_time_traveller_is_asked_before_anything_of_phase_4(table):
+    """Rulebook (seed 003): « La ronde de jeu se décompose en cinq phases successives »,
+    I « Phase de voyage dans le temps » before IV « Phase principale ». On screen: while the
+    Time Traveller majority decides, the screen names them, offers time travel or "No time
+    travel" and nothing of phase 4 (no card entry, no Yi's Shield, no Oracle VP); the first
+    player's buttons are refused; the Time Traveller's A lets the round go on."""
+    t = table()
+    screen = start(t, choson)
+
+    def asked(v):  # phase 1 waits for someone who is not the first player
+        return v["phase"] == "time_travel" and v["current_player"] != v["first_player"]
+
+    play_through(t, seed=20, until=asked, fast=lambda v: True)
+    v = screen.view
+    traveller, first = v["current_player"], v["first_player"]
+    t.app.step(block=False)
+    assert [(p["player"], p["code"]) for p in v["powers"]] == [(traveller, "time_travel")]
+    assert [p["code"] for p, _ in screen.offered()] == ["time_travel"]
+    assert screen.button("entry") is None and screen.button("step").label == "No time travel"
+    assert any(f"{traveller} may time travel" in text for text in t.texts())
+    t.ctx.press(screen.seat_of(first), "b")
+    t.ctx.press(screen.seat_of(first), "c")
+    assert screen.mode == "board" and screen.view is v
+    assert screen.message == f"{t.app.seats[screen.seat_of(first)].name}: it is {traveller}'s turn"
+    t.ctx.press(screen.seat_of(traveller), "a")
+    after = screen.view
+    assert (after["phase"], after["first_player"], after["current_player"]) == (
+        "orders", first, first)
+    assert t.journal.actions(screen.session.game_id)[-1] == {
+        "action": "no_time_travel", "player": traveller}
+    assert screen.button("entry") is not None

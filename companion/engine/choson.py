@@ -251,7 +251,11 @@ class State:
 
     @property
     def current_player(self) -> str | None:
-        if self.phase not in (TIME_TRAVEL, ORDERS, MAIN):
+        """Who acts now: in the time-travel phase the Time Traveller majority (the only one
+        with a decision to make), then each player's turn from the first player."""
+        if self.phase == TIME_TRAVEL:
+            return holder(self, TIME_TRAVELLER)
+        if self.phase not in (ORDERS, MAIN):
             return None
         return self.players[(self.first + self.turn_index) % len(self.players)]
 
@@ -358,10 +362,11 @@ def powers(state: State) -> list[Power]:
     """What each player may or must do in the current phase."""
     out: list[Power] = []
     if state.phase == TIME_TRAVEL and (tt := holder(state, TIME_TRAVELLER)) is not None:
+        # Phase 1 alone: no turn power exists until the time travel is settled.
         out.append(Power(tt, "time_travel", False,
                          f"{tt} may discard a Time Traveller to take the first-player token "
                          "and 1 VP — Time Travellers", TIME_TRAVELLER))
-    if state.phase in (TIME_TRAVEL, ORDERS, MAIN):
+    if state.phase in (ORDERS, MAIN):
         out += _turn_powers(state)
     if state.phase == END:
         for c in limit_check(state):
@@ -430,6 +435,14 @@ class TimeTravel(Action):
     player: str
     source: str | None = None
     name: ClassVar[str] = "time_travel"
+
+
+@dataclass(frozen=True)
+class NoTimeTravel(Action):
+    """The Time Traveller majority lets the time-travel phase pass without travelling."""
+
+    player: str
+    name: ClassVar[str] = "no_time_travel"
 
 
 @dataclass(frozen=True)
@@ -522,7 +535,7 @@ class EndRound(Action):
 
 ACTIONS: dict[str, type] = {
     cls.name: cls
-    for cls in (StartRound, TimeTravel, Reveal, Destroy, Swap, Riposte, TakeVP, KeepEvent,
+    for cls in (StartRound, TimeTravel, NoTimeTravel, Reveal, Destroy, Swap, Riposte, TakeVP, KeepEvent,
                 MoveShield, EndTurn, Discard, EndRound)
 }
 
@@ -571,7 +584,10 @@ def _settle_shield(state: State) -> State:
 
 def _own_turn(state: State, player: str) -> None:
     seated(state, player, "player")
-    if state.phase not in (TIME_TRAVEL, ORDERS, MAIN):
+    if state.phase == TIME_TRAVEL:
+        raise RuleError("phase", f"{state.current_player} decides on time travel first",
+                        code="time_travel_first", params={"player": state.current_player})
+    if state.phase not in (ORDERS, MAIN):
         raise RuleError("player", f"not the main phase (phase: {state.phase})",
                         code="not_main_phase")
     if state.current_player != player:
@@ -607,20 +623,36 @@ def _start_round(state: State, action: StartRound) -> State:
     if state.phase != SETUP:
         raise RuleError("phase", f"the round is not over (phase: {state.phase})",
                         code="round_not_over")
-    return replace(state, round=state.round + 1, phase=TIME_TRAVEL, turn_index=0, turn=Turn())
+    state = replace(state, round=state.round + 1, phase=TIME_TRAVEL, turn_index=0, turn=Turn())
+    if holder(state, TIME_TRAVELLER) is None:
+        return replace(state, phase=ORDERS)  # nobody may travel: phase 1 is over at once
+    return state
 
 
-def _time_travel(state: State, action: TimeTravel) -> State:
-    p = seated(state, action.player, "player")
-    if state.phase != TIME_TRAVEL:
-        raise RuleError("phase", "time travel happens at the start of the round, once",
-                        code="time_travel_once")
+def _time_traveller(state: State, player: str) -> str:
+    """``player``, if they are the one the time-travel phase waits for."""
+    p = seated(state, player, "player")
     if holder(state, TIME_TRAVELLER) != p:
         raise RuleError("player", f"{p} does not hold the Time Traveller majority",
                         code="no_majority", params={"player": p, "family": TIME_TRAVELLER})
+    if state.phase != TIME_TRAVEL:
+        raise RuleError("phase", "time travel happens at the start of the round, once",
+                        code="time_travel_once")
+    return p
+
+
+def _time_travel(state: State, action: TimeTravel) -> State:
+    p = _time_traveller(state, action.player)
     state = with_area(state, p, state.area(p).add(TIME_TRAVELLER, -1))
-    state = _gain_vp(state, p, action.source)
+    if action.source is not None or state.bank:
+        # With the bank empty the VP MAY come from another player: taking none is legal.
+        state = _gain_vp(state, p, action.source)
     return replace(state, first=state.seat(p), phase=ORDERS)
+
+
+def _no_time_travel(state: State, action: NoTimeTravel) -> State:
+    _time_traveller(state, action.player)
+    return replace(state, phase=ORDERS)
 
 
 def combination(cards: Area) -> int:
@@ -856,13 +888,16 @@ def _end_round(state: State, action: EndRound) -> State:
                         code="over_limit_characters",
                         params={"player": c.player, "counted": c.counted, "limit": c.limit,
                                 "excess": c.excess})
+    if state.round == ROUNDS:
+        # The token passes "and a new round begins": after round 8 none does, so it stays.
+        return replace(state, phase=OVER, turn_index=0, turn=Turn())
     first = (state.first + 1) % len(state.players)
-    phase = OVER if state.round == ROUNDS else SETUP
-    return replace(state, first=first, phase=phase, turn_index=0, turn=Turn())
+    return replace(state, first=first, phase=SETUP, turn_index=0, turn=Turn())
 
 
 _HANDLERS: dict[type, Callable[[State, Any], State]] = {
-    StartRound: _start_round, TimeTravel: _time_travel, Reveal: _reveal, Destroy: _destroy,
+    StartRound: _start_round, TimeTravel: _time_travel, NoTimeTravel: _no_time_travel,
+    Reveal: _reveal, Destroy: _destroy,
     Swap: _swap, Riposte: _riposte, TakeVP: _take_vp, KeepEvent: _keep_event,
     MoveShield: _move_shield, EndTurn: _end_turn, Discard: _discard, EndRound: _end_round,
 }

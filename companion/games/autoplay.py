@@ -36,10 +36,12 @@ def next_action(rules: MajorityGame, table: SeatedState, rng: random.Random) -> 
                 area = view["areas"][power["player"]]
                 return max(rules.options(table, power), key=lambda a: area[str(a["family"])])
         return {"action": "end_round"}
-    if not view["turn"]["revealed"]:
-        for power in view["powers"]:  # Chosŏn time travel, before the first order
+    if phase == "time_travel":  # Chosŏn's phase 1: the Time Traveller majority decides
+        for power in view["powers"]:
             if power["code"] == "time_travel" and rng.random() < USE_POWER:
                 return rules.options(table, power)[0]
+        return {"action": "no_time_travel", "player": view["current_player"]}
+    if not view["turn"]["revealed"]:
         return reveal(rules, table, view, rng)
     offered = [(p, rules.options(table, p)) for p in view["powers"]]
     offered = [(p, o) for p, o in offered if o]

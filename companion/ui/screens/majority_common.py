@@ -455,13 +455,16 @@ class GameScreen(BaseScreen):
 
     def can_enter(self) -> bool:
         v = self.view
-        return v["phase"] in ("time_travel", "orders", "main") and not v["turn"]["revealed"]
+        return v["phase"] in ("orders", "main") and not v["turn"]["revealed"]
 
     def next_step(self) -> dict | None:
-        """The action of the big button: start the round, end the turn, end the round."""
+        """The action of the big button: start the round, let Chosŏn's time-travel phase
+        pass without travelling, end the turn, end the round."""
         v = self.view
         if v["phase"] == "setup":
             return {"action": "start_round"}
+        if v["phase"] == "time_travel":
+            return {"action": "no_time_travel", "player": v["current_player"]}
         if v["phase"] == "end":
             return {"action": "end_round"}
         if v["phase"] == "main" and v["turn"]["revealed"]:
@@ -1170,7 +1173,7 @@ def play(ctx, action: dict) -> None:
     (``ctx``: a ``companion.ui.demo.DemoContext``; the demo and the tests use it)."""
     screen: GameScreen = ctx.app.screen
     name = action["action"]
-    if name in ("start_round", "end_turn", "end_round"):
+    if name in ("start_round", "no_time_travel", "end_turn", "end_round"):
         ctx.press(screen.seat_of(screen.acting()), "a")
     elif name == "reveal":
         ctx.tap(screen.button("entry").rect, "enter cards")
@@ -1243,7 +1246,8 @@ def demo_game(ctx, spec: GameText, seed: int, drop_seat: int | None) -> None:
             ctx.tap(screen.button("reveal").rect, "reveal")
             ctx.shot("revealed")
             continue
-        if name not in ("start_round", "end_turn", "end_round", "reveal") and "powers" not in shown:
+        steps = ("start_round", "no_time_travel", "end_turn", "end_round", "reveal")
+        if name not in steps and "powers" not in shown:
             shown.add("powers")
             ctx.tap(screen.button("powers").rect, "powers")
             ctx.shot()
