@@ -1,5 +1,6 @@
-"""`companion install-service`: the kiosk unit it writes, the commands it prints, and its
-refusals (root, unknown account, no systemd, a missing group, no kmsdrm on the console).
+"""`companion install-service`: the kiosk unit it writes (and its sandbox), the desktop
+session's autostart entries, the commands it prints, the uninstall, and its refusals (root,
+unknown account, no systemd, a missing group, no kmsdrm on the console).
 
 The machine checks are replaced per test where the test machine can't play the part (it
 has no systemd running and no gpio group); each real check is also run once as it is.
@@ -7,9 +8,10 @@ has no systemd running and no gpio group); each real check is also run once as i
 
 from __future__ import annotations
 
-import configparser
 import os
 import pwd
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import autostart
 from companion.cli import main
 from companion.commands import install_service as svc
 
@@ -27,14 +30,26 @@ HOME = Path("/srv/table homes/ana")  # a home with a space, nothing like /home/p
 @pytest.fixture
 def pi(monkeypatch):
     """A machine like Raspberry Pi OS: systemd running, every group, SDL with kmsdrm, and an
-    account ``ana``. Returns the set of groups, for a test to take one away."""
+    account ``ana`` at ``HOME`` (nothing written there: dry runs, or another --unit-dir
+    with the data directory's creation caught). Returns the set of groups, for a test to
+    take one away."""
     groups = set(svc.GROUPS)
     monkeypatch.setattr(svc, "systemd_running", lambda: True)
     monkeypatch.setattr(svc, "group_exists", lambda name: name in groups)
-    # as Debian's SDL 2.26 names them (SDL matches SDL_VIDEODRIVER=kmsdrm case-blind)
+    # as pygame-ce's SDL 2.32 names them (SDL matches SDL_VIDEODRIVER=kmsdrm case-blind)
     monkeypatch.setattr(svc, "video_drivers", lambda: ("x11", "wayland", "KMSDRM", "dummy"))
     monkeypatch.setattr(svc, "home_of", lambda user: {"ana": HOME}[user])
     return groups
+
+
+@pytest.fixture
+def pi_home(pi, monkeypatch, tmp_path):
+    """The same machine with ana's home a real directory (with a space in its path)."""
+    home = tmp_path / "table homes" / "ana"
+    home.mkdir(parents=True)
+    monkeypatch.setattr(svc, "home_of", lambda user: {"ana": home}[user])
+    monkeypatch.setattr(svc, "account_ids", lambda user: {"ana": (os.getuid(), os.getgid())}[user])
+    return home
 
 
 def cli(capsys, *argv):
@@ -43,16 +58,46 @@ def cli(capsys, *argv):
     return rc, out, err
 
 
-def parse(text: str) -> configparser.ConfigParser:
-    """The unit as an INI file (what systemd reads: sections, Key=value, # comments)."""
-    ini = configparser.ConfigParser(interpolation=None, strict=True, delimiters=("=",))
-    ini.optionxform = str  # systemd keys are case-sensitive
-    ini.read_string(text)
-    return ini
+class Unit:
+    """A unit file as systemd reads it: sections of ``Key=value`` lines, ``#`` comments;
+    a key may repeat (``DeviceAllow=``): ``unit[section][key]`` is its last value (what a
+    single-valued setting takes), ``unit.values(section, key)`` all of them in order."""
+
+    def __init__(self, text: str) -> None:
+        self._sections: dict[str, list[tuple[str, str]]] = {}
+        current = None
+        for number, line in enumerate(text.splitlines(), 1):
+            stripped = line.strip()
+            if not stripped or stripped.startswith(("#", ";")):
+                continue
+            if stripped.startswith("[") and stripped.endswith("]"):
+                current = self._sections.setdefault(stripped[1:-1], [])
+                continue
+            key, sep, value = stripped.partition("=")
+            assert sep and current is not None, f"line {number}: {line!r}"
+            current.append((key.strip(), value.strip()))
+
+    def sections(self) -> list[str]:
+        return list(self._sections)
+
+    def __getitem__(self, section: str) -> dict[str, str]:
+        return dict(self._sections[section])
+
+    def values(self, section: str, key: str) -> list[str]:
+        return [v for k, v in self._sections[section] if k == key]
+
+
+def parse(text: str) -> Unit:
+    return Unit(text)
 
 
 def unit_part(out: str) -> str:
-    return out.split("# would write ")[0]
+    return out.split("# would ")[0]
+
+
+def environment(service) -> dict[str, str]:
+    """``Environment=`` as systemd reads it: shell-like words, each NAME=value."""
+    return dict(word.split("=", 1) for word in shlex.split(service["Environment"]))
 
 
 def test_console_unit_names_the_user_the_venv_and_the_home_and_restarts_on_failure(pi, capsys):
@@ -66,11 +111,13 @@ def test_console_unit_names_the_user_the_venv_and_the_home_and_restarts_on_failu
     assert service["ExecStart"] == f"{svc.companion_script()} run"
     assert Path(service["ExecStart"].split()[0]).parent == Path(sys.executable).parent
     assert service["Restart"] == "on-failure"
+    data = HOME / ".local/share/companion"
+    assert environment(service)["COMPANION_DATA_DIR"] == str(data)
     # exit 2 is a configuration error: systemd must not restart it (only the main process's
     # status counts, so there is no ExecStartPre that could exit 2 instead)
     assert service["RestartPreventExitStatus"] == "2"
     assert "ExecStartPre" not in service
-    assert "SDL_VIDEODRIVER=kmsdrm" in service["Environment"].split()
+    assert environment(service)["SDL_VIDEODRIVER"] == "kmsdrm"
     assert service["TTYPath"] == "/dev/tty1"
     assert unit["Unit"]["Conflicts"] == "getty@tty1.service"
     assert unit["Install"]["WantedBy"] == "multi-user.target"
@@ -79,25 +126,32 @@ def test_console_unit_names_the_user_the_venv_and_the_home_and_restarts_on_failu
     assert "#   sudo systemctl daemon-reload" in out
     assert "#   sudo systemctl enable --now companion-kiosk.service" in out
     assert "#   journalctl -u companion-kiosk.service -f" in out
-    assert (
-        "# to remove: sudo systemctl disable --now companion-kiosk.service && "
-        "sudo rm /etc/systemd/system/companion-kiosk.service && sudo systemctl daemon-reload"
-    ) in out
+    assert f"#   # to remove: sudo {svc.companion_script()} install-service --uninstall" in out
 
 
-def test_desktop_unit_is_a_user_unit_and_the_groups_go_to_the_account(pi, capsys):
+def test_desktop_unit_is_a_user_unit_started_by_the_session_autostart(pi, capsys):
+    """Pi OS's labwc and wayfire sessions never start graphical-session.target: the unit
+    is wanted by nothing of systemd's, the session's XDG autostart entry starts it."""
     rc, out, err = cli(capsys, "--dry-run", "--user", "ana", "--desktop")
     assert (rc, err) == (0, "")
     unit = parse(unit_part(out))
+    assert unit.sections() == ["Unit", "Service"]  # no [Install]: nothing enables it
+    assert "graphical-session" not in out
     assert "User" not in unit["Service"]  # a user unit runs as its owner
     assert "SupplementaryGroups" not in unit["Service"]
     assert unit["Service"]["WorkingDirectory"] == str(HOME)
     assert unit["Service"]["RestartPreventExitStatus"] == "2"
-    assert unit["Install"]["WantedBy"] == "graphical-session.target"
+    assert environment(unit["Service"])["SDL_VIDEODRIVER"] == "wayland,x11"
+    entry = HOME / ".config/autostart/companion-kiosk.desktop"
+    shown = out.split(f"# would create {entry}:\n")[1].split("\n# would ")[0]
+    assert shown == autostart.desktop_entry(svc.DESKTOP_UNIT)
     target = HOME / ".config/systemd/user/companion-kiosk-desktop.service"
     assert f"# would write {target}, then run:" in out
-    assert "#   sudo usermod -aG gpio,dialout,video,input,render ana" in out
-    assert "#   systemctl --user enable --now companion-kiosk-desktop.service" in out
+    assert "#   sudo usermod -aG gpio,dialout,video,input,render ana    # then log in again" in out
+    assert "#   systemctl --user daemon-reload" in out
+    assert "systemctl --user enable" not in out
+    remove = f"#   # to remove: {svc.companion_script()} install-service --desktop --uninstall"
+    assert remove in out
 
 
 def test_refuses_root_and_unknown_accounts(capsys):
@@ -139,7 +193,7 @@ def test_refuses_without_systemd_and_writes_nothing(monkeypatch, tmp_path, capsy
     assert svc.systemd_running() == (shutil.which("systemctl") is not None)
 
 
-def test_refuses_when_a_group_is_missing_unless_skipped(pi, tmp_path, capsys):
+def test_refuses_when_a_group_is_missing_unless_skipped(pi, pi_home, tmp_path, capsys):
     pi.discard("gpio")
     units = tmp_path / "units"
     rc, out, err = cli(capsys, "--user", "ana", "--unit-dir", str(units))
@@ -169,7 +223,8 @@ def test_console_refused_when_pygame_has_no_kmsdrm(pi, monkeypatch, capsys):
     assert err.strip() == (
         "companion install-service: this environment's pygame has no kmsdrm video driver "
         "(its SDL has: x11, wayland, dummy): on the console the kiosk would show nothing. "
-        "Build pygame against the system's SDL (systemd/README.md) or use --desktop"
+        "Install the companion's own dependencies into it (./scripts/run.sh: pygame-ce, whose "
+        "wheels have kmsdrm) or use --desktop"
     )
     rc, out, err = cli(capsys, "--user", "ana", "--desktop", "--dry-run")
     assert (rc, err) == (0, "")  # the desktop session's SDL driver (x11/wayland) will do
@@ -181,18 +236,21 @@ def test_video_drivers_are_read_from_the_loaded_sdl():
     assert {"dummy", "offscreen"} <= set(drivers)
 
 
-def test_writes_the_unit_it_shows_and_prints_the_commands(pi, tmp_path, capsys):
+def test_writes_the_unit_it_shows_and_prints_the_commands(pi_home, tmp_path, capsys):
     units = tmp_path / "etc" / "systemd"
     _, shown, _ = cli(capsys, "--user", "ana", "--dry-run", "--unit-dir", str(units))
     rc, out, err = cli(capsys, "--user", "ana", "--unit-dir", str(units))
     assert (rc, err) == (0, "")
     unit = units / svc.SYSTEM_UNIT
     assert unit.read_text(encoding="utf-8") + "\n" == unit_part(shown)
-    assert out.splitlines()[:3] == [
-        f"Wrote {unit}. Now run:",
+    assert out.splitlines()[:4] == [
+        f"Wrote {unit}.",
+        "Now run:",
         "  sudo systemctl daemon-reload",
         "  sudo systemctl enable --now companion-kiosk.service",
     ]
+    # the sandbox's one writable place exists: a missing one would be read-only there
+    assert (pi_home / ".local/share/companion").is_dir()
 
 
 def test_desktop_unit_written_by_root_belongs_to_the_account(monkeypatch, tmp_path, capsys):
@@ -207,9 +265,11 @@ def test_desktop_unit_written_by_root_belongs_to_the_account(monkeypatch, tmp_pa
     assert (rc, err) == (0, "")
     unit = home / ".config/systemd/user" / svc.DESKTOP_UNIT
     assert unit.is_file()
+    entry = home / autostart.DESKTOP_FILE
+    data = home / ".local/share/companion"
     owner = pwd.getpwnam("nobody").pw_uid if os.geteuid() == 0 else os.geteuid()
-    for path in (unit, unit.parent, home / ".config"):
-        assert path.stat().st_uid == owner
+    for path in (unit, unit.parent, home / ".config", entry, entry.parent, data, data.parent):
+        assert path.stat().st_uid == owner, path
     assert home.stat().st_uid == os.geteuid()  # the home itself is left alone
 
 
@@ -218,7 +278,7 @@ def test_cannot_write_is_a_clear_refusal(pi, tmp_path, capsys):
     blocker.write_text("")
     rc, out, err = cli(capsys, "--user", "ana", "--unit-dir", str(blocker / "units"))
     assert rc == 2 and out == ""
-    assert err.startswith(f"companion install-service: cannot write {blocker}/units/")
+    assert err.startswith(f"companion install-service: cannot write {blocker}/units")
     assert "(run it with sudo, or --dry-run to see the unit)" in err
 
 
@@ -241,9 +301,10 @@ def test_generated_unit_is_valid_for_systemd(tmp_path, desktop):
     companion.chmod(0o755)
     home = tmp_path / "home"
     home.mkdir()
-    text = svc.render_unit(companion, "tableuser", home, svc.GROUPS, desktop)
+    data = tmp_path / "table data 100%"
+    text = svc.render_unit(companion, "tableuser", home, svc.GROUPS, desktop, data)
     unit = parse(text)
-    assert unit.sections() == ["Unit", "Service", "Install"]
+    assert unit.sections() == (["Unit", "Service"] if desktop else ["Unit", "Service", "Install"])
     assert unit["Service"]["ExecStart"].startswith('"') and "%%" in unit["Service"]["ExecStart"]
     path = tmp_path / (svc.DESKTOP_UNIT if desktop else svc.SYSTEM_UNIT)
     path.write_text(text, encoding="utf-8")
@@ -295,3 +356,244 @@ def test_run_exits_with_the_status_the_unit_does_not_restart(tmp_path, capsys):
     assert err == f"companion run: {bad}:1: seats: 1 seats, the table takes 2–5\n"
     unit = parse(svc.render_unit(Path("/x/companion"), "ana", HOME, svc.GROUPS, False))
     assert unit["Service"]["RestartPreventExitStatus"] == str(rc)
+
+
+# --- the sandbox ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("desktop", [False, True], ids=["console", "desktop"])
+def test_units_are_sandboxed_with_the_data_directory_the_only_writable_place(desktop):
+    data = Path("/srv/table data/ana")
+    unit = parse(svc.render_unit(Path("/x/companion"), "ana", HOME, svc.GROUPS, desktop, data))
+    service = unit["Service"]
+    for key, value in {
+        "NoNewPrivileges": "yes",
+        "ProtectSystem": "strict",  # everything read-only ...
+        "ProtectHome": "read-only",  # ... homes too (the configuration is read there)
+        "PrivateTmp": "yes",
+        "ProtectKernelTunables": "yes",
+        "ProtectKernelModules": "yes",
+        "ProtectKernelLogs": "yes",
+        "ProtectControlGroups": "yes",
+        "RestrictNamespaces": "yes",
+        "RestrictSUIDSGID": "yes",
+        "LockPersonality": "yes",
+        "IPAddressDeny": "any",
+        "CapabilityBoundingSet": "",
+        "UMask": "0077",
+    }.items():
+        assert service[key] == value, key
+    # ... but the data directory ('-': a missing one is the kiosk's own error, not a
+    # failed start)
+    assert unit.values("Service", "ReadWritePaths") == [f'"-{data}"']
+    assert environment(service)["COMPANION_DATA_DIR"] == str(data)
+    assert "ReadOnlyPaths" not in service and "BindPaths" not in service
+    # local sockets (Wayland, X11, the journal) and netlink (udev hot plug) only
+    assert set(service["RestrictAddressFamilies"].split()) == {"AF_UNIX", "AF_NETLINK"}
+    # lgpio's notification FIFOs go to the unit's private /tmp, not the read-only home
+    assert environment(service)["LG_WD"] == "/tmp"
+    if desktop:
+        assert "DevicePolicy" not in service  # a user manager can't filter devices
+        return
+    assert service["DevicePolicy"] == "closed"
+    allowed = dict(v.split() for v in unit.values("Service", "DeviceAllow"))
+    # display, touchscreen, GPIO chips, Pico seat pads, the console
+    for device in ("char-drm", "char-input", "char-gpiochip", "char-ttyACM", "char-tty"):
+        assert allowed[device] == "rw", device
+    assert service["SupplementaryGroups"].split() == list(svc.GROUPS)
+
+
+def systemd_analyze() -> str:
+    """systemd-analyze, which CI installs (.ci/run sets COMPANION_REQUIRE_SYSTEMD_ANALYZE);
+    elsewhere a machine without it skips the tests that need it, saying so."""
+    found = shutil.which("systemd-analyze")
+    if found is None:
+        if os.environ.get("COMPANION_REQUIRE_SYSTEMD_ANALYZE"):
+            pytest.fail("systemd-analyze is missing (apt install systemd)")
+        pytest.skip("systemd-analyze is not installed here (apt install systemd)")
+    return found
+
+
+@pytest.mark.parametrize("desktop", [False, True], ids=["console", "desktop"])
+def test_systemd_rates_both_units_ok_or_better(tmp_path, desktop):
+    """`systemd-analyze security --offline=true` grades the exposure of the shipped units
+    (OK is below 5.0 of 10; the units as they were rated 9.2 and 9.8, UNSAFE)."""
+    analyze = systemd_analyze()
+    name = svc.DESKTOP_UNIT if desktop else svc.SYSTEM_UNIT
+    argv, env = [analyze], dict(os.environ)
+    if desktop:
+        runtime = tmp_path / "runtime"
+        runtime.mkdir(mode=0o700)
+        env["XDG_RUNTIME_DIR"] = str(runtime)
+        argv.append("--user")
+    result = subprocess.run(
+        [*argv, "security", "--offline=true", "--no-pager", str(REPO / "systemd" / name)],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d) (\w+)", result.stdout)
+    assert found, result.stdout + result.stderr
+    level, rating = float(found[1]), found[2]
+    assert rating in ("OK", "SAFE", "PERFECT") and level < 5.0, found[0]
+
+
+def test_data_directory_of_the_unit_is_the_accounts_configured_one(pi_home, tmp_path, capsys):
+    """The configuration's data_dir (relative to its file) is the unit's writable place,
+    read as the account sees it; without one, ~/.local/share/companion."""
+    config = pi_home / ".config/companion/config.yaml"
+    config.parent.mkdir(parents=True)
+    config.write_text(
+        (REPO / "companion/data/default-config.yaml").read_text(encoding="utf-8")
+        + "\ndata_dir: ../../table data\n",
+        encoding="utf-8",
+    )
+    rc, out, err = cli(capsys, "--dry-run", "--user", "ana")
+    assert (rc, err) == (0, "")
+    service = parse(unit_part(out))["Service"]
+    assert environment(service)["COMPANION_DATA_DIR"] == str(pi_home / "table data")
+    assert service["ReadWritePaths"] == f'"-{pi_home / "table data"}"'
+    config.write_text("seats: [\n", encoding="utf-8")  # the kiosk couldn't start with it
+    rc, out, err = cli(capsys, "--dry-run", "--user", "ana")
+    assert rc == 2 and err.startswith(f"companion install-service: {config}:")
+
+
+# --- the desktop session's autostart and the uninstall ----------------------------------
+
+# Raspberry Pi OS's labwc autostart as a user may have copied it, and a wayfire.ini with
+# settings of the user's own (kept byte for byte around our entries).
+LABWC = """\
+/usr/bin/lwrespawn /usr/bin/pcmanfm-pi &
+/usr/bin/lwrespawn /usr/bin/wf-panel-pi &
+/usr/bin/kanshi &
+/usr/bin/lxsession-xdg-autostart"""
+WAYFIRE = """\
+[core]
+plugins = autostart
+# the user's comment
+[autostart]
+panel = wfrespawn wf-panel-pi
+
+[output:HDMI-A-1]
+mode = 1024x600@60
+"""
+
+
+def run_entry(command: str, tmp_path: Path) -> list[list[str]]:
+    """Run an autostart entry's command with sh, as the sessions do, against a stand-in
+    ``systemctl`` that records its arguments; returns the calls."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    log = tmp_path / "systemctl.log"
+    log.unlink(missing_ok=True)
+    fake = bin_dir / "systemctl"
+    fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\n', encoding="utf-8")
+    fake.chmod(0o755)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "WAYLAND_DISPLAY": "wayland-0"}
+    subprocess.run(["sh", "-c", command], check=True, env=env, timeout=30)
+    subprocess.run(["sh", "-c", "wait"], check=True, timeout=30)
+    return [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def test_desktop_install_adds_the_autostart_entries_and_uninstall_takes_them_away(
+    pi_home, tmp_path, capsys
+):
+    labwc = pi_home / autostart.LABWC_FILE
+    wayfire = pi_home / autostart.WAYFIRE_FILE
+    labwc.parent.mkdir(parents=True)
+    labwc.write_text(LABWC, encoding="utf-8")
+    wayfire.write_text(WAYFIRE, encoding="utf-8")
+    entry = pi_home / autostart.DESKTOP_FILE
+    unit = pi_home / ".config/systemd/user" / svc.DESKTOP_UNIT
+
+    rc, out, err = cli(capsys, "--user", "ana", "--desktop", "--dry-run")
+    assert (rc, err) == (0, "")
+    for path in (entry, labwc, wayfire):
+        assert f"# would {'create' if path == entry else 'change'} {path}:" in out
+    assert not entry.exists() and labwc.read_text(encoding="utf-8") == LABWC
+
+    for _ in range(2):  # twice: still one entry each
+        rc, out, err = cli(capsys, "--user", "ana", "--desktop")
+        assert (rc, err) == (0, "")
+    assert unit.is_file()
+    assert entry.read_text(encoding="utf-8") == autostart.desktop_entry(svc.DESKTOP_UNIT)
+    assert labwc.read_text(encoding="utf-8") == (
+        LABWC + "\n" + autostart.labwc_line(svc.DESKTOP_UNIT) + "\n"
+    )
+    lines = wayfire.read_text(encoding="utf-8").splitlines()
+    assert lines.count(autostart.wayfire_line(svc.DESKTOP_UNIT)) == 1
+    assert lines.index(autostart.wayfire_line(svc.DESKTOP_UNIT)) == lines.index("[autostart]") + 1
+    assert [x for x in lines if x != autostart.wayfire_line(svc.DESKTOP_UNIT)] == (
+        WAYFIRE.splitlines()
+    )
+
+    rc, out, err = cli(capsys, "--user", "ana", "--desktop", "--uninstall", "--dry-run")
+    assert (rc, err) == (0, "")
+    assert f"Would remove {unit}" in out and unit.exists()
+
+    rc, out, err = cli(capsys, "--user", "ana", "--desktop", "--uninstall")
+    assert (rc, err) == (0, "")
+    assert not unit.exists() and not entry.exists()
+    assert labwc.read_text(encoding="utf-8") == LABWC + "\n"
+    assert wayfire.read_text(encoding="utf-8") == WAYFIRE
+    assert "  systemctl --user stop companion-kiosk-desktop.service" in out
+    rc, out, err = cli(capsys, "--user", "ana", "--desktop", "--uninstall")
+    assert (rc, err) == (0, "") and out.startswith("Nothing to remove")
+
+
+def test_wayfire_without_an_autostart_section_gets_one_and_loses_it_again():
+    text = "[core]\nplugins = autostart\n"
+    added = autostart.with_wayfire_entry(text, svc.DESKTOP_UNIT)
+    assert added == text + "\n[autostart]\n" + autostart.wayfire_line(svc.DESKTOP_UNIT) + "\n"
+    assert autostart.without_wayfire_entry(added) == text
+    # a key of the same name in another section is not ours
+    other = "[elsewhere]\ncompanion-kiosk = mine\n"
+    assert autostart.without_wayfire_entry(other) == other
+
+
+def test_every_autostart_entry_runs_the_same_start_of_the_unit(tmp_path):
+    """What each session would run, run by sh against a stand-in systemctl: the session's
+    display variables handed to the user's systemd, then the unit started."""
+    unit = svc.DESKTOP_UNIT
+    expected = [
+        ["--user", "import-environment", "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY"],
+        ["--user", "start", unit],
+    ]
+    # XDG: Exec= is a command line whose double-quoted words are one argument each
+    exec_line = next(
+        line.split("=", 1)[1]
+        for line in autostart.desktop_entry(unit).splitlines()
+        if line.startswith("Exec=")
+    )
+    argv = shlex.split(exec_line)
+    assert argv[:2] == ["sh", "-c"] and len(argv) == 3
+    assert run_entry(shlex.join(argv), tmp_path) == expected
+    # labwc: a line of its autostart shell script (backgrounded)
+    assert run_entry(autostart.labwc_line(unit) + "\nwait", tmp_path) == expected
+    # wayfire: the value of an [autostart] key, run with sh -c
+    value = autostart.wayfire_line(unit).split(" = ", 1)[1]
+    assert run_entry(value, tmp_path) == expected
+
+
+def test_console_uninstall_removes_the_unit_and_its_enable_link(pi_home, tmp_path, capsys):
+    units = tmp_path / "units"
+    rc, _, err = cli(capsys, "--user", "ana", "--unit-dir", str(units))
+    assert (rc, err) == (0, "")
+    unit = units / svc.SYSTEM_UNIT
+    link = units / "multi-user.target.wants" / svc.SYSTEM_UNIT  # what `enable` makes
+    link.parent.mkdir()
+    link.symlink_to(unit)
+    rc, out, err = cli(capsys, "--user", "ana", "--unit-dir", str(units), "--uninstall")
+    assert (rc, err) == (0, "")
+    assert not unit.exists() and not link.is_symlink()
+    assert out.splitlines() == [
+        f"Remove {unit}",
+        f"Remove {link}",
+        "Then run:",
+        "  sudo systemctl stop companion-kiosk.service",
+        "  sudo systemctl daemon-reload",
+        "  sudo systemctl start getty@tty1.service    # the login prompt on tty1",
+    ]
+    assert (pi_home / ".local/share/companion").is_dir()  # the data stays

@@ -6,8 +6,12 @@ Two ways to run the kiosk, both with ``Restart=on-failure`` (see systemd/README.
   user on the console (tty1), drawing straight to the screen with SDL's ``kmsdrm`` driver;
   no desktop needed. Supplementary groups give it the GPIO pins (gpio), the seat pads
   (dialout), the display (video, render) and the touchscreen (input).
-- ``--desktop``: a user unit started with the user's desktop session
-  (``graphical-session.target``); the companion opens on that desktop.
+- ``--desktop``: a user unit, started at login by the desktop session's own autostart
+  (``companion.autostart``: Pi OS's labwc and wayfire sessions never start
+  ``graphical-session.target``, so the unit is wanted by nothing of systemd's).
+
+Both units are sandboxed (``sandbox``): the data directory is the only place the kiosk
+may write, no network, no privileges; the console unit reaches only the devices it uses.
 
 The unit names this virtual environment's ``companion`` script (so it runs the installed
 code), the account that runs it and that account's home as working directory. Exit 2
@@ -15,21 +19,28 @@ code), the account that runs it and that account's home as working directory. Ex
 
 Before writing, it checks the machine: systemd running, the groups present, and for the
 console variant a pygame whose SDL has the ``kmsdrm`` driver. Any problem is a refusal
-(exit 2, nothing written). ``--dry-run`` prints the unit and the commands instead of
-writing, and reports the same problems on stderr (exit 2 if any).
+(exit 2, nothing written). ``--dry-run`` prints the unit, the autostart entries and the
+commands instead of writing, and reports the same problems on stderr (exit 2 if any).
+``--uninstall`` takes away what the install wrote.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import getpass
 import grp
 import os
 import pwd
+import shlex
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+from companion import autostart
+from companion.autostart import Change
 
 SYSTEM_UNIT = "companion-kiosk.service"
 DESKTOP_UNIT = "companion-kiosk-desktop.service"
@@ -45,6 +56,19 @@ NEEDS = {
     "input": "the touchscreen",
     "render": "the display",
 }
+# The console unit's devices, by their kernel driver name (/proc/devices): the display
+# (DRM), the touchscreen (evdev), the GPIO chips (lgpio, gpiozero's default), the Pico
+# seat pads (USB CDC ACM) and USB serial adapters, and its console (tty1).
+# /dev/gpiomem for the RPi.GPIO pin factory on a Pi 4 or older.
+DEVICES = (
+    "char-drm",
+    "char-input",
+    "char-gpiochip",
+    "char-bcm2835-gpiomem",
+    "char-ttyACM",
+    "char-ttyUSB",
+    "char-tty",
+)
 HEADER = "# Written by `companion install-service`; see systemd/README.md in the repository.\n"
 
 
@@ -58,7 +82,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--desktop",
         action="store_true",
-        help="a user unit started with the desktop session instead of the console (kmsdrm)",
+        help="a user unit started by the desktop session's autostart instead of the "
+        "console (kmsdrm)",
     )
     p.add_argument(
         "--skip-group",
@@ -77,7 +102,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "with --desktop)",
     )
     p.add_argument(
-        "--dry-run", action="store_true", help="print the unit and the commands, write nothing"
+        "--uninstall",
+        action="store_true",
+        help="remove the unit (and with --desktop the autostart entries) written before",
+    )
+    p.add_argument(
+        "--dry-run", action="store_true", help="print what would be written, write nothing"
     )
 
 
@@ -90,14 +120,72 @@ def quoted(value: str) -> str:
     return word
 
 
+def sandbox(data_dir: Path, desktop: bool) -> str:
+    """The unit's hardening. Reads everywhere it may today; writes only to ``data_dir``
+    (journal, history, log: ``-``: a missing one is the kiosk's own clear error, not a
+    failed mount); talks only over local sockets (Wayland/X11, the journal) and netlink
+    (udev: input and serial hot plug); no privilege, capability or kernel tunable.
+    /proc stays whole: gpiozero and the Pi detection read /proc/device-tree and cpuinfo.
+    The console unit also closes /dev but for ``DEVICES``; the desktop unit runs under the
+    user's manager, which can't filter devices (and its session owns the display)."""
+    devices = (
+        ""
+        if desktop
+        else "DevicePolicy=closed\n" + "".join(f"DeviceAllow={d} rw\n" for d in DEVICES)
+    )
+    return f"""\
+# Sandbox: {quoted(str(data_dir))} is the only place it may write
+NoNewPrivileges=yes
+ProtectSystem=strict
+ProtectHome=read-only
+ReadWritePaths={quoted(f"-{data_dir}")}
+PrivateTmp=yes
+UMask=0077
+{devices}ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+PrivateMounts=yes
+KeyringMode=private
+ProtectClock=yes
+ProtectHostname=yes
+ProtectProc=invisible
+RestrictAddressFamilies=AF_UNIX AF_NETLINK
+IPAddressDeny=any
+RestrictNamespaces=yes
+RestrictRealtime=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+SystemCallFilter=~@privileged @resources
+SystemCallErrorNumber=EPERM
+CapabilityBoundingSet=
+AmbientCapabilities=
+"""
+
+
 def render_unit(
-    companion: Path, user: str, home: Path, groups: tuple[str, ...], desktop: bool
+    companion: Path,
+    user: str,
+    home: Path,
+    groups: tuple[str, ...],
+    desktop: bool,
+    data_dir: Path | None = None,
 ) -> str:
     """The unit file text. ``companion`` is the venv's ``companion`` script, ``user`` the
     account (set in the system unit only: a user unit runs as its owner), ``home`` its home
-    (the working directory), ``groups`` the supplementary groups (system unit only)."""
+    (the working directory), ``groups`` the supplementary groups (system unit only),
+    ``data_dir`` where it keeps its data (default ``~/.local/share/companion``)."""
+    data_dir = data_dir or home / ".local" / "share" / "companion"
     exe = quoted(str(companion))
     workdir = str(home).replace("%", "%%")
+    # LG_WD: lgpio makes its notification FIFOs (.lgd-nfy*) in its working directory,
+    # the read-only home under the sandbox; /tmp is the unit's own (PrivateTmp).
+    env = (
+        f"{quoted(f'COMPANION_DATA_DIR={data_dir}')} LG_WD=/tmp "
+        "PYTHONUNBUFFERED=1 PYGAME_HIDE_SUPPORT_PROMPT=1"
+    )
     service = f"""\
 Type=simple
 WorkingDirectory={workdir}
@@ -113,20 +201,17 @@ RestartPreventExitStatus={CONFIG_ERROR}
         return (
             HEADER
             + f"""\
-# Desktop variant: a user unit, started with the desktop session of its user.
+# Desktop variant: a user unit, started at login by the desktop session's autostart entry
+# (~/.config/autostart/companion-kiosk.desktop), which passes it the session's display;
+# SDL talks Wayland to labwc/wayfire, X11 to an X session.
 [Unit]
 Description=Table companion kiosk (in the desktop session)
-PartOf=graphical-session.target
-After=graphical-session.target
 StartLimitIntervalSec=120
 StartLimitBurst=5
 
 [Service]
-{service}Environment=PYTHONUNBUFFERED=1 PYGAME_HIDE_SUPPORT_PROMPT=1
-{restart}
-[Install]
-WantedBy=graphical-session.target
-"""
+{service}Environment=SDL_VIDEODRIVER=wayland,x11 {env}
+{restart}{sandbox(data_dir, desktop=True)}"""
         )
     group_line = f"SupplementaryGroups={' '.join(groups)}\n" if groups else ""
     return (
@@ -142,7 +227,7 @@ StartLimitBurst=5
 
 [Service]
 User={user}
-{group_line}{service}Environment=SDL_VIDEODRIVER=kmsdrm PYTHONUNBUFFERED=1 PYGAME_HIDE_SUPPORT_PROMPT=1
+{group_line}{service}Environment=SDL_VIDEODRIVER=kmsdrm {env}
 TTYPath=/dev/tty1
 TTYReset=yes
 TTYVHangup=yes
@@ -150,32 +235,37 @@ TTYVTDisallocate=yes
 StandardInput=tty
 StandardOutput=journal
 StandardError=journal
-{restart}
+{restart}{sandbox(data_dir, desktop=False)}
 [Install]
 WantedBy=multi-user.target
 """
     )
 
 
-def commands(unit: Path, user: str, desktop: bool, groups: tuple[str, ...]) -> list[str]:
-    """What to run after the unit is written, and how to remove it again."""
-    ctl = "systemctl --user" if desktop else "sudo systemctl"
-    # A user unit runs with the account's own groups; a system unit gets them from the unit.
-    out = (
-        [f"sudo usermod -aG {','.join(groups)} {user}    # then log in again"]
-        if (desktop and groups)
-        else []
-    )
-    out += [
-        f"{ctl} daemon-reload",
-        f"{ctl} enable --now {unit.name}",
-        f"journalctl {'--user ' if desktop else ''}-u {unit.name} -f    # its log",
-        (
-            f"# to remove: {ctl} disable --now {unit.name} && "
-            f"{'' if desktop else 'sudo '}rm {unit} && {ctl} daemon-reload"
-        ),
+def commands(
+    unit: Path, user: str, desktop: bool, groups: tuple[str, ...], companion: Path
+) -> list[str]:
+    """What to run after the unit is written, and how to remove it again (``companion``:
+    this venv's script; root's PATH doesn't have it)."""
+    if desktop:
+        # A user unit runs with the account's own groups; a system unit gets them from the
+        # unit. The session's autostart entry starts it at the next login.
+        out = (
+            [f"sudo usermod -aG {','.join(groups)} {user}    # then log in again"] if groups else []
+        )
+        return [
+            *out,
+            "systemctl --user daemon-reload",
+            f"# log out and in again (or reboot): the session's autostart starts {unit.name}",
+            f"journalctl --user -u {unit.name} -f    # its log",
+            f"# to remove: {shlex.quote(str(companion))} install-service --desktop --uninstall",
+        ]
+    return [
+        "sudo systemctl daemon-reload",
+        f"sudo systemctl enable --now {unit.name}",
+        f"journalctl -u {unit.name} -f    # its log",
+        f"# to remove: sudo {shlex.quote(str(companion))} install-service --uninstall",
     ]
-    return out
 
 
 def companion_script() -> Path:
@@ -187,6 +277,35 @@ def companion_script() -> Path:
 def home_of(user: str) -> Path:
     """The account's home; KeyError if there is no such account."""
     return Path(pwd.getpwnam(user).pw_dir)
+
+
+@contextlib.contextmanager
+def _as_seen_from(home: Path) -> Iterator[None]:
+    """The environment as ``companion run`` sees it in the unit: HOME the account's, none
+    of the caller's data directory variables (sudo keeps some of them)."""
+    saved = dict(os.environ)
+    os.environ["HOME"] = str(home)
+    for name in ("COMPANION_CONFIG", "COMPANION_DATA_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+        os.environ.pop(name, None)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def data_dir_of(home: Path) -> Path:
+    """Where the kiosk of the account at ``home`` keeps its data: its configuration's
+    ``data_dir`` when it names one, else ``~/.local/share/companion``. A configuration
+    that doesn't load is a ``SourceError`` (the kiosk could not start with it either)."""
+    from companion.config import load_config
+
+    with _as_seen_from(home):
+        config = home / ".config" / "companion" / "config.yaml"
+        default = home / ".local" / "share" / "companion"
+        if not config.is_file():
+            return default
+        return load_config(config).data_dir.resolve()  # systemd wants it without '..'
 
 
 def group_exists(name: str) -> bool:
@@ -239,8 +358,9 @@ def problems(desktop: bool, skipped: tuple[str, ...]) -> list[str]:
         if "kmsdrm" not in (d.lower() for d in drivers):  # SDL names it KMSDRM
             found.append(
                 "this environment's pygame has no kmsdrm video driver (its SDL has: "
-                f"{', '.join(drivers) or 'none found'}): on the console the kiosk would show nothing. Build "
-                "pygame against the system's SDL (systemd/README.md) or use --desktop"
+                f"{', '.join(drivers) or 'none found'}): on the console the kiosk would show "
+                "nothing. Install the companion's own dependencies into it (./scripts/run.sh: "
+                "pygame-ce, whose wheels have kmsdrm) or use --desktop"
             )
     return found
 
@@ -258,6 +378,11 @@ def run(args: argparse.Namespace) -> int:
         home = home_of(user)
     except KeyError:
         return _fail(f"--user: no account {user!r} on this machine")
+    name = DESKTOP_UNIT if args.desktop else SYSTEM_UNIT
+    default_dir = home / ".config" / "systemd" / "user" if args.desktop else SYSTEM_DIR
+    unit = (args.unit_dir or default_dir) / name
+    if args.uninstall:
+        return _uninstall(args, unit, home, user)
     companion = companion_script()
     if not os.access(companion, os.X_OK):
         return _fail(
@@ -266,14 +391,18 @@ def run(args: argparse.Namespace) -> int:
         )
     skipped = tuple(args.skip_group)
     groups = tuple(g for g in GROUPS if g not in skipped)
-    name = DESKTOP_UNIT if args.desktop else SYSTEM_UNIT
-    default_dir = home / ".config" / "systemd" / "user" if args.desktop else SYSTEM_DIR
-    unit = (args.unit_dir or default_dir) / name
-    text = render_unit(companion, user, home, groups, args.desktop)
-    todo = commands(unit, user, args.desktop, groups)
+    data_dir = data_dir_of(home)
+    text = render_unit(companion, user, home, groups, args.desktop, data_dir)
+    changes = [Change(unit, _read(unit), text)]
+    if args.desktop:
+        changes += autostart.install_changes(home, name)
+    todo = commands(unit, user, args.desktop, groups, companion)
     found = problems(args.desktop, skipped)
     if args.dry_run:
         print(text)
+        for change in changes[1:]:
+            print(f"# would {change.describe()}:")
+            print(change.after)
         print(f"# would write {unit}, then run:")
         print("\n".join(f"#   {c}" for c in todo))
         for problem in found:
@@ -284,23 +413,71 @@ def run(args: argparse.Namespace) -> int:
             _fail(problem)
         return CONFIG_ERROR
     try:
-        unit.parent.mkdir(parents=True, exist_ok=True)
-        unit.write_text(text, encoding="utf-8")
+        for change in changes:
+            change.apply()
+        data_dir.mkdir(parents=True, exist_ok=True)  # the sandbox's one writable place
     except OSError as exc:
         hint = "" if args.desktop else " (run it with sudo, or --dry-run to see the unit)"
-        return _fail(f"cannot write {unit}: {exc.strerror}{hint}")
-    if args.desktop and os.geteuid() == 0:
-        _give_to(unit, home, user)
-    print(f"Wrote {unit}. Now run:")
+        return _fail(f"cannot write {exc.filename or unit}: {exc.strerror}{hint}")
+    if os.geteuid() == 0:  # written by root into the account's home: theirs
+        for path in [*(c.path for c in changes), data_dir]:
+            _give_to(path, home, user)
+    print(f"Wrote {unit}.")
+    for change in changes[1:]:
+        print(f"{change.describe().capitalize()} (starts the kiosk at login).")
+    print("Now run:")
     print("\n".join(f"  {c}" for c in todo))
     return 0
 
 
-def _give_to(unit: Path, home: Path, user: str) -> None:
-    """Written by root into a user's home: hand the unit and the directories made for it
-    over to the user, or their systemd can't manage it."""
-    entry = pwd.getpwnam(user)
-    path = unit
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _uninstall(args: argparse.Namespace, unit: Path, home: Path, user: str) -> int:
+    """Remove the unit, the links ``systemctl enable`` made to it, and the autostart
+    entries; print what stops the running kiosk."""
+    wants = sorted(unit.parent.glob(f"*.wants/{unit.name}")) if unit.parent.is_dir() else []
+    changes = [Change(p, "", None) for p in (unit, *wants) if p.exists() or p.is_symlink()]
+    if args.desktop:
+        changes += autostart.uninstall_changes(home)
+    ctl = "systemctl --user" if args.desktop else "sudo systemctl"
+    todo = [f"{ctl} stop {unit.name}", f"{ctl} daemon-reload"]
+    if not args.desktop:
+        todo.append("sudo systemctl start getty@tty1.service    # the login prompt on tty1")
+    verb = "would " if args.dry_run else ""
+    if not changes:
+        print(f"Nothing to remove: no {unit}" + (" nor autostart entry" if args.desktop else ""))
+        return 0
+    for change in changes:
+        if not args.dry_run:
+            try:
+                change.apply()
+            except OSError as exc:
+                hint = "" if args.desktop else " (run it with sudo)"
+                return _fail(f"cannot remove {change.path}: {exc.strerror}{hint}")
+            if change.after is not None and os.geteuid() == 0:
+                _give_to(change.path, home, user)
+        print(f"{verb}{change.describe()}".capitalize())
+    print("# then run:" if args.dry_run else "Then run:")
+    print("\n".join(f"  {c}" for c in todo))
+    return 0
+
+
+def _give_to(path: Path, home: Path, user: str) -> None:
+    """Written by root into a user's home: hand the file and the directories made for it
+    over to the user, or their systemd and session can't manage them. Outside the home
+    (/etc/systemd/system) nothing changes hands."""
+    uid, gid = account_ids(user)
     while path != home and home in path.parents:
-        os.chown(path, entry.pw_uid, entry.pw_gid)
+        os.chown(path, uid, gid)
         path = path.parent
+
+
+def account_ids(user: str) -> tuple[int, int]:
+    """The account's user and group ids."""
+    entry = pwd.getpwnam(user)
+    return entry.pw_uid, entry.pw_gid
