@@ -109,7 +109,7 @@ def test_worker_thread_delivers_long_press_without_further_edges(pins):
     pin = pins.pin(FIVE.seats[1].buttons[2][1])
     pin.drive_low()
     assert got.get(timeout=5) == ButtonEvent(1, "c", Press.LONG)
-    pin.drive_high()  # else gpiozero's hold thread makes close() wait its 1 s hold_time
+    pin.drive_high()
     backend.close()
     backend.close()  # safe twice
 

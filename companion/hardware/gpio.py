@@ -1,11 +1,17 @@
 """Seats wired straight to the Raspberry Pi header, through gpiozero.
 
-Buttons are gpiozero ``Button`` devices with ``bounce_time=None``: gpiozero's own debounce
-is not used (its mock pins ignore it, so it could not be proven); every edge goes, with
-its timestamp, to our ``Debouncer``. Lights are ``LED`` (one plain LED: the light states
-become blink patterns, table below) or ``RGBLED`` (colours of ``LIGHT_COLOURS``; the
-``BLINKING`` states blink). One worker thread serves every seat: it wakes at the next
-debounce/long-press deadline or blink step and sleeps otherwise.
+Buttons are gpiozero ``DigitalInputDevice``s with ``bounce_time=None``: no hold-watch
+thread per button (gpiozero's ``Button`` starts one, waking ten times a second), and no
+gpiozero debounce (its mock pins ignore it, so it could not be proven); every edge goes,
+with its timestamp, to our ``Debouncer``, which also does the long presses. Lights are
+``LED`` (one plain LED: the light states become blink patterns, table below) or
+``RGBLED`` (colours of ``LIGHT_COLOURS``; the ``BLINKING`` states blink). One worker
+thread serves every seat: it wakes at the next debounce/long-press deadline, blink step
+or end of an acknowledgement, and sleeps otherwise.
+
+A raw press edge is acknowledged on the seat's light at once, in the thread that saw the
+edge (``padproto.ACK_MS``: an RGB light white, a plain LED flipped), the same for every
+button and every light state; the press's result (a new light state) ends it early.
 
 The pin factory is chosen the gpiozero way: ``hardware.pin_factory`` in the configuration
 (a gpiozero factory name: lgpio, rpigpio, pigpio, native, mock), else the
@@ -22,7 +28,7 @@ import warnings
 from collections.abc import Callable
 from importlib.metadata import entry_points
 
-from gpiozero import LED, RGBLED, Button, Device
+from gpiozero import LED, RGBLED, Device, DigitalInputDevice
 from gpiozero.exc import GPIOZeroError
 
 from companion.hardware.base import (
@@ -33,8 +39,8 @@ from companion.hardware.base import (
     SeatBackend,
     StatusHandler,
 )
-from companion.hardware.debounce import Debouncer
-from companion.hardware.padproto import BLINK_PATTERN, TICK_MS
+from companion.hardware.debounce import DOWN, Debouncer
+from companion.hardware.padproto import ACK_COLOUR, ACK_MS, BLINK_PATTERN, TICK_MS
 from companion.hardware.profile import WiringProfile
 from companion.seat import ButtonEvent, Light, Press
 
@@ -108,19 +114,21 @@ class GpioBackend(SeatBackend):
         self._lights = [Light.OFF] * seats
         self._shown: list[object] = [None] * seats  # last value written to each light
         self._devices: list = []
-        self._buttons: list[tuple[int, str, Button, Debouncer]] = []
+        self._buttons: list[tuple[int, str, DigitalInputDevice, Debouncer]] = []
+        self._ack_until = [0] * seats  # a seat's acknowledgement shows until then (clock ms)
+        self._ack_value: list[object] = [None] * seats
         self._leds: list[LED | RGBLED] = []
         self._closed = False
         try:
             for seat, wiring in enumerate(profile.seats[:seats]):
                 for button_name, pin in wiring.buttons:
-                    button = Button(
+                    button = DigitalInputDevice(
                         pin, pull_up=wiring.pull_up, bounce_time=None, pin_factory=factory
                     )
                     self._devices.append(button)
-                    deb = Debouncer(debounce_ms, long_press_ms, pressed=button.is_pressed)
-                    button.when_pressed = self._edge_handler(seat, button_name, deb, True)
-                    button.when_released = self._edge_handler(seat, button_name, deb, False)
+                    deb = Debouncer(debounce_ms, long_press_ms, pressed=button.is_active)
+                    button.when_activated = self._edge_handler(seat, button_name, deb, True)
+                    button.when_deactivated = self._edge_handler(seat, button_name, deb, False)
                     self._buttons.append((seat, button_name, button, deb))
                 if wiring.rgb is not None:
                     led = RGBLED(*wiring.rgb, active_high=wiring.active_high, pin_factory=factory)
@@ -146,7 +154,10 @@ class GpioBackend(SeatBackend):
     def _edge_handler(self, seat: int, name: str, deb: Debouncer, pressed: bool):
         def handler() -> None:
             with self._lock:
-                events = deb.edge(pressed, self._clock())
+                now = self._clock()
+                events = deb.edge(pressed, now)
+                if DOWN in events:
+                    self._acknowledge(seat, now)
                 self._wake.notify()
             self._deliver(seat, name, events)
 
@@ -156,7 +167,8 @@ class GpioBackend(SeatBackend):
         handler = self._on_button
         if handler is not None:
             for press in events:
-                handler(ButtonEvent(seat, name, Press(press)))
+                if press != DOWN:
+                    handler(ButtonEvent(seat, name, Press(press)))
 
     def poll(self) -> None:
         """Settle debounce/long-press deadlines and blink steps due by now."""
@@ -177,6 +189,7 @@ class GpioBackend(SeatBackend):
         rgb = [isinstance(led, RGBLED) for led in self._leds]
         if any(len(_pattern(light, r)) > 1 for light, r in zip(self._lights, rgb, strict=True)):
             times.append((now // TICK_MS + 1) * TICK_MS)
+        times += [until for until in self._ack_until if until > now]
         return max(0, min(times) - now) if times else None
 
     def _run(self) -> None:
@@ -192,6 +205,17 @@ class GpioBackend(SeatBackend):
 
     # -- lights ------------------------------------------------------------------------
 
+    def _acknowledge(self, seat: int, now: int) -> None:
+        """Show the press-edge acknowledgement on ``seat``'s light from ``now``; lock held.
+        A plain LED flips from what it shows, an RGB light turns ACK_COLOUR."""
+        if self._ack_until[seat] <= now:
+            shown = self._shown[seat]
+            self._ack_value[seat] = (
+                tuple(c / 255 for c in ACK_COLOUR) if isinstance(shown, tuple) else not shown
+            )
+        self._ack_until[seat] = now + ACK_MS
+        self._show(now)
+
     def _show(self, now: int) -> None:
         """Write each light's value for time ``now`` (only where it changed); lock held."""
         step = now // TICK_MS
@@ -200,9 +224,11 @@ class GpioBackend(SeatBackend):
             rgb = isinstance(led, RGBLED)
             pattern = _pattern(light, rgb)
             lit = pattern[step % len(pattern)] == "1"
-            if rgb:
+            if now < self._ack_until[seat]:
+                value: object = self._ack_value[seat]
+            elif rgb:
                 r, g, b = LIGHT_COLOURS[light] if lit else (0, 0, 0)
-                value: object = (r / 255, g / 255, b / 255)
+                value = (r / 255, g / 255, b / 255)
             else:
                 value = lit
             if value != self._shown[seat]:
@@ -213,8 +239,12 @@ class GpioBackend(SeatBackend):
                 self._shown[seat] = value
 
     def set_light(self, seat: int, light: Light) -> None:
+        """Show ``light`` on ``seat``; a new state ends the seat's acknowledgement."""
+        light = Light(light)
         with self._lock:
-            self._lights[seat] = Light(light)
+            if light != self._lights[seat]:
+                self._ack_until[seat] = 0
+            self._lights[seat] = light
             self._show(self._clock())
             self._wake.notify()
 

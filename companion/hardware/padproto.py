@@ -31,6 +31,12 @@ BLINKING = ("attention",)
 TICK_MS = 100  # one step of a blink pattern
 BLINK_PATTERN = "1100"  # the BLINKING states: lit 0.2 s, dark 0.2 s ("1" = lit per step)
 BEAT_MS = 500  # the pad sends a heartbeat this often
+# The acknowledgement of a press edge, shown by the pad (or the GPIO backend) itself the
+# moment a button goes down, the same for every button and every light state: an RGB
+# light shows ACK_COLOUR, a plain LED flips, for ACK_MS or until the seat's light state
+# changes (the press's result), whichever comes first.
+ACK_MS = 120
+ACK_COLOUR = (255, 255, 255)  # white: no light state uses it
 BUTTONS = ("a", "b", "c")
 
 # Frame types. Pad -> host:

@@ -1,6 +1,8 @@
 # Seat-pad firmware (MicroPython, RP2040): one board serves every seat of the table.
 # Buttons are scanned every millisecond and debounced here (debounce.py, the same code
-# as the Pi's GPIO backend); each press is sent once as SHORT or LONG. Seat lights are
+# as the Pi's GPIO backend); each press is sent once as SHORT or LONG. A raw press edge
+# is acknowledged on the seat's own pixel at once (padproto.ACK_COLOUR for ACK_MS, the
+# same for every button; a new light state from the host ends it). Seat lights are
 # pixels of a WS2812 chain. Protocol: firmware/PROTOCOL.md, codec padproto.py (copied
 # from companion/hardware/padproto.py by firmware/flash.sh).
 import board
@@ -29,6 +31,8 @@ class Pad:
         out = machine.Pin(board.PIXEL_PIN, machine.Pin.OUT)
         self.pixels = neopixel.NeoPixel(out, self.seats)
         self.lights = ["off"] * self.seats
+        self._ack_until = [0] * self.seats  # a seat's acknowledgement shows until then
+        self._now = 0
         self._shown = [None] * self.seats
         self._splitter = padproto.LineSplitter()
         self._seq = 0
@@ -69,7 +73,10 @@ class Pad:
             if seat is None or seat >= self.seats or payload not in padproto.COLOURS:
                 self.send(seat, padproto.ERR, "bad light")
             else:
+                if payload != self.lights[seat]:
+                    self._ack_until[seat] = 0  # the press's result ends its acknowledgement
                 self.lights[seat] = payload
+                self._show(self._now)
         elif kind == padproto.TIMING:
             parts = payload.split(",")
             if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
@@ -84,6 +91,7 @@ class Pad:
     # -- time passes ---------------------------------------------------------------
 
     def poll(self, now):
+        self._now = now
         for button in self.buttons:
             seat, name, pin, deb, last = button
             pressed = pin.value() == 0
@@ -93,6 +101,10 @@ class Pad:
             else:
                 events = deb.poll(now)
             for press in events:
+                if press == "down":
+                    self._ack_until[seat] = now + padproto.ACK_MS
+                    self._show(now)
+                    continue
                 kind = padproto.LONG if press == "long" else padproto.SHORT
                 self.send(seat, kind, name + "," + str(self._seq))
                 self._seq = (self._seq + 1) % padproto.SEQ_MOD
@@ -107,7 +119,9 @@ class Pad:
         for seat in range(self.seats):
             state = self.lights[seat]
             colour = padproto.COLOURS[state]
-            if state in padproto.BLINKING:
+            if now < self._ack_until[seat]:
+                colour = padproto.ACK_COLOUR
+            elif state in padproto.BLINKING:
                 pattern = padproto.BLINK_PATTERN
                 if pattern[step % len(pattern)] != "1":
                     colour = (0, 0, 0)
