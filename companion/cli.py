@@ -23,8 +23,9 @@ Start with `companion run` at the table, or `companion score FILE` from a laptop
 with an example of each, in docs/table-files.md; the configuration in README.md."""
 
 # name -> (module under companion.commands, one-line help). Each module has
-# ``add_arguments(parser)`` and ``run(args) -> int``; it is imported only when used, so
-# ``companion score`` never pays for pygame.
+# ``add_arguments(parser)`` and ``run(args) -> int``; only the sub-command given is
+# imported (``build_parser``), so ``companion score`` never pays for pygame and
+# ``companion run`` never for the King's Dilemma tables.
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("score", "final scoring of a table file (koryo, choson, inheritors, kings-dilemma)"),
     "check-config": ("check_config", "validate a configuration file"),
@@ -38,25 +39,40 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line. With ``only``, that sub-command alone (its module imported: the
+    others cost imports, and argparse looks up its translations for every sub-parser);
+    else every sub-command, but modules imported only when ``only`` is None (``""``:
+    their names and help, for ``companion --help`` and a mistyped command)."""
     parser = argparse.ArgumentParser(
         prog="companion", description=DESCRIPTION, epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, help_text) in COMMANDS.items():
+        if only and name != only:
+            continue
         p = sub.add_parser(name, help=help_text, description=help_text)
-        mod = importlib.import_module(f"companion.commands.{module}")
-        mod.add_arguments(p)
-        p.set_defaults(_module=mod)
+        if only is None or name == only:
+            mod = importlib.import_module(f"companion.commands.{module}")
+            mod.add_arguments(p)
+            p.set_defaults(_module=mod)
     return parser
+
+
+def command_of(argv: list[str]) -> str:
+    """The sub-command ``argv`` names ("" if none: argparse then says what is wrong)."""
+    first = next((arg for arg in argv if not arg.startswith("-")), "")
+    return first if first in COMMANDS else ""
 
 
 def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a non-UTF-8 terminal gets \u014f, not a crash
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(command_of(argv)).parse_args(argv)
     try:
         return int(args._module.run(args) or 0)
     except (SourceError, RuleError) as exc:

@@ -8,9 +8,10 @@ words themselves, so English and French stay complete and equal (``tests/test_ui
 from __future__ import annotations
 
 import string
+from functools import cache
 from pathlib import Path
 
-from companion.yamlsrc import SourceError, load
+from companion.yamlsrc import Document, SourceError, load, load_shipped
 
 CATALOG_DIR = Path(__file__).resolve().parent / "data" / "i18n"
 LANGUAGES = ("en", "fr")
@@ -67,15 +68,29 @@ def catalog_path(language: str) -> Path:
     return CATALOG_DIR / f"{language}.yaml"
 
 
-def load_catalog(language: str, path: Path | None = None) -> Catalog:
-    """Read the catalog of ``language``; a malformed file is a ``SourceError``."""
-    if path is None:
-        if language not in LANGUAGES:
-            raise SourceError(f"language {language!r}: one of {', '.join(LANGUAGES)}")
-        path = catalog_path(language)
-    doc = load(path)
+def _texts(doc: Document) -> dict[str, str]:
     texts: dict[str, str] = {}
     if not isinstance(doc.data, dict):
         raise doc.error("", "expected a mapping of texts")
     _flatten(doc.data, "", texts, doc.error)
-    return Catalog(language, texts)
+    return texts
+
+
+@cache
+def _shipped_texts(language: str) -> dict[str, str]:
+    """A shipped catalog, read once per process with the fastest YAML loader present."""
+    path = catalog_path(language)
+    try:
+        return _texts(Document(str(path), load_shipped(path)))
+    except SourceError:
+        return _texts(load(path))  # the same mistake again, now with its line
+
+
+def load_catalog(language: str, path: Path | None = None) -> Catalog:
+    """Read the catalog of ``language`` (the shipped one, or the file ``path``); a
+    malformed file is a ``SourceError``."""
+    if path is not None:
+        return Catalog(language, _texts(load(path)))
+    if language not in LANGUAGES:
+        raise SourceError(f"language {language!r}: one of {', '.join(LANGUAGES)}")
+    return Catalog(language, dict(_shipped_texts(language)))

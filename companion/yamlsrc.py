@@ -134,3 +134,16 @@ def load(path: str | Path) -> Document:
     except OSError as exc:
         raise SourceError(f"{p}: cannot read: {exc.strerror}") from None
     return parse(text, str(p))
+
+
+def load_shipped(path: str | Path) -> Any:
+    """The data of a file shipped with the package (catalogs): one pass of the fastest
+    loader present (libyaml's ``CSafeLoader``, else the pure-Python ``SafeLoader``), no
+    line index, since a shipped file is known good. Should it not be (edited by hand), it
+    is read again through ``load`` for a message naming its file and line."""
+    fast = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        with Path(path).open("rb") as f:
+            return yaml.load(f, Loader=fast)
+    except (OSError, yaml.YAMLError, ValueError):
+        return load(path).data
