@@ -13,11 +13,11 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
 from companion.games.kings_dilemma import KingsDilemma, SeatPads, lights
-from companion.hardware.base import ButtonEvent, Light
 from companion.hardware.gpio import GpioBackend
 from companion.hardware.padproto import ACK_COLOUR, ACK_MS
 from companion.hardware.profile import load_profile, profile_path
 from companion.journal import Journal
+from companion.seat import ButtonEvent, Light
 from companion.session import Session
 
 FIVE = load_profile(profile_path("gpio-5-seats"))
