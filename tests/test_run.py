@@ -9,14 +9,13 @@ Readiness is the "ready" log line, awaited by reading stderr, never by sleeping.
 from __future__ import annotations
 
 import os
-import queue
 import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
+from kiosk_process import LIMIT_S, KioskProcess
 
 from companion.games import rules_for
 from companion.journal import Journal
@@ -32,7 +31,6 @@ hardware:
 display: {{width: 800, height: 480, fullscreen: "no"}}
 data_dir: data
 """
-LIMIT_S = 60  # only a safety net against a hang: no assertion on time
 
 
 def env() -> dict[str, str]:
@@ -43,48 +41,12 @@ def env() -> dict[str, str]:
     return e
 
 
-class Kiosk:
-    """``companion run`` in a subprocess, its stderr read line by line on a thread."""
+class Kiosk(KioskProcess):
+    """``companion run --config CONFIG`` in a subprocess."""
 
     def __init__(self, config: Path) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "run", "--config", str(config)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env(),
-            cwd=config.parent,
-        )
-        self.lines: list[str] = []
-        self._queue: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.proc.stderr:
-            self._queue.put(line.rstrip("\n"))
-        self._queue.put(None)
-
-    def await_line(self, word: str) -> str:
-        """The first stderr line containing ``word`` (fails if stderr ends first)."""
-        while True:
-            line = self._queue.get(timeout=LIMIT_S)
-            if line is None:
-                raise AssertionError(f"no {word!r} line; stderr: {self.lines}")
-            self.lines.append(line)
-            if word in line:
-                return line
-
-    def stop(self, signum: int) -> int:
-        self.proc.send_signal(signum)
-        code = self.proc.wait(timeout=LIMIT_S)
-        while (line := self._queue.get(timeout=LIMIT_S)) is not None:
-            self.lines.append(line)
-        return code
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        argv = [sys.executable, "-m", "companion", "run", "--config", str(config)]
+        super().__init__(argv, env(), config.parent)
 
 
 @pytest.fixture
