@@ -132,7 +132,7 @@ def test_heartbeat_every_beat_ms_carries_uptime():
 def test_host_handshake_is_answered_with_hello_version_seats_firmware():
     p = Pad()
     p.pad.feed(padproto.encode(None, padproto.HOST, "1"))
-    assert p.frames() == [(None, padproto.HELLO, f"{padproto.PROTOCOL_VERSION},5,pad-1")]
+    assert p.frames() == [(None, padproto.HELLO, f"{padproto.PROTOCOL_VERSION},5,pad-2")]
 
 
 @pytest.mark.parametrize("state", sorted(padproto.COLOURS))
@@ -176,6 +176,97 @@ def test_bad_frames_from_the_host_are_refused_and_counted_never_fatal():
     p.pad.feed(good[:5])
     p.pad.feed(good[5:])  # a frame in two pieces still counts
     assert p.pad.lights[1] == "leader"
+
+
+class Guarded:
+    """The firmware's Guard over a Pad, as main() runs it, with what it wrote."""
+
+    def __init__(self) -> None:
+        self.fw = load_firmware()
+        self.out = bytearray()
+        self.wdt = self.fw.machine.WDT(timeout=self.fw.WDT_MS)
+        self.guard = self.fw.Guard(lambda: self.fw.Pad(self.out.extend), self.out.extend,
+                                   self.wdt)
+
+    def frames(self) -> list[tuple]:
+        frames = [padproto.decode(line) for line in bytes(self.out).splitlines()]
+        self.out.clear()
+        return frames
+
+
+def test_an_error_in_the_loop_is_reported_the_pad_restarts_and_says_hello():
+    g = Guarded()
+    g.guard.pad.feed(padproto.encode(2, padproto.LIGHT, "leader"))
+    assert g.guard.run(0, lambda pad: pad.poll(0))
+    g.frames()
+    feeds = g.wdt.feeds
+    g.fw.machine.PINS[2].fail_reads(OSError("pin \u00e9tat $bad*"))  # odd characters too
+    old = g.guard.pad
+    assert g.guard.run(1, lambda pad: pad.poll(1))  # caught: the loop goes on
+    frames = g.frames()
+    assert frames[0][:2] == (None, padproto.ERR)
+    assert frames[0][2] == "crash OSError: pin ?tat ?bad?"
+    assert frames[1] == (None, padproto.HELLO, f"{padproto.PROTOCOL_VERSION},5,pad-2")
+    assert g.guard.pad is not old and g.guard.pad.lights == ["off"] * 5  # the host restores
+    assert g.wdt.feeds == feeds + 1 and g.guard.restarts == 1
+    # the new pad works: a press of seat 1's button a (GP5) is the new pad's event 0
+    pin = g.fw.machine.PINS[5]
+    for t, level in ((10, 0), (60, 1), (110, 1)):
+        pin.value(level)
+        for ms in range(t, t + 50):
+            assert g.guard.run(ms, lambda pad, ms=ms: pad.poll(ms))
+    assert [f for f in g.frames() if f[1] == padproto.SHORT] == [(1, padproto.SHORT, "a,0")]
+
+
+def test_a_crash_report_always_fits_a_frame():
+    fw = load_firmware()
+    report = fw.crash_report(ValueError("\u00b2$*" + "x" * 500))
+    assert report.startswith("crash ValueError: ???x")
+    assert padproto.decode(padproto.encode(None, padproto.ERR, report))[2] == report
+
+
+def test_a_pad_failing_again_and_again_stops_feeding_the_watchdog_so_the_board_resets():
+    g = Guarded()
+    limit = g.fw.CRASH_LIMIT
+
+    def crash(pad):
+        raise RuntimeError("stuck")
+
+    for i in range(limit):
+        assert g.guard.run(i * 100, crash)  # restarted: fed
+    feeds = g.wdt.feeds
+    assert not g.guard.run(limit * 100, crash)  # one too many within the window
+    assert g.wdt.feeds == feeds
+    kinds = [f[1] for f in g.frames()]
+    assert kinds == [padproto.ERR, padproto.HELLO] * limit + [padproto.ERR]
+
+
+def test_crashes_far_apart_never_add_up_to_a_board_reset():
+    g = Guarded()
+
+    def crash(pad):
+        raise RuntimeError("rare")
+
+    window = g.fw.CRASH_WINDOW_MS
+    assert all(g.guard.run(i * window, crash) for i in range(3 * g.fw.CRASH_LIMIT))
+    assert g.guard.restarts == 3 * g.fw.CRASH_LIMIT
+
+
+def test_after_a_watchdog_reset_the_pad_says_so_before_hello():
+    fw = load_firmware()
+    out = bytearray()
+    fw.boot_report(out.extend)
+    assert out == b""  # a normal power-up says nothing
+    fw.machine.RESET_CAUSE = fw.machine.WDT_RESET
+    fw.boot_report(out.extend)
+    assert padproto.decode(bytes(out)) == (None, padproto.ERR, "crash watchdog reset")
+
+
+def test_timing_needs_ascii_numbers():
+    p = Pad()
+    p.pad.feed(padproto.encode(None, padproto.TIMING, "\u00b2\u00b2,700".encode("ascii", "replace").decode()))
+    p.pad.feed(padproto.encode(None, padproto.TIMING, "020,700"))
+    assert p.frames() == [(None, padproto.ERR, "bad timing")] * 2
 
 
 # What MicroPython provides that the firmware files may import.

@@ -52,11 +52,46 @@ def test_any_single_bit_flip_is_refused(seat, kind, payload, data):
      (b"$\xff,SHORT,a*00", "not ASCII"), (b"$3SHORTa*" + b"%02X" % crc8(b"3SHORTa"), "missing"),
      (b"$3,NOPE,a*" + b"%02X" % crc8(b"3,NOPE,a"), "unknown frame type"),
      (b"$x,SHORT,a*" + b"%02X" % crc8(b"x,SHORT,a"), "bad seat"),
-     (b"$1,SHORT,\x01*" + b"%02X" % crc8(b"1,SHORT,\x01"), "not printable")],
+     (b"$1,SHORT,\x01*" + b"%02X" % crc8(b"1,SHORT,\x01"), "not ASCII"),
+     (b"$1,SHORT,a*b*" + b"%02X" % crc8(b"1,SHORT,a*b"), "not printable"),
+     # digits that str.isdigit() takes but int() refuses or reads: superscript two, Arabic-Indic three
+     ("$\u00b2,SHORT,a,950*".encode() + b"%02X" % crc8("\u00b2,SHORT,a,950".encode()), "not ASCII"),
+     ("$\u0663,SHORT,a,1*".encode() + b"%02X" % crc8("\u0663,SHORT,a,1".encode()), "not ASCII"),
+     (b"$00,SHORT,a,1*" + b"%02X" % crc8(b"00,SHORT,a,1"), "bad seat"),
+     (b"$01,SHORT,a,1*" + b"%02X" % crc8(b"01,SHORT,a,1"), "bad seat"),
+     (b"$100,SHORT,a,1*" + b"%02X" % crc8(b"100,SHORT,a,1"), "bad seat"),
+     (b"$+1,SHORT,a,1*" + b"%02X" % crc8(b"+1,SHORT,a,1"), "bad seat")],
 )
 def test_malformed_lines_are_refused_with_a_reason(line, why):
     with pytest.raises(FrameError, match=why):
         decode(line)
+
+
+def test_the_issue_frame_with_a_superscript_seat_is_refused_not_raised_elsewhere():
+    """The frame that once killed the host's reader: a valid checksum over seat "²"."""
+    with pytest.raises(FrameError, match="not ASCII"):
+        decode(b"$\xc2\xb2,SHORT,a,950*FA\n")
+
+
+@pytest.mark.parametrize(
+    "text, digits, value",
+    [("0", 2, 0), ("7", 2, 7), ("42", 2, 42), ("9999", 4, 9999), ("00", 2, None),
+     ("07", 2, None), ("123", 2, None), ("", 2, None), ("-1", 2, None), (" 1", 2, None),
+     ("\u00b2", 2, None), ("\u0663", 2, None), ("1.0", 4, None)],
+)
+def test_number_takes_ascii_digits_without_leading_zero_only(text, digits, value):
+    assert padproto.number(text, digits) == value
+
+
+@pytest.mark.parametrize("payload", ["a", "a,", "a,x", "a,10000", "a,007", "d,1", ",1", "a,1,2"])
+def test_press_payload_needs_a_button_and_a_sequence_number(payload):
+    with pytest.raises(FrameError):
+        padproto.parse_press(payload)
+
+
+def test_press_payload_gives_button_and_sequence_number():
+    assert padproto.parse_press("c,9999") == ("c", 9999)
+    assert padproto.parse_press("a,0") == ("a", 0)
 
 
 def test_encode_refuses_what_it_cannot_frame():

@@ -16,9 +16,9 @@ import random
 from collections.abc import Callable
 
 import pytest
+from fakes.pty_pad import WAIT, Host, PtyPad, connect
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from test_hw_serial import WAIT, Host, PtyPad, connect
 
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES

@@ -6,110 +6,24 @@ unplug and replug: the pad is shown missing then back, no event lost or invented
 from __future__ import annotations
 
 import os
-import pty
 import queue
-import select
-import tty
+import random
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from fakes.firmware import load_firmware
+from fakes.pty_pad import WAIT, Host, PtyPad, connect
 
 from companion.hardware import padproto, serial_pad
 from companion.hardware.factory import open_backend
 from companion.hardware.serial_pad import SerialBackend
-from companion.hardware.sim import SimBackend
 from companion.seat import ButtonEvent, Light, Press
-
-WAIT = 10  # seconds: a bound on waiting for an event, never a pause
-
-
-class PtyPad:
-    """The firmware's Pad on the master side of a fresh pty (a freshly plugged pad)."""
-
-    def __init__(self, link: Path, answer: bool = True) -> None:
-        """``answer=False``: the firmware does not hear the host (the test speaks)."""
-        self.answer = answer
-        self.fw = load_firmware()
-        self.master, self.slave = pty.openpty()
-        tty.setraw(self.slave)
-        tmp = link.with_suffix(".new")
-        tmp.symlink_to(os.ttyname(self.slave))
-        tmp.replace(link)  # like udev re-pointing /dev/serial/by-id/...
-        self.pad = self.fw.Pad(self._write)
-        self.t = 0
-        self.from_host: list[tuple] = []
-        self._split = padproto.LineSplitter()
-
-    def _write(self, data: bytes) -> None:
-        os.write(self.master, data)
-
-    def pump_until(self, done, what: str) -> None:
-        """Feed the host's bytes to the pad until ``done()``; fails after WAIT seconds."""
-        for _ in range(WAIT * 20):
-            if done():
-                return
-            ready, _, _ = select.select([self.master], [], [], 0.05)
-            if ready:
-                data = os.read(self.master, 4096)
-                self.from_host += [padproto.decode(line) for line in self._split.feed(data)]
-                if self.answer:
-                    self.pad.feed(data)
-        pytest.fail(f"pad never saw {what}; host sent {self.from_host}")
-
-    def sent(self, kind: str) -> list[tuple]:
-        return [f for f in self.from_host if f[1] == kind]
-
-    def at(self, t: int) -> None:
-        self.t = t
-        self.pad.poll(t)
-
-    def press(self, seat: int, button: str, hold_ms: int = 100) -> None:
-        """A press with contact bounce, scanned by the firmware every ms."""
-        gp = dict(self.fw.board.SEATS[seat])[button]
-        pin = self.fw.machine.PINS[gp]
-        for level in (0, 1, 0, 1, 0):
-            pin.value(level)
-            self.at(self.t + 1)
-        self.at(self.t + hold_ms)
-        for level in (1, 0, 1, 0, 1):
-            pin.value(level)
-            self.at(self.t + 1)
-        self.at(self.t + 50)
-
-    def unplug(self) -> None:
-        os.close(self.master)
-        os.close(self.slave)
-
-
-class Host:
-    def __init__(self, link: Path, seats: int = 5, **kw) -> None:
-        self.events: queue.Queue = queue.Queue()
-        self.status: queue.Queue = queue.Queue()
-        self.backend = SerialBackend(str(link), seats, heartbeat_timeout_ms=60_000, **kw)
-        self.backend.start(self.events.put, lambda s, c: self.status.put((s, c)))
-
-    def statuses(self, n: int) -> list[tuple[int, bool]]:
-        return sorted(self.status.get(timeout=WAIT) for _ in range(n))
-
-    def next_events(self, n: int) -> list[ButtonEvent]:
-        return [self.events.get(timeout=WAIT) for _ in range(n)]
-
-    def assert_quiet(self) -> None:
-        """Nothing more queued (checked after a later event proved the earlier ones)."""
-        assert self.events.empty() and self.status.empty()
 
 
 @pytest.fixture
 def link(tmp_path):
     return tmp_path / "usb-MicroPython_Board_in_FS_mode-if00"
-
-
-def connect(pad: PtyPad, host: Host, seats: int = 5) -> None:
-    pad.pump_until(lambda: pad.sent(padproto.HOST), "HOST")
-    assert host.statuses(seats) == [(s, True) for s in range(seats)]
-    pad.pump_until(lambda: len(pad.sent(padproto.LIGHT)) >= seats, "the lights")
 
 
 def test_handshake_sends_timing_and_every_light_then_presses_arrive_in_order(link):
@@ -148,12 +62,224 @@ def test_garbage_partial_frames_and_bad_checksums_are_counted_never_fatal(link):
     for i in range(len(frame)):  # a valid frame arriving one byte at a time
         os.write(pad.master, frame[i : i + 1])
     assert host.next_events(1) == [ButtonEvent(2, "c", Press.SHORT)]
-    pad.press(1, "a")  # the firmware's own first press: seq 0 again, so one lost is not
+    os.write(pad.master, padproto.encode(1, padproto.SHORT, "a,1"))  # the next event
     assert host.next_events(1) == [ButtonEvent(1, "a", Press.SHORT)]
     stats = host.backend.stats
     assert stats["bad_frames"] >= 2 and stats["dropped_bytes"] >= 300
     assert stats["refused"] == 2
     host.assert_quiet()
+    host.backend.close()
+    pad.unplug()
+
+
+def framed(body: bytes) -> bytes:
+    """A frame of any body with its correct checksum, as a hostile or broken pad sends it."""
+    return b"$" + body + b"*" + b"%02X" % padproto.crc8(body) + b"\n"
+
+
+def test_a_superscript_or_arabic_seat_digit_is_refused_and_the_reader_goes_on(link):
+    """``str.isdigit`` takes "²" and "٣"; the reader once died on the first (int() raised)
+    and took the second as seat 3. Both are bad frames now; the next press arrives."""
+    pad = PtyPad(link)
+    host = Host(link)
+    connect(pad, host)
+    os.write(pad.master, b"$\xc2\xb2,SHORT,a,950*FA\n")  # the checksum is right
+    os.write(pad.master, framed("\u0663,SHORT,a,1".encode()))
+    os.write(pad.master, framed(b"00,SHORT,a,2"))  # seat 00: refused too
+    os.write(pad.master, padproto.encode(0, padproto.SHORT, "b,3"))
+    assert host.next_events(1) == [ButtonEvent(0, "b", Press.SHORT)]
+    assert host.backend.stats["bad_frames"] == 3
+    host.assert_quiet()
+    host.backend.close()
+    pad.unplug()
+
+
+def test_a_replayed_sequence_number_gives_one_press(link):
+    pad = PtyPad(link)
+    host = Host(link)
+    connect(pad, host)
+    frame = padproto.encode(2, padproto.SHORT, "a,7")
+    os.write(pad.master, frame * 3)
+    os.write(pad.master, padproto.encode(1, padproto.SHORT, "c,6"))  # older still: replay
+    os.write(pad.master, padproto.encode(1, padproto.SHORT, "c,8"))
+    assert host.next_events(2) == [ButtonEvent(2, "a"), ButtonEvent(1, "c")]
+    assert host.backend.stats["replayed"] == 3 and host.backend.stats["lost_events"] == 0
+    host.assert_quiet()
+    host.backend.close()
+    pad.unplug()
+
+
+def test_a_press_without_sequence_number_is_refused(link):
+    pad = PtyPad(link)
+    host = Host(link)
+    connect(pad, host)
+    for payload in ("a", "a,", "a,x", "a,10000", "a,01", "a,\u00b3".encode("ascii", "replace").decode()):
+        os.write(pad.master, padproto.encode(0, padproto.SHORT, payload))
+    os.write(pad.master, padproto.encode(0, padproto.LONG, "b,0"))
+    assert host.next_events(1) == [ButtonEvent(0, "b", Press.LONG)]
+    assert host.backend.stats["refused"] == 6
+    host.assert_quiet()
+    host.backend.close()
+    pad.unplug()
+
+
+def test_an_exception_in_the_handler_is_logged_with_its_frame_and_reading_goes_on(
+    link, caplog
+):
+    pad = PtyPad(link)
+    events: list[ButtonEvent] = []
+    got = threading.Event()
+
+    def on_button(event: ButtonEvent) -> None:
+        if event.button == "a":
+            raise RuntimeError("a screen bug")
+        events.append(event)
+        got.set()
+
+    statuses: queue.Queue = queue.Queue()
+    backend = SerialBackend(str(link), 5, heartbeat_timeout_ms=60_000)
+    backend.start(on_button, lambda s, c: statuses.put((s, c)))
+    pad.pump_until(lambda: len(pad.sent(padproto.LIGHT)) >= 5, "the lights")
+    os.write(pad.master, padproto.encode(3, padproto.SHORT, "a,0"))
+    os.write(pad.master, padproto.encode(3, padproto.SHORT, "b,1"))
+    assert got.wait(WAIT)
+    assert events == [ButtonEvent(3, "b")]
+    assert backend.stats["errors"] == 1
+    failure = [r for r in caplog.records if r.exc_info]
+    assert len(failure) == 1 and "3,SHORT,a,0" in failure[0].getMessage()
+    assert "a screen bug" in caplog.text
+    backend.close()
+    pad.unplug()
+
+
+def mixed_stream(
+    rng: random.Random, count: int, seats: int
+) -> tuple[list[bytes], list[ButtonEvent], int]:
+    """``count`` pieces of line traffic of every kind, the presses among them that are
+    valid and new (the only ones the host may deliver, in order), and the next event
+    number."""
+    pieces: list[bytes] = []
+    expected: list[ButtonEvent] = []
+    sent_valid: list[bytes] = []
+    seq = 0
+    uptime = 0
+    for _ in range(count):
+        kind = rng.randrange(14)
+        seat = rng.randrange(seats)
+        button = rng.choice("abc")
+        if kind <= 3:  # a valid new press, sometimes after lost ones
+            seq = (seq + (1 if rng.random() < 0.9 else rng.randint(2, 5))) % padproto.SEQ_MOD
+            press = rng.choice((padproto.SHORT, padproto.LONG))
+            frame = padproto.encode(seat, press, f"{button},{seq}")
+            sent_valid.append(frame)
+            expected.append(ButtonEvent(seat, button, Press(press.lower())))
+        elif kind == 4 and sent_valid:  # a replay of one of the last 50
+            frame = rng.choice(sent_valid[-50:])
+        elif kind == 5:  # no sequence number, or a bad one
+            frame = padproto.encode(seat, padproto.SHORT, rng.choice((button, f"{button},", "z,1")))
+        elif kind == 6:  # seats that are no seats
+            frame = framed(rng.choice((b"00", b"01", "\u00b2".encode(), "\u0663".encode(),
+                                       b"9", b"+1", b" 1")) + f",SHORT,{button},{seq}".encode())
+        elif kind == 7:  # a bad checksum
+            good = padproto.encode(seat, padproto.SHORT, f"{button},{(seq + 1) % 9999}")
+            frame = good[:-3] + b"%02X" % (int(good[-3:-1], 16) ^ rng.randint(1, 255)) + b"\n"
+        elif kind == 8:  # garbage, newlines and dollars included
+            frame = rng.randbytes(rng.randint(1, 120))
+        elif kind == 9:  # a frame cut short
+            good = padproto.encode(seat, padproto.SHORT, f"{button},{seq}")
+            frame = good[: rng.randint(1, len(good) - 2)]
+        elif kind == 10:  # an overlong run
+            frame = b"$" + bytes(rng.randint(33, 126) for _ in range(rng.randint(81, 300)))
+        elif kind == 11:
+            uptime += padproto.BEAT_MS
+            frame = padproto.encode(None, padproto.BEAT, str(uptime))
+        elif kind == 12:
+            frame = padproto.encode(None, padproto.ERR, "bad light")
+        else:  # frames the host never takes: a light, a type from the wrong side
+            frame = padproto.encode(seat, rng.choice((padproto.LIGHT, padproto.TIMING)), "off")
+        pieces.append(frame)
+    return pieces, expected, (seq + 1) % padproto.SEQ_MOD
+
+
+def test_100000_mixed_frames_deliver_exactly_the_valid_new_presses(link, caplog):
+    """Presses, replays, frames without sequence number, non-ASCII and zero-padded seats,
+    bad checksums, garbage, cut frames, overlong runs, heartbeats, errors and wrong-way
+    frames, 100,000 of them as fast as the pty takes them: the reader stays alive and the
+    presses it delivers are the valid new ones, in order, nothing else."""
+    seed = random.randrange(10**6)
+    rng = random.Random(seed)
+    pieces, expected, next_seq = mixed_stream(rng, 100_000, 4)  # seat 4 closes the stream
+    pad = PtyPad(link)
+    host = Host(link)
+    connect(pad, host)
+    stream = b"".join(pieces)
+    last = padproto.encode(4, padproto.SHORT, f"c,{next_seq}")
+    # the last piece may be a cut frame: a newline ends it before the closing press
+    stream += b"\n" + last
+    view = memoryview(stream)
+    while view:
+        view = view[os.write(pad.master, view[:65536]) :]
+    received = []
+    while (event := host.events.get(timeout=WAIT)) != ButtonEvent(4, "c"):
+        received.append(event)
+    assert len(received) == len(expected), seed
+    assert received == expected, seed
+    host.assert_quiet()
+    assert host.backend.stats["replayed"] > 0 and host.backend.stats["bad_frames"] > 0, seed
+    # complaints come per burst (its first example, then a count), not per frame
+    assert len(caplog.records) < 100, seed
+    assert host.backend.connected(0), seed
+    host.backend.close()
+    pad.unplug()
+
+
+def test_a_pad_whose_firmware_restarts_its_loop_gets_its_lights_back_and_the_screen_is_told(
+    link, caplog
+):
+    """The firmware's guard catches an error, reports it and says HELLO with a fresh, dark
+    pad: the host logs the crash, counts a reset, sends the timing and every light again,
+    and leaves a notice for the screen; the seats never show missing, presses go on."""
+    pad = PtyPad(link)
+    host = Host(link, seats=3)
+    connect(pad, host, seats=3)
+    host.backend.set_light(0, Light.FIRST_PLAYER)
+    host.backend.set_light(2, Light.ATTENTION)
+    pad.pump_until(lambda: pad.pad.lights[:3] == ["first-player", "off", "attention"], "lights")
+    timings = len(pad.sent(padproto.TIMING))
+    pad.fw.machine.PINS[2].fail_reads(OSError("pin fault"))
+    old = pad.pad
+    pad.at(pad.t + 1)  # the scan hits the fault: the guard restarts the pad
+    assert pad.pad is not old and pad.pad.lights[:3] == ["off", "off", "off"]
+    pad.pump_until(lambda: pad.pad.lights[:3] == ["first-player", "off", "attention"],
+                   "the lights again")
+    assert len(pad.sent(padproto.TIMING)) == timings + 1
+    assert host.backend.stats["pad_resets"] == 1 and host.backend.stats["pad_errors"] == 1
+    assert "restarted" in host.backend.notice
+    assert "restarted its loop: OSError: pin fault" in caplog.text
+    assert "OSError: pin fault" in host.backend.notice
+    pad.press(1, "c")
+    assert host.next_events(1) == [ButtonEvent(1, "c")]  # the new pad's event 0
+    assert host.status.empty() and all(host.backend.connected(s) for s in range(3))
+    host.backend.close()
+    pad.unplug()
+
+
+def test_a_pad_whose_uptime_goes_back_is_asked_again_and_gets_its_lights(link):
+    """A pad that rebooted without our hearing its HELLO (a plain UART, a lost line):
+    its heartbeat's uptime going back makes the host ask, and restore."""
+    pad = PtyPad(link, answer=False)
+    host = Host(link, seats=2)
+    pad.pump_until(lambda: pad.sent(padproto.HOST), "HOST")
+    os.write(pad.master, padproto.encode(None, padproto.HELLO, "1,5,pad-2"))
+    assert host.statuses(2) == [(0, True), (1, True)]
+    host.backend.set_light(1, Light.LEADER)
+    os.write(pad.master, padproto.encode(None, padproto.BEAT, "90000"))
+    os.write(pad.master, padproto.encode(None, padproto.BEAT, "500"))  # rebooted
+    pad.pump_until(lambda: len(pad.sent(padproto.HOST)) == 2, "a second HOST")
+    os.write(pad.master, padproto.encode(None, padproto.HELLO, "1,5,pad-2"))
+    leader = (1, padproto.LIGHT, "leader")
+    pad.pump_until(lambda: pad.from_host.count(leader) == 2, "the lights again")
+    assert host.backend.stats["pad_resets"] == 1
     host.backend.close()
     pad.unplug()
 
@@ -236,18 +362,61 @@ def test_backend_waits_for_a_port_that_does_not_exist_yet(link):
     pad.unplug()
 
 
+def test_auto_port_takes_a_pad_plugged_late_then_moved_to_another_usb_port(tmp_path):
+    """Started with no pad on USB; the pad plugged in later is found and gets its lights;
+    pulled and plugged into another port (another device path), it is found there and gets
+    the lights set meanwhile; presses arrive from both. No restart of the backend."""
+    on_usb: list[Path] = []  # the pads plugged in now, as the USB scan would list them
+    looked = threading.Event()
+
+    def find_port() -> str | None:
+        looked.set()
+        return str(on_usb[-1]) if on_usb else None
+
+    host = Host("auto", seats=3, find_port=find_port)
+    assert looked.wait(WAIT)  # the reader has looked and found nothing: the pad is late
+    host.backend.set_light(0, Light.LEADER)
+    first = PtyPad(tmp_path / "ttyACM0")
+    on_usb.append(first.link)
+    connect(first, host, seats=3)
+    assert first.pad.lights[:3] == ["leader", "off", "off"]
+    assert host.backend.device == str(first.link)
+    first.press(1, "a")
+    assert host.next_events(1) == [ButtonEvent(1, "a")]
+
+    first.unplug()
+    on_usb.clear()
+    assert host.statuses(3) == [(s, False) for s in range(3)]
+    host.backend.set_light(2, Light.YOUR_TURN)
+    second = PtyPad(tmp_path / "ttyACM1")  # another port: another device path
+    on_usb.append(second.link)
+    connect(second, host, seats=3)
+    assert second.pad.lights[:3] == ["leader", "off", "your-turn"]
+    assert host.backend.device == str(second.link)
+    second.press(2, "b")
+    assert host.next_events(1) == [ButtonEvent(2, "b")]
+    assert host.backend.stats["connects"] == 2
+    host.assert_quiet()
+    host.backend.close()
+    second.unplug()
+
+
 def serial_config(port):
     hardware = SimpleNamespace(backend="serial", profile=None, port=port, pin_factory=None,
                                debounce_ms=20, long_press_ms=700)
     return SimpleNamespace(seats=("A", "B"), hardware=hardware, data_dir=Path("."))
 
 
-def test_factory_without_port_and_no_pad_on_usb_falls_back_to_sim(monkeypatch):
+def test_factory_without_a_pad_on_usb_keeps_looking_instead_of_the_simulator(monkeypatch):
+    """A pad unplugged at boot must not leave the table on the keyboard all evening: the
+    serial backend starts anyway, says it waits, and looks again while it has no pad."""
     from serial.tools import list_ports
 
     monkeypatch.setattr(list_ports, "comports", list)
     backend, notice = open_backend(serial_config(None))
-    assert isinstance(backend, SimBackend) and "No seat pad found" in notice
+    assert isinstance(backend, SerialBackend) and notice is None
+    assert backend.port == "auto" and backend.notice == serial_pad.WAITING_FOR_PAD
+    assert not backend.connected(0)
 
 
 def test_factory_finds_the_rp2040_by_usb_vendor_or_uses_the_given_port(monkeypatch):
@@ -257,7 +426,7 @@ def test_factory_finds_the_rp2040_by_usb_vendor_or_uses_the_given_port(monkeypat
              SimpleNamespace(device="/dev/ttyACM1", vid=serial_pad.RP2040_USB_VID)]
     monkeypatch.setattr(list_ports, "comports", lambda: ports)
     backend, notice = open_backend(serial_config("auto"))
-    assert isinstance(backend, SerialBackend) and notice is None
-    assert backend.port == "/dev/ttyACM1"
+    assert isinstance(backend, SerialBackend) and notice is None and backend.notice is None
+    assert backend.port == "auto" and backend.find_port() == "/dev/ttyACM1"
     backend, notice = open_backend(serial_config("/dev/ttyACM7"))
     assert backend.port == "/dev/ttyACM7" and notice is None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import random
 
-from test_hw_serial import WAIT, Host, PtyPad, connect
+from fakes.pty_pad import WAIT, Host, PtyPad, connect
 
 from companion.engine import kd_vote as kd
 from companion.engine.errors import RuleError

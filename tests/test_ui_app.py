@@ -290,3 +290,42 @@ def test_simulator_keys_are_seat_buttons(open_app):
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode="w"))
     app.step(block=False)
     assert screen.buttons == [ButtonEvent(1, "b", Press.LONG)]
+
+
+def test_a_press_flood_while_the_loop_stalls_is_bounded_logged_once_and_never_raises(
+    open_app, caplog
+):
+    """70,000 presses from a backend thread while the loop does not run (more than SDL's
+    65,535-event queue holds): the thread finishes without an exception, at most
+    SEAT_QUEUE_MAX wait, the first ones reach the screen in order, the rest are dropped with
+    one line when the drop starts and one with the count when the loop catches up; the
+    next press after that gets through."""
+    app, backend, _ = open_app()
+    screen = Recorder(app)
+    app.push(screen)
+    app.step(block=False)
+    presses = [ButtonEvent(i % 4, "abc"[i % 3]) for i in range(70_000)]
+    failures: list[BaseException] = []
+
+    def flood() -> None:
+        try:
+            for event in presses:
+                app.post_button(event)
+        except BaseException as exc:  # noqa: BLE001 - the test reports what escaped
+            failures.append(exc)
+
+    thread = threading.Thread(target=flood)
+    with caplog.at_level("WARNING", logger="companion.ui.app"):
+        thread.start()
+        thread.join()
+        app.step(block=False)
+    assert failures == []
+    assert screen.buttons == presses[: app_module.SEAT_QUEUE_MAX]
+    dropped = len(presses) - app_module.SEAT_QUEUE_MAX
+    assert [r.getMessage() for r in caplog.records] == [
+        f"seat events: {app_module.SEAT_QUEUE_MAX} waiting for the screen, dropping the next ones",
+        f"seat events: {dropped} dropped while the screen was busy",
+    ]
+    backend.press(3, "c")
+    app.step(block=False)
+    assert screen.buttons[-1] == ButtonEvent(3, "c")

@@ -24,9 +24,9 @@ from collections.abc import Callable
 
 import pygame
 import pytest
+from fakes.pty_pad import WAIT, PtyPad
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from test_hw_serial import WAIT, PtyPad
 from test_ui_kd import NAMES, RULEBOOK, _table, frame, show, tap, tap_button
 
 from companion.engine import kd_campaign

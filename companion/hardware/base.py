@@ -29,6 +29,9 @@ class SeatBackend:
 
     name = "base"
     seats: int = 0
+    # What the table must be told about the seats now (a pad restarted, a seat whose pins
+    # a bus took), shown on screen under the catalog title ``notice.seats``; None: nothing.
+    notice: str | None = None
 
     def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None) -> None:
         """Begin delivering debounced button events to ``on_button`` and connection changes

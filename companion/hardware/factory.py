@@ -65,17 +65,16 @@ def _open_gpio(config: Any) -> tuple[SeatBackend, str | None]:
 def _open_serial(config: Any) -> tuple[SeatBackend, str | None]:
     hw = config.hardware
     try:
-        from companion.hardware.serial_pad import SerialBackend, find_pad_port
+        from companion.hardware.serial_pad import WAITING_FOR_PAD, SerialBackend, find_pad_port
     except ModuleNotFoundError as exc:
         if exc.name != "serial":
             raise
         return _fallback(config, "The pyserial library is not installed.")
-    port = hw.port
-    if port in (None, "auto"):
-        port = find_pad_port()
-        if port is None:
-            return _fallback(config, "No seat pad found on USB serial.")
     backend = SerialBackend(
-        port, len(config.seats), debounce_ms=hw.debounce_ms, long_press_ms=hw.long_press_ms
+        hw.port, len(config.seats), debounce_ms=hw.debounce_ms, long_press_ms=hw.long_press_ms
     )
+    if backend.port == "auto" and find_pad_port() is None:
+        # Not a fallback: the reader keeps looking, and the pad is taken when plugged in.
+        backend.notice = WAITING_FOR_PAD
+        log.warning("seat pads: %s", WAITING_FOR_PAD)
     return backend, None

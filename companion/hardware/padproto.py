@@ -7,7 +7,8 @@ compatible: no dataclasses, no typing at runtime, no f-string ``=``, no ``enum``
 ``str``/``bytes`` basics. ``tests/test_firmware_protocol.py`` checks its imports.
 
 Frame (ASCII, one per line): ``$<seat>,<type>,<payload>*<crc>\\n`` where ``<seat>`` is a
-decimal seat index (0-based, ``-`` for the whole pad), ``<type>`` one upper-case word,
+decimal seat index (0-based, ASCII digits ``0``-``9`` without a leading zero, ``-`` for the
+whole pad), ``<type>`` one upper-case word,
 ``<payload>`` printable ASCII without ``$*\\r\\n``, and ``<crc>`` two upper-case hex digits
 of CRC-8 (poly 0x07, init 0x00) over the bytes between ``$`` and ``*``. See
 ``firmware/PROTOCOL.md``.
@@ -45,6 +46,7 @@ BEAT = "BEAT"  # heartbeat, payload = pad uptime in ms (decimal)
 SHORT = "SHORT"  # released before the long-press time, payload = "<button>,<seq>"
 LONG = "LONG"  # held the long-press time (sent once, at the threshold), "<button>,<seq>"
 ERR = "ERR"  # the pad refused a frame, payload = reason
+CRASH = "crash "  # ERR payload prefix: the firmware's guard caught an error and restarted
 # Host -> pad:
 HOST = "HOST"  # handshake, payload = "<version>"; the pad answers HELLO
 LIGHT = "LIGHT"  # payload = light state name (a key of COLOURS)
@@ -61,16 +63,28 @@ class FrameError(ValueError):
     """A line that is not a valid frame (bad shape, bad checksum, unknown type)."""
 
 
-def crc8(data):
-    """CRC-8/SMBUS (poly 0x07, init 0) of ``data`` (bytes)."""
-    crc = 0
-    for byte in data:
-        crc ^= byte
+def _crc_table():
+    table = bytearray(256)
+    for i in range(256):
+        crc = i
         for _ in range(8):
             if crc & 0x80:
                 crc = ((crc << 1) ^ 0x07) & 0xFF
             else:
                 crc = (crc << 1) & 0xFF
+        table[i] = crc
+    return bytes(table)
+
+
+_CRC_TABLE = _crc_table()  # one lookup per byte instead of eight shifts: a flood costs less
+
+
+def crc8(data):
+    """CRC-8/SMBUS (poly 0x07, init 0) of ``data`` (bytes)."""
+    crc = 0
+    table = _CRC_TABLE
+    for byte in data:
+        crc = table[crc ^ byte]
     return crc
 
 
@@ -80,6 +94,32 @@ def _printable(text):
         if o < 32 or o > 126 or ch in "$*":
             return False
     return True
+
+
+def number(text, digits):
+    """The value of ``text`` if it is 1 to ``digits`` ASCII digits without a leading zero
+    ("0" itself is fine), else None. Not ``str.isdigit``: that takes "²" or "٣" too."""
+    if not text or len(text) > digits or (len(text) > 1 and text[0] == "0"):
+        return None
+    for ch in text:
+        if ch < "0" or ch > "9":
+            return None
+    return int(text)
+
+
+SEQ_DIGITS = 4  # SEQ_MOD - 1 = 9999
+
+
+def parse_press(payload):
+    """``(button, seq)`` of a SHORT/LONG payload ``"<button>,<seq>"``; FrameError for
+    anything else, a missing sequence number included (replays are told by it)."""
+    button, _, seq_text = payload.partition(",")
+    if button not in BUTTONS:
+        raise FrameError("bad button")
+    seq = number(seq_text, SEQ_DIGITS)
+    if seq is None:
+        raise FrameError("bad sequence number")
+    return button, seq
 
 
 def encode(seat, kind, payload=""):
@@ -107,10 +147,10 @@ def decode(line):
     hex_digits = line[-2:]
     if hex_digits[:1] not in _HEX or hex_digits[1:] not in _HEX:  # slices: MicroPython-safe
         raise FrameError("bad checksum digits")
-    try:
-        text = raw.decode()
-    except UnicodeError:
-        raise FrameError("not ASCII")
+    for byte in raw:  # printable ASCII only: UTF-8 would let "²" or "٣" through
+        if byte < 32 or byte > 126:
+            raise FrameError("not ASCII")
+    text = raw.decode()
     want = int(hex_digits.decode(), 16)
     if crc8(raw) != want:
         raise FrameError("bad checksum")
@@ -124,9 +164,10 @@ def decode(line):
         raise FrameError("payload not printable")
     if seat_text == "-":
         return None, kind, payload
-    if not seat_text.isdigit() or len(seat_text) > 2:
+    seat = number(seat_text, 2)
+    if seat is None:
         raise FrameError("bad seat")
-    return int(seat_text), kind, payload
+    return seat, kind, payload
 
 
 class LineSplitter:
@@ -141,28 +182,30 @@ class LineSplitter:
         self.dropped = 0
 
     def feed(self, data):
-        self._buf += data
+        buf = self._buf + data
         lines = []
+        pos = 0  # lines are cut by index, not by re-slicing the rest: a big chunk stays linear
         while True:
-            nl = self._buf.find(b"\n")
+            nl = buf.find(b"\n", pos)
             if nl < 0:
                 break
-            line = self._buf[:nl]
-            self._buf = self._buf[nl + 1 :]
-            start = line.rfind(b"$")
-            if start < 0 or len(line) - start > MAX_FRAME:
-                self.dropped += len(line) + 1
-                continue
-            self.dropped += start
-            lines.append(line[start:])
-        if len(self._buf) > MAX_FRAME:
-            start = self._buf.rfind(b"$")
-            if start <= 0 or len(self._buf) - start > MAX_FRAME:
-                self.dropped += len(self._buf)
-                self._buf = b""
+            start = buf.rfind(b"$", pos, nl)
+            if start < 0 or nl - start > MAX_FRAME:
+                self.dropped += nl + 1 - pos
+            else:
+                self.dropped += start - pos
+                lines.append(buf[start:nl])
+            pos = nl + 1
+        buf = buf[pos:]
+        if len(buf) > MAX_FRAME:
+            start = buf.rfind(b"$")
+            if start <= 0 or len(buf) - start > MAX_FRAME:
+                self.dropped += len(buf)
+                buf = b""
             else:
                 self.dropped += start
-                self._buf = self._buf[start:]
+                buf = buf[start:]
+        self._buf = buf
         return lines
 
     def reset(self):

@@ -4,17 +4,32 @@ A reader thread owns the port. It opens it with ``serial.serial_for_url`` (so a 
 path, a ``/dev/serial/by-id/…`` link or a pyserial URL all work), says ``HOST``, and waits
 for the pad's ``HELLO``; the pad then counts as connected: the host sends the timing and
 every seat's current light, and forwards the pad's SHORT/LONG frames as button events.
-Garbage bytes, partial lines and bad checksums are counted and logged, never raised. If
-the port fails (unplugged) or the pad stays silent longer than the heartbeat timeout,
-every seat is reported missing (``on_status(seat, False)``) and the thread reopens the
-port with a growing pause (0.1 s doubling to 2 s) until the pad answers again.
+
+The thread never dies of what arrives. Garbage bytes, partial lines, bad checksums,
+frames that make no sense (seat ``00``, a press without a sequence number, a replayed
+sequence number) are counted in ``stats`` and refused; any exception while handling a
+frame is caught and logged with that frame, and reading goes on. Complaints come as one
+log line when a burst starts and one saying how many followed when it ends, so a flood
+costs no log space. The thread sleeps in ``select`` until bytes arrive or the next
+deadline (heartbeat, a burst's end) is due; ``close`` wakes it through a pipe.
+
+Plug and play: with ``port="auto"`` the thread looks for an RP2040 on USB (``find_port``)
+each time it has no pad, so a pad plugged in after start or moved to another USB port is
+found; a given path is reopened likewise. Retries start at 0.1 s and double up to
+``RETRY_S[1]`` (0.5 s), so a pad is back, lights restored, well within 2 s. A pad that
+restarts without a USB reset (the firmware's guard, a reboot on a plain UART) is noticed
+by its unasked ``HELLO`` or its uptime going back: the host says so (log and
+``notice``), sends the timing and the lights again.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import select
 import threading
 import time
+from collections.abc import Callable
 
 import serial
 
@@ -26,7 +41,10 @@ log = logging.getLogger(__name__)
 
 RP2040_USB_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040 boards running MicroPython)
 BAUD = 115200  # ignored by USB CDC, used on a real UART
-BACKOFF_S = (0.1, 2.0)
+RETRY_S = (0.1, 0.5)  # pause between attempts to find/open the pad: first, longest
+BURST_QUIET_S = 1.0  # a burst of complaints ends after this long without one
+AUTO = "auto"
+WAITING_FOR_PAD = "No seat pad on USB yet: the seats show missing until one is plugged in."
 
 
 def find_pad_port() -> str | None:
@@ -39,38 +57,87 @@ def find_pad_port() -> str | None:
     return None
 
 
+class BurstLog:
+    """One warning when trouble starts (with its first example), then silence while it
+    goes on, then one line with how many more came once it has been quiet for
+    ``quiet_s``: a flood of bad frames is two log lines, not a full disk."""
+
+    def __init__(self, what: str, quiet_s: float = BURST_QUIET_S) -> None:
+        self.what = what
+        self.quiet_s = quiet_s
+        self.more = 0
+        self._last: float | None = None  # time of the last complaint of the burst
+
+    def note(self, now: float, message: str, *args: object, exc_info: bool = False) -> None:
+        if self._last is None:
+            log.warning(message, *args, exc_info=exc_info)
+        else:
+            self.more += 1
+        self._last = now
+
+    def deadline(self) -> float | None:
+        return None if self._last is None else self._last + self.quiet_s
+
+    def flush(self, now: float, force: bool = False) -> None:
+        """End the burst if it has been quiet long enough (or ``force``)."""
+        if self._last is None or (not force and now < self._last + self.quiet_s):
+            return
+        if self.more:
+            log.warning("seat pads: %d more %s in that burst", self.more, self.what)
+        self._last = None
+        self.more = 0
+
+
 class SerialBackend(SeatBackend):
     name = "serial"
 
     def __init__(
         self,
-        port: str,
+        port: str | None,
         seats: int,
         *,
         debounce_ms: int = 20,
         long_press_ms: int = 700,
         heartbeat_timeout_ms: int = 4 * padproto.BEAT_MS,
+        find_port: Callable[[], str | None] = find_pad_port,
     ) -> None:
-        self.port = port
+        """``port``: a path or pyserial URL, or ``"auto"``/None to look for the pad on USB
+        with ``find_port`` whenever there is none (tests give their own)."""
+        self.port = AUTO if port in (None, AUTO) else port
         self.seats = seats
         self.debounce_ms = debounce_ms
         self.long_press_ms = long_press_ms
         self.heartbeat_timeout_ms = heartbeat_timeout_ms
+        self.find_port = find_port
+        self.device: str | None = None  # the path in use now (the one found, with auto)
+        self.notice: str | None = None  # for the screen: the pad restarted, …
         self.stats = {
             "frames": 0,  # valid frames received
             "bad_frames": 0,  # lines that failed the shape or checksum check
             "dropped_bytes": 0,  # garbage outside any frame
-            "refused": 0,  # valid frames that made no sense (seat, button, type)
+            "refused": 0,  # valid frames that made no sense (seat, button, type, no seq)
+            "replayed": 0,  # presses whose sequence number was already seen
             "lost_events": 0,  # gaps in the pad's event sequence numbers
             "connects": 0,  # successful handshakes
             "pad_errors": 0,  # ERR frames from the pad
+            "pad_resets": 0,  # the pad restarted while connected (guard, watchdog, reboot)
+            "errors": 0,  # exceptions caught in the reader (a bug, logged with the frame)
         }
         self._lights = [Light.OFF] * seats
         self._lock = threading.Lock()  # lights, writes, connection state
         self._stop = threading.Event()
+        self._wake_r, self._wake_w = os.pipe()  # close() writes here to end a select
         self._ser: serial.SerialBase | None = None
         self._pad_seats = 0  # seats of the connected pad; 0 while missing
         self._next_seq: int | None = None
+        self._uptime = -1  # the pad's last BEAT (ms); going back means it restarted
+        self._crash = ""  # the pad's last crash report, for the notice of its restart
+        self._asked = False  # a HOST is out: the HELLO answering it is no restart
+        self._restarted = False  # the pad's uptime went back: its next HELLO is a restart
+        self._bad = BurstLog("bad frames")
+        self._refusals = BurstLog("refused frames")
+        self._failures = BurstLog("errors handling frames")
+        self._losses = BurstLog("gaps in the event numbers")
         self._on_button: ButtonHandler | None = None
         self._on_status: StatusHandler | None = None
         self._thread: threading.Thread | None = None
@@ -98,27 +165,46 @@ class SerialBackend(SeatBackend):
         return seat < self._pad_seats
 
     def close(self) -> None:
+        if self._stop.is_set():
+            return
         self._stop.set()
+        os.write(self._wake_w, b"x")
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()
+            os.close(self._wake_r)
+            os.close(self._wake_w)
         self._on_button = None
         self._on_status = None
 
     # -- the reader thread -------------------------------------------------------------
 
     def _run(self) -> None:
-        backoff = BACKOFF_S[0]
+        retry = RETRY_S[0]
         while not self._stop.is_set():
             try:
-                ser = serial.serial_for_url(self.port, baudrate=BAUD, timeout=0.05)
-            except (serial.SerialException, OSError, ValueError) as exc:
-                log.debug("seat pads: cannot open %s: %s", self.port, exc)
-            else:
-                if self._session(ser):
-                    backoff = BACKOFF_S[0]
-            if self._stop.wait(backoff):
+                if self._attempt():
+                    retry = RETRY_S[0]
+            except Exception:  # a bug must not end the thread: the pads would be gone
+                self.stats["errors"] += 1
+                log.exception("seat pads: error in the reader, starting over")
+            if self._stop.wait(retry):
                 break
-            backoff = min(backoff * 2, BACKOFF_S[1])
+            retry = min(retry * 2, RETRY_S[1])
+
+    def _attempt(self) -> bool:
+        """Find and open the port, talk to the pad until it goes; True if it answered."""
+        path = self.port
+        if path == AUTO:
+            path = self.find_port()
+            if path is None:
+                return False
+        try:
+            ser = serial.serial_for_url(path, baudrate=BAUD, timeout=0)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            log.debug("seat pads: cannot open %s: %s", path, exc)
+            return False
+        self.device = path
+        return self._session(ser)
 
     def _session(self, ser: serial.SerialBase) -> bool:
         """Talk to the pad on an open port until it fails or we close; True if the pad
@@ -127,32 +213,42 @@ class SerialBackend(SeatBackend):
         answered = False
         with self._lock:
             self._ser = ser
+            self._uptime = -1
         try:
             self._say_host()
             asked = last_rx = time.monotonic()
             while not self._stop.is_set():
-                data = ser.read(ser.in_waiting or 1)
+                timeout_s = self.heartbeat_timeout_ms / 1000
+                now = time.monotonic()
+                deadlines = [(last_rx if self._pad_seats else asked) + timeout_s]
+                deadlines += [d for b in self._bursts() if (d := b.deadline()) is not None]
+                if self._readable(ser, max(0.0, min(deadlines) - now)):
+                    data = ser.read(max(1, ser.in_waiting))
+                else:
+                    data = b""
                 now = time.monotonic()
                 if data:
-                    lines = splitter.feed(data)
-                    self.stats["dropped_bytes"] = splitter.dropped
-                    for line in lines:
-                        if self._line(line):
+                    for line in splitter.feed(data):
+                        if self._line(line, now):
                             last_rx = now
                             answered = answered or self._pad_seats > 0
-                silent = now - last_rx > self.heartbeat_timeout_ms / 1000
-                if silent and self._pad_seats:
+                    self.stats["dropped_bytes"] = splitter.dropped
+                for burst in self._bursts():
+                    burst.flush(now)
+                if self._pad_seats and now - last_rx > timeout_s:
                     log.warning("seat pads: silent for %d ms, marked missing",
                                 self.heartbeat_timeout_ms)
                     self._set_missing()
-                if not self._pad_seats and now - asked > self.heartbeat_timeout_ms / 1000:
+                if not self._pad_seats and now - asked > timeout_s:
                     self._say_host()  # ask again, e.g. after a pad reset
                     asked = now
         except (serial.SerialException, OSError) as exc:
-            log.warning("seat pads: %s lost (%s)", self.port, exc)
+            log.warning("seat pads: %s lost (%s)", self.device, exc)
         finally:
             with self._lock:
                 self._ser = None
+            for burst in self._bursts():
+                burst.flush(0, force=True)
             if self._stop.is_set():
                 self._pad_seats = 0  # closing: nobody to tell
             else:
@@ -163,8 +259,23 @@ class SerialBackend(SeatBackend):
                 pass
         return answered
 
+    def _bursts(self) -> tuple[BurstLog, ...]:
+        return self._bad, self._refusals, self._failures, self._losses
+
+    def _readable(self, ser: serial.SerialBase, timeout: float) -> bool:
+        """Sleep until the port has bytes, ``close`` is called, or ``timeout`` (s)."""
+        try:
+            fd = ser.fileno()
+        except (AttributeError, NotImplementedError, OSError, ValueError):
+            # a pyserial URL without a file descriptor (loop://, …): poll it
+            self._stop.wait(min(timeout, 0.01))
+            return True
+        ready, _, _ = select.select([fd, self._wake_r], [], [], timeout)
+        return fd in ready
+
     def _say_host(self) -> None:
         with self._lock:
+            self._asked = True
             self._send(None, padproto.HOST, str(padproto.PROTOCOL_VERSION))
 
     def _send(self, seat: int | None, kind: str, payload: str) -> None:
@@ -176,37 +287,46 @@ class SerialBackend(SeatBackend):
         except (serial.SerialException, OSError) as exc:
             log.debug("seat pads: write failed: %s", exc)
 
-    def _line(self, line: bytes) -> bool:
-        """Handle one candidate line; True if it was a valid frame."""
+    def _line(self, line: bytes, now: float) -> bool:
+        """Handle one candidate line; True if it was a valid frame. Never raises."""
         try:
             seat, kind, payload = padproto.decode(line)
         except padproto.FrameError as exc:
             self.stats["bad_frames"] += 1
-            log.log(logging.WARNING if self.stats["bad_frames"] == 1 else logging.DEBUG,
-                    "seat pads: bad frame %r (%s)", line[:40], exc)
+            self._bad.note(now, "seat pads: bad frame %r (%s)", line[:40], exc)
+            return False
+        except Exception:  # noqa: BLE001 - logged with its traceback (exc_info)
+            self.stats["errors"] += 1
+            self._failures.note(now, "seat pads: error decoding %r", line[:40], exc_info=True)
             return False
         self.stats["frames"] += 1
-        if kind == padproto.HELLO:
-            self._hello(payload)
-        elif kind in (padproto.SHORT, padproto.LONG):
-            self._press(seat, kind, payload)
-        elif kind == padproto.ERR:
-            self.stats["pad_errors"] += 1
-            log.warning("seat pads: pad refused a frame: %s", payload)
-        elif kind != padproto.BEAT:
-            self._refuse(f"unexpected {kind} frame")
+        try:
+            if kind == padproto.HELLO:
+                self._hello(payload, now)
+            elif kind in (padproto.SHORT, padproto.LONG):
+                self._press(seat, kind, payload, now)
+            elif kind == padproto.BEAT:
+                self._beat(payload, now)
+            elif kind == padproto.ERR:
+                self._pad_error(payload)
+            else:
+                self._refuse(now, f"unexpected {kind} frame", line)
+        except Exception:  # noqa: BLE001 - logged with its traceback (exc_info)
+            self.stats["errors"] += 1
+            self._failures.note(now, "seat pads: error handling %r", line[:40], exc_info=True)
         return True
 
-    def _refuse(self, why: str) -> None:
+    def _refuse(self, now: float, why: str, frame: object) -> None:
         self.stats["refused"] += 1
-        log.warning("seat pads: %s", why)
+        self._refusals.note(now, "seat pads: %s: %r", why, frame)
 
-    def _hello(self, payload: str) -> None:
+    def _hello(self, payload: str, now: float) -> None:
         parts = payload.split(",")
-        if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
-            self._refuse(f"bad HELLO {payload!r}")
+        version = padproto.number(parts[0], 3) if len(parts) >= 2 else None
+        pad_seats = padproto.number(parts[1], 2) if len(parts) >= 2 else None
+        if version is None or pad_seats is None:
+            self._refuse(now, "bad HELLO", payload)
             return
-        version, pad_seats = int(parts[0]), int(parts[1])
         if version != padproto.PROTOCOL_VERSION:
             self._set_missing()
             log.error("seat pads: firmware speaks protocol %d, this program %d: reflash the "
@@ -215,30 +335,71 @@ class SerialBackend(SeatBackend):
         if pad_seats < self.seats:
             log.warning("seat pads: the pad has %d seats, the table %d", pad_seats, self.seats)
         was = self._pad_seats
+        if was and (self._restarted or not self._asked):  # the pad restarted under our feet
+            self.stats["pad_resets"] += 1
+            why = f" ({self._crash})" if self._crash else ""
+            self.notice = (f"The seat pad restarted at {time.strftime('%H:%M')}{why}; "
+                           "its lights were restored.")
+            self._crash = ""
+            log.warning("seat pads: the pad restarted (%s); lights restored", payload)
         with self._lock:
+            self._asked = self._restarted = False
+            self._uptime = -1
             self._pad_seats = min(pad_seats, self.seats)
             self._next_seq = None
             self._send(None, padproto.TIMING, f"{self.debounce_ms},{self.long_press_ms}")
             for seat in range(self._pad_seats):
                 self._send(seat, padproto.LIGHT, self._lights[seat].value)
         self.stats["connects"] += 1
-        log.info("seat pads: %s connected (%s)", self.port, payload)
+        if self.notice == WAITING_FOR_PAD:
+            self.notice = None
+        log.info("seat pads: %s connected (%s)", self.device, payload)
+        if was > self._pad_seats:
+            self._status(range(self._pad_seats, was), False)
         self._status(range(was, self._pad_seats), True)
 
-    def _press(self, seat: int | None, kind: str, payload: str) -> None:
-        button, _, seq_text = payload.partition(",")
-        if seat is None or seat >= self._pad_seats or button not in padproto.BUTTONS:
-            self._refuse(f"press of seat {seat} button {button!r} ignored")
+    def _beat(self, payload: str, now: float) -> None:
+        uptime = padproto.number(payload, 12)
+        if uptime is None:
+            self._refuse(now, "bad BEAT", payload)
             return
-        if seq_text.isdigit():
-            seq = int(seq_text)
-            gap = 0 if self._next_seq is None else (seq - self._next_seq) % padproto.SEQ_MOD
-            if gap >= padproto.SEQ_MOD // 2:
-                log.warning("seat pads: event numbers went back (pad restarted?)")
-            elif gap:
+        if uptime < self._uptime and self._pad_seats:
+            log.warning("seat pads: the pad's uptime went back (%d -> %d ms): it restarted; "
+                        "asking it again", self._uptime, uptime)
+            self._restarted = True
+            self._say_host()  # its HELLO brings the timing and the lights back
+        self._uptime = uptime
+
+    def _pad_error(self, payload: str) -> None:
+        self.stats["pad_errors"] += 1
+        if payload.startswith(padproto.CRASH):
+            self._crash = payload[len(padproto.CRASH):]
+            log.error("seat pads: the pad's firmware failed and restarted its loop: %s",
+                      payload[len(padproto.CRASH):])
+        else:
+            self._refusals.note(time.monotonic(), "seat pads: the pad refused a frame: %s",
+                                payload)
+
+    def _press(self, seat: int | None, kind: str, payload: str, now: float) -> None:
+        if seat is None or seat >= self._pad_seats:
+            self._refuse(now, f"press of seat {seat} ignored", payload)
+            return
+        try:
+            button, seq = padproto.parse_press(payload)
+        except padproto.FrameError as exc:
+            self._refuse(now, f"press refused ({exc})", payload)
+            return
+        if self._next_seq is not None:
+            gap = (seq - self._next_seq) % padproto.SEQ_MOD
+            if gap >= padproto.SEQ_MOD // 2:  # behind the last one: already delivered
+                self.stats["replayed"] += 1
+                self._refuse(now, f"replayed event {seq} of seat {seat}", payload)
+                return
+            if gap:
                 self.stats["lost_events"] += gap
-                log.warning("seat pads: %d button event(s) lost", gap)
-            self._next_seq = (seq + 1) % padproto.SEQ_MOD
+                self._losses.note(now, "seat pads: %d button event(s) lost before %r", gap,
+                                  payload)
+        self._next_seq = (seq + 1) % padproto.SEQ_MOD
         handler = self._on_button
         if handler is not None:
             press = Press.LONG if kind == padproto.LONG else Press.SHORT
@@ -254,4 +415,8 @@ class SerialBackend(SeatBackend):
         handler = self._on_status
         if handler is not None:
             for seat in seats:
-                handler(seat, connected)
+                try:
+                    handler(seat, connected)
+                except Exception:
+                    self.stats["errors"] += 1
+                    log.exception("seat pads: the status handler failed for seat %d", seat)

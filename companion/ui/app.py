@@ -5,6 +5,10 @@ blinking light) is due, hands the events to the screen, and redraws only if some
 invalidated; ``frames`` counts the redraws, so a test can prove an idle table draws
 nothing. Seat buttons reach the loop from backend threads as pygame events
 (``BUTTON_EVENT``, ``STATUS_EVENT``) posted with ``pygame.event.post``, and wake it at once.
+At most ``SEAT_QUEUE_MAX`` of them wait at a time: a flood from a broken pad while the loop
+is busy is dropped (one log line when it starts, one with the count when the loop catches
+up, then a redraw), so SDL's own queue (65,535 events) never fills and never raises in the
+backend's thread.
 The demo drives the very same loop with a manual clock and ``step(block=False)``.
 
 Why not ``pygame.event.wait``: with a video driver that has no blocking wait of its own
@@ -40,6 +44,7 @@ log = logging.getLogger(__name__)
 BUTTON_EVENT = pygame.event.custom_type()  # attribute: event (a ButtonEvent)
 STATUS_EVENT = pygame.event.custom_type()  # attributes: seat, connected
 POLL_MS = 20  # how often a sleeping loop looks at SDL's queue (touch, keys, window, QUIT)
+SEAT_QUEUE_MAX = 512  # seat events waiting for the loop; 100 times a table's burst of presses
 
 
 class Clock:
@@ -166,6 +171,9 @@ class App:
         self._looked_ms = self.clock.now_ms()  # when the loop last checked for a deadline
         self._wake = threading.Condition()
         self._woken = False
+        self._seat_lock = threading.Lock()
+        self._seat_pending = 0  # seat events posted and not yet handled
+        self._seat_dropped = 0  # seat events dropped since the queue was last empty
 
     # --- screens ------------------------------------------------------------------------
 
@@ -195,8 +203,9 @@ class App:
     @property
     def notices(self) -> list[tuple[str, str]]:
         """What the table must be told (catalog key of the title, detail): the seat
-        hardware fallback, a journal or history database moved aside, ``warnings``."""
+        hardware fallback, the seat backend's own (a pad restarted, a seat lost to a bus), a journal or history database moved aside, ``warnings``."""
         found = [("notice.fallback", self.notice)]
+        found += [("notice.seats", getattr(self.backend, "notice", None))]
         found += [("notice.journal", getattr(self.journal, "notice", None))]
         found += [("notice.history", getattr(self.history, "notice", None))]
         return [(key, detail) for key, detail in found + self.warnings if detail]
@@ -226,13 +235,47 @@ class App:
             self._woken = True
             self._wake.notify()
 
-    @staticmethod
-    def post_button(event: ButtonEvent) -> None:
-        pygame.event.post(pygame.event.Event(BUTTON_EVENT, event=event))
+    def post_button(self, event: ButtonEvent) -> None:
+        self._post_seat(pygame.event.Event(BUTTON_EVENT, event=event))
 
-    @staticmethod
-    def post_status(seat: int, connected: bool) -> None:
-        pygame.event.post(pygame.event.Event(STATUS_EVENT, seat=seat, connected=connected))
+    def post_status(self, seat: int, connected: bool) -> None:
+        self._post_seat(pygame.event.Event(STATUS_EVENT, seat=seat, connected=connected))
+
+    def _post_seat(self, event: pygame.event.Event) -> None:
+        """Queue a seat event unless ``SEAT_QUEUE_MAX`` are already waiting (any thread;
+        never raises: the caller is a backend's reader)."""
+        with self._seat_lock:
+            if self._seat_pending >= SEAT_QUEUE_MAX:
+                self._note_dropped()
+                return
+            self._seat_pending += 1
+        try:
+            posted = pygame.event.post(event) is not False  # pygame 2.1 returns False when full
+        except pygame.error:  # SDL's queue is full of other events (pygame-ce raises)
+            posted = False
+        if not posted:
+            with self._seat_lock:
+                self._seat_pending -= 1
+                self._note_dropped()
+
+    def _note_dropped(self) -> None:
+        """One seat event dropped; ``_seat_lock`` held."""
+        if not self._seat_dropped:
+            log.warning("seat events: %d waiting for the screen, dropping the next ones",
+                        self._seat_pending)
+        self._seat_dropped += 1
+
+    def _seat_event_taken(self) -> None:
+        """The loop took a seat event; once it has caught up after a drop, say how many
+        were lost and redraw (a dropped status change shows at the redraw)."""
+        with self._seat_lock:
+            self._seat_pending = max(0, self._seat_pending - 1)
+            dropped = self._seat_dropped if self._seat_pending == 0 else 0
+            if dropped:
+                self._seat_dropped = 0
+        if dropped:
+            log.warning("seat events: %d dropped while the screen was busy", dropped)
+            self.invalidate()
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -297,8 +340,10 @@ class App:
         if kind == pygame.QUIT:
             self.running = False
         elif kind == BUTTON_EVENT:
+            self._seat_event_taken()
             self.screen.on_button(event.event)
         elif kind == STATUS_EVENT:
+            self._seat_event_taken()
             self.screen.on_status(event.seat, event.connected)
         elif kind == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:

@@ -5,13 +5,24 @@
 # same for every button; a new light state from the host ends it). Seat lights are
 # pixels of a WS2812 chain. Protocol: firmware/PROTOCOL.md, codec padproto.py (copied
 # from companion/hardware/padproto.py by firmware/flash.sh).
+#
+# It recovers by itself: a Guard runs the loop, and an uncaught error is reported to the
+# host as "ERR crash <error>", the pad's state is made anew and it says HELLO (the host
+# then sends the timing and the lights again). A hardware watchdog (machine.WDT) resets
+# the board when the loop stalls for WDT_MS or keeps failing (more than CRASH_LIMIT
+# restarts within CRASH_WINDOW_MS); after such a reset the pad says "ERR crash watchdog
+# reset" before its HELLO.
 import board
 import machine
 import neopixel
 import padproto
 from debounce import Debouncer
 
-FIRMWARE = "pad-1"
+FIRMWARE = "pad-2"
+WDT_MS = 2000  # the board resets when the loop has not fed the watchdog for this long
+CRASH_LIMIT = 5  # guard restarts allowed within CRASH_WINDOW_MS; one more: board reset
+CRASH_WINDOW_MS = 10000
+REPORT_CHARS = 60  # an ERR payload's room (a frame is at most padproto.MAX_FRAME bytes)
 
 
 class Pad:
@@ -79,12 +90,14 @@ class Pad:
                 self._show(self._now)
         elif kind == padproto.TIMING:
             parts = payload.split(",")
-            if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+            debounce_ms = padproto.number(parts[0], 4) if len(parts) == 2 else None
+            long_press_ms = padproto.number(parts[1], 5) if len(parts) == 2 else None
+            if debounce_ms is None or long_press_ms is None:
                 self.send(None, padproto.ERR, "bad timing")
                 return
             for button in self.buttons:
-                button[3].debounce_ms = int(parts[0])
-                button[3].long_press_ms = int(parts[1])
+                button[3].debounce_ms = debounce_ms
+                button[3].long_press_ms = long_press_ms
         else:
             self.send(seat, padproto.ERR, "unexpected " + kind)
 
@@ -133,32 +146,108 @@ class Pad:
             self.pixels.write()
 
 
+def crash_report(exc):
+    """ERR payload for an error the guard caught: printable ASCII, short enough to frame."""
+    text = padproto.CRASH + type(exc).__name__ + ": " + str(exc)
+    out = ""
+    for ch in text:
+        out += ch if 32 <= ord(ch) <= 126 and ch not in "$*" else "?"
+    return out[:REPORT_CHARS]
+
+
+class Guard:
+    """Runs the pad under a guard and feeds the watchdog.
+
+    ``make_pad()`` builds a fresh Pad; ``run(now, action)`` calls ``action(pad)`` and, if
+    it raises, reports the error over the line, builds the pad anew and says HELLO. It
+    returns False once the pad has failed more than CRASH_LIMIT times within
+    CRASH_WINDOW_MS (or cannot even be rebuilt): the caller then stops feeding the
+    watchdog, which resets the board."""
+
+    def __init__(self, make_pad, write, wdt):
+        self._make_pad = make_pad
+        self._write = write
+        self.wdt = wdt
+        self.pad = make_pad()
+        self.crashes = []  # times (ms) of the recent restarts
+        self.restarts = 0
+
+    def run(self, now, action):
+        try:
+            action(self.pad)
+        except Exception as exc:  # noqa: BLE001 - any error: never drop to the REPL
+            return self._recover(exc, now)
+        self.wdt.feed()
+        return True
+
+    def _recover(self, exc, now):
+        self.crashes = [t for t in self.crashes if now - t < CRASH_WINDOW_MS]
+        self.crashes.append(now)
+        self.restarts += 1
+        try:
+            self._write(padproto.encode(None, padproto.ERR, crash_report(exc)))
+        except Exception:  # noqa: BLE001, S110 - the line itself failed: restart anyway
+            pass
+        if len(self.crashes) > CRASH_LIMIT:
+            return False
+        try:
+            self.pad = self._make_pad()
+            self.pad.hello()
+        except Exception:  # noqa: BLE001 - cannot even rebuild: let the watchdog reset
+            return False
+        self.wdt.feed()
+        return True
+
+
+def boot_report(write):
+    """After a watchdog reset, say so before the first HELLO."""
+    import machine
+
+    if machine.reset_cause() == machine.WDT_RESET:
+        write(padproto.encode(None, padproto.ERR, padproto.CRASH + "watchdog reset"))
+
+
 def main():
     import select
     import sys
     import time
 
+    import machine
     import micropython
 
     stdin = sys.stdin.buffer
     stdout = sys.stdout.buffer
-    pad = Pad(stdout.write)
-    if pad.maintenance():
+    first = Pad(stdout.write)
+    if first.maintenance():  # before the watchdog: once started it cannot be stopped
         print("seat pad: maintenance mode, REPL free")
         return
     micropython.kbd_intr(-1)  # a 0x03 in line noise must not stop the firmware
+    wdt = machine.WDT(timeout=WDT_MS)
+    pads = [first]  # the first Pad is used as is; a restart makes a new one
+
+    def make_pad():
+        return pads.pop() if pads else Pad(stdout.write)
+
+    guard = Guard(make_pad, stdout.write, wdt)
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
-    pad.hello()
+    boot_report(stdout.write)
+    guard.pad.hello()
     now = 0
     last = time.ticks_ms()
+
+    def step(pad):
+        while poller.poll(0):
+            pad.feed(stdin.read(1))
+        pad.poll(now)
+
     while True:
         tick = time.ticks_ms()
         now += time.ticks_diff(tick, last)  # ticks_ms wraps; ``now`` does not
         last = tick
-        while poller.poll(0):
-            pad.feed(stdin.read(1))
-        pad.poll(now)
+        if not guard.run(now, step):
+            while True:  # the watchdog resets the board within WDT_MS
+                time.sleep_ms(100)
         time.sleep_ms(1)
 
 
