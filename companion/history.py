@@ -1,9 +1,10 @@
 """Game history: every finished game of every game the companion scores, in SQLite.
 
-One row per game (date, game) and one per player (seat, name, total, breakdown, winner).
-A result is the dict ``companion score --json`` produces (``{"game", "players": [{"name",
-"total", "breakdown"}], "winners"}``) plus an ISO ``date``; anything else in it (families,
-tie-break details) is not kept. Winners are kept in seating order.
+One row per game (date, game, and when the table knows them the time the game started and
+its first player) and one per player (seat, name, total, breakdown, winner). A result is
+the dict ``companion score --json`` produces (``{"game", "players": [{"name", "total",
+"breakdown"}], "winners"}``) plus an ISO ``date`` (when it ended); anything else in it
+(families, tie-break details) is not kept. Winners are kept in seating order.
 
 The file is opened with the journal's ``open_durable``: WAL, ``synchronous=FULL``, and a
 file that can't be used is moved aside as ``NAME.corrupt-YYYYmmdd-HHMMSS``, never
@@ -35,13 +36,15 @@ from companion.yamlsrc import SourceError
 
 # "CPH1" in the SQLite header: tells the history from the journal or any other SQLite file.
 HISTORY_APP_ID = 0x43504831
-HISTORY_VERSION = 1
+HISTORY_VERSION = 2  # 2: games.started and games.first_player
 
 _SCHEMA = """
 CREATE TABLE games (
-    id   INTEGER PRIMARY KEY,
-    date TEXT NOT NULL,
-    game TEXT NOT NULL
+    id           INTEGER PRIMARY KEY,
+    date         TEXT NOT NULL,
+    game         TEXT NOT NULL,
+    started      TEXT,
+    first_player TEXT
 );
 CREATE TABLE scores (
     game_id   INTEGER NOT NULL REFERENCES games(id),
@@ -59,6 +62,7 @@ JSON_FORMAT = "companion-history"
 JSON_VERSION = 1
 CSV_COLUMNS = ("game_no", "date", "game", "seat", "player", "total", "winner", "breakdown")
 YES, NO = "yes", "no"
+OPTIONAL_KEYS = ("started", "first_player")  # of a game, in JSON exports; not in CSV
 
 _GAME_KEY = re.compile(r"[a-z0-9][a-z0-9-]*")
 _PART_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -89,25 +93,31 @@ class PlayerResult:
 
 @dataclass(frozen=True)
 class GameResult:
-    date: str  # ISO 8601 as given
+    date: str  # ISO 8601 as given: when the game ended
     game: str  # the table file's key: koryo, choson, inheritors, kings-dilemma, …
     players: tuple[PlayerResult, ...]  # seating order
     winners: tuple[str, ...]  # seating order
+    started: str | None = None  # ISO 8601, when the game began (games played at the table)
+    first_player: str | None = None  # who played first, when the game has a first player
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "date": self.date,
             "game": self.game,
             "players": [p.to_dict() for p in self.players],
             "winners": list(self.winners),
         }
+        for key in OPTIONAL_KEYS:
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, path: str = "", *, strict: bool = True) -> GameResult:
         """Validate a result; ``strict`` refuses unknown keys (an import), else they are
         dropped (the output of ``companion score`` has more than history keeps)."""
         data = _mapping(data, path)
-        _keys(data, path, {"date", "game", "players", "winners"}, strict)
+        _keys(data, path, {"date", "game", "players", "winners"}, strict, OPTIONAL_KEYS)
         when = check_date(data["date"], _join(path, "date"))
         game = data["game"]
         if not isinstance(game, str) or not _GAME_KEY.fullmatch(game):
@@ -135,7 +145,30 @@ class GameResult:
                 raise RuleError(_join(winners_path, i), f"{w!r} is not one of the players")
             if w in winners[:i]:
                 raise RuleError(_join(winners_path, i), f"{w} is listed twice")
-        return cls(when, game, tuple(players), tuple(n for n in names if n in winners))
+        started = data.get("started")
+        if started is not None:
+            started = check_date(started, _join(path, "started"))
+        first = data.get("first_player")
+        if first is not None and first not in names:
+            raise RuleError(_join(path, "first_player"), f"{first!r} is not one of the players")
+        return cls(when, game, tuple(players), tuple(n for n in names if n in winners),
+                   started, first)
+
+
+def result_of(result: dict, date: str | Date | None = None, *, started: str | None = None,
+              first_player: str | None = None) -> GameResult:
+    """The history row a finished game becomes (what ``History.record`` keeps): ``result``
+    as ``companion score --json`` gives it, its ``date`` from the argument, else from
+    ``result["date"]``, else now. An invalid result raises ``RuleError``."""
+    if isinstance(date, Date):
+        date = date.isoformat()
+    data = dict(_mapping(result, ""))
+    data["date"] = date or data.get("date") or now()
+    if started is not None:
+        data["started"] = started
+    if first_player is not None:
+        data["first_player"] = first_player
+    return GameResult.from_dict(data, strict=False)
 
 
 def _join(path: str, key: object) -> str:
@@ -148,15 +181,17 @@ def _mapping(value: Any, path: str) -> dict:
     return value
 
 
-def _keys(data: dict, path: str, keys: set[str], strict: bool) -> None:
+def _keys(data: dict, path: str, keys: set[str], strict: bool,
+          optional: tuple[str, ...] = ()) -> None:
     for key in sorted(keys):
         if key not in data:
             raise RuleError(_join(path, key), "missing")
     if strict:
+        allowed = keys | set(optional)
         for key in data:
-            if key not in keys:
+            if key not in allowed:
                 raise RuleError(
-                    _join(path, key), f"unknown key (allowed: {', '.join(sorted(keys))})"
+                    _join(path, key), f"unknown key (allowed: {', '.join(sorted(allowed))})"
                 )
 
 
@@ -214,6 +249,19 @@ class History:
             self.path, _SCHEMA, HISTORY_APP_ID, HISTORY_VERSION
         )
         self._lock = threading.RLock()
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a history written by an older version up to ``HISTORY_VERSION`` in one
+        transaction (a cut leaves the old format whole, migrated at the next open)."""
+        if self._db.execute("PRAGMA user_version").fetchone()[0] == HISTORY_VERSION:
+            return
+        with self._transaction():
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version < 2:
+                self._db.execute("ALTER TABLE games ADD COLUMN started TEXT")
+                self._db.execute("ALTER TABLE games ADD COLUMN first_player TEXT")
+            self._db.execute(f"PRAGMA user_version={HISTORY_VERSION:d}")
 
     def close(self) -> None:
         with self._lock:
@@ -225,15 +273,13 @@ class History:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def record(self, result: dict, date: str | Date | None = None) -> int:
+    def record(self, result: dict, date: str | Date | None = None, *,
+               started: str | None = None, first_player: str | None = None) -> int:
         """Keep one finished game: ``result`` as ``companion score --json`` gives it, its
-        ``date`` taken from the argument, else from ``result["date"]``, else now. Returns
-        the game's number. An invalid result raises ``RuleError`` and keeps nothing."""
-        if isinstance(date, Date):
-            date = date.isoformat()
-        data = dict(_mapping(result, ""))
-        data["date"] = date or data.get("date") or now()
-        game = GameResult.from_dict(data, strict=False)
+        ``date`` taken from the argument, else from ``result["date"]``, else now;
+        ``started`` and ``first_player`` when the table knows them. Returns the game's
+        number. An invalid result raises ``RuleError`` and keeps nothing."""
+        game = result_of(result, date, started=started, first_player=first_player)
         with self._lock, self._transaction():
             return self._insert(game)
 
@@ -252,26 +298,37 @@ class History:
 
     def games(self, game: str | None = None) -> list[GameResult]:
         """Every kept game (of one ``game`` if given), in the order they were kept."""
+        return [g for _, g in self.numbered(game)]
+
+    def numbered(self, game: str | None = None) -> list[tuple[int, GameResult]]:
+        """``games()`` with each game's number in the database (what ``record`` returned)."""
         where, params = ("WHERE g.game = ?", (game,)) if game else ("", ())
         with self._lock:
             rows = self._db.execute(
-                "SELECT g.id, g.date, g.game, s.player, s.total, s.breakdown, s.winner"
+                "SELECT g.id, g.date, g.game, g.started, g.first_player,"
+                " s.player, s.total, s.breakdown, s.winner"
                 f" FROM games g JOIN scores s ON s.game_id = g.id {where}"
                 " ORDER BY g.id, s.seat",
                 params,
             ).fetchall()
-        out: list[GameResult] = []
+        out: list[tuple[int, GameResult]] = []
         current, players, winners = None, [], []
-        for gid, when, key, player, total, breakdown, winner in rows:
+
+        def close() -> None:
+            gid, when, key, started, first = current
+            out.append((gid, GameResult(when, key, tuple(players), tuple(winners),
+                                        started, first)))
+
+        for gid, when, key, started, first, player, total, breakdown, winner in rows:
             if current is None or gid != current[0]:
                 if current is not None:
-                    out.append(GameResult(current[1], current[2], tuple(players), tuple(winners)))
-                current, players, winners = (gid, when, key), [], []
+                    close()
+                current, players, winners = (gid, when, key, started, first), [], []
             players.append(PlayerResult(player, total, json.loads(breakdown)))
             if winner:
                 winners.append(player)
         if current is not None:
-            out.append(GameResult(current[1], current[2], tuple(players), tuple(winners)))
+            close()
         return out
 
     def stats(self, game: str | None = None) -> dict[str, PlayerStats]:
@@ -289,7 +346,10 @@ class History:
         return {p: stats[p] for p in order}
 
     def _insert(self, g: GameResult) -> int:
-        cur = self._db.execute("INSERT INTO games (date, game) VALUES (?, ?)", (g.date, g.game))
+        cur = self._db.execute(
+            "INSERT INTO games (date, game, started, first_player) VALUES (?, ?, ?, ?)",
+            (g.date, g.game, g.started, g.first_player),
+        )
         gid = int(cur.lastrowid)
         self._db.executemany(
             "INSERT INTO scores VALUES (?, ?, ?, ?, ?, ?)",

@@ -75,6 +75,16 @@ class Listeners:
         return view
 
 
+def first_player_of(setup: dict) -> dict[str, str]:
+    """``{"first_player": name}`` from a game's setup (its first player, or the leader a
+    King's Dilemma night began with), or nothing when it names no one at the table."""
+    first = setup.get("first_player") or setup.get("leader")
+    if first is None and isinstance(setup.get("campaign"), dict):
+        first = setup["campaign"].get("leader")
+    players = setup.get("players") or ()
+    return {"first_player": first} if isinstance(first, str) and first in players else {}
+
+
 class Session:
     """One game of ``rules`` recorded in ``journal`` as ``game_id``; building it replays the
     actions already journaled, so it resumes exactly where the game was."""
@@ -150,6 +160,12 @@ class Session:
             self._state = self._replay()
             self._publish()
             return action
+
+    def history_facts(self) -> dict[str, str]:
+        """What the game history keeps beside the result (``History.record``'s keywords):
+        when the game began, and who played first when the setup names a seated player."""
+        return {"started": self.journal.game(self.game_id).started,
+                **first_player_of(self.setup)}
 
     def finish(self, result: dict) -> None:
         """Record the result: the game becomes history and accepts no more actions."""

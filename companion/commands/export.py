@@ -1,23 +1,54 @@
-"""`companion export --format csv|json [--out FILE] [--db PATH]`: the whole game history."""
+"""`companion export --format csv|json|bgstats|bgstats-json [--games RANGE | --last N]
+[--out FILE] [--db PATH]`: the game history, or some of its games."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from companion import history
 from companion.journal import JournalError
 
-FORMATS = {"csv": history.to_csv, "json": history.to_json}
+
+def _bgstats_links(games: list[history.GameResult]) -> str:
+    from companion import bgstats
+
+    return "".join(bgstats.link(g) + "\n" for g in games)
+
+
+def _bgstats_json(games: list[history.GameResult]) -> str:
+    import json
+
+    from companion import bgstats
+
+    return json.dumps([bgstats.play(g) for g in games], ensure_ascii=False, indent=2) + "\n"
+
+
+FORMATS: dict[str, Callable[[list[history.GameResult]], str]] = {
+    "csv": history.to_csv,
+    "json": history.to_json,
+    "bgstats": _bgstats_links,
+    "bgstats-json": _bgstats_json,
+}
+_RANGE = re.compile(r"\s*([0-9]+)?\s*(-)?\s*([0-9]+)?\s*")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=sorted(FORMATS),
-                   help="csv (one row per player per game) or json; default: from --out's "
-                   "extension")
+                   help="csv (one row per player per game), json, bgstats (one BG Stats "
+                   "import link per game, a line each: opened on a phone, it adds the play "
+                   "to BG Stats) or bgstats-json (the plays those links hold); default: "
+                   "from --out's extension")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--games", metavar="RANGE",
+                       help="only these games, numbered from 1 (the first game kept) in the "
+                       "order they were kept: 7, 3-7, 5- or -4")
+    which.add_argument("--last", type=int, metavar="N", help="only the N latest games")
     p.add_argument("--out", type=Path, help="file to write (replaced whole); default: stdout")
     p.add_argument("--db", type=Path,
                    help="history database; default: DATA_DIR/companion.db "
@@ -30,8 +61,19 @@ def run(args: argparse.Namespace) -> int:
     if fmt is None and args.out is not None and args.out.suffix.lower()[1:] in FORMATS:
         fmt = args.out.suffix.lower()[1:]
     if fmt is None:
-        print("companion export: --format: choose csv or json", file=sys.stderr)
+        print(f"companion export: --format: choose {', '.join(FORMATS)}", file=sys.stderr)
         return 2
+    if args.last is not None and args.last < 1:
+        print(f"companion export: --last: expected a whole number ≥ 1, got {args.last}",
+              file=sys.stderr)
+        return 2
+    span = None
+    if args.games is not None:
+        span = parse_range(args.games)
+        if span is None:
+            print(f"companion export: --games: expected a range like 7, 3-7, 5- or -4, got "
+                  f"{args.games!r}", file=sys.stderr)
+            return 2
     path = args.db or history.default_path()
     games: list[history.GameResult] = []
     if path.exists():  # nothing kept yet: an empty export, and no database is created
@@ -43,6 +85,10 @@ def run(args: argparse.Namespace) -> int:
         except JournalError as exc:
             print(f"companion export: {exc}", file=sys.stderr)
             return 1
+    if span is not None:
+        games = games[span[0] - 1:span[1]]
+    elif args.last is not None:
+        games = games[-args.last:]
     text = FORMATS[fmt](games)
     if args.out is None:
         sys.stdout.write(text)
@@ -55,6 +101,19 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(f"{args.out}: {len(games)} {'game' if len(games) == 1 else 'games'}", file=sys.stderr)
     return 0
+
+
+def parse_range(text: str) -> tuple[int, int | None] | None:
+    """``7`` → (7, 7), ``3-7`` → (3, 7), ``5-`` → (5, None: to the last), ``-4`` → (1, 4);
+    None when it is no range (empty, 0, or backwards)."""
+    m = _RANGE.fullmatch(text)
+    if m is None or not (m[1] or m[3]):
+        return None
+    low = int(m[1]) if m[1] else 1
+    high = int(m[3]) if m[3] else (None if m[2] else low)
+    if low < 1 or (high is not None and high < low):
+        return None
+    return low, high
 
 
 def write_atomically(path: Path, text: str) -> None:

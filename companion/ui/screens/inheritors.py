@@ -25,12 +25,13 @@ from collections.abc import Callable
 
 import pygame
 
+from companion import history
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet
 from companion.hardware.base import BLINKING, LIGHT_COLOURS
 from companion.seat import ButtonEvent, Light
-from companion.session import Session
+from companion.session import Session, first_player_of
 from companion.tables import inheritors as table
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -164,6 +165,8 @@ class LocalSession:
 
     def __init__(self, rules: InheritorsSheet, setup: dict) -> None:
         self.rules = rules
+        self.setup = setup
+        self.started = history.now()
         self._states = [rules.initial(setup)]
 
     @property
@@ -182,6 +185,9 @@ class LocalSession:
             return None
         self._states.pop()
         return True
+
+    def history_facts(self) -> dict[str, str]:
+        return {"started": self.started, **first_player_of(self.setup)}
 
     def finish(self, result: dict) -> None:
         """Nothing is journaled: nothing to close."""
@@ -769,7 +775,7 @@ class ResultScreen(Touch):
 
     def save(self) -> None:
         if self.app.history is not None:
-            self.app.history.record(self.result)
+            self.app.history.record(self.result, **self.session.history_facts())
         self.session.finish(self.result)
         self.saved = True
         for seat in self.sheet.sheet.seats:

@@ -222,7 +222,7 @@ class KdTable:
         final = self.view()["final"]
         if history is not None:
             try:
-                history.record(final)
+                history.record(final, **self.session.history_facts())
             except RuleError as exc:
                 log.warning("kings-dilemma: result not kept in the history: %s", exc)
         self.session.finish(final)

@@ -416,7 +416,7 @@ class GameScreen(BaseScreen):
         self.recorded = True
         result = self.view["final"]
         if self.app.history is not None:
-            self.app.history.record(result)
+            self.app.history.record(result, **self.session.history_facts())
         self.session.finish(result)
         log.info("%s game %d over: winners %s", self.spec.game, self.session.game_id,
                  ", ".join(result["winners"]))
