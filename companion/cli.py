@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export", "the whole game history as CSV or JSON"),
     "import": ("import_", "games from an export (CSV or JSON) into the history"),
     "install-service": ("install_service", "install the kiosk as a systemd unit started at boot"),
+    "wiring": ("wiring", "draw the wiring of a wiring profile as an SVG (pins, buttons, lights)"),
 }
 
 

@@ -38,6 +38,15 @@ BUTTON_NAMES = ("a", "b", "c")
 MAX_SEATS = 8
 # Raspberry Pi: BCM 2-27 are on the header; 0 and 1 are reserved for the HAT ID EEPROM.
 GPIO_PINS = frozenset(range(2, 28))
+# What takes a Raspberry Pi pin when it is enabled (raspi-config, config.txt, a HAT): a
+# seat wired there loses the pin then. The wiring drawing marks them; the GPIO backend
+# names them when a seat cannot have its pins.
+PI_BUSES: dict[int, str] = {
+    0: "HAT EEPROM", 1: "HAT EEPROM", 2: "I2C SDA", 3: "I2C SCL", 4: "1-Wire",
+    7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK",
+    14: "UART TX", 15: "UART RX", 18: "I2S BCLK", 19: "I2S LRCLK", 20: "I2S DIN",
+    21: "I2S DOUT",
+}
 # RP2040 (Pico): GP23 (SMPS mode), GP24 (VBUS sense), GP25 (on-board LED) are not on pins.
 PICO_PINS = frozenset(set(range(23)) | {26, 27, 28})
 
@@ -58,6 +67,7 @@ class WiringProfile:
     kind: str  # "gpio" | "serial"
     seats: tuple[SeatWiring, ...]
     pixel_pin: int | None = None
+    description: str | None = None
 
 
 def profile_path(name: str) -> Path:
@@ -125,7 +135,8 @@ def _profile(doc: Document) -> WiringProfile:
         _seat(s, f"seats.{i}", kind, pins, pixels, pull_up, active_high)
         for i, s in enumerate(seats_data)
     )
-    return WiringProfile(path=doc.path, kind=kind, seats=seats, pixel_pin=pixel_pin)
+    return WiringProfile(path=doc.path, kind=kind, seats=seats, pixel_pin=pixel_pin,
+                         description=data.get("description"))
 
 
 def _seat(
