@@ -177,7 +177,23 @@ BAD = [
     (SECRET.replace("Ana: pass-moderator, Ben: aye 1, Chloe: nay 2, Dan: pass-moderator",
                     "Ana: aye 2, Ben: aye 2, Chloe: nay 3, Dan: pass-power")
      + "leader_choice: Dan\n", "leader_choice", "not one of the winners"),
+    # a decision the vote never asks for is refused, naming the field (null stands for none)
+    (RULEBOOK.replace("{Diana: add 1}", "{Diana: add 2}"), "tie_break",
+     "not used: aye 7 – nay 6 is no tie"),
+    (SECRET + "tie_break: nay\n", "tie_break", "not used: aye 1 – nay 2 is no tie"),
+    (RULEBOOK.replace("leader_choice: null", "leader_choice: Diana"), "leader_choice",
+     "not used"),
+    (SECRET + "leader_choice: Chloe\n", "leader_choice", "not used"),
 ]
+
+
+def test_a_null_decision_stands_for_none(tmp_path, capsys):
+    """The spec's own example gives ``leader_choice: null`` on a vote with no leader choice:
+    accepted, as is ``tie_break: null`` when there is no tie."""
+    code, out, _, _ = run(tmp_path, capsys, SECRET + "tie_break: null\nleader_choice: null\n",
+                          "--json")
+    assert code == 0 and json.loads(out)["outcome"] == "nay"
+    assert run(tmp_path, capsys, RULEBOOK, "--json")[0] == 0
 
 
 @pytest.mark.parametrize(("text", "field", "words"), BAD)

@@ -125,7 +125,12 @@ def replay_ballots(state: kd.Vote, ballots: Any) -> kd.Vote:
 
 
 def resolve(state: kd.Vote, rest: dict) -> kd.Vote:
-    """The moderator's decisions from the file, when the vote needs them."""
+    """The moderator's decisions from the file, when the vote needs them; a decision the
+    vote never asks for is refused like any other mistake (``null`` stands for none)."""
+    if state.phase != kd.TIE and rest["tie_break"] is not None:
+        t = state.totals()
+        raise RuleError("tie_break", f"not used: aye {t[kd.AYE]} – nay {t[kd.NAY]} is no tie, "
+                                     "the moderator has no tie to break (leave it out)")
     if state.phase == kd.TIE:
         side = rest["tie_break"]
         if side is None:
@@ -145,6 +150,10 @@ def resolve(state: kd.Vote, rest: dict) -> kd.Vote:
             state = kd.apply(state, kd.ChooseLeader(state.moderator_name, choice))
         except RuleError as exc:
             raise RuleError("leader_choice", exc.message) from None
+    elif rest["leader_choice"] is not None:
+        raise RuleError("leader_choice", "not used: the moderator chooses the leader only when "
+                                         "the leader lost and the winners tie for most power "
+                                         f"(leader: {state.players[state.leader]}; leave it out)")
     return state
 
 
