@@ -403,3 +403,41 @@ def test_scored_game_is_finished_in_the_journal_and_kept_in_the_history(kd, tmp_
     assert len(kept) == 1
     assert len(ledger_for(app.journal).load().games) == 1
     app.history.close()
+
+
+def scored(app, table, resources: list[int]) -> None:
+    """A night where everybody passed, the king died and each house's agenda scored
+    ``resources`` points (the other parts are equal for all); the End screen shown."""
+    table.session.dispatch({"action": "dilemma", "mode": "open"})
+    for name in NAMES:
+        table.session.dispatch({"action": "play", "player": name, "move": "pass-power"})
+    table.session.dispatch({"action": "break-tie", "player": "Julius", "side": "aye"})
+    table.session.dispatch({"action": "outcome", "changes": [], "king_dies": True})
+    table.score({n: {"resources": r, "wealth": [0, 0, 0]}
+                 for n, r in zip(NAMES, resources, strict=True)})
+    show(app, kd_ui.EndScreen(app, table))
+
+
+def test_end_screen_shows_the_campaign_ranks_the_bottom_group_last(kd):
+    """Rulebook (seed 004, « Points de Prestige et points de Convoitise »): « il y a toujours
+    un joueur à la « dernière place », quel que soit le nombre de joueurs … si deux joueurs
+    sont à égalité pour la quatrième place … ils sont tous deux considérés comme
+    « derniers » »; places over distinct totals. The End screen shows the rank the prestige
+    table is read by (1st, 1st, 2nd, Last, Last), not a place of its own."""
+    app, _, table = kd()
+    scored(app, table, [10, 10, 6, 3, 3])
+    assert [row[5] for row in app.screen.rows()] == ["1st", "1st", "2nd", "Last", "Last"]
+    assert app.screen.title()[1] == f"Won by {NAMES[0]}, {NAMES[1]}"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_end_screen_says_every_house_tied_is_first(kd, language):
+    """Our ruling where the rulebook is silent: when every house ties there is nobody
+    behind them, so all are 1st (none is last); the End screen says so."""
+    app, _, table = kd(language=language)
+    scored(app, table, [5] * 5)
+    t = app.catalog.text
+    assert {row[5] for row in app.screen.rows()} == {t("kd.rank.1st")}
+    assert app.screen.title()[1] == t("kd.score.all_first")
+    app.step(block=False)
+    check_layout(app)

@@ -616,8 +616,10 @@ class EndScreen(KdScreen):
 
     def title(self) -> tuple[str, str]:
         final = self.table.view()["final"]
-        return self.t("kd.score.title"), self.t("kd.score.winners",
-                                                names=", ".join(final["winners"]))
+        winners = self.t("kd.score.winners", names=", ".join(final["winners"]))
+        if set(self.table.ranks().values()) == {"1st"}:  # the house rule, said where it acts
+            winners = self.t("kd.score.all_first")
+        return self.t("kd.score.title"), winners
 
     def actions(self) -> Actions:
         return [(self.t("kd.council.campaign"), self.campaign), (self.t("kd.home"), self.home)]
@@ -634,14 +636,13 @@ class EndScreen(KdScreen):
 
     def rows(self) -> list[list[str]]:
         players = self.table.view()["final"]["players"]
-        totals = [p["total"] for p in players]
+        ranks = self.table.ranks()  # the campaign's ranks: what the prestige table reads
         rows = []
         for p in players:
             b = p["breakdown"]
-            place = 1 + len({t for t in totals if t > p["total"]})
             rows.append([p["name"], str(b["resources"]), str(b["wealth"]),
-                         f"{b['open_agendas']:+d}", str(b["power"]), str(place),
-                         str(p["total"])])
+                         f"{b['open_agendas']:+d}", str(b["power"]),
+                         self.t(f"kd.rank.{ranks[p['name']]}"), str(p["total"])])
         return rows
 
     def header(self) -> list[str]:
