@@ -245,3 +245,116 @@ def test_factory_opens_gpio_backend_with_the_configured_profile_and_factory(pins
         assert isinstance(backend, GpioBackend) and notice is None and backend.seats == 3
     finally:
         backend.close()
+
+
+class KernelBusy(Exception):
+    """What a pin library raises for a pin a kernel driver holds (lgpio: 'GPIO busy'); not
+    a gpiozero error class."""
+
+
+SPI0 = {7, 8, 9, 10, 11}
+
+
+class SpiEnabledPin(MockPWMPin):
+    """A mock pin that, like BCM 7-11 with SPI enabled, cannot be claimed."""
+
+    def _set_function(self, value):
+        if self.info.name in {f"GPIO{n}" for n in SPI0}:
+            if getattr(self, "_refused", False):
+                return  # gpiozero closing the half-made device: nothing was claimed
+            self._refused = True
+            raise KernelBusy("GPIO busy")
+        super()._set_function(value)
+
+
+@pytest.fixture
+def spi_enabled():
+    old = Device.pin_factory
+    factory = MockFactory(pin_class=SpiEnabledPin)
+    Device.pin_factory = factory
+    yield factory
+    factory.reset()
+    Device.pin_factory = old
+
+
+def test_spi_taking_seat_5s_pins_loses_that_seat_only_with_a_notice(spi_enabled, caplog):
+    """The shipped profile wires seat 5 on BCM 7-10 (SPI0): with SPI on, seat 5 is left
+    out (missing, light not driven, a notice naming the pin and the bus, in the log too);
+    seats 1-4 press and light as ever."""
+    clock = Clock()
+    backend, events = make(clock)
+    try:
+        assert [backend.connected(s) for s in range(5)] == [True] * 4 + [False]
+        assert backend.notice is not None
+        assert backend.notice.startswith("Seat 5 is left out: GPIO 7 could not be used")
+        assert "SPI0 CE1" in backend.notice and "The other seats work." in backend.notice
+        assert "Seat 5 is left out" in caplog.text and "GPIO busy" in caplog.text
+        for seat in range(4):
+            _, pin_no = FIVE.seats[seat].buttons[0]
+            spi_enabled.pin(pin_no).drive_low()
+            clock.t += 30
+            spi_enabled.pin(pin_no).drive_high()
+            clock.t += 30
+            backend.poll()
+        assert events == [ButtonEvent(s, "a") for s in range(4)]
+        backend.set_light(4, Light.FIRST_PLAYER)  # remembered, drives nothing
+        backend.set_light(3, Light.FIRST_PLAYER)
+        assert backend.light(4) is Light.FIRST_PLAYER
+        assert spi_enabled.pin(FIVE.seats[3].led).state
+    finally:
+        backend.close()
+
+
+def test_a_seat_lost_half_way_closes_the_pins_it_had_opened(spi_enabled, tmp_path):
+    """A seat whose button A opened and whose button B is busy frees A again: another
+    seat (or the next start) can have it."""
+    prof = tmp_path / "half.yaml"
+    prof.write_text("kind: gpio\nseats:\n"
+                    "  - buttons: {a: 4, b: 8}\n    light: {led: 22}\n"
+                    "  - buttons: {a: 5}\n    light: {led: 6}\n")
+    backend = GpioBackend(load_profile(prof), 2, clock=Clock(), worker=False)
+    try:
+        assert not backend.connected(0) and backend.connected(1)
+        assert "GPIO 8" in backend.notice and "SPI0 CE0" in backend.notice
+        from gpiozero import DigitalInputDevice
+
+        DigitalInputDevice(4).close()  # free again: no GPIOPinInUse
+    finally:
+        backend.close()
+
+
+def test_every_seat_lost_is_no_gpio_at_all(spi_enabled, tmp_path):
+    prof = tmp_path / "spi.yaml"
+    prof.write_text("kind: gpio\nseats:\n  - buttons: {a: 9}\n    light: {led: 10}\n")
+    with pytest.raises(NoHardware, match="Seat 1 is left out"):
+        GpioBackend(load_profile(prof), 1, clock=Clock(), worker=False)
+
+
+def test_the_table_check_screen_shows_the_lost_seat_notice_and_the_seat_missing(
+    spi_enabled, tmp_path
+):
+    """On screen: the notice under the catalog's title for the seats, and the lost seat
+    marked missing like an unplugged pad."""
+    import pygame
+
+    from companion.ui.app import ManualClock, make_app
+    from companion.ui.demo import demo_config
+    from companion.ui.table_check import TableCheckScreen
+
+    config = demo_config((800, 480), "en")
+    prof = tmp_path / "spi.yaml"
+    prof.write_text("kind: gpio\nseats:\n" + "".join(
+        f"  - buttons: {{a: {a}}}\n    light: {{led: {led}}}\n"
+        for a, led in ((4, 22), (9, 10), (5, 6), (13, 19), (26, 21))[: len(config.seats)]))
+    backend = GpioBackend(load_profile(prof), len(config.seats), clock=Clock(), worker=False)
+    try:
+        app = make_app(config, backend, clock=ManualClock(0))
+        app.push(TableCheckScreen(app))
+        app.step(block=False)
+        shown = " ".join(box.text for box in app.painter.texts)
+        t = app.catalog.text
+        assert t("notice.seats") + ": Seat 2 is left out: GPIO 9 could not be used" in shown
+        assert t("seat.missing") in shown
+    finally:
+        backend.close()
+        pygame.display.quit()

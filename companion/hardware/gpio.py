@@ -22,6 +22,7 @@ to the simulator.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import warnings
@@ -41,8 +42,10 @@ from companion.hardware.base import (
 )
 from companion.hardware.debounce import DOWN, Debouncer
 from companion.hardware.padproto import ACK_COLOUR, ACK_MS, BLINK_PATTERN, TICK_MS
-from companion.hardware.profile import WiringProfile
+from companion.hardware.profile import PI_BUSES, SeatWiring, WiringProfile
 from companion.seat import ButtonEvent, Light, Press
+
+log = logging.getLogger(__name__)
 
 # Plain LED: one character per 100 ms step, "1" lit; the pattern repeats. Every seat
 # runs on the same clock, so lights blink in step. Documented in hardware/WIRING.md.
@@ -85,6 +88,24 @@ def _pattern(light: Light, rgb: bool) -> str:
     return PLAIN_PATTERNS[light]
 
 
+class _SeatLost(Exception):
+    def __init__(self, notice: str) -> None:
+        super().__init__(notice)
+        self.notice = notice
+
+
+def seat_lost_notice(seat: int, pin: int | tuple[int, ...] | None, exc: BaseException) -> str:
+    """What the table is told when ``seat`` (0-based) cannot have ``pin``."""
+    pins = pin if isinstance(pin, tuple) else (pin,)
+    buses = sorted({PI_BUSES[p] for p in pins if p in PI_BUSES})
+    where = "/".join(f"GPIO {p}" for p in pins if p is not None) or "its pins"
+    hint = (f" It is a {', '.join(buses)} pin: is that bus enabled (raspi-config, "
+            "/boot/firmware/config.txt)? Turn it off or wire the seat elsewhere."
+            if buses else "")
+    return (f"Seat {seat + 1} is left out: {where} could not be used "
+            f"({str(exc) or type(exc).__name__}).{hint} The other seats work.")
+
+
 class GpioBackend(SeatBackend):
     name = "gpio"
 
@@ -117,34 +138,60 @@ class GpioBackend(SeatBackend):
         self._buttons: list[tuple[int, str, DigitalInputDevice, Debouncer]] = []
         self._ack_until = [0] * seats  # a seat's acknowledgement shows until then (clock ms)
         self._ack_value: list[object] = [None] * seats
-        self._leds: list[LED | RGBLED] = []
+        self._leds: list[LED | RGBLED | None] = []  # by seat; None: the seat is lost
         self._closed = False
-        try:
-            for seat, wiring in enumerate(profile.seats[:seats]):
-                for button_name, pin in wiring.buttons:
-                    button = DigitalInputDevice(
-                        pin, pull_up=wiring.pull_up, bounce_time=None, pin_factory=factory
-                    )
-                    self._devices.append(button)
-                    deb = Debouncer(debounce_ms, long_press_ms, pressed=button.is_active)
-                    button.when_activated = self._edge_handler(seat, button_name, deb, True)
-                    button.when_deactivated = self._edge_handler(seat, button_name, deb, False)
-                    self._buttons.append((seat, button_name, button, deb))
-                if wiring.rgb is not None:
-                    led = RGBLED(*wiring.rgb, active_high=wiring.active_high, pin_factory=factory)
-                else:
-                    led = LED(wiring.led, active_high=wiring.active_high, pin_factory=factory)
-                self._devices.append(led)
-                self._leds.append(led)
-        except (GPIOZeroError, OSError, RuntimeError) as exc:
+        lost: list[str] = []
+        for seat, wiring in enumerate(profile.seats[:seats]):
+            try:
+                self._open_seat(seat, wiring, factory, debounce_ms, long_press_ms)
+            except _SeatLost as exc:
+                self._leds.append(None)
+                lost.append(exc.notice)
+                log.warning("%s", exc.notice, exc_info=exc.__cause__)
+        if len(lost) == seats:  # not one pin: no usable GPIO here after all
             self._close_devices()
-            raise NoHardware(str(exc) or type(exc).__name__) from None
+            raise NoHardware(lost[0])
+        self.notice = " ".join(lost) or None
         with self._lock:
             self._show(self._clock())
         self._thread: threading.Thread | None = None
         if worker:
             self._thread = threading.Thread(target=self._run, name="gpio-seats", daemon=True)
             self._thread.start()
+
+    def _open_seat(self, seat: int, wiring: SeatWiring, factory, debounce_ms: int,
+                   long_press_ms: int) -> None:
+        """Open one seat's buttons and light; on any failure close what it opened and
+        raise _SeatLost naming the pin, so only this seat is lost."""
+        devices: list = []
+        buttons: list[tuple[int, str, DigitalInputDevice, Debouncer]] = []
+        pin = None
+        try:
+            for button_name, pin in wiring.buttons:
+                button = DigitalInputDevice(
+                    pin, pull_up=wiring.pull_up, bounce_time=None, pin_factory=factory
+                )
+                devices.append(button)
+                deb = Debouncer(debounce_ms, long_press_ms, pressed=button.is_active)
+                button.when_activated = self._edge_handler(seat, button_name, deb, True)
+                button.when_deactivated = self._edge_handler(seat, button_name, deb, False)
+                buttons.append((seat, button_name, button, deb))
+            if wiring.rgb is not None:
+                pin = wiring.rgb
+                led = RGBLED(*wiring.rgb, active_high=wiring.active_high, pin_factory=factory)
+            else:
+                pin = wiring.led
+                led = LED(wiring.led, active_high=wiring.active_high, pin_factory=factory)
+        # Any error: each pin library has its own (gpiozero's, lgpio.error, RuntimeError
+        # of RPi.GPIO, OSError); it is logged with its traceback by the caller.
+        except Exception as exc:
+            for device in devices:
+                device.close()
+            raise _SeatLost(seat_lost_notice(seat, pin, exc)) from exc
+        devices.append(led)
+        self._devices += devices
+        self._buttons += buttons
+        self._leds.append(led)
 
     # -- buttons -----------------------------------------------------------------------
 
@@ -187,7 +234,9 @@ class GpioBackend(SeatBackend):
         """Milliseconds until the worker must poll again (None: only an edge can matter)."""
         times = [d for *_, deb in self._buttons if (d := deb.deadline()) is not None]
         rgb = [isinstance(led, RGBLED) for led in self._leds]
-        if any(len(_pattern(light, r)) > 1 for light, r in zip(self._lights, rgb, strict=True)):
+        blinking = [len(_pattern(light, r)) > 1 and led is not None
+                    for light, r, led in zip(self._lights, rgb, self._leds, strict=True)]
+        if any(blinking):
             times.append((now // TICK_MS + 1) * TICK_MS)
         times += [until for until in self._ack_until if until > now]
         return max(0, min(times) - now) if times else None
@@ -220,6 +269,8 @@ class GpioBackend(SeatBackend):
         """Write each light's value for time ``now`` (only where it changed); lock held."""
         step = now // TICK_MS
         for seat, led in enumerate(self._leds):
+            if led is None:
+                continue
             light = self._lights[seat]
             rgb = isinstance(led, RGBLED)
             pattern = _pattern(light, rgb)
@@ -250,6 +301,10 @@ class GpioBackend(SeatBackend):
 
     def light(self, seat: int) -> Light:
         return self._lights[seat]
+
+    def connected(self, seat: int) -> bool:
+        """False for a seat whose pins could not be had (a bus took them)."""
+        return self._leds[seat] is not None
 
     # -- shutdown ----------------------------------------------------------------------
 
