@@ -77,9 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._module.run(args) or 0)
     except (SourceError, RuleError) as exc:
-        # One line, whatever names or keys the file put in the message.
-        message = str(exc).replace("\r", "\\r").replace("\n", "\\n")
-        print(f"companion {args.command}: {message}", file=sys.stderr)
+        # One line per mistake, whatever names or keys the file put in the message.
+        for message in exc.messages if isinstance(exc, SourceError) else [str(exc)]:
+            message = message.replace("\r", "\\r").replace("\n", "\\n")
+            print(f"companion {args.command}: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -1,8 +1,10 @@
 """The companion's settings: one YAML file turned into validated, frozen objects.
 
-Every mistake is a ``SourceError`` naming the file, the line and the field
+Every mistake is named with the file, the line and the field
 (``config.yaml:7: seats.1.colour: unknown colour 'purpel' (did you mean 'purple'?)``),
-never a traceback. ``companion check-config FILE`` prints it and exits 2.
+never a traceback; all the mistakes of a file come together in one ``SourceErrors``, so a
+file with four mistakes needs one run of ``companion check-config FILE`` (one line each,
+exit 2), not four.
 """
 
 from __future__ import annotations
@@ -10,16 +12,18 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion import paths
 from companion.engine.errors import RuleError
 from companion.hardware.profile import PROFILES_DIR, load_profile, profile_path
 from companion.validate import count, describe, join, mapping
-from companion.yamlsrc import Document, SourceError, load
+from companion.yamlsrc import Document, SourceError, SourceErrors, load
+
+T = TypeVar("T")
 
 SHIPPED_CONFIG = Path(__file__).resolve().parent / "data" / "default-config.yaml"
 
@@ -108,15 +112,38 @@ def default_config_path() -> Path:
 
 
 def load_config(path: str | Path) -> Config:
-    """Read and validate a configuration file; any error is a ``SourceError``."""
+    """Read and validate a configuration file; a file that can't be read is a
+    ``SourceError``, the mistakes of one that can are all in one ``SourceErrors`` (in the
+    order of their lines)."""
     doc = load(path)
+    mistakes = Mistakes()
     try:
-        return _config(doc)
-    except RuleError as exc:
-        raise doc.error(exc.field, exc.message) from None
+        config = _config(doc, mistakes)
+    except RuleError as exc:  # nothing further can be checked (not a mapping, no seats list…)
+        mistakes.errors.append(exc)
+    if mistakes.errors:
+        found = sorted(mistakes.errors, key=lambda e: doc.line_of(e.field) or 0)
+        raise SourceErrors([str(doc.error(e.field, e.message)) for e in found])
+    return config
 
 
 # --- validation -------------------------------------------------------------------------
+
+
+class Mistakes:
+    """The mistakes found so far: each field is checked on its own, so one bad value does
+    not hide the next."""
+
+    def __init__(self) -> None:
+        self.errors: list[RuleError] = []
+
+    def check(self, check: Callable[..., T], *args: Any, default: Any = None, **kw: Any) -> T:
+        """``check(*args, **kw)``, or ``default`` after noting the RuleError it raised."""
+        try:
+            return check(*args, **kw)
+        except RuleError as exc:
+            self.errors.append(exc)
+            return default
 
 
 def _suggest(word: str, choices: Iterable[str]) -> str:
@@ -125,17 +152,19 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
 
 
 def _check_keys(
-    data: dict, path: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()
+    data: dict, path: str, allowed: tuple[str, ...], mistakes: Mistakes,
+    required: tuple[str, ...] = (),
 ) -> None:
+    """Every unknown key and every missing one, each a mistake of its own."""
     for key in data:
         if key not in allowed:
-            raise RuleError(
+            mistakes.errors.append(RuleError(
                 join(path, key),
                 f"unknown key{_suggest(str(key), allowed)}; known keys: {', '.join(allowed)}",
-            )
+            ))
     for key in required:
         if key not in data:
-            raise RuleError(join(path, key), "missing")
+            mistakes.errors.append(RuleError(join(path, key), "missing"))
 
 
 def _choice(value: Any, path: str, choices: tuple, what: str) -> Any:
@@ -156,20 +185,23 @@ def _optional_text(value: Any, path: str) -> str | None:
     return None if value is None else _text(value, path)
 
 
-def _config(doc: Document) -> Config:
+def _config(doc: Document, m: Mistakes) -> Config:
     if doc.data is None:
         raise RuleError("", "the file is empty (it needs at least a seats: list)")
     data = mapping(doc.data, "")
-    _check_keys(data, "", TOP_KEYS, required=("seats",))
+    _check_keys(data, "", TOP_KEYS, m, required=("seats",))
     base = Path(doc.path).resolve().parent
-    seats = _seats(data["seats"])
-    hardware = _hardware(mapping(data.get("hardware"), "hardware"), base, len(seats))
-    display = _display(mapping(data.get("display"), "display"))
-    language = _choice(data.get("language", "en"), "language", LANGUAGES, "language")
-    if data.get("data_dir") is None:
-        data_dir = paths.data_dir()
-    else:
-        data_dir = base / _user_path(_text(data["data_dir"], "data_dir"), "data_dir")
+    seats = m.check(_seats, data["seats"], m, default=()) if "seats" in data else ()
+    hardware = _hardware(m.check(mapping, data.get("hardware"), "hardware", default={}),
+                         base, len(seats), m)
+    display = _display(m.check(mapping, data.get("display"), "display", default={}), m)
+    language = m.check(_choice, data.get("language", "en"), "language", LANGUAGES, "language",
+                       default="en")
+    data_dir = paths.data_dir()
+    if data.get("data_dir") is not None:
+        text = m.check(_text, data["data_dir"], "data_dir")
+        if text is not None:
+            data_dir = base / m.check(_user_path, text, "data_dir", default=Path())
     return Config(seats, hardware, display, language, data_dir)
 
 
@@ -181,31 +213,40 @@ def _user_path(value: str, path: str) -> Path:
         raise RuleError(path, f"{value}: no such home directory") from None
 
 
-def _seats(value: Any) -> tuple[SeatConfig, ...]:
+def _seats(value: Any, m: Mistakes) -> tuple[SeatConfig, ...]:
+    """The seats; each seat's name, colour and position checked on their own."""
     if not isinstance(value, list):
         raise RuleError("seats", f"expected a list of seats, got {describe(value)}")
     if not MIN_SEATS <= len(value) <= MAX_SEATS:
-        raise RuleError("seats", f"{len(value)} seats, the table takes {MIN_SEATS}–{MAX_SEATS}")
+        m.errors.append(RuleError(
+            "seats", f"{len(value)} seats, the table takes {MIN_SEATS}–{MAX_SEATS}"))
     seats: list[SeatConfig] = []
     names: dict[str, int] = {}
     positions: dict[str, int] = {}
     for i, item in enumerate(value):
         path = f"seats.{i}"
         if not isinstance(item, dict):
-            raise RuleError(path, f"expected a seat (name, colour, position), got {describe(item)}")
-        _check_keys(item, path, SEAT_KEYS, required=SEAT_KEYS)
-        name = _text(item["name"], join(path, "name"))
-        if name.casefold() in names:
-            raise RuleError(join(path, "name"), f"{name} is already seat {names[name.casefold()]}")
-        names[name.casefold()] = i
-        colour = _colour(item["colour"], join(path, "colour"))
-        position = _choice(item["position"], join(path, "position"), POSITIONS, "position")
-        if position in positions:
-            raise RuleError(
-                join(path, "position"), f"{position} is already seat {positions[position]}"
-            )
-        positions[position] = i
-        seats.append(SeatConfig(name, colour, position))
+            m.errors.append(RuleError(
+                path, f"expected a seat (name, colour, position), got {describe(item)}"))
+            continue
+        _check_keys(item, path, SEAT_KEYS, m, required=SEAT_KEYS)
+        name = m.check(_text, item.get("name"), join(path, "name")) if "name" in item else None
+        if name is not None:
+            if name.casefold() in names:
+                m.errors.append(RuleError(
+                    join(path, "name"), f"{name} is already seat {names[name.casefold()]}"))
+            names.setdefault(name.casefold(), i)
+        colour = (m.check(_colour, item["colour"], join(path, "colour"))
+                  if "colour" in item else None)
+        position = (m.check(_choice, item["position"], join(path, "position"), POSITIONS,
+                            "position") if "position" in item else None)
+        if position is not None:
+            if position in positions:
+                m.errors.append(RuleError(
+                    join(path, "position"), f"{position} is already seat {positions[position]}"))
+            positions.setdefault(position, i)
+        if name is not None and colour is not None and position is not None:
+            seats.append(SeatConfig(name, colour, position))
     return tuple(seats)
 
 
@@ -225,24 +266,30 @@ def _colour(value: Any, path: str) -> tuple[int, int, int]:
     raise RuleError(path, f"unknown colour {describe(value)}{hint}; one of {listed} or #rrggbb")
 
 
-def _hardware(data: dict, base: Path, seats: int) -> HardwareConfig:
-    _check_keys(data, "hardware", HARDWARE_KEYS)
-    backend = _choice(data.get("backend", "sim"), "hardware.backend", BACKENDS, "backend")
-    port = _optional_text(data.get("port"), "hardware.port")
+def _hardware(data: dict, base: Path, seats: int, m: Mistakes) -> HardwareConfig:
+    _check_keys(data, "hardware", HARDWARE_KEYS, m)
+    backend = m.check(_choice, data.get("backend", "sim"), "hardware.backend", BACKENDS,
+                      "backend")
+    port = m.check(_optional_text, data.get("port"), "hardware.port")
     factory = data.get("pin_factory")
     if factory is not None:
-        factory = _choice(factory, "hardware.pin_factory", PIN_FACTORIES, "pin factory")
-    debounce = count(data.get("debounce_ms", 20), "hardware.debounce_ms", high=500)
-    long_press = count(data.get("long_press_ms", 700), "hardware.long_press_ms", low=100, high=5000)
-    if long_press <= debounce:
-        raise RuleError(
+        factory = m.check(_choice, factory, "hardware.pin_factory", PIN_FACTORIES, "pin factory")
+    debounce = m.check(count, data.get("debounce_ms", 20), "hardware.debounce_ms", high=500)
+    long_press = m.check(count, data.get("long_press_ms", 700), "hardware.long_press_ms",
+                         low=100, high=5000)
+    if debounce is not None and long_press is not None and long_press <= debounce:
+        m.errors.append(RuleError(
             "hardware.long_press_ms",
             f"{long_press} ms must be longer than debounce_ms ({debounce} ms)",
-        )
+        ))
     profile = None
     if data.get("profile") is not None:
-        profile = _profile(_text(data["profile"], "hardware.profile"), base, backend, seats)
-    return HardwareConfig(backend, profile, port, factory, debounce, long_press)
+        name = m.check(_text, data["profile"], "hardware.profile")
+        if name is not None:  # with an unknown backend, the profile's kind can't be checked
+            profile = m.check(_profile, name, base, backend or "", seats)
+    return HardwareConfig(backend or "sim", profile, port, factory,
+                          20 if debounce is None else debounce,
+                          700 if long_press is None else long_press)
 
 
 def _profile(value: str, base: Path, backend: str, seats: int) -> Path:
@@ -273,17 +320,23 @@ def _profile(value: str, base: Path, backend: str, seats: int) -> Path:
     return resolved
 
 
-def _display(data: dict) -> DisplayConfig:
-    _check_keys(data, "display", DISPLAY_KEYS)
-    width = count(data.get("width", 800), "display.width", low=160, high=8192)
-    height = count(data.get("height", 480), "display.height", low=120, high=8192)
-    rotation = data.get("rotation", 0)
-    if isinstance(rotation, bool) or not isinstance(rotation, int):
-        raise RuleError("display.rotation", f"expected 0, 90, 180 or 270, got {describe(rotation)}")
-    rotation = _choice(rotation, "display.rotation", ROTATIONS, "rotation")
+def _rotation(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError("display.rotation", f"expected 0, 90, 180 or 270, got {describe(value)}")
+    return _choice(value, "display.rotation", ROTATIONS, "rotation")
+
+
+def _display(data: dict, m: Mistakes) -> DisplayConfig:
+    _check_keys(data, "display", DISPLAY_KEYS, m)
+    width = m.check(count, data.get("width", 800), "display.width", low=160, high=8192,
+                    default=800)
+    height = m.check(count, data.get("height", 480), "display.height", low=120, high=8192,
+                     default=480)
+    rotation = m.check(_rotation, data.get("rotation", 0), default=0)
     fullscreen = data.get("fullscreen", "auto")
     # YAML reads a bare yes/no as a boolean.
     if isinstance(fullscreen, bool):
         fullscreen = "yes" if fullscreen else "no"
-    fullscreen = _choice(fullscreen, "display.fullscreen", FULLSCREEN, "fullscreen mode")
+    fullscreen = m.check(_choice, fullscreen, "display.fullscreen", FULLSCREEN,
+                         "fullscreen mode", default="auto")
     return DisplayConfig(width, height, rotation, fullscreen)

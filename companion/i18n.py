@@ -3,6 +3,13 @@
 Catalogs are nested mappings; a text is named by its dotted path (``table_check.title``)
 and may hold ``{placeholders}`` filled by :meth:`Catalog.text`. Code never holds the
 words themselves, so English and French stay complete and equal (``tests/test_ui_i18n.py``).
+
+A word that agrees with a number is written as a *plural form* of that number's
+placeholder: ``{count:seat|seats}`` is "seat" when ``count`` takes the singular in the
+catalog's language and "seats" otherwise; a form may hold placeholders of its own
+(``{left:only {left} is|only {left} are}``). English takes the singular for 1 only,
+French for 0 and 1 ("0 place sur 4 a répondu"). ``tests/test_i18n_plurals.py`` renders
+every text with counts 0, 1 and 2.
 """
 
 from __future__ import annotations
@@ -28,8 +35,38 @@ def _flatten(data: object, prefix: str, out: dict[str, str], doc_error) -> None:
 
 
 def placeholders(text: str) -> set[str]:
-    """The ``{names}`` a text expects."""
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    """The ``{names}`` a text expects, those inside plural forms included."""
+    names: set[str] = set()
+    for _, name, spec, _ in string.Formatter().parse(text):
+        if name:
+            names.add(name)
+        if spec:
+            names |= placeholders(spec)
+    return names
+
+
+def singular(language: str, n: int) -> bool:
+    """Whether the count ``n`` takes the singular in ``language`` (CLDR's "one")."""
+    if language == "fr":
+        return abs(n) < 2
+    return abs(n) == 1
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` plus plural forms: a format spec ``one|other`` on a whole number picks
+    the form its language's rule asks for."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" in format_spec:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TextError(f"{self.language} catalog: plural form {format_spec!r} needs a "
+                                f"whole number, got {value!r}")
+            one, _, other = format_spec.partition("|")
+            return one if singular(self.language, value) else other
+        return super().format_field(value, format_spec)
 
 
 class TextError(KeyError):
@@ -47,6 +84,7 @@ class Catalog:
     def __init__(self, language: str, texts: dict[str, str]) -> None:
         self.language = language
         self.texts = texts
+        self._formatter = _Formatter(language)
 
     def text(self, key: str, **params: object) -> str:
         """The text named ``key`` with its placeholders filled; a missing key or a missing
@@ -61,7 +99,7 @@ class Catalog:
         if missing:
             names = ", ".join("{" + name + "}" for name in sorted(missing))
             raise TextError(f"{self.language} catalog: text {key!r} needs {names}")
-        return raw.format(**params)
+        return self._formatter.vformat(raw, (), params)
 
 
 def catalog_path(language: str) -> Path:

@@ -18,6 +18,23 @@ MAX_BYTES = 10_000_000  # table, configuration and data files are a few kB
 class SourceError(Exception):
     """A file that can't be used: carries a message ready to print (file, line, field)."""
 
+    @property
+    def messages(self) -> list[str]:
+        """The mistakes, one line each."""
+        return [str(self)]
+
+
+class SourceErrors(SourceError):
+    """Every mistake found in one file, each a message ready to print on a line of its own."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__("\n".join(messages))
+        self._messages = list(messages)
+
+    @property
+    def messages(self) -> list[str]:
+        return list(self._messages)
+
 
 @dataclass
 class Document:

@@ -317,3 +317,47 @@ def test_check_config_on_a_directory_or_missing_file_exits_2(tmp_path, capsys):
     assert main(["check-config", str(tmp_path / "none.yaml")]) == 2
     err = capsys.readouterr().err
     assert "cannot read" in err and "no such file" in err
+
+
+def test_check_config_reports_every_mistake_of_a_file_in_one_run(tmp_path, capsys):
+    """A file with many mistakes needs one run: one line each, in the order of the file,
+    exit 2; one bad value does not hide the next one of the same seat or block."""
+    f = write(tmp_path, """\
+language: de
+seats:
+  - {name: Ana, colour: purpel, position: bottom}
+  - {name: ana, colour: blue, position: bottom}
+  - {name: Cleo, colour: green, position: topp, extra: 1}
+hardware:
+  backend: serail
+  debounce_ms: 900
+display: {width: 10, rotation: 45, fullscreen: maybe}
+""")
+    assert main(["check-config", str(f)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert [line.split(": ")[1:3] for line in lines] == [
+        [f"{f}:1", "language"],
+        [f"{f}:3", "seats.0.colour"],
+        [f"{f}:4", "seats.1.name"],
+        [f"{f}:4", "seats.1.position"],
+        [f"{f}:5", "seats.2.extra"],
+        [f"{f}:5", "seats.2.position"],
+        [f"{f}:7", "hardware.backend"],
+        [f"{f}:8", "hardware.debounce_ms"],
+        [f"{f}:9", "display.width"],
+        [f"{f}:9", "display.rotation"],
+        [f"{f}:9", "display.fullscreen"],
+    ]
+    assert all(line.startswith(f"companion check-config: {f}:") for line in lines)
+    assert "did you mean 'purple'" in lines[1] and "ana is already seat 0" in lines[2]
+
+
+def test_a_mistake_that_stops_the_check_is_still_reported_with_the_others(tmp_path):
+    """Seats that are not a list can't be checked further; the other blocks still are."""
+    f = write(tmp_path, "seats: 4\ndisplay: {rotation: 45}\nlanguage: xx\n")
+    with pytest.raises(SourceError) as caught:
+        load_config(f)
+    assert [m.split(": ")[1] for m in caught.value.messages] == ["seats", "display.rotation",
+                                                                 "language"]

@@ -170,6 +170,19 @@ def test_table_check_from_home_and_back(app, menu):
     assert app.backend.light(1) is Light.OFF
 
 
+def test_table_check_lights_off_keeps_the_answers(app, menu):
+    """'Lights off' turns the lights off; which seat answered with which button stays."""
+    check = TableCheckScreen(app)
+    app.push(check)
+    app.backend.press(1, "b")
+    app.step(block=False)
+    assert app.backend.light(1) is Light.YOUR_TURN
+    tap(app, check.off_rect)
+    assert app.backend.light(1) is Light.OFF
+    assert check.row_text(1) == "B" and check.row_text(0) == "waiting…"
+    assert check.progress() == "1 of 4 seats answered"
+
+
 def test_resume_picks_the_latest_unfinished_game_on_the_menu(app, menu):
     """Unfinished: alpha (older), an off-menu game (newest), alpha (newer); finished: alpha.
     The newer unfinished alpha is resumed by id; the off-menu game is left alone."""

@@ -280,7 +280,7 @@ def test_supplies_and_a_taken_relic_are_refused_with_their_reason(open_table):
     set_value(t, sheet, "tomes", 2)
     set_value(t, sheet, "hand", 2)  # + from nothing starts at the tomes and relics held
     t.tap(sheet.minus_rect, "-")
-    assert sheet.message == "Refused: Ben holds 2 tomes and relics, more than 1 cards in hand"
+    assert sheet.message == "Refused: Ben holds 2 tomes and relics, more than 1 card in hand"
     assert sheet.sheet.end("Ben").hand == 2
 
 

@@ -101,7 +101,7 @@ def test_impossible_count_is_refused_with_the_reason_and_changes_nothing(table):
     t.ctx.tap(screen.tiles["1"], "Omniscient")
     t.ctx.tap(screen.tiles["1"], "Omniscient again")
     assert screen.entry == {"1": 1}
-    refusal = "Refused: 2 Omniscients, but only 1 of the 1 are not already in play"
+    refusal = "Refused: 2 × Omniscient, but the game has 1 and only 1 remains out of play"
     assert refusal in t.texts()
     # More cards than dealt: the 11th is refused (round 1 deals 10).
     t.ctx.tap(screen.button("cancel").rect, "cancel")
@@ -109,7 +109,7 @@ def test_impossible_count_is_refused_with_the_reason_and_changes_nothing(table):
     for _ in range(11):
         t.ctx.tap(screen.tiles["9"], "Merchant")
     assert screen.entry == {"9": 9}  # the deck has 9 Merchants: the 10th was refused
-    assert "Refused: 10 Merchants, but only 9 of the 9 are not already in play" in t.texts()
+    assert "Refused: 10 × Merchant, but the game has 9 and only 9 remain out of play" in t.texts()
     t.ctx.tap(screen.tiles["8"], "Broadcaster")
     t.ctx.tap(screen.tiles["8"], "Broadcaster")
     assert screen.entry == {"9": 9, "8": 1}
@@ -171,7 +171,7 @@ def test_setup_refuses_a_player_count_koryo_does_not_take(table):
         t.ctx.tap(setup.button(f"seat-{seat}").rect, "out")
     t.ctx.tap(setup.button("start").rect, "start")
     assert isinstance(t.screen, SetupScreen)
-    assert "1 players: this game takes 2 to 4" in t.texts()
+    assert "1 player: this game takes 2 to 4" in t.texts()
     assert t.journal.unfinished() == []
 
 
@@ -253,7 +253,7 @@ def test_french_board_uses_french_family_names(table):
     t.ctx.tap(screen.button("entry").rect, "cartes")
     t.ctx.tap(screen.tiles["1"], "Omniscient")
     t.ctx.tap(screen.tiles["1"], "Omniscient")
-    assert "Refusé : 2 Omniscients : seulement 1 sur 1 ne sont pas déjà en jeu" in t.texts()
+    assert "Refusé : 2 × Omniscient, mais le jeu en a 1 et seulement 1 reste hors jeu" in t.texts()
     for label in ("9 Mar", "5 Arm", "2 Esp", "Manche 1/8 · 10 cartes · garder 3 au plus"):
         assert label in t.texts()
 
@@ -302,7 +302,7 @@ def test_limit_warning_then_discard_to_the_limit_by_touch(table):
     assert "Ana must discard 2 characters — limit 3" in t.texts()
     t.ctx.press(0, "a")  # the first player tries to end the round
     assert screen.view["phase"] == "end" and screen.view["round"] == 1
-    assert "Refused: Ana has 5 cards for a limit of 3: discard 2 character(s) first" in " ".join(
+    assert "Refused: Ana has 5 cards for a limit of 3: discard 2 characters first" in " ".join(
         t.texts()
     )
     for left in (1, 0):
@@ -351,7 +351,7 @@ def test_french_table_gets_the_engines_refusals_in_french(table):
     t.ctx.press(0, "a")  # Ana would close the round with 5 cards for a limit of 3
     assert screen.view["phase"] == "end"
     assert ("Refusé : Ana a 5 cartes pour une limite de 3 : défaussez d'abord 2 "
-            "personnage(s)") in " ".join(t.texts())
+            "personnages") in " ".join(t.texts())
     fits(t.app)
 
 
@@ -367,7 +367,7 @@ def test_a_refusal_the_catalog_has_no_text_for_shows_the_english_message(table):
     assert screen.refusal(coded) == "Ana n'a pas de carte en jeu : Gardien"
     deck = RuleError("cards.lobbying", "…", code="deck",
                      params={"n": 5, "kinds": "barbarian", "left": 4, "deck": 6})
-    assert screen.refusal(deck) == "5 × Barbares : seulement 4 sur 6 ne sont pas déjà en jeu"
+    assert screen.refusal(deck) == "5 × Barbares, mais le jeu en a 6 et seulement 4 restent hors jeu"
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -355,11 +355,12 @@ def _turn_powers(state: State) -> list[Power]:
     # by the Spy majority has nobody to swap with).
     if t.barbarians and barbarian_targets(state, p):
         out.append(Power(p, "destroy", False,
-                         f"{p} may destroy {t.barbarians} character card(s) of other players"
-                         " — Barbarians"))
+                         f"{p} may destroy {t.barbarians} character "
+                         f"{'card' if t.barbarians == 1 else 'cards'} of other players — Barbarians"))
     if t.lobbyings and len(lobbying_targets(state)) >= 2:
         out.append(Power(p, "swap", False,
-                         f"{p} may swap {t.lobbyings} pair(s) of character cards — Lobbying"))
+                         f"{p} may swap {t.lobbyings} {'pair' if t.lobbyings == 1 else 'pairs'} of "
+                         "character cards — Lobbying"))
     return out
 
 
@@ -701,7 +702,7 @@ def _end_round(state: State, action: EndRound) -> State:
     if over:
         c = over[0]
         raise RuleError("player", f"{c.player} has {c.counted} cards for a limit of {c.limit}: "
-                                  f"discard {c.excess} character(s) first",
+                                  f"discard {c.excess} {'character' if c.excess == 1 else 'characters'} first",
                         code="over_limit",
                         params={"player": c.player, "counted": c.counted, "limit": c.limit,
                                 "excess": c.excess})

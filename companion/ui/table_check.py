@@ -135,9 +135,9 @@ class TableCheckScreen(Screen):
         self.app.invalidate()
 
     def lights_off(self) -> None:
+        """Every light off; the seats' answers stay on screen (the check goes on)."""
         for seat in range(len(self.app.seats)):
             self.app.backend.set_light(seat, Light.OFF)
-        self.last.clear()
         self.headline = None
         self.cycle = 0
         self.app.invalidate()

@@ -493,9 +493,7 @@ class GameScreen(BaseScreen):
         if power["family"] is not None:
             fmt["family"] = self.kind_name(power["family"], plural=True)
         key = f"{g}.power.{code}"
-        if code == "discard" and params["excess"] == 1:
-            key += "_1"
-        elif g == "choson" and code == "take_vp" and not power["must"]:
+        if g == "choson" and code == "take_vp" and not power["must"]:
             key += "_from"
         elif code == "sword" and params["n"] > 1:
             key += "_left"
@@ -639,7 +637,7 @@ class GameScreen(BaseScreen):
                 if exc.field == f"cards.{kind}":
                     n, deck = counts[kind], v["deck"][kind]
                     reason = self.t("majority.refuse.deck", n=n, deck=deck,
-                                    kind=self.kind_name(kind, plural=n != 1),
+                                    kind=self.kind_name(kind),
                                     left=deck - v["in_play"][kind])
                 elif total > dealt:
                     reason = self.t("majority.refuse.dealt", total=total, dealt=dealt,

@@ -1,0 +1,139 @@
+"""Numbers and the words that agree with them, in every text of both catalogs.
+
+Every text is rendered with each of its counts at 0, 1 and 2 (English: singular for 1
+only; French: singular for 0 and 1). A word written right after a count, or a plural verb
+whose subject is a count, must be a plural form of that count (``{n:carte|cartes}``) unless
+it never changes ("1 power", "2 pts"); "(s)" is never a way out."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from companion.i18n import LANGUAGES, Catalog, load_catalog, placeholders
+
+# Placeholder names that hold a number. Every placeholder of the catalogs is in one of the
+# two sets, so a new one must be classified here (and, if a count, its words agree).
+COUNTS = {
+    "count", "n", "total", "excess", "counted", "limit", "low", "high", "power", "aye", "nay",
+    "most", "least", "dealt", "games", "wins", "rows", "left", "deck", "rounds", "coins",
+    "supply", "held", "hand", "deal", "bank", "tokens", "players", "seats",
+}
+# Numbers that name or measure something rather than count it ("card 3", "round 5",
+# "page 2 / 4", "worth 2"): rendered at 0, 1, 2 too, no word agrees with them.
+VALUES = {"value", "number", "round", "page", "pages", "before", "after", "good", "bad", "step"}
+TEXTS = {
+    "player", "family", "name", "names", "game", "reason", "button", "kinds", "kind",
+    "effect", "source", "event", "card", "keys", "light", "detail", "title", "time",
+    "action", "end", "pending", "vote", "side", "rank", "leader", "moderator", "parts",
+    "field", "holder", "colour", "good_name", "target", "b_family", "a_family", "b", "a",
+    "victim", "character", "token", "attacker", "average", "current", "turn", "step_name",
+    "started", "who", "round_text", "what", "press", "hold", "game_name", "state", "seat",
+    "breakdown", "winner", "winners", "points", "score", "scores", "date", "players_text",
+}
+# Words that read the same after any number (uncountable game terms, abbreviations, signs).
+INVARIABLE = {
+    "power", "Pouvoir", "pts", "PV", "VP", "×", "of", "sur", "to", "à", "de", "contre", "from",
+    "au", "and", "et", "more", "left", "first", "only", "dealt",
+}
+PLURAL_VERBS = {"en": {"are", "were", "have"}, "fr": {"ont", "sont"}}
+CLAUSE_END = re.compile(r"[:;·,.!?—()«»]")
+
+
+@pytest.fixture(scope="module", params=LANGUAGES)
+def catalog(request) -> Catalog:
+    return load_catalog(request.param)
+
+
+def fields(template: str):
+    """(literal text before, name, spec) for each top-level placeholder of ``template``."""
+    return [(lit, name, spec) for lit, name, spec, _ in string.Formatter().parse(template)]
+
+
+def _after(template: str) -> list[tuple[str, str]]:
+    """(count name, the literal text up to the next placeholder) for each plain count
+    placeholder (one without a plural form) of the template."""
+    parts = fields(template)
+    out = []
+    for i, (_, name, spec) in enumerate(parts):
+        if name in COUNTS and not spec:
+            following = parts[i + 1][0] if i + 1 < len(parts) else ""
+            # what follows up to the end of the clause, plain placeholders skipped over
+            j = i + 1
+            while j < len(parts) and not CLAUSE_END.search(following) and parts[j][1]:
+                if parts[j][2]:  # a plural form: agreement is handled there
+                    break
+                following += " " + (parts[j + 1][0] if j + 1 < len(parts) else "")
+                j += 1
+            out.append((name, following))
+    return out
+
+
+def agreement_mistakes(language: str, template: str) -> list[str]:
+    """Words that should agree with a count but are written once for every number."""
+    mistakes = []
+    if re.search(r"\((s|x|es)\)", template):
+        mistakes.append("'(s)' instead of a plural form")
+    for name, following in _after(template):
+        word = re.match(r" ([^\W\d_][\w'’-]*|×)", following)
+        if word and word.group(1) not in INVARIABLE:
+            mistakes.append(f"'{{{name}}} {word.group(1)}' does not agree with {name}")
+        clause = CLAUSE_END.split(following, maxsplit=1)[0]
+        verbs = PLURAL_VERBS[language] & set(re.findall(r"[\w']+", clause))
+        if verbs:
+            mistakes.append(f"'{{{name}}} … {min(verbs)}': the verb does not agree")
+    return mistakes
+
+
+def test_every_placeholder_is_known_as_a_count_or_a_text(catalog):
+    unknown = {(key, name) for key, text in catalog.texts.items()
+               for name in placeholders(text) if name not in COUNTS | VALUES | TEXTS}
+    assert unknown == set()
+
+
+def test_every_text_renders_with_counts_0_1_2(catalog):
+    """Each count alone at 0, 1 and 2 (the others at 3): no error, no '{' left, and a
+    plural form's choice follows the language's rule."""
+    for key, text in catalog.texts.items():
+        names = placeholders(text)
+        for name in sorted(names & (COUNTS | VALUES)):
+            for n in (0, 1, 2):
+                params = {p: (3 if p in COUNTS | VALUES else "Ana") for p in names} | {name: n}
+                shown = catalog.text(key, **params)
+                assert "{" not in shown and "|" not in shown, (key, name, n, shown)
+
+
+def test_words_agree_with_their_counts(catalog):
+    mistakes = {key: m for key, text in catalog.texts.items()
+                if (m := agreement_mistakes(catalog.language, text))}
+    assert mistakes == {}
+
+
+def test_the_agreement_check_catches_what_was_seen_at_the_table():
+    """The check itself, on the texts players complained about."""
+    assert agreement_mistakes("fr", "{count} places sur {total} ont répondu")
+    assert agreement_mistakes("en", "{name}: {games} games, {wins} wins")
+    assert agreement_mistakes("en", "{player} may swap {n} pair(s) of character cards")
+    assert agreement_mistakes("en", "{n} × {kind}, but only {left} of the {deck} are not in play")
+    assert agreement_mistakes("fr", "{total} cartes, mais {dealt} ont été distribuées")
+    assert not agreement_mistakes(
+        "fr", "{count} {count:place|places} sur {total} {count:a|ont} répondu")
+    assert not agreement_mistakes("en", "Balance: {power} power")
+
+
+@pytest.mark.parametrize(("language", "key", "params", "expected"), [
+    ("fr", "table_check.answered", {"count": 1, "total": 4}, "1 place sur 4 a répondu"),
+    ("fr", "table_check.answered", {"count": 0, "total": 4}, "0 place sur 4 a répondu"),
+    ("fr", "table_check.answered", {"count": 2, "total": 4}, "2 places sur 4 ont répondu"),
+    ("en", "table_check.answered", {"count": 1, "total": 4}, "1 of 4 seats answered"),
+    ("en", "koryo.power.swap", {"player": "Ana", "n": 1},
+     "Ana may swap 1 pair of character cards — Lobbying"),
+    ("en", "koryo.power.destroy", {"player": "Ana", "n": 2},
+     "Ana may destroy 2 character cards of other players — Barbarians"),
+    ("fr", "koryo.power.destroy", {"player": "Ana", "n": 1},
+     "Ana peut détruire 1 personnage d'autres joueurs — Barbares"),
+])
+def test_sentences_players_read(language, key, params, expected):
+    assert load_catalog(language).text(key, **params) == expected
