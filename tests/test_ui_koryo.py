@@ -350,8 +350,8 @@ def test_french_table_gets_the_engines_refusals_in_french(table):
     t.ctx.press(1, "a")
     t.ctx.press(0, "a")  # Ana would close the round with 5 cards for a limit of 3
     assert screen.view["phase"] == "end"
-    assert ("Refusé : Ana a 5 cartes pour une limite de 3 : défaussez d'abord 2 "
-            "personnages") in " ".join(t.texts())
+    assert ("Refusé : Ana a 5 cartes pour 3 au plus : défaussez d'abord 2 personnages"
+            in t.texts())
     fits(t.app)
 
 
