@@ -8,7 +8,7 @@ import argparse
 import sys
 import time
 
-from bench import journal, latency, process
+from bench import journal, latency, pad_replug, process
 from bench.common import Row, load, machine
 
 HEADER = Row("benchmark", "metric", "ours", "baseline", "ratio", "goal", "met")
@@ -33,6 +33,7 @@ def main() -> int:
     rows += latency.run(presses=30 if args.quick else 200)
     rows += journal.run(appends=50 if args.quick else 300)
     rows += process.run()
+    rows += pad_replug.run(rounds=2 if args.quick else 6)
     rows.sort(key=lambda row: row.bench[0])  # in the order of the issue
     print(table(rows))
     print(f"load average after: {load()}")
