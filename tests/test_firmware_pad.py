@@ -139,8 +139,9 @@ def test_host_handshake_is_answered_with_hello_version_seats_firmware():
 def test_light_command_shows_the_state_colour_on_the_seat_pixel(state):
     p = Pad()
     p.pad.feed(padproto.encode(2, padproto.LIGHT, state))
-    p.at(1200)  # a step where blinking states are lit
-    assert p.pad.pixels.written[2] == padproto.COLOURS[state]
+    p.at(1600)  # step 16: where every state's rhythm starts, lit (first-player at 7/9)
+    assert p.pad.pixels.written[2] == padproto.light_rgb(state, 16)
+    assert (p.pad.pixels.written[2] != (0, 0, 0)) == (state != "off")
     assert p.pad.pixels.written[1] == (0, 0, 0)
 
 
@@ -151,7 +152,7 @@ def test_attention_blinks_and_pixels_are_written_only_on_change():
     for step in range(8):
         p.at(2000 + step * 100)
         seen.append(p.pad.pixels.written[0] != (0, 0, 0))
-    assert seen == [c == "1" for c in padproto.BLINK_PATTERN * 2]
+    assert seen == [c != "0" for c in padproto.LIGHTS["attention"][1] * 4]
     writes = p.pad.pixels.writes
     for t in range(2701, 2800):  # inside one step: nothing changes, nothing written
         p.at(t)

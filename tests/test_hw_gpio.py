@@ -13,7 +13,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.hardware.base import LIGHT_COLOURS, NoHardware
+from companion.hardware.base import LIGHT_COLOURS, NoHardware, light_rgb
 from companion.hardware.factory import open_backend
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend, choose_pin_factory
 from companion.hardware.profile import load_profile, profile_path
@@ -180,12 +180,16 @@ def test_rgb_led_shows_the_state_colour_and_attention_blinks(pins, tmp_path):
         backend.set_light(0, light)
         clock.t = 1_000_000
         backend.poll()
-        assert colour() == LIGHT_COLOURS[light]
-    clock.t = 1_000_200  # second half of the 0.4 s blink: dark
+        assert colour() == light_rgb(light, clock.t)
+    backend.set_light(0, Light.YOUR_TURN)
+    clock.t = 1_000_200  # second half of your-turn's 0.4 s blink: dark
     backend.poll()
     assert colour() == (0, 0, 0)
-    backend.set_light(0, Light.LEADER)  # steady at any time
+    backend.set_light(0, Light.LEADER)  # the same rhythm as a plain LED's, in its colour
     assert colour() == LIGHT_COLOURS[Light.LEADER]
+    clock.t = 1_000_800  # leader: 0.8 s on, 0.8 s off
+    backend.poll()
+    assert colour() == (0, 0, 0)
     backend.close()
 
 

@@ -90,13 +90,13 @@ def test_seat_count_is_checked():
         SimBackend(0)
 
 
-def test_every_light_has_a_distinct_colour_and_only_attention_blinks():
+def test_every_light_has_a_distinct_colour_and_every_lit_one_a_rhythm():
     assert set(LIGHT_COLOURS) == set(Light)
     assert LIGHT_COLOURS[Light.OFF] == (0, 0, 0)
     lit = [c for light, c in LIGHT_COLOURS.items() if light is not Light.OFF]
     assert len(set(lit)) == len(lit) and (0, 0, 0) not in lit
     assert all(0 <= v <= 255 for c in LIGHT_COLOURS.values() for v in c)
-    assert BLINKING == {Light.ATTENTION}
+    assert BLINKING == set(Light) - {Light.OFF}
 
 
 def test_presses_before_start_and_after_close_are_dropped():

@@ -14,12 +14,12 @@ import threading
 import pygame
 import pytest
 
+from companion.hardware.base import next_light_change
 from companion.hardware.sim import SimBackend
 from companion.seat import ButtonEvent, Light, Press
 from companion.ui import app as app_module
 from companion.ui.app import BUTTON_EVENT, App, ManualClock, Screen, make_app
 from companion.ui.demo import demo_config
-from companion.ui.seats import next_blink_change
 from companion.ui.table_check import TableCheckScreen
 
 MARK = (250, 0, 250)  # a colour nothing else on the test screens uses
@@ -116,7 +116,7 @@ def test_blinking_light_sets_the_loops_deadline(open_app):
     app.step(block=False)
     backend.set_light(1, Light.ATTENTION)
     now = clock.now_ms()
-    assert app.timeout_ms() == next_blink_change(now) - now
+    assert app.timeout_ms() == next_light_change(Light.ATTENTION, now) - now
     frames = app.frames
     clock.advance(app.timeout_ms() - 1)
     app.step(block=False)

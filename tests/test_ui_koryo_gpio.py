@@ -74,9 +74,10 @@ def rig(tmp_path):
         app.step(block=False)
 
     def leds() -> dict[int, str]:
-        """Each seat's LED pin sampled every 100 ms for ``STEPS`` steps ("1" lit)."""
+        """Each seat's LED pin sampled every 100 ms for ``STEPS`` steps ("1" lit), from
+        the start of a 1.6 s period (where every light's pattern starts)."""
         seen = {seat: "" for seat in range(len(config.seats))}
-        start = (clock.t // 100 + 1) * 100
+        start = (clock.t // 1600 + 1) * 1600
         for step in range(STEPS):
             clock.t = start + step * 100
             backend.poll()

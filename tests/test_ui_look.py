@@ -15,7 +15,7 @@ import pygame
 import pytest
 
 from companion.config import SeatConfig
-from companion.hardware.base import BLINKING, LIGHT_COLOURS
+from companion.hardware.base import LIGHT_COLOURS, light_rgb, next_light_change
 from companion.hardware.sim import SimBackend
 from companion.i18n import LANGUAGES, load_catalog
 from companion.seat import Light
@@ -24,7 +24,7 @@ from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.home import HomeScreen
 from companion.ui.screens import MENU
-from companion.ui.seats import blink_lit, next_blink_change
+from companion.ui.seats import next_change
 from companion.ui.table_check import TableCheckScreen
 
 SIZES = [(800, 480), (1280, 720), (1280, 800)]
@@ -129,14 +129,14 @@ def test_table_check_layout_fits_five_seats_with_long_names(open_app, size, noti
 
 @pytest.mark.parametrize("size,rotation", LAYOUTS)
 def test_each_seat_light_shows_its_state_colour(open_app, size, rotation):
-    """The pixel at each plate's light centre is exactly LIGHT_COLOURS of that seat's
-    light (every state in turn, a different one per seat), and the socket colour when
-    off. Blinking states are sampled in their lit phase (t=0)."""
+    """The pixel at each plate's light centre is exactly what that seat's pad shows (every
+    state in turn, a different one per seat): the state's colour at its rhythm's level,
+    sampled at t=0 where every rhythm is lit, and the socket colour when off."""
     app = open_app(size, rotation, seats=FIVE)
     screen = TableCheckScreen(app)
     app.push(screen)
     states = list(Light)
-    assert blink_lit(app.clock.now_ms())
+    assert all(any(light_rgb(light, app.clock.now_ms())) for light in states[1:])
     for shift in range(len(states)):
         lights = {seat: states[(seat + shift) % len(states)] for seat in range(len(FIVE))}
         for seat, light in lights.items():
@@ -144,7 +144,7 @@ def test_each_seat_light_shows_its_state_colour(open_app, size, rotation):
         app.invalidate()
         app.step(block=False)
         for seat, light in lights.items():
-            want = th.SOCKET if light is Light.OFF else LIGHT_COLOURS[light]
+            want = th.SOCKET if light is Light.OFF else light_rgb(light, app.clock.now_ms())
             got = window_pixel(app, screen.ring.light_centre(seat))
             assert got == want, (seat, light, got)
 
@@ -152,9 +152,9 @@ def test_each_seat_light_shows_its_state_colour(open_app, size, rotation):
 @pytest.mark.parametrize("size,rotation", LAYOUTS)
 def test_attention_light_blinks_across_its_deadline(open_app, size, rotation):
     """A long press lights the seat ATTENTION: lit now, dark once the loop's deadline has
-    passed, lit again at the next one (the pads' pattern), while a steady light stays."""
+    passed, lit again at the next one (the pads' rhythm), while another seat's light keeps
+    its own rhythm on the same clock."""
     app = open_app(size, rotation)
-    assert Light.ATTENTION in BLINKING
     screen = TableCheckScreen(app)
     app.push(screen)
     app.backend.set_light(0, Light.YOUR_TURN)
@@ -164,9 +164,11 @@ def test_attention_light_blinks_across_its_deadline(open_app, size, rotation):
     seen = []
     for _ in range(4):
         seen.append(window_pixel(app, centre))
-        assert window_pixel(app, screen.ring.light_centre(0)) == LIGHT_COLOURS[Light.YOUR_TURN]
         now = app.clock.now_ms()
-        assert app.timeout_ms() == next_blink_change(now) - now
+        turn = light_rgb(Light.YOUR_TURN, now)
+        assert window_pixel(app, screen.ring.light_centre(0)) == (turn if any(turn) else th.SOCKET)
+        assert app.timeout_ms() == next_change([Light.YOUR_TURN, Light.ATTENTION], now) - now
+        assert next_light_change(Light.ATTENTION, now) == now + app.timeout_ms()
         app.clock.advance(app.timeout_ms())
         app.step(block=False)
     lit, dark = LIGHT_COLOURS[Light.ATTENTION], th.SOCKET

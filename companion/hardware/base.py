@@ -7,12 +7,29 @@ from collections.abc import Callable
 from companion.hardware import padproto
 from companion.seat import ButtonEvent, Light
 
-# Colour of each state for RGB LEDs and the on-screen mirror, and the states that blink.
-# The table itself lives in the serial-pad codec so the pad firmware shows the same colours.
+# How each light state shows (padproto.LIGHTS, shared with the pad firmware): its colour at
+# full strength, and the states with a rhythm (every lit one).
 LIGHT_COLOURS: dict[Light, tuple[int, int, int]] = {
     light: padproto.COLOURS[light.value] for light in Light
 }
 BLINKING: set[Light] = {Light(name) for name in padproto.BLINKING}
+
+
+def light_rgb(light: Light, now_ms: int) -> tuple[int, int, int]:
+    """The colour ``light`` shows at ``now_ms`` (black while its pattern is dark): what a
+    pad's pixel shows, and the screen's mirror of it. Every seat runs on the same clock."""
+    return padproto.light_rgb(light.value, now_ms // padproto.TICK_MS)
+
+
+def next_light_change(light: Light, now_ms: int) -> int | None:
+    """The first time after ``now_ms`` when ``light`` shows something else (None: never)."""
+    if light not in BLINKING:
+        return None
+    shown = light_rgb(light, now_ms)
+    t = (now_ms // padproto.TICK_MS + 1) * padproto.TICK_MS
+    while light_rgb(light, t) == shown:
+        t += padproto.TICK_MS
+    return t
 
 
 class NoHardware(RuntimeError):

@@ -5,7 +5,7 @@ thread per button (gpiozero's ``Button`` starts one, waking ten times a second),
 gpiozero debounce (its mock pins ignore it, so it could not be proven); every edge goes,
 with its timestamp, to our ``Debouncer``, which also does the long presses. Lights are
 ``LED`` (one plain LED: the light states become blink patterns, table below) or
-``RGBLED`` (colours of ``LIGHT_COLOURS``; the ``BLINKING`` states blink). One worker
+``RGBLED`` (the same rhythms in the states' colours, ``padproto.LIGHTS``). One worker
 thread serves every seat: it wakes at the next debounce/long-press deadline, blink step
 or end of an acknowledgement, and sleeps otherwise.
 
@@ -32,31 +32,26 @@ from importlib.metadata import entry_points
 from gpiozero import LED, RGBLED, Device, DigitalInputDevice
 from gpiozero.exc import GPIOZeroError
 
+from companion.hardware import padproto
 from companion.hardware.base import (
-    BLINKING,
-    LIGHT_COLOURS,
     ButtonHandler,
     NoHardware,
     SeatBackend,
     StatusHandler,
 )
 from companion.hardware.debounce import DOWN, Debouncer
-from companion.hardware.padproto import ACK_COLOUR, ACK_MS, BLINK_PATTERN, TICK_MS
+from companion.hardware.padproto import ACK_COLOUR, ACK_MS, TICK_MS
 from companion.hardware.profile import PI_BUSES, SeatWiring, WiringProfile
 from companion.seat import ButtonEvent, Light, Press
 
 log = logging.getLogger(__name__)
 
 # Plain LED: one character per 100 ms step, "1" lit; the pattern repeats. Every seat
-# runs on the same clock, so lights blink in step. Documented in hardware/WIRING.md.
+# runs on the same clock, so lights blink in step. The rhythms are padproto.LIGHTS' (an
+# RGB light shows the same rhythm in the state's colour); documented in hardware/WIRING.md.
 PLAIN_PATTERNS: dict[Light, str] = {
-    Light.OFF: "0",
-    Light.FIRST_PLAYER: "1",  # steady
-    Light.LEADER: "1111111100000000",  # slow blink, 0.8 s on / 0.8 s off
-    Light.MODERATOR: "1101100000000000",  # double flash every 1.6 s
-    Light.YOUR_TURN: "1100",  # fast blink, 0.2 s on / 0.2 s off
-    Light.BALLOT_LOCKED: "1000000000000000",  # one short flash every 1.6 s
-    Light.ATTENTION: "10",  # flicker, 0.1 s on / 0.1 s off
+    light: "".join("0" if c == "0" else "1" for c in padproto.LIGHTS[light.value][1])
+    for light in Light
 }
 
 
@@ -82,10 +77,8 @@ def choose_pin_factory(name: str | None):
     raise NoHardware(f"gpiozero has no pin factory {name!r}")
 
 
-def _pattern(light: Light, rgb: bool) -> str:
-    if rgb:
-        return BLINK_PATTERN if light in BLINKING else "1"
-    return PLAIN_PATTERNS[light]
+def _pattern(light: Light) -> str:
+    return padproto.LIGHTS[light.value][1]
 
 
 class _SeatLost(Exception):
@@ -233,9 +226,8 @@ class GpioBackend(SeatBackend):
     def _next_wake(self, now: int) -> int | None:
         """Milliseconds until the worker must poll again (None: only an edge can matter)."""
         times = [d for *_, deb in self._buttons if (d := deb.deadline()) is not None]
-        rgb = [isinstance(led, RGBLED) for led in self._leds]
-        blinking = [len(_pattern(light, r)) > 1 and led is not None
-                    for light, r, led in zip(self._lights, rgb, self._leds, strict=True)]
+        blinking = [len(_pattern(light)) > 1 and led is not None
+                    for light, led in zip(self._lights, self._leds, strict=True)]
         if any(blinking):
             times.append((now // TICK_MS + 1) * TICK_MS)
         times += [until for until in self._ack_until if until > now]
@@ -273,15 +265,13 @@ class GpioBackend(SeatBackend):
                 continue
             light = self._lights[seat]
             rgb = isinstance(led, RGBLED)
-            pattern = _pattern(light, rgb)
-            lit = pattern[step % len(pattern)] == "1"
             if now < self._ack_until[seat]:
                 value: object = self._ack_value[seat]
             elif rgb:
-                r, g, b = LIGHT_COLOURS[light] if lit else (0, 0, 0)
+                r, g, b = padproto.light_rgb(light.value, step)
                 value = (r / 255, g / 255, b / 255)
             else:
-                value = lit
+                value = padproto.light_level(light.value, step) > 0
             if value != self._shown[seat]:
                 if rgb:
                     led.color = value

@@ -17,20 +17,41 @@ of CRC-8 (poly 0x07, init 0x00) over the bytes between ``$`` and ``*``. See
 PROTOCOL_VERSION = 1
 MAX_FRAME = 80  # bytes between '$' and '\n'; a longer run without '\n' is garbage
 
-# Light states by their protocol names (the values of companion.hardware.base.Light):
-# colour for RGB LEDs / WS2812 and whether the state blinks.
-COLOURS = {
-    "off": (0, 0, 0),
-    "first-player": (255, 170, 0),  # amber
-    "leader": (170, 0, 255),  # purple
-    "moderator": (0, 190, 255),  # cyan
-    "your-turn": (0, 255, 40),  # green
-    "ballot-locked": (0, 40, 255),  # blue
-    "attention": (255, 0, 0),  # red, blinking
+# Light states by their protocol names (the values of companion.seat.Light): the one table
+# every light reads — the GPIO backend's LEDs, the pads' pixels, the screen's mirror.
+# A pattern has one character per TICK_MS step, repeating: "0" dark, "1" to "9" lit at
+# that many ninths of the state's colour (a plain LED is on for any of them). Every lit
+# state has its own rhythm, so the states are told apart on a plain LED, by a colour-blind
+# player and from the seats' colours (which never blink); the colours are a second cue,
+# chosen apart from each other and from ACK_COLOUR in every common colour vision
+# (tests/test_light_palette.py).
+LIGHTS = {
+    "off": ((0, 0, 0), "0"),
+    # gold at 7/9, on with a short dip every 1.6 s: on all round, quietly
+    "first-player": ((225, 219, 0), "7777777777777700"),
+    "leader": ((122, 0, 255), "9999999900000000"),  # violet, slow blink 0.8 s / 0.8 s
+    "moderator": ((112, 174, 255), "9909900000000000"),  # sky blue, double flash / 1.6 s
+    "your-turn": ((160, 255, 152), "9900"),  # mint, fast blink 0.2 s / 0.2 s
+    "ballot-locked": ((96, 120, 143), "9000000000000000"),  # slate, one flash / 1.6 s
+    "attention": ((223, 0, 80), "90"),  # crimson, flicker 0.1 s / 0.1 s
 }
-BLINKING = ("attention",)
-TICK_MS = 100  # one step of a blink pattern
-BLINK_PATTERN = "1100"  # the BLINKING states: lit 0.2 s, dark 0.2 s ("1" = lit per step)
+COLOURS = {name: LIGHTS[name][0] for name in LIGHTS}  # each state's colour at full strength
+BLINKING = tuple(name for name in LIGHTS if len(set(LIGHTS[name][1])) > 1)
+TICK_MS = 100  # one step of a pattern
+
+
+def light_level(state, step):
+    """How lit ``state`` is at pattern step ``step`` (``now_ms // TICK_MS``): 0 to 9."""
+    pattern = LIGHTS[state][1]
+    return int(pattern[step % len(pattern)])
+
+
+def light_rgb(state, step):
+    """The colour ``state`` shows at pattern step ``step``: its colour at that level."""
+    level = light_level(state, step)
+    return tuple(c * level // 9 for c in LIGHTS[state][0])
+
+
 BEAT_MS = 500  # the pad sends a heartbeat this often
 # The acknowledgement of a press edge, shown by the pad (or the GPIO backend) itself the
 # moment a button goes down, the same for every button and every light state: an RGB

@@ -22,14 +22,13 @@ from pathlib import Path
 import pygame
 
 from companion.config import SHIPPED_CONFIG, Config, load_config
-from companion.hardware.base import BLINKING
+from companion.hardware.base import BLINKING, light_rgb
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
 from companion.seat import Press
 from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.home import HomeScreen
-from companion.ui.seats import blink_lit
 
 DEMOS: dict[str, str] = {
     "home": "companion.ui.home",  # first: the other scripts' screens go on top of Home
@@ -116,12 +115,13 @@ class DemoContext:
         return path
 
     def lights(self) -> str:
-        """Each seat's light; a blinking one says whether it is lit at this instant."""
+        """Each seat's light, and whether its rhythm has it lit at this instant."""
         now = self.clock.now_ms()
         shown = []
         for i, seat in enumerate(self.app.seats):
             light = self.backend.light(i)
-            phase = f" (blinking, {'on' if blink_lit(now) else 'off'})" if light in BLINKING else ""
+            lit = "on" if any(light_rgb(light, now)) else "off"
+            phase = f" ({lit} in its rhythm)" if light in BLINKING else ""
             shown.append(f"{seat.name}={light.value}{phase}")
         return ", ".join(shown)
 

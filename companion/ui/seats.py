@@ -1,7 +1,7 @@
 """The seat ring: every seat drawn at its place around the screen edge, facing its player.
 
-A seat's plate shows its name, its colour and a mirror of its pad's light (the colour of
-``LIGHT_COLOURS``, blinking like the pad for ``BLINKING`` states), or a "missing" mark while
+A seat's plate shows its name, its colour and a mirror of its pad's light (the state's
+colour and rhythm, exactly as the pad shows them: ``light_rgb``), or a "missing" mark while
 its pad is unplugged. Plates are drawn upright then turned so the text faces the player
 sitting there: top seats read upside down, side seats sideways.
 """
@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.hardware import padproto
-from companion.hardware.base import BLINKING, LIGHT_COLOURS, SeatBackend
+from companion.hardware.base import SeatBackend, light_rgb, next_light_change
 from companion.i18n import Catalog
 from companion.seat import Light
 from companion.ui import theme as th
@@ -36,19 +35,10 @@ PLACES: dict[str, tuple[str, int]] = {
 ANGLES = {"bottom": 0, "top": 180, "left": -90, "right": 90}
 
 
-def blink_lit(now_ms: int) -> bool:
-    """Whether a blinking light is lit at ``now_ms`` (the pads' own pattern)."""
-    step = (now_ms // padproto.TICK_MS) % len(padproto.BLINK_PATTERN)
-    return padproto.BLINK_PATTERN[step] == "1"
-
-
-def next_blink_change(now_ms: int) -> int:
-    """The first time after ``now_ms`` when a blinking light turns on or off."""
-    lit = blink_lit(now_ms)
-    t = (now_ms // padproto.TICK_MS + 1) * padproto.TICK_MS
-    while blink_lit(t) == lit:
-        t += padproto.TICK_MS
-    return t
+def next_change(lights: Sequence[Light], now_ms: int) -> int | None:
+    """The first time after ``now_ms`` when one of ``lights`` shows something else."""
+    times = [t for light in lights if (t := next_light_change(light, now_ms)) is not None]
+    return min(times) if times else None
 
 
 @dataclass(frozen=True)
@@ -127,11 +117,9 @@ class SeatRing:
         d = plate.depth
         return plate.to_canvas(d * 0.5, d * 0.5 - self.theme.px(3))
 
-    def blinking(self, backend: SeatBackend) -> bool:
-        return any(backend.light(p.seat) in BLINKING for p in self.plates)
-
     def next_deadline(self, backend: SeatBackend, now_ms: int) -> int | None:
-        return next_blink_change(now_ms) if self.blinking(backend) else None
+        """When a light's rhythm next changes what the ring shows (None: nothing moves)."""
+        return next_change([backend.light(p.seat) for p in self.plates], now_ms)
 
     def draw(self, p: Painter, backend: SeatBackend, now_ms: int) -> None:
         for plate in self.plates:
@@ -159,10 +147,9 @@ class SeatRing:
         cx, cy = d // 2, d // 2 - theme.px(3)
         r = round(d * 0.27)
         light = backend.light(plate.seat)
-        lit = light is not Light.OFF and (light not in BLINKING or blink_lit(now_ms))
-        on = connected and lit
+        rgb = light_rgb(light, now_ms)
+        on = connected and any(rgb)
         if on:
-            rgb = LIGHT_COLOURS[light]
             glow = pygame.Surface(local.get_size(), pygame.SRCALPHA)
             for k in range(5, 0, -1):
                 pygame.draw.circle(glow, (*rgb, 150 // (k + 1)), (cx, cy), r + theme.px(3) * k)

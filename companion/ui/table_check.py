@@ -1,9 +1,9 @@
 """ "Table check": every seat presses a button, its light answers, the screen names it.
 
 The first screen of the kiosk: it proves each pad (buttons and light) is wired to the
-right seat before a game starts. A short press lights the seat YOUR_TURN (green), a long
-press ATTENTION (blinking red); the screen says who pressed what ("Ana pressed B
-(long)"). "Test lights" steps every pad through all light states; "Lights off" starts over.
+right seat before a game starts. A short press lights the seat YOUR_TURN (fast blink), a
+long press ATTENTION (flicker); the screen says who pressed what ("Ana pressed B
+(long)"). "Test lights" steps every pad through all light states; "Lights off" turns them off.
 Opened from Home it has a "Back" button (lights off, ``app.pop()``).
 """
 

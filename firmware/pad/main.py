@@ -131,13 +131,10 @@ class Pad:
         changed = False
         for seat in range(self.seats):
             state = self.lights[seat]
-            colour = padproto.COLOURS[state]
             if now < self._ack_until[seat]:
                 colour = padproto.ACK_COLOUR
-            elif state in padproto.BLINKING:
-                pattern = padproto.BLINK_PATTERN
-                if pattern[step % len(pattern)] != "1":
-                    colour = (0, 0, 0)
+            else:
+                colour = padproto.light_rgb(state, step)
             if colour != self._shown[seat]:
                 self.pixels[seat] = colour
                 self._shown[seat] = colour

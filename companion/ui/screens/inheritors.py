@@ -29,14 +29,14 @@ from companion import history
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet
-from companion.hardware.base import BLINKING, LIGHT_COLOURS
+from companion.hardware.base import light_rgb
 from companion.seat import ButtonEvent, Light
 from companion.session import Session, first_player_of
 from companion.tables import inheritors as table
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.screens.history import demo_history
-from companion.ui.seats import blink_lit, next_blink_change
+from companion.ui.seats import next_change
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button
 
@@ -94,9 +94,8 @@ class Touch(Screen):
             self.app.invalidate()
 
     def next_deadline(self, now_ms: int) -> int | None:
-        if any(self.app.backend.light(i) in BLINKING for i in range(len(self.app.seats))):
-            return next_blink_change(now_ms)
-        return None
+        return next_change([self.app.backend.light(i) for i in range(len(self.app.seats))],
+                           now_ms)
 
     def on_timer(self, now_ms: int) -> None:
         self.app.invalidate()
@@ -107,13 +106,11 @@ class Touch(Screen):
         pygame.draw.rect(p.surface, th.FELT, felt, border_radius=self.app.theme.px(18))
 
     def light_dot(self, p: Painter, seat: int, centre: tuple[int, int], r: int) -> None:
-        """The seat's pad light, mirrored (dark when off, blinking like the pad)."""
-        light = self.app.backend.light(seat)
-        lit = light is not Light.OFF and (light not in BLINKING
-                                          or blink_lit(self.app.clock.now_ms()))
+        """The seat's pad light, mirrored (its colour and rhythm, as the pad shows it)."""
+        rgb = light_rgb(self.app.backend.light(seat), self.app.clock.now_ms())
         pygame.draw.circle(p.surface, th.SOCKET, centre, r + max(2, r // 3))
-        if lit:
-            pygame.draw.circle(p.surface, LIGHT_COLOURS[light], centre, r)
+        if any(rgb):
+            pygame.draw.circle(p.surface, rgb, centre, r)
 
     def plain(self, p: Painter, text: str, box: pygame.Rect, size: int,
               colour=th.INK, align: str = "left") -> None:
