@@ -9,12 +9,16 @@ events are posted into pygame's queue as SDL or the backend threads would post t
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 
 import pygame
 import pytest
+from fakes.pty_pad import WAIT, PtyPad
 
+from companion.hardware import padproto
 from companion.hardware.base import next_light_change
+from companion.hardware.serial_pad import SerialBackend
 from companion.hardware.sim import SimBackend
 from companion.seat import ButtonEvent, Light, Press
 from companion.ui import app as app_module
@@ -329,3 +333,57 @@ def test_a_press_flood_while_the_loop_stalls_is_bounded_logged_once_and_never_ra
     backend.press(3, "c")
     app.step(block=False)
     assert screen.buttons[-1] == ButtonEvent(3, "c")
+
+
+def test_a_pad_flooding_valid_presses_while_the_loop_stalls_loses_neither_reader_nor_app(
+    tmp_path,
+):
+    """The issue's attack end to end: 70,000 valid, new presses from a pad on a pty while
+    the loop does not run. The serial reader stays alive, pygame's queue never overflows
+    (the first SEAT_QUEUE_MAX presses reach the screen in order, the rest are dropped),
+    and the next press from the pad gets through."""
+    config = demo_config((800, 480), "en")
+    link = tmp_path / "usb-MicroPython_Board_in_FS_mode-if00"
+    pad = PtyPad(link)
+    backend = SerialBackend(str(link), len(config.seats), heartbeat_timeout_ms=60_000)
+    app = make_app(config, backend, clock=ManualClock(1000))
+    try:
+        screen = Recorder(app)
+        app.push(screen)
+        app.step(block=False)
+        last = ButtonEvent(len(config.seats) - 1, "c")
+        flooded = threading.Event()
+        route = app.post_button
+
+        def observed(event: ButtonEvent) -> None:
+            route(event)
+            if event == last:
+                flooded.set()
+
+        app.post_button = observed
+        app.start_backend()
+        pad.pump_until(lambda: len(pad.sent(padproto.LIGHT)) >= len(config.seats), "lights")
+        count = 70_000
+        presses = [ButtonEvent(i % (len(config.seats) - 1), "ab"[i % 2]) for i in range(count)]
+        stream = b"".join(padproto.encode(e.seat, padproto.SHORT, f"{e.button},{i % 10_000}")
+                          for i, e in enumerate(presses))
+        stream += padproto.encode(last.seat, padproto.SHORT, f"c,{count % 10_000}")
+        view = memoryview(stream)
+        while view:
+            view = view[os.write(pad.master, view[:65536]):]
+        assert flooded.wait(WAIT)  # the reader got through all of it without stepping
+        assert backend._thread is not None and backend._thread.is_alive()
+        app.step(block=False)
+        # the seats' connection events were queued first, by the reader, before the flood
+        room = app_module.SEAT_QUEUE_MAX - len(config.seats)
+        assert screen.buttons == presses[:room]
+        os.write(pad.master, padproto.encode(0, padproto.SHORT, f"b,{(count + 1) % 10_000}"))
+        pad.pump_until(lambda: app.step(block=False) or len(screen.buttons) > room,
+                       "the press after the flood")
+        assert screen.buttons[room:] == [ButtonEvent(0, "b")]
+        assert backend.stats["frames"] >= count + 1 and backend.stats["errors"] == 0
+    finally:
+        backend.close()
+        pad.unplug()
+        pygame.event.clear()
+        pygame.display.quit()

@@ -74,7 +74,7 @@ def _open_serial(config: Any) -> tuple[SeatBackend, str | None]:
         hw.port, len(config.seats), debounce_ms=hw.debounce_ms, long_press_ms=hw.long_press_ms
     )
     if backend.port == "auto" and find_pad_port() is None:
-        # Not a fallback: the reader keeps looking, and the pad is taken when plugged in.
-        backend.notice = WAITING_FOR_PAD
+        # Not a fallback: the reader keeps looking and takes the pad when it is plugged in;
+        # meanwhile the screen marks every seat missing.
         log.warning("seat pads: %s", WAITING_FOR_PAD)
     return backend, None

@@ -351,8 +351,6 @@ class SerialBackend(SeatBackend):
             for seat in range(self._pad_seats):
                 self._send(seat, padproto.LIGHT, self._lights[seat].value)
         self.stats["connects"] += 1
-        if self.notice == WAITING_FOR_PAD:
-            self.notice = None
         log.info("seat pads: %s connected (%s)", self.device, payload)
         if was > self._pad_seats:
             self._status(range(self._pad_seats, was), False)
