@@ -22,6 +22,7 @@ import json
 import logging
 import sqlite3
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -329,6 +330,13 @@ class Journal:
     def actions_with_secrets(self, game_id: int) -> list[tuple[dict, dict | None]]:
         """Each action with its private part, to rebuild the state (``Session``): holds the
         secrets, never for a view or a log."""
+        return list(self.replay(game_id))
+
+    def replay(self, game_id: int) -> Iterator[tuple[dict, dict | None]]:
+        """``actions_with_secrets`` one at a time: the rows are read at once (JSON text,
+        which the garbage collector never scans) and decoded as they are taken, so a long
+        game's replay holds one decoded action at a time, not all of them (the collector
+        would scan those again and again: a replay growing faster than its length)."""
         with self._lock:
             self.game(game_id)
             rows = self._db.execute(
@@ -337,7 +345,7 @@ class Journal:
                 " WHERE a.game_id = ? ORDER BY a.seq",
                 (game_id,),
             ).fetchall()
-        return [(json.loads(a), None if p is None else json.loads(p)) for a, p in rows]
+        return ((json.loads(a), None if p is None else json.loads(p)) for a, p in rows)
 
     def finish(self, game_id: int, result: dict) -> None:
         """Close a game with its result; it then stays as history, unchangeable."""

@@ -120,7 +120,7 @@ class Session:
 
     def _replay(self) -> Any:
         state = self.rules.initial(self.setup)
-        for seq, (action, private) in enumerate(self.journal.actions_with_secrets(self.game_id), 1):
+        for seq, (action, private) in enumerate(self.journal.replay(self.game_id), 1):
             try:
                 state = self.rules.apply(state, _merged(action, private))
             except RuleError as exc:

@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 from companion.engine import kd_campaign as kc
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
-from companion.games.kings_dilemma import KingsDilemma, SeatPads, campaign_record, lights
+from companion.games.kings_dilemma import (
+    KingsDilemma,
+    SeatPads,
+    VoteHistory,
+    campaign_record,
+    lights,
+)
 from companion.history import History
 from companion.journal import Journal
 from companion.kd_data import shipped
@@ -364,3 +370,17 @@ def test_any_presses_keep_power_and_replay_to_the_same_night(tmp_path_factory, m
             assert sum(vote.power) + vote.balance + on_cards == total
         again = Session.resume(j, KingsDilemma())
         assert again.state == s.state
+
+
+def test_vote_history_adds_in_place_unless_branched_from():
+    """A night's history grows by sharing its list (linear replay); a state branched from
+    (an older night added to again) copies, so neither sees the other's votes."""
+    root = VoteHistory()
+    one = root.add({"round": 1})
+    two = one.add({"round": 2})
+    assert two._items is one._items  # no copy on the straight line
+    other = one.add({"round": 9})
+    assert list(two) == [{"round": 1}, {"round": 2}] and len(two) == 2
+    assert list(other) == [{"round": 1}, {"round": 9}] and other[-1] == {"round": 9}
+    assert list(one) == [{"round": 1}] and list(root) == [] and root == ()
+    assert two == ({"round": 1}, {"round": 2}) and two != other

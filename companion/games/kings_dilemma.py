@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import kd_data
@@ -37,6 +37,54 @@ COUNCIL, VOTE, OUTCOME, OVER, SCORED = "council", "vote", "outcome", "over", "sc
 SETUP_KEYS = ("players", "seats", "campaign", "leader", "moderator", "power", "coins",
               "balance", "momenta", "kingdom", "public")
 VOTE_ACTIONS = tuple(kd_vote.ACTIONS)
+
+
+class VoteHistory:
+    """The resolved votes of a night, oldest first; immutable to its readers (iterate,
+    ``len``, index, compare). ``add`` gives the longer history in O(1): it shares its
+    predecessor's list, copying it only when that one was added to already (a state
+    branched from), so replaying a night of n votes costs O(n), not the O(n²) of a
+    tuple copied at every vote."""
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: tuple[dict, ...] | list[dict] = ()) -> None:
+        self._items = list(items)
+        self._n = len(self._items)
+
+    _adding = threading.Lock()  # two threads adding to one history must not share a list
+
+    def add(self, summary: dict) -> VoteHistory:
+        longer = VoteHistory.__new__(VoteHistory)
+        with VoteHistory._adding:
+            if len(self._items) == self._n:
+                longer._items = self._items  # nobody has added to this one: share its list
+            else:
+                longer._items = self._items[: self._n]
+            longer._items.append(summary)
+        longer._n = self._n + 1
+        return longer
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self._items[: self._n])
+
+    def __getitem__(self, index: int) -> dict:
+        return self._items[: self._n][index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, VoteHistory):
+            return list(self) == list(other)
+        if isinstance(other, (tuple, list)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  (like the dicts it holds)
+
+    def __repr__(self) -> str:
+        return f"VoteHistory({list(self)!r})"
 
 
 @dataclass(frozen=True)
@@ -60,7 +108,7 @@ class Night:
     card: str | None = None
     vote: kd_vote.Vote | None = None
     moves: tuple[kd_kingdom.Move, ...] = ()
-    history: tuple[dict, ...] = ()
+    history: VoteHistory = field(default_factory=VoteHistory)
     ended: str | None = None
     final: dict | None = None
     cards: tuple[tuple[str, str], ...] = ()
@@ -260,7 +308,7 @@ def _vote_action(night: Night, action: Mapping) -> Night:
                "outcome": vote.outcome, "totals": vote.totals()}
     return replace(night, phase=OUTCOME, power=vote.power, coins=vote.coins,
                    balance=vote.balance, leader=vote.leader, moderator=vote.moderator,
-                   history=(*night.history, summary))
+                   history=night.history.add(summary))
 
 
 def _outcome(night: Night, action: Mapping) -> Night:
