@@ -24,11 +24,12 @@ def _load(name: str, path: Path) -> ModuleType:
     return module
 
 
-def load_firmware() -> ModuleType:
-    """A fresh copy of firmware/pad/main.py (and fresh fake pins) for one test."""
+def load_firmware(debouncer: ModuleType = debounce) -> ModuleType:
+    """A fresh copy of firmware/pad/main.py (and fresh fake pins) for one test; the
+    benchmarks also load it with their baseline ``debouncer`` module."""
     _load("machine", FAKES / "machine.py")
     _load("neopixel", FAKES / "neopixel.py")
     sys.modules["padproto"] = padproto
-    sys.modules["debounce"] = debounce
+    sys.modules["debounce"] = debouncer
     _load("board", PAD / "board.py")
     return _load("pad_main", PAD / "main.py")
