@@ -253,6 +253,32 @@ def test_crashes_far_apart_never_add_up_to_a_board_reset():
     assert g.guard.restarts == 3 * g.fw.CRASH_LIMIT
 
 
+def test_an_error_before_the_guard_is_reported_and_the_watchdog_resets_the_board():
+    """Building the pad failed at start-up (no guard yet): the error goes out on the line,
+    a watchdog is started and the firmware waits for it instead of dropping to the REPL."""
+    fw = load_firmware()
+    out = bytearray()
+    hung: list[bool] = []
+    fw.fail_at_start(OSError("no pins"), out.extend, lambda: hung.append(True))
+    assert padproto.decode(bytes(out)) == (None, padproto.ERR, "crash OSError: no pins")
+    assert hung == [True]
+
+
+def test_an_error_before_the_guard_with_seat_1_c_held_leaves_the_repl_free():
+    fw = load_firmware()
+
+    class HeldPin(fw.machine.Pin):  # GP4 = seat 1 button c, held down
+        def __init__(self, gp, mode=-1, pull=-1):
+            super().__init__(gp, mode, pull)
+            if gp == 4:
+                self.value(0)
+
+    fw.machine.Pin = HeldPin
+    hung: list[bool] = []
+    fw.fail_at_start(RuntimeError("bug"), bytearray().extend, lambda: hung.append(True))
+    assert hung == []
+
+
 def test_after_a_watchdog_reset_the_pad_says_so_before_hello():
     fw = load_firmware()
     out = bytearray()

@@ -204,16 +204,59 @@ def boot_report(write):
         write(padproto.encode(None, padproto.ERR, padproto.CRASH + "watchdog reset"))
 
 
+def maintenance_held():
+    """Seat 1's button C held, read straight from its pin (no Pad needed)."""
+    import machine
+
+    for name, gp in board.SEATS[0]:
+        if name == "c":
+            return machine.Pin(gp, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
+    return False
+
+
+def fail_at_start(exc, write, hang):
+    """An error before the guard runs (building the pad, the USB line): report it, then
+    let the watchdog reset the board (``hang`` waits for it), unless seat 1's C is held
+    for maintenance (then return: the REPL stays free for reflashing)."""
+    import machine
+
+    try:
+        write(padproto.encode(None, padproto.ERR, crash_report(exc)))
+    except Exception:  # noqa: BLE001, S110 - the line itself failed: reset anyway
+        pass
+    try:
+        if maintenance_held():
+            return
+    except Exception:  # noqa: BLE001, S110 - cannot even read the pin: reset
+        pass
+    machine.WDT(timeout=WDT_MS)
+    hang()
+
+
 def main():
-    import select
     import sys
+    import time
+
+    stdout = sys.stdout.buffer
+    try:
+        serve(sys.stdin, stdout)
+    except Exception as exc:  # noqa: BLE001 - reported; the watchdog resets the board
+        def hang():
+            while True:
+                time.sleep_ms(100)
+
+        fail_at_start(exc, stdout.write, hang)
+
+
+def serve(stdin_stream, stdout):
+    """Run the pad for ever under the guard and the watchdog."""
+    import select
     import time
 
     import machine
     import micropython
 
-    stdin = sys.stdin.buffer
-    stdout = sys.stdout.buffer
+    stdin = stdin_stream.buffer
     first = Pad(stdout.write)
     if first.maintenance():  # before the watchdog: once started it cannot be stopped
         print("seat pad: maintenance mode, REPL free")
@@ -227,7 +270,7 @@ def main():
 
     guard = Guard(make_pad, stdout.write, wdt)
     poller = select.poll()
-    poller.register(sys.stdin, select.POLLIN)
+    poller.register(stdin_stream, select.POLLIN)
     boot_report(stdout.write)
     guard.pad.hello()
     now = 0
