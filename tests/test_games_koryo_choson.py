@@ -189,10 +189,29 @@ def test_options_of_an_informative_power_are_empty():
 
 
 @pytest.mark.parametrize("game", ["koryo", "choson"])
-def test_first_players_seat_light_is_first_player_and_the_others_off(game):
+def test_the_acting_seat_says_your_turn_and_the_first_player_stays_lit(game):
+    """Between turns the first player acts (their seat: YOUR_TURN); once another player's
+    turn comes, that seat is YOUR_TURN and the first player's FIRST_PLAYER."""
     rules, table = start(game, first_player="Chloe")
     lights = rules.lights(rules.public_view(table))
-    assert lights == {2: Light.FIRST_PLAYER, 4: Light.OFF, 0: Light.OFF}
+    assert lights == {2: Light.YOUR_TURN, 4: Light.OFF, 0: Light.OFF}
+    seen = set()
+    rng = random.Random(5)
+    for _ in range(40):
+        view = rules.public_view(table)
+        if view["final"] is not None:
+            break
+        acting = view["current_player"] or view["first_player"]
+        lights = rules.lights(view)
+        seat = dict(zip(view["players"], view["seats"], strict=True))
+        assert lights[seat[acting]] is Light.YOUR_TURN
+        others = [li for s, li in lights.items() if s != seat[acting]]
+        assert others.count(Light.OFF) == len(others) - (acting != view["first_player"])
+        if acting != view["first_player"]:
+            assert lights[seat[view["first_player"]]] is Light.FIRST_PLAYER
+            seen.add(acting)
+        table = rules.apply(table, next_action(rules, table, rng))
+    assert seen, "another player's turn came, with both lights on"
 
 
 # -- whole games -------------------------------------------------------------------------
@@ -214,7 +233,7 @@ def test_koryo_full_game_through_session_rounds_first_player_lights_final(tmp_pa
         for r, v in rounds.items():
             assert (v["deal"], v["limit"]) == (11 - r, r + 2)
             assert v["first_player"] == NAMES[(r - 1) % 3]
-            assert rules.lights(v)[SEATS[(r - 1) % 3]] == Light.FIRST_PLAYER
+            assert rules.lights(v)[SEATS[(r - 1) % 3]] == Light.YOUR_TURN  # starts it
         final = views[-1]["final"]
         score = koryo.score(session.state.state)
         assert [p["total"] for p in final["players"]] == [s.total for s in score.players]
@@ -251,7 +270,7 @@ def test_choson_full_game_through_session_time_travel_takes_first_player(tmp_pat
                 travels += 1
                 assert after["first_player"] == action["player"]
                 assert rules.lights(after)[SEATS[NAMES.index(action["player"])]] \
-                    == Light.FIRST_PLAYER
+                    in (Light.FIRST_PLAYER, Light.YOUR_TURN)
             elif action["action"] == "start_round":
                 assert (after["deal"], after["limit"]) == (11 - after["round"], after["round"] + 2)
             else:

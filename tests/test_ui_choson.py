@@ -13,6 +13,7 @@ import pytest
 from ui_majority import (
     Table,
     companion_score,
+    expected_lights,
     fits,
     middle_rounds,
     play_through,
@@ -53,13 +54,11 @@ def test_full_game_through_the_screens_scores_as_companion_score(table, tmp_path
     def check(action, before, after):
         used.add(action["action"])
         if after["final"] is None:
-            first_seat = after["seats"][after["players"].index(after["first_player"])]
-            assert [s for s, li in t.lights().items() if li is not Light.OFF] == [first_seat]
-            assert t.lights()[first_seat] is Light.FIRST_PLAYER
+            assert t.lights() == expected_lights(after, len(t.app.seats))
         if action["action"] == "time_travel":  # the traveller takes the token and its light
             assert after["first_player"] == action["player"]
-            assert t.lights()[after["seats"][after["players"].index(action["player"])]] is (
-                Light.FIRST_PLAYER
+            assert t.lights()[after["seats"][after["players"].index(action["player"])]] in (
+                Light.FIRST_PLAYER, Light.YOUR_TURN
             )
         for power in after["powers"]:
             assert screen.power_text(power) == power["text"]

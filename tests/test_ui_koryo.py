@@ -13,6 +13,7 @@ import pytest
 from ui_majority import (
     Table,
     companion_score,
+    expected_lights,
     fits,
     middle_rounds,
     play_through,
@@ -48,13 +49,14 @@ def test_full_game_through_the_screens_scores_as_companion_score(table, tmp_path
     t = table()
     screen = start(t, koryo, players=[0, 1, 2], first=1)
     seen_powers: set[str] = set()
+    acting_elsewhere: list[bool] = []
 
     def check(action, before, after):
-        # The first-player light is on the token holder's seat, every other seat dark.
-        first_seat = after["seats"][after["players"].index(after["first_player"])]
+        # The acting seat says "your turn", the token holder's (when another) "first
+        # player", every other seat is dark.
         if after["final"] is None:
-            assert t.lights()[first_seat] is Light.FIRST_PLAYER
-            assert [s for s, li in t.lights().items() if li is not Light.OFF] == [first_seat]
+            assert t.lights() == expected_lights(after, len(t.app.seats))
+            acting_elsewhere.append(after["current_player"] not in (None, after["first_player"]))
         # The token passes clockwise when a round ends.
         if action["action"] == "end_round" and after["final"] is None:
             players = before["players"]
@@ -70,6 +72,7 @@ def test_full_game_through_the_screens_scores_as_companion_score(table, tmp_path
     actions = play_through(t, seed=11, check=check)
     assert sum(a["action"] == "start_round" for a in actions) == engine.ROUNDS
     assert {"discard", "deal_bonus"} <= seen_powers
+    assert any(acting_elsewhere)  # both lights were seen at once: a turn not the first's
     assert {a["action"] for a in actions} >= {"reveal", "discard", "end_turn", "end_round"}
     view = screen.view
     assert screen.mode == "final"
@@ -271,7 +274,7 @@ def test_five_seats_with_a_long_name_fit(table, language):
     screen = start(t, koryo, players=[0, 2, 3, 4], first=3)
     assert screen.view["players"] == ["Ana", "Cléo", "Dominique-Alexandre", "Eve"]
     assert screen.view["first_player"] == "Dominique-Alexandre"
-    assert t.lights()[3] is Light.FIRST_PLAYER
+    assert t.lights()[3] is Light.YOUR_TURN  # the first player starts the round
     fits(t.app)
 
     def look(action, before, after):
@@ -317,7 +320,7 @@ def test_limit_warning_then_discard_to_the_limit_by_touch(table):
     assert not any(pw["code"] == "discard" for pw in screen.view["powers"])
     t.ctx.press(0, "a")
     assert screen.view["first_player"] == "Ben" and screen.view["phase"] == "setup"
-    assert t.lights()[1] is Light.FIRST_PLAYER and t.lights()[0] is Light.OFF
+    assert t.lights()[1] is Light.YOUR_TURN and t.lights()[0] is Light.OFF
 
 
 def test_french_table_gets_the_engines_refusals_in_french(table):

@@ -102,13 +102,23 @@ def only_first_player(seat: int, seats: int = 4) -> dict[int, str]:
     return {s: lit if s == seat else "0" * STEPS for s in range(seats)}
 
 
+def in_game(first: int, acting: int | None = None, seats: int = 4) -> dict[int, str]:
+    """The LED pins during a game: the acting seat (the first player's between turns)
+    blinks YOUR_TURN, the first player's seat, when another acts, shows FIRST_PLAYER."""
+    acting = first if acting is None else acting
+    out = {s: "0" * STEPS for s in range(seats)}
+    out[first] = (PLAIN_PATTERNS[Light.FIRST_PLAYER] * STEPS)[:STEPS]
+    out[acting] = (PLAIN_PATTERNS[Light.YOUR_TURN] * STEPS)[:STEPS]
+    return out
+
+
 def test_a_koryo_round_by_gpio_pins_and_the_first_player_led(rig):
     """Set-up from the pads (A takes Dan out, B makes Ben first), then round 1 for Ana, Ben
     and Cleo: Ben starts it with A; each player opens their card entry with B, taps the
     cards, reveals, ends the turn with A; a press from the wrong seat is refused; a long
     press asks for an undo and a second long press of that seat confirms it; Ben closes
-    the round with A and the token passes clockwise to Cleo. The LED pins show the
-    first player's steady light on exactly that seat at each step."""
+    the round with A and the token passes clockwise to Cleo. The LED pins show, at each
+    step, the acting seat's fast blink and the first player's light, every other dark."""
     app, ctx, press = rig.app, rig.ctx, rig.press
     ctx.show(koryo.new_game(app))
     setup = app.screen
@@ -120,7 +130,7 @@ def test_a_koryo_round_by_gpio_pins_and_the_first_player_led(rig):
     ctx.tap(setup.button("start").rect, "start")
     screen = app.screen
     assert isinstance(screen, GameScreen)
-    assert screen.view["first_player"] == "Ben" and rig.leds() == only_first_player(1)
+    assert screen.view["first_player"] == "Ben" and rig.leds() == in_game(first=1)
 
     press(2, "a")  # Cleo is not the one to start the round: refused, nothing happens
     assert screen.view["phase"] == "setup"
@@ -147,13 +157,14 @@ def test_a_koryo_round_by_gpio_pins_and_the_first_player_led(rig):
             press(0, "b")
             ctx.tap(screen.tiles["8"], "8")
             ctx.tap(screen.button("reveal").rect, "reveal")
-        press(seat[player], "a")  # end of the turn
-        assert rig.leds() == only_first_player(1)
+        press(seat[player], "a")  # end of the turn: the next player acts (then Ben closes)
+        after = {"Ben": "Cleo", "Cleo": "Ana", "Ana": "Ben"}[player]
+        assert rig.leds() == in_game(first=1, acting=seat[after])
     assert screen.view["phase"] == "end"
     press(1, "a")  # Ben, the first player, closes the round
     view = screen.view
     assert (view["phase"], view["round"], view["first_player"]) == ("setup", 1, "Cleo")
-    assert rig.leds() == only_first_player(2)
+    assert rig.leds() == in_game(first=2)
     assert [a["action"] for a in rig.journal.actions(screen.session.game_id)] == [
         "start_round", "reveal", "end_turn", "reveal", "end_turn", "reveal", "end_turn",
         "end_round"]

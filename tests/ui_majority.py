@@ -23,6 +23,17 @@ from companion.ui.demo import DemoContext, demo_config
 from companion.ui.screens.majority_common import GameScreen, play
 
 
+def expected_lights(view: dict, seats: int) -> dict[int, Light]:
+    """The seat lights a game in progress must show: the seat that acts (the current
+    player; between turns the first player) YOUR_TURN, the first player's seat
+    FIRST_PLAYER when another seat acts, every other seat off."""
+    seat_of = dict(zip(view["players"], view["seats"], strict=True))
+    out = dict.fromkeys(range(seats), Light.OFF)
+    out[seat_of[view["first_player"]]] = Light.FIRST_PLAYER
+    out[seat_of[view["current_player"] or view["first_player"]]] = Light.YOUR_TURN
+    return out
+
+
 class Table:
     """An app at ``size`` in ``language`` whose inputs go through a DemoContext."""
 

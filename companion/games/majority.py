@@ -43,6 +43,12 @@ def _seats(setup: Mapping, n: int) -> tuple[int, ...]:
     return tuple(value)
 
 
+def acting_player(view: Mapping) -> str:
+    """Who acts now: the current player during a turn, else the first player (who starts
+    and closes the round)."""
+    return view["current_player"] or view["first_player"]
+
+
 class MajorityGame:
     """The Session rules object of a majority game; ``engine`` is its engine module."""
 
@@ -149,8 +155,10 @@ class MajorityGame:
 
     @staticmethod
     def lights(view: Mapping) -> dict[int, Light]:
-        """The light of each player's seat: the first player's seat shows FIRST_PLAYER; once
-        the game is over, the winners' seats show LEADER; every other seat is off."""
+        """The light of each player's seat: the seat that acts now (the current player, or
+        the first player between turns) shows YOUR_TURN, the first player's seat
+        FIRST_PLAYER (when it is not the one acting); once the game is over, the winners'
+        seats show LEADER; every other seat is off."""
         seats = dict(zip(view["players"], view["seats"], strict=True))
         out = {seat: Light.OFF for seat in view["seats"]}
         if view["final"] is not None:
@@ -158,6 +166,7 @@ class MajorityGame:
                 out[seats[p]] = Light.LEADER
         else:
             out[seats[view["first_player"]]] = Light.FIRST_PLAYER
+            out[seats[acting_player(view)]] = Light.YOUR_TURN
         return out
 
     # -- per game ---------------------------------------------------------------------------
