@@ -14,7 +14,7 @@ from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
 from companion.games.kings_dilemma import KingsDilemma, SeatPads, lights
 from companion.hardware.gpio import GpioBackend
-from companion.hardware.padproto import ACK_COLOUR, ACK_MS
+from companion.hardware.padproto import ACK_COLOUR, ACK_MS, COLOURS
 from companion.hardware.profile import load_profile, profile_path
 from companion.journal import Journal
 from companion.seat import ButtonEvent, Light
@@ -123,7 +123,7 @@ def test_an_rgb_light_shows_the_acknowledgement_colour(pins, tmp_path):
     assert tuple(round(pins.pin(p).state * 255) for p in (17, 27, 22)) == ACK_COLOUR
     CLOCK.t += ACK_MS
     backend.poll()
-    assert tuple(round(pins.pin(p).state * 255) for p in (17, 27, 22)) == (0, 255, 40)
+    assert tuple(round(pins.pin(p).state * 255) for p in (17, 27, 22)) == COLOURS["your-turn"]
     backend.close()
 
 
@@ -157,6 +157,7 @@ def secret_vote_trace(pins, tmp_path, presses: list[tuple[str, int]]) -> list[tu
     """A secret vote on GPIO pads (the session's lights on the LEDs, as the kiosk keeps
     them); Diana (seat 3) makes ``presses`` (button, hold ms). Returns every LED change
     from her first press edge on: (time relative to that edge, seat, level)."""
+    CLOCK.t = 1_000_000  # every run on the same clock: the same moments of every pattern
     journal = Journal(tmp_path / "journal.db")
     session = Session.start(journal, KingsDilemma(), SETUP)
     session.dispatch({"action": "dilemma", "mode": "secret"})
@@ -222,3 +223,42 @@ def test_the_acknowledgement_says_nothing_about_a_secret_ballot(pins, tmp_path):
     locked = traces["aye 1"]
     assert traces["nay 1"] == locked and traces["pass"] == locked
     assert traces["nay then aye, unlocked"] == traces["aye 2 unlocked"]
+
+
+def test_a_new_light_state_shows_at_once_then_keeps_the_common_rhythm(pins):
+    """A press's result must not wait for its pattern's lit steps: LEADER set in the dark
+    half of its 1.6 s cycle is lit for one step from that moment, then dark until the
+    cycle lights it again, in step with every other seat."""
+    backend = GpioBackend(FIVE, 5, clock=CLOCK, worker=False)
+    backend.start(lambda event: None)
+    CLOCK.t = 1_600_000 + 1_000  # step 10 of the cycle: LEADER's dark half
+    backend.set_light(1, Light.LEADER)
+    assert led(pins, 1).state
+    CLOCK.t += 99
+    backend.poll()
+    assert led(pins, 1).state
+    CLOCK.t += 1
+    backend.poll()
+    assert not led(pins, 1).state
+    CLOCK.t = 1_600_000 + 1_600  # the next cycle: lit with the others
+    backend.poll()
+    assert led(pins, 1).state
+    backend.set_light(1, Light.LEADER)  # the same state again: nothing new to show
+    CLOCK.t += 900
+    backend.poll()
+    assert not led(pins, 1).state
+    backend.close()
+
+
+def test_the_pad_firmware_shows_a_new_state_at_once():
+    fw = load_firmware()
+    pad = fw.Pad(bytearray().extend)
+    pad.poll(1_000)  # step 10: LEADER's dark half
+    pad.feed(fw.padproto.encode(2, "LIGHT", "leader"))
+    assert pad.pixels.written[2] == COLOURS["leader"]
+    pad.poll(1_099)
+    assert pad.pixels.written[2] == COLOURS["leader"]
+    pad.poll(1_100)
+    assert pad.pixels.written[2] == (0, 0, 0)
+    pad.poll(1_600)
+    assert pad.pixels.written[2] == COLOURS["leader"]

@@ -47,7 +47,8 @@ from companion.seat import ButtonEvent, Light, Press
 log = logging.getLogger(__name__)
 
 # Plain LED: one character per 100 ms step, "1" lit; the pattern repeats. Every seat
-# runs on the same clock, so lights blink in step. The rhythms are padproto.LIGHTS' (an
+# runs on the same clock, so lights blink in step (a new state is lit for its first step
+# at once: padproto.light_level_since). The rhythms are padproto.LIGHTS' (an
 # RGB light shows the same rhythm in the state's colour); documented in hardware/WIRING.md.
 PLAIN_PATTERNS: dict[Light, str] = {
     light: "".join("0" if c == "0" else "1" for c in padproto.LIGHTS[light.value][1])
@@ -131,6 +132,7 @@ class GpioBackend(SeatBackend):
         self._buttons: list[tuple[int, str, DigitalInputDevice, Debouncer]] = []
         self._ack_until = [0] * seats  # a seat's acknowledgement shows until then (clock ms)
         self._ack_value: list[object] = [None] * seats
+        self._since = [0] * seats  # when each seat's light state was set (clock ms)
         self._leds: list[LED | RGBLED | None] = []  # by seat; None: the seat is lost
         self._closed = False
         lost: list[str] = []
@@ -231,6 +233,7 @@ class GpioBackend(SeatBackend):
         if any(blinking):
             times.append((now // TICK_MS + 1) * TICK_MS)
         times += [until for until in self._ack_until if until > now]
+        times += [since + TICK_MS for since in self._since if since + TICK_MS > now]
         return max(0, min(times) - now) if times else None
 
     def _run(self) -> None:
@@ -259,7 +262,6 @@ class GpioBackend(SeatBackend):
 
     def _show(self, now: int) -> None:
         """Write each light's value for time ``now`` (only where it changed); lock held."""
-        step = now // TICK_MS
         for seat, led in enumerate(self._leds):
             if led is None:
                 continue
@@ -267,11 +269,13 @@ class GpioBackend(SeatBackend):
             rgb = isinstance(led, RGBLED)
             if now < self._ack_until[seat]:
                 value: object = self._ack_value[seat]
-            elif rgb:
-                r, g, b = padproto.light_rgb(light.value, step)
-                value = (r / 255, g / 255, b / 255)
             else:
-                value = padproto.light_level(light.value, step) > 0
+                level = padproto.light_level_since(light.value, now, self._since[seat])
+                if rgb:
+                    r, g, b = padproto.level_rgb(light.value, level)
+                    value = (r / 255, g / 255, b / 255)
+                else:
+                    value = level > 0
             if value != self._shown[seat]:
                 if rgb:
                     led.color = value
@@ -283,10 +287,12 @@ class GpioBackend(SeatBackend):
         """Show ``light`` on ``seat``; a new state ends the seat's acknowledgement."""
         light = Light(light)
         with self._lock:
+            now = self._clock()
             if light != self._lights[seat]:
                 self._ack_until[seat] = 0
+                self._since[seat] = now
             self._lights[seat] = light
-            self._show(self._clock())
+            self._show(now)
             self._wake.notify()
 
     def light(self, seat: int) -> Light:

@@ -48,8 +48,23 @@ def light_level(state, step):
 
 def light_rgb(state, step):
     """The colour ``state`` shows at pattern step ``step``: its colour at that level."""
-    level = light_level(state, step)
+    return level_rgb(state, light_level(state, step))
+
+
+def level_rgb(state, level):
+    """``state``'s colour at ``level`` (0 to 9)."""
     return tuple(c * level // 9 for c in LIGHTS[state][0])
+
+
+def light_level_since(state, now, since):
+    """How lit ``state`` is at ``now`` (ms) when it was set at ``since``: its pattern on
+    the common clock, except that a lit state is lit for the whole first step after it is
+    set. A new state (a press's result) shows at once instead of waiting, up to 800 ms,
+    for its pattern's next lit step; then it keeps the common rhythm."""
+    level = light_level(state, now // TICK_MS)
+    if level == 0 and now - since < TICK_MS:
+        return max(int(c) for c in LIGHTS[state][1])
+    return level
 
 
 BEAT_MS = 500  # the pad sends a heartbeat this often

@@ -43,6 +43,7 @@ class Pad:
         self.pixels = neopixel.NeoPixel(out, self.seats)
         self.lights = ["off"] * self.seats
         self._ack_until = [0] * self.seats  # a seat's acknowledgement shows until then
+        self._since = [0] * self.seats  # when each seat's light state was set
         self._now = 0
         self._shown = [None] * self.seats
         self._splitter = padproto.LineSplitter()
@@ -86,6 +87,7 @@ class Pad:
             else:
                 if payload != self.lights[seat]:
                     self._ack_until[seat] = 0  # the press's result ends its acknowledgement
+                    self._since[seat] = self._now
                 self.lights[seat] = payload
                 self._show(self._now)
         elif kind == padproto.TIMING:
@@ -127,14 +129,14 @@ class Pad:
         self._show(now)
 
     def _show(self, now):
-        step = now // padproto.TICK_MS
         changed = False
         for seat in range(self.seats):
             state = self.lights[seat]
             if now < self._ack_until[seat]:
                 colour = padproto.ACK_COLOUR
             else:
-                colour = padproto.light_rgb(state, step)
+                level = padproto.light_level_since(state, now, self._since[seat])
+                colour = padproto.level_rgb(state, level)
             if colour != self._shown[seat]:
                 self.pixels[seat] = colour
                 self._shown[seat] = colour
