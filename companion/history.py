@@ -331,19 +331,29 @@ class History:
             close()
         return out
 
-    def stats(self, game: str | None = None) -> dict[str, PlayerStats]:
-        """Per player: games played, games won (a shared victory counts for each), average
-        total per game. Most wins first, then best average, then name."""
-        where, params = ("WHERE g.game = ?", (game,)) if game else ("", ())
+    def stats(self, game: str) -> dict[str, PlayerStats]:
+        """Per player of ``game``: games played, games won (a shared victory counts for
+        each), average total per game. Most wins first, then best average, then name."""
+        return self.stats_per_game().get(game, {})
+
+    def stats_per_game(self) -> dict[str, dict[str, PlayerStats]]:
+        """``stats(game)`` of every game kept, by game key in alphabetical order. Scores
+        are only ever averaged within one game: a Koryŏ total and an Inheritors total
+        don't add up to anything."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT s.player, count(*), sum(s.winner), sum(s.total)"
-                f" FROM scores s JOIN games g ON g.id = s.game_id {where} GROUP BY s.player",
-                params,
+                "SELECT g.game, s.player, count(*), sum(s.winner), sum(s.total)"
+                " FROM scores s JOIN games g ON g.id = s.game_id"
+                " GROUP BY g.game, s.player ORDER BY g.game",
             ).fetchall()
-        stats = {p: PlayerStats(n, wins, total / n) for p, n, wins, total in rows}
-        order = sorted(stats, key=lambda p: (-stats[p].wins, -stats[p].average, p))
-        return {p: stats[p] for p in order}
+        per_game: dict[str, dict[str, PlayerStats]] = {}
+        for game, player, n, wins, total in rows:
+            per_game.setdefault(game, {})[player] = PlayerStats(n, wins, total / n)
+        return {
+            game: {p: stats[p] for p in sorted(stats, key=lambda p: (-stats[p].wins,
+                                                                     -stats[p].average, p))}
+            for game, stats in per_game.items()
+        }
 
     def _insert(self, g: GameResult) -> int:
         cur = self._db.execute(

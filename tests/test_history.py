@@ -118,25 +118,27 @@ def test_record_refuses_an_invalid_result_and_keeps_nothing(change, field):
 # -- stats ------------------------------------------------------------------------------------
 
 
-def test_stats_per_player_games_wins_and_average_score():
+def test_stats_per_game_and_player_games_wins_and_average_score():
+    """A player's figures per game: a Koryŏ total is never averaged with a Chosŏn one."""
     with History() as h:
         h.record(result("koryo", (("Ana", 5), ("Ben", 9))))
         h.record(result("koryo", (("Ana", 10), ("Ben", 10), ("Chloe", 1))))  # shared win
         h.record(result("choson", (("Ana", 12), ("Chloe", 2))))
-        stats = h.stats()
-        assert stats == {
-            "Ana": history.PlayerStats(3, 2, 9.0),
-            "Ben": history.PlayerStats(2, 2, 9.5),
-            "Chloe": history.PlayerStats(2, 0, 1.5),
+        per_game = h.stats_per_game()
+        assert per_game == {
+            "choson": {"Ana": history.PlayerStats(1, 1, 12.0),
+                       "Chloe": history.PlayerStats(1, 0, 2.0)},
+            "koryo": {"Ben": history.PlayerStats(2, 2, 9.5),
+                      "Ana": history.PlayerStats(2, 1, 7.5),
+                      "Chloe": history.PlayerStats(1, 0, 1.0)},
         }
-        assert list(stats) == ["Ben", "Ana", "Chloe"]  # most wins, then best average
-        assert h.stats("choson") == {"Ana": history.PlayerStats(1, 1, 12.0),
-                                     "Chloe": history.PlayerStats(1, 0, 2.0)}
+        assert list(per_game["koryo"]) == ["Ben", "Ana", "Chloe"]  # most wins, best average
+        assert h.stats("choson") == per_game["choson"] and h.stats("azul") == {}
 
 
 def test_stats_of_an_empty_history_is_empty():
     with History() as h:
-        assert h.stats() == {}
+        assert h.stats_per_game() == {} and h.stats("koryo") == {}
 
 
 # -- durability -------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The history screen (issue #5): every finished game kept (date, game, players, scores,
 winners), newest first, paged with big targets; filtered by game; the per-player
-statistics of ``History.stats()`` (games, wins, average score per game). Driven through
+statistics of ``History.stats_per_game()`` (games, wins, average score, per game). Driven through
 the real App loop with touch events (SDL dummy driver), at 800x480 and 1280x720."""
 
 from __future__ import annotations
@@ -76,13 +76,14 @@ def test_an_inheritors_count_saved_on_the_sheet_shows_in_the_history_and_stats(o
     texts = t.texts()
     for name in ("Ana", "Ben", "Cleo"):
         assert name in texts
-    row = texts[texts.index("Ana"):texts.index("Ana") + 4]
-    assert row == ["Ana", "1", "1", "17.0"]
+    row = texts[texts.index("Ana"):texts.index("Ana") + 5]
+    assert row == ["Ana", "Inheritors", "1", "1", "17.0"]
 
 
 def test_games_newest_first_paged_with_the_stats_of_history(open_table):
     """Newest first by date (not by when kept); « » turn pages; the players' view is
-    History.stats(): most wins, then best average, with games, wins and average."""
+    History.stats(game) of each game: most wins, then best average, with games, wins and
+    average, each within its own game."""
     t = open_table()
     for day in range(1, 10):
         t.history.record(result("koryo", {"Ana": day, "Ben": 10 - day}),
@@ -106,12 +107,15 @@ def test_games_newest_first_paged_with_the_stats_of_history(open_table):
     t.tap(screen.prev_rect, "prev")
     assert screen.page == screen.pages - 2
     t.tap(screen.view_rect, "players")
-    stats = t.history.stats()
-    rows = [(n, str(s.games), str(s.wins), f"{s.average:.1f}") for n, s in stats.items()]
+    # All games: one row per player and game, each average within its own game.
+    rows = [(n, name, str(s.games), str(s.wins), f"{s.average:.1f}")
+            for game, name in (("choson", "Chosŏn"), ("koryo", "Koryŏ"))
+            for n, s in t.history.stats(game).items()]
     texts = t.texts()
-    shown = [tuple(texts[texts.index(n):texts.index(n) + 4]) for n in stats]
-    assert shown == rows
-    assert rows[0] == ("Ana", "10", "6", "4.8")  # days 5–9 and the shared choson
+    starts = [i for i, text in enumerate(texts) if text in ("Ana", "Ben", "Cleo")]
+    assert [tuple(texts[i:i + 5]) for i in starts] == rows
+    assert rows[0] == ("Ana", "Chosŏn", "1", "1", "3.0")  # the shared choson
+    assert ("Ana", "Koryŏ", "9", "5", "5.0") in rows  # days 5–9, never with the choson
 
 
 def test_filter_by_game_cycles_through_the_games_kept(open_table):
@@ -129,7 +133,8 @@ def test_filter_by_game_cycles_through_the_games_kept(open_table):
     assert seen == ["inheritors", "kings-dilemma", "koryo", None]
     t.tap(screen.filter_rect, "filter")
     t.tap(screen.view_rect, "players")
-    assert screen.stats == t.history.stats("inheritors")
+    assert [(g, n, s) for g, n, s in screen.stats] == [
+        ("inheritors", n, s) for n, s in t.history.stats("inheritors").items()]
     assert "Inheritors" in t.texts() and "Ben" not in t.texts()
 
 

@@ -1,7 +1,8 @@
 """The game history on the touchscreen: every finished game kept in
 ``app.history`` (date, game, players, scores, winners), newest first, a page at a time
 with big « / » targets; a filter by game; the per-player statistics (games, wins, average
-score per game) of ``History.stats()``, for all games or the one filtered.
+score) of ``History.stats_per_game()``: a player's figures per game, for every game or
+the one filtered (scores of different games are never averaged together).
 
 ``new_game(app)`` opens it from the home screen; it is no game, so ``resume`` gives None.
 """
@@ -62,7 +63,12 @@ class HistoryScreen(Screen):
             self.game = None
         self.games: list[GameResult] = sorted(h.games(self.game), key=when, reverse=True) \
             if h else []
-        self.stats: dict[str, PlayerStats] = h.stats(self.game) if h else {}
+        per_game = h.stats_per_game() if h else {}
+        # (game, player, stats) rows: a player's figures per game, never across games
+        self.stats: list[tuple[str, str, PlayerStats]] = [
+            (game, name, s) for game, players in per_game.items()
+            if self.game in (None, game) for name, s in players.items()
+        ]
         self.build()
         self.app.invalidate()
 
@@ -71,7 +77,7 @@ class HistoryScreen(Screen):
         return texts.get(f"history.game.{key}", key)  # a game imported from elsewhere: its key
 
     def items(self) -> list:
-        return self.games if self.view == GAMES else list(self.stats.items())
+        return self.games if self.view == GAMES else self.stats
 
     @property
     def pages(self) -> int:
@@ -162,8 +168,8 @@ class HistoryScreen(Screen):
                     + ", ".join(f"{p.name} {p.total}" for p in g.players)
                     + f" ({self.winners_text(g)})" for g in self.shown()]
         else:
-            rows = [t("history.stats_row", name=n, games=s.games, wins=s.wins,
-                      average=self.average(s)) for n, s in self.shown()]
+            rows = [t("history.stats_row", name=n, game=self.game_name(g), games=s.games,
+                      wins=s.wins, average=self.average(s)) for g, n, s in self.shown()]
         return " | ".join([head, *rows])
 
     def average(self, s: PlayerStats) -> str:
@@ -231,8 +237,11 @@ class HistoryScreen(Screen):
         t, px = self.app.catalog.text, self.app.theme.px
         gap = px(8)
         area = self.list_rect
-        name_w = area.w * 40 // 100
-        col_w = (area.w - name_w) // 3
+        # All games: a game column, each player's figures per game; one game: its players.
+        by_game = self.game is None
+        name_w = area.w * (28 if by_game else 40) // 100
+        game_w = area.w * 27 // 100 if by_game else 0
+        col_w = (area.w - name_w - game_w) // 3
 
         def row(y: int, cells: list[str], colour, fill: bool) -> None:
             r = pygame.Rect(area.x, y, area.w, self.row_h)
@@ -240,15 +249,18 @@ class HistoryScreen(Screen):
                 pygame.draw.rect(p.surface, th.PLATE, r, border_radius=px(10))
             self.text(p, cells[0], pygame.Rect(r.x + px(12), y, name_w - px(12), r.h),
                       px(32), colour)
-            for i, cell in enumerate(cells[1:]):
-                box = pygame.Rect(r.x + name_w + i * col_w, y, col_w, r.h)
+            if by_game:
+                self.text(p, cells[1], pygame.Rect(r.x + name_w, y, game_w, r.h), px(32),
+                          colour)
+            for i, cell in enumerate(cells[2:]):
+                box = pygame.Rect(r.x + name_w + game_w + i * col_w, y, col_w, r.h)
                 self.text(p, cell, box, px(32), colour, "center")
 
-        row(area.y, [t("history.player"), t("history.games"), t("history.wins"),
-                     t("history.average")], th.INK_SOFT, False)
-        for i, (name, s) in enumerate(self.shown(), start=1):
-            row(area.y + i * (self.row_h + gap), [name, str(s.games), str(s.wins),
-                                                  self.average(s)], th.INK, True)
+        row(area.y, [t("history.player"), t("history.game_column"), t("history.games"),
+                     t("history.wins"), t("history.average")], th.INK_SOFT, False)
+        for i, (game, name, s) in enumerate(self.shown(), start=1):
+            row(area.y + i * (self.row_h + gap), [name, self.game_name(game), str(s.games),
+                                                  str(s.wins), self.average(s)], th.INK, True)
 
 
 def demo_history(ctx) -> History:
