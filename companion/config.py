@@ -55,6 +55,7 @@ FULLSCREEN = ("auto", "yes", "no")
 # gpiozero pin factory names (gpiozero.pins); None lets gpiozero choose.
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 MIN_SEATS, MAX_SEATS = 2, 5
+WINDOW_SIZE = (800, 480)  # a window without display.width/height: the official 7" display
 
 _HEX = re.compile(r"#([0-9a-fA-F]{6})")
 
@@ -83,8 +84,11 @@ class HardwareConfig:
 
 @dataclass(frozen=True)
 class DisplayConfig:
-    width: int = 800
-    height: int = 480
+    """The screen. ``width`` and ``height`` (both or neither) are the display's size before
+    rotation; None: fullscreen takes the display's own size, a window is ``WINDOW_SIZE``."""
+
+    width: int | None = None
+    height: int | None = None
     rotation: int = 0
     fullscreen: str = "auto"
 
@@ -328,10 +332,22 @@ def _rotation(value: Any) -> int:
 
 def _display(data: dict, m: Mistakes) -> DisplayConfig:
     _check_keys(data, "display", DISPLAY_KEYS, m)
-    width = m.check(count, data.get("width", 800), "display.width", low=160, high=8192,
-                    default=800)
-    height = m.check(count, data.get("height", 480), "display.height", low=120, high=8192,
-                     default=480)
+    limits = {"width": 160, "height": 120}
+    size = {
+        key: m.check(count, data[key], f"display.{key}", low=low, high=8192)
+        for key, low in limits.items()
+        if data.get(key) is not None
+    }
+    if len(size) == 1 and None not in size.values():  # a valid one without the other
+        missing = "height" if "width" in size else "width"
+        m.errors.append(RuleError(
+            f"display.{missing}",
+            "missing: give width and height together, or neither (fullscreen then takes the "
+            "display's own size)",
+        ))
+    width, height = (size["width"], size["height"]) if len(size) == 2 else (None, None)
+    if width is None or height is None:
+        width = height = None
     rotation = m.check(_rotation, data.get("rotation", 0), default=0)
     fullscreen = data.get("fullscreen", "auto")
     # YAML reads a bare yes/no as a boolean.

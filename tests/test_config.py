@@ -87,7 +87,7 @@ def test_defaults_for_optional_blocks(tmp_path, monkeypatch):
     config = load_config(f)
     assert config.language == "en"
     assert config.hardware == cfg.HardwareConfig("sim")
-    assert config.display == cfg.DisplayConfig(800, 480, 0, "auto")
+    assert config.display == cfg.DisplayConfig(None, None, 0, "auto")
     assert config.data_dir == tmp_path / "data"
 
 

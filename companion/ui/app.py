@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pygame
 
+from companion.config import WINDOW_SIZE, DisplayConfig
 from companion.hardware.base import SeatBackend
 from companion.history import History
 from companion.i18n import Catalog, load_catalog
@@ -118,6 +119,23 @@ def wants_fullscreen(mode: str) -> bool:
         on_pi = False
     desktop = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     return on_pi or not desktop
+
+
+def window_size(display: DisplayConfig, fullscreen: bool) -> tuple[int, int]:
+    """The window's size: the configured one when given; else, fullscreen, the display's
+    own (SDL's desktop mode: the panel's native size, before ``display.rotation`` turns the
+    picture), and in a window ``WINDOW_SIZE``."""
+    if display.width is not None and display.height is not None:
+        return display.width, display.height
+    if fullscreen:
+        pygame.display.init()
+        sizes = pygame.display.get_desktop_sizes()
+        if sizes and min(sizes[0]) > 0:
+            return sizes[0]
+        info = pygame.display.Info()
+        if info.current_w > 0 and info.current_h > 0:
+            return info.current_w, info.current_h
+    return WINDOW_SIZE
 
 
 def open_window(width: int, height: int, fullscreen: bool, caption: str) -> pygame.Surface:
@@ -414,7 +432,15 @@ def make_app(
     """Open the window for ``config`` (a ``companion.config.Config``) and the app on it."""
     catalog = load_catalog(config.language)
     d = config.display
-    window = open_window(d.width, d.height, fullscreen, catalog.text("app.name"))
+    size = window_size(d, fullscreen)
+    window = open_window(*size, fullscreen, catalog.text("app.name"))
+    log.info(
+        "display: %dx%d %s (%s), rotation %d",
+        *window.get_size(),
+        "fullscreen" if fullscreen else "window",
+        "configured" if d.width is not None else "the display's own size" if fullscreen else "default",
+        d.rotation,
+    )
     return App(
         window,
         backend=backend,
