@@ -4,7 +4,8 @@
 # The first start sets up .venv (the package and its dependencies; on a Raspberry Pi also
 # its GPIO backend, the `pi` extra). Later starts reuse it without touching the network:
 # the set-up is done again only when pyproject.toml, the Python or the machine's kind
-# changed (a stamp in .venv records what it was done for). `--setup` forces it.
+# changed (a stamp in .venv records what it was done for). `--setup` sets up (again) and
+# stops there, without starting the companion (before install-service, say).
 #
 # On a Raspberry Pi the venv also sees the system's Python packages
 # (--system-site-packages): Raspberry Pi OS's own lgpio (python3-lgpio) is used where
@@ -84,17 +85,18 @@ setup() {
     exit 1
   fi
   rm -f "$log"
+  if [ "$extra" = '.[pi]' ] && ! .venv/bin/python -c 'import lgpio' 2>/dev/null; then
+    echo "run.sh: no lgpio for $(python3 -V 2>&1) on PyPI: sudo apt install python3-lgpio" \
+      "(the venv sees it); until then GPIO seats fall back to the keyboard simulator" >&2
+  fi
   echo "$wanted" >"$stamp"
 }
 
 if [ "${1:-}" = "--setup" ]; then
-  shift
   setup
+  echo "run.sh: .venv is set up; .venv/bin/companion is there" >&2
+  exit 0
 elif [ ! -x .venv/bin/companion ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   setup
-fi
-if [ "$extra" = '.[pi]' ] && ! .venv/bin/python -c 'import lgpio' 2>/dev/null; then
-  echo "run.sh: no lgpio in .venv (PyPI has no wheel for $(python3 -V 2>&1)):" \
-    "sudo apt install python3-lgpio, then start again; until then the seats are simulated" >&2
 fi
 exec .venv/bin/companion run "$@"
