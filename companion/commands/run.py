@@ -99,6 +99,16 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         app = make_app(
             config, backend, notice=notice, fullscreen=fullscreen, journal=journal, history=history
         )
+        width, height = app.window.get_size()
+        if config.display.width is not None:
+            source = "configured"
+        else:
+            source = "the display's own size" if fullscreen else "default"
+        mode = "fullscreen" if fullscreen else "window"
+        logger.info(
+            "display: %dx%d %s (%s), rotation %d",
+            width, height, mode, source, config.display.rotation,
+        )
         app.start_backend()
         try:
             resumed = resume_unfinished(app)

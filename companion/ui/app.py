@@ -434,13 +434,6 @@ def make_app(
     d = config.display
     size = window_size(d, fullscreen)
     window = open_window(*size, fullscreen, catalog.text("app.name"))
-    log.info(
-        "display: %dx%d %s (%s), rotation %d",
-        *window.get_size(),
-        "fullscreen" if fullscreen else "window",
-        "configured" if d.width is not None else "the display's own size" if fullscreen else "default",
-        d.rotation,
-    )
     return App(
         window,
         backend=backend,
