@@ -59,11 +59,13 @@ NEEDS = {
 # The console unit's devices, by their kernel driver name (/proc/devices): the display
 # (DRM), the touchscreen (evdev), the GPIO chips (lgpio, gpiozero's default), the Pico
 # seat pads (USB CDC ACM) and USB serial adapters, and its console (tty1).
-# /dev/gpiomem for the RPi.GPIO pin factory on a Pi 4 or older.
+# /dev/gpiomem for the RPi.GPIO pin factory on a Pi 4 or older (its driver is rpi-gpiomem
+# in current Pi kernels, bcm2835-gpiomem in older ones; a name the kernel lacks is ignored).
 DEVICES = (
     "char-drm",
     "char-input",
     "char-gpiochip",
+    "char-rpi-gpiomem",
     "char-bcm2835-gpiomem",
     "char-ttyACM",
     "char-ttyUSB",
