@@ -10,6 +10,7 @@ import os
 import sys
 
 from companion.engine.errors import RuleError
+from companion.safetext import one_line
 from companion.yamlsrc import SourceError
 
 # What `companion --help` tells a user (the module docstring above is for developers).
@@ -77,10 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._module.run(args) or 0)
     except (SourceError, RuleError) as exc:
-        # One line per mistake, whatever names or keys the file put in the message.
+        # One short line per mistake, whatever names or keys the file put in the message.
         for message in exc.messages if isinstance(exc, SourceError) else [str(exc)]:
-            message = message.replace("\r", "\\r").replace("\n", "\\n")
-            print(f"companion {args.command}: {message}", file=sys.stderr)
+            print(f"companion {args.command}: {one_line(message)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from companion import paths
 from companion.engine.errors import RuleError
 from companion.hardware.profile import PROFILES_DIR, load_profile, profile_path
+from companion.safetext import escaped, shown
 from companion.validate import count, describe, join, mapping
 from companion.yamlsrc import Document, SourceError, SourceErrors, load
 
@@ -119,7 +120,7 @@ def load_config(path: str | Path) -> Config:
     """Read and validate a configuration file; a file that can't be read is a
     ``SourceError``, the mistakes of one that can are all in one ``SourceErrors`` (in the
     order of their lines)."""
-    doc = load(path)
+    doc = load(path, "a configuration file")
     mistakes = Mistakes()
     try:
         config = _config(doc, mistakes)
@@ -180,8 +181,12 @@ def _choice(value: Any, path: str, choices: tuple, what: str) -> Any:
 
 
 def _text(value: Any, path: str) -> str:
+    """Text with something in it and no control character (a NUL in a path or a name
+    stops ``run`` where it is used; an escape sequence in a name would reach the log)."""
     if not isinstance(value, str) or not value.strip():
         raise RuleError(path, f"expected text, got {describe(value)}")
+    if escaped(value) != value:
+        raise RuleError(path, f"{describe(value)} holds a control character")
     return value.strip()
 
 
@@ -206,7 +211,34 @@ def _config(doc: Document, m: Mistakes) -> Config:
         text = m.check(_text, data["data_dir"], "data_dir")
         if text is not None:
             data_dir = base / m.check(_user_path, text, "data_dir", default=Path())
+    m.check(_check_data_dir, data_dir)
     return Config(seats, hardware, display, language, data_dir)
+
+
+def _check_data_dir(path: Path) -> None:
+    """What ``run`` needs of the data directory: a path it can use, a directory (or one it
+    can create) that this account may write in."""
+    field = "data_dir"
+    if "\0" in str(path) or escaped(str(path)) != str(path):
+        raise RuleError(field, f"{shown(str(path))} holds a control character")
+    existing = path
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if not existing.is_dir():
+        raise RuleError(field, f"{existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise RuleError(field, f"{existing}: this account ({_user()}) may not write there")
+
+
+def _user() -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError):
+        return f"uid {os.getuid()}"
 
 
 def _user_path(value: str, path: str) -> Path:

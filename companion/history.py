@@ -32,7 +32,8 @@ from typing import Any, Self
 from companion import paths
 from companion.engine.errors import RuleError
 from companion.journal import open_durable
-from companion.yamlsrc import SourceError
+from companion.safetext import shown
+from companion.yamlsrc import MAX_INT_DIGITS, OutOfRange, SourceError, digits
 
 # "CPH1" in the SQLite header: tells the history from the journal or any other SQLite file.
 HISTORY_APP_ID = 0x43504831
@@ -63,6 +64,8 @@ JSON_VERSION = 1
 CSV_COLUMNS = ("game_no", "date", "game", "seat", "player", "total", "winner", "breakdown")
 YES, NO = "yes", "no"
 OPTIONAL_KEYS = ("started", "first_player")  # of a game, in JSON exports; not in CSV
+MAX_POINTS = 1_000_000_000  # a score, either way
+MAX_IMPORT_BYTES = 50_000_000  # an export of some 200,000 games
 
 _GAME_KEY = re.compile(r"[a-z0-9][a-z0-9-]*")
 _PART_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -121,7 +124,7 @@ class GameResult:
         when = check_date(data["date"], _join(path, "date"))
         game = data["game"]
         if not isinstance(game, str) or not _GAME_KEY.fullmatch(game):
-            raise RuleError(_join(path, "game"), f"expected a game key like koryo, got {game!r}")
+            raise RuleError(_join(path, "game"), f"expected a game key like koryo, got {shown(game)}")
         players_path = _join(path, "players")
         if not isinstance(data["players"], list) or not data["players"]:
             raise RuleError(players_path, "expected a non-empty list of players")
@@ -142,7 +145,7 @@ class GameResult:
             raise RuleError(winners_path, "expected a non-empty list of player names")
         for i, w in enumerate(winners):
             if w not in names:
-                raise RuleError(_join(winners_path, i), f"{w!r} is not one of the players")
+                raise RuleError(_join(winners_path, i), f"{shown(w)} is not one of the players")
             if w in winners[:i]:
                 raise RuleError(_join(winners_path, i), f"{w} is listed twice")
         started = data.get("started")
@@ -196,9 +199,22 @@ def _keys(data: dict, path: str, keys: set[str], strict: bool,
 
 
 def _whole(value: Any, path: str) -> int:
+    """A whole number of points within ``MAX_POINTS`` either way (SQLite's INTEGER holds
+    less than 2**63; no game scores a billion)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(path, f"expected a whole number, got {value!r}")
+        raise RuleError(path, f"expected a whole number, got {shown(value)}")
+    if not -MAX_POINTS <= value <= MAX_POINTS:
+        raise RuleError(path, f"{shown(value)} is out of range ({-MAX_POINTS:,} to "
+                              f"{MAX_POINTS:,})")
     return value
+
+
+def _number(text: str) -> int:
+    """A whole number as an export writes it (``_WHOLE``); too many digits to be in range
+    is ``OutOfRange``, never parsed."""
+    if digits(text) > MAX_INT_DIGITS:
+        return OutOfRange(text.strip())
+    return int(text)
 
 
 def check_date(value: Any, path: str) -> str:
@@ -209,12 +225,12 @@ def check_date(value: Any, path: str) -> str:
             return value
         except ValueError:
             pass
-    raise RuleError(path, f"expected an ISO date like 2024-05-01T20:30:00+02:00, got {value!r}")
+    raise RuleError(path, f"expected an ISO date like 2024-05-01T20:30:00+02:00, got {shown(value)}")
 
 
 def check_name(value: Any, path: str, seated: list[str]) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise RuleError(path, f"expected a player name, got {value!r}")
+        raise RuleError(path, f"expected a player name, got {shown(value)}")
     if value in seated:
         raise RuleError(path, f"{value} is seated twice")
     return value
@@ -224,7 +240,7 @@ def check_breakdown(value: Any, path: str) -> dict[str, int]:
     value = _mapping(value, path)
     for key, points in value.items():
         if not isinstance(key, str) or not _PART_KEY.fullmatch(key):
-            raise RuleError(path, f"{key!r} is not a breakdown key (letters, digits, _ or -)")
+            raise RuleError(path, f"{shown(key)} is not a breakdown key (letters, digits, _ or -)")
         _whole(points, _join(path, key))
     return dict(value)
 
@@ -426,17 +442,19 @@ def parse_json(text: str, source: str) -> list[GameResult]:
     """The games of a JSON export; any error is a ``SourceError`` naming the record and
     field (``games.3.players.1.total``)."""
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=_number)
     except json.JSONDecodeError as exc:
         raise SourceError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise SourceError(f"{source}: not valid JSON: nested too deeply") from None
     try:
         doc = _mapping(doc, "")
         _keys(doc, "", {"format", "version", "games"}, strict=True)
         if doc["format"] != JSON_FORMAT:
-            raise RuleError("format", f"expected {JSON_FORMAT!r}, got {doc['format']!r}")
+            raise RuleError("format", f"expected {shown(JSON_FORMAT)}, got {shown(doc['format'])}")
         if doc["version"] != JSON_VERSION:
             raise RuleError("version", f"this companion reads version {JSON_VERSION}, "
-                                       f"got {doc['version']!r}")
+                                       f"got {shown(doc['version'])}")
         if not isinstance(doc["games"], list):
             raise RuleError("games", "expected a list of games")
         return [GameResult.from_dict(g, f"games.{i}") for i, g in enumerate(doc["games"])]
@@ -486,26 +504,26 @@ def _csv_game(rows: list[tuple[int, dict]], fail: Callable[..., SourceError]) ->
     """One game from its consecutive rows."""
     first_line, first = rows[0]
     if not _WHOLE.fullmatch(first["game_no"].strip()):
-        raise fail("game_no", f"expected a whole number, got {first['game_no']!r}", first_line)
+        raise fail("game_no", f"expected a whole number, got {shown(first['game_no'])}", first_line)
     players: list[PlayerResult] = []
     winners: list[str] = []
     for seat, (at, row) in enumerate(rows, start=1):
         for column in ("date", "game"):
             if row[column] != first[column]:
-                raise fail(column, f"{row[column]!r}, but game {first['game_no']} has "
-                                   f"{first[column]!r} on line {first_line}", at)
+                raise fail(column, f"{shown(row[column])}, but game {first['game_no']} has "
+                                   f"{shown(first[column])} on line {first_line}", at)
         if row["seat"].strip() != str(seat):
-            raise fail("seat", f"expected seat {seat}, got {row['seat']!r}", at)
+            raise fail("seat", f"expected seat {seat}, got {shown(row['seat'])}", at)
         if not _WHOLE.fullmatch(row["total"].strip()):
-            raise fail("total", f"expected a whole number, got {row['total']!r}", at)
+            raise fail("total", f"expected a whole number, got {shown(row['total'])}", at)
         if row["winner"] not in (YES, NO):
-            raise fail("winner", f"expected {YES} or {NO}, got {row['winner']!r}", at)
+            raise fail("winner", f"expected {YES} or {NO}, got {shown(row['winner'])}", at)
         try:
             name = check_name(row["player"], "player", [p.name for p in players])
             breakdown = check_breakdown(_parts(row["breakdown"]), "breakdown")
         except RuleError as exc:
             raise fail(exc.field, exc.message, at) from None
-        players.append(PlayerResult(name, int(row["total"]), breakdown))
+        players.append(PlayerResult(name, _number(row["total"]), breakdown))
         if row["winner"] == YES:
             winners.append(name)
     try:
@@ -530,10 +548,10 @@ def _parts(text: str) -> dict[str, int]:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not _WHOLE.fullmatch(value.strip()):
-            raise RuleError("breakdown", f"expected key=points, got {item!r}")
+            raise RuleError("breakdown", f"expected key=points, got {shown(item)}")
         if key in parts:
             raise RuleError("breakdown", f"{key} is given twice")
-        parts[key] = int(value)
+        parts[key] = _number(value)
     return parts
 
 

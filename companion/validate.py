@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.errors import RuleError
+from companion.safetext import shown
+from companion.yamlsrc import OutOfRange
 
 
 def join(path: str, key: object) -> str:
@@ -41,13 +43,15 @@ def describe(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
-    return f"{value!r}"
+    return shown(value)
 
 
 def count(value: Any, path: str, *, low: int = 0, high: int | None = None) -> int:
     """A whole number within bounds (counts are non-negative by default)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(path, f"expected a whole number, got {describe(value)}")
+    if isinstance(value, OutOfRange):
+        raise RuleError(path, f"{value} is out of range")
     if value < low:
         raise RuleError(path, f"{value} is below the minimum {low}")
     if high is not None and value > high:
@@ -56,8 +60,12 @@ def count(value: Any, path: str, *, low: int = 0, high: int | None = None) -> in
 
 
 def integer(value: Any, path: str) -> int:
+    """A whole number; one written with too many digits for any game (``OutOfRange``) is
+    refused."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(path, f"expected a whole number, got {describe(value)}")
+    if isinstance(value, OutOfRange):
+        raise RuleError(path, f"{value} is out of range")
     return value
 
 
@@ -66,12 +74,14 @@ def players(value: Any, path: str, low: int, high: int) -> list[str]:
     if not isinstance(value, list):
         raise RuleError(path, f"expected a list of player names, got {describe(value)}")
     names: list[str] = []
+    seated: set[str] = set()
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
             raise RuleError(join(path, i), f"expected a player name, got {describe(name)}")
-        if name in names:
+        if name in seated:
             raise RuleError(join(path, i), f"{name} is seated twice")
         names.append(name)
+        seated.add(name)
     if not low <= len(names) <= high:
         raise RuleError(path, f"{len(names)} players, but the game takes {low}–{high}")
     return names

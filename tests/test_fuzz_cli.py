@@ -13,8 +13,6 @@ floats, nested lists/maps), keys added or removed, and the YAML text itself brok
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import subprocess
 import sys
@@ -23,10 +21,10 @@ from typing import Any
 
 import pytest
 import yaml
+from cli_run import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cli import main
 from companion.config import SHIPPED_CONFIG
 
 SPEC = Path(__file__).parent / "data" / "spec"
@@ -139,18 +137,6 @@ def _break_text(text: str, data: st.DataObject) -> str:
     if op == "huge":
         return text.replace("1", "9" * data.draw(st.integers(20, 400)), 1)
     return text
-
-
-def run_cli(argv: list[str]) -> tuple[int, str, str]:
-    """`companion ARGV` in-process: (exit code, stdout, stderr). Any exception but
-    SystemExit propagates and fails the test — that is a traceback for the user."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exc:  # argparse
-            code = exc.code if isinstance(exc.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
 
 
 def check_contract(command: str, path: Path, as_json: bool) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from companion import history
 from companion.journal import JournalError
-from companion.yamlsrc import SourceError
+from companion.safetext import escaped
+from companion.yamlsrc import SourceError, read_bounded
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -22,17 +23,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    raw = read_bounded(args.file, "an export", history.MAX_IMPORT_BYTES)
     try:
-        # newline="": a name with a line break inside a quoted CSV field stays as written
-        with open(args.file, encoding="utf-8-sig", newline="") as f:
-            text = f.read()
-    except FileNotFoundError:
-        raise SourceError(f"{args.file}: no such file") from None
+        # bytes decoded as they are: a line break inside a quoted CSV field stays as written
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise SourceError(f"{args.file}: not a text file (expected UTF-8 CSV or JSON)") from None
-    except OSError as exc:
-        raise SourceError(f"{args.file}: cannot read: {exc.strerror}") from None
-    games = history.parse(text, str(args.file))
+        raise SourceError(f"{escaped(str(args.file))}: not a text file (expected UTF-8 CSV "
+                          "or JSON)") from None
+    games = history.parse(text, escaped(str(args.file)))
     try:
         with history.History(args.db) as h:
             if h.notice:

@@ -7,6 +7,7 @@ import json
 
 from companion import yamlsrc
 from companion.engine.errors import RuleError
+from companion.safetext import terminal_safe
 from companion.tables import kd_kingdom
 from companion.validate import mapping
 
@@ -17,7 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    doc = yamlsrc.load(args.file)
+    doc = yamlsrc.load(args.file, "a table file")
     try:
         result = kd_kingdom.kingdom(mapping(doc.data, ""))
     except RuleError as exc:
@@ -25,5 +26,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        print(kd_kingdom.render(result))
+        print(terminal_safe(kd_kingdom.render(result)))
     return 0

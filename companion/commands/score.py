@@ -8,6 +8,7 @@ import json
 
 from companion import yamlsrc
 from companion.engine.errors import RuleError
+from companion.safetext import shown, terminal_safe
 from companion.validate import mapping
 
 # game key in the file -> module under companion.tables with score(data) and render(result)
@@ -25,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    doc = yamlsrc.load(args.file)
+    doc = yamlsrc.load(args.file, "a table file")
     try:
         data = mapping(doc.data, "")
         game = data.get("game")
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         if "game" not in data:
             raise RuleError("game", f"missing (one of {known})")
         if not isinstance(game, str) or game not in GAMES:
-            raise RuleError("game", f"{game!r} is not a game this command scores ({known})")
+            raise RuleError("game", f"{shown(game)} is not a game this command scores ({known})")
         module = importlib.import_module(f"companion.tables.{GAMES[game]}")
         result = module.score(data)
     except RuleError as exc:
@@ -41,5 +42,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        print(module.render(result))
+        print(terminal_safe(module.render(result)))
     return 0

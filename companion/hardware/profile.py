@@ -77,7 +77,7 @@ def profile_path(name: str) -> Path:
 
 def load_profile(path: str | Path) -> WiringProfile:
     """Read and validate a wiring profile; errors are ``SourceError`` (file:line: field)."""
-    doc = load(path)
+    doc = load(path, "a wiring profile")
     try:
         return _profile(doc)
     except RuleError as exc:

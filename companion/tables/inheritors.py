@@ -35,7 +35,7 @@ class Colour:
 
 def load_colours(path: str | Path = DATA) -> dict[str, Colour]:
     """The colours of the game, in display order; a bad data file is a ``SourceError``."""
-    doc = yamlsrc.load(path)
+    doc = yamlsrc.load(path, "a table file")
     try:
         data = mapping(doc.data, "")
         check_keys(data, "", {"colours"})

@@ -128,3 +128,24 @@ class Painter:
         if line:
             out.append(line)
         return out
+
+
+def missing_glyphs(text: str) -> str:
+    """The characters of ``text`` the theme's font has no glyph for (they would show as an
+    empty box), each once, in order. ``check-config`` refuses a seat name with any."""
+    import pygame.freetype
+
+    pygame.freetype.init()
+    font = pygame.freetype.Font(_default_font_path(), 20)
+    missing = ""
+    for char, metrics in zip(text, font.get_metrics(text), strict=True):
+        if metrics is None and not char.isspace() and char not in missing:
+            missing += char
+    return missing
+
+
+def _default_font_path() -> str:
+    """pygame's own font, the one ``pygame.font.Font(None, …)`` draws with."""
+    import os
+
+    return os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
