@@ -17,12 +17,15 @@ CSV line or the JSON record and field that is wrong.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import logging
 import re
+import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date as Date
 from datetime import datetime
@@ -31,9 +34,11 @@ from typing import Any, Self
 
 from companion import paths
 from companion.engine.errors import RuleError
-from companion.journal import open_durable
+from companion.journal import StorageError, open_durable, storage_error, transaction
 from companion.safetext import shown
 from companion.yamlsrc import MAX_INT_DIGITS, OutOfRange, SourceError, digits
+
+log = logging.getLogger(__name__)
 
 # "CPH1" in the SQLite header: tells the history from the journal or any other SQLite file.
 HISTORY_APP_ID = 0x43504831
@@ -265,6 +270,7 @@ class History:
             self.path, _SCHEMA, HISTORY_APP_ID, HISTORY_VERSION
         )
         self._lock = threading.RLock()
+        self.failure: StorageError | None = None  # the last write's, until one succeeds
         self._migrate()
 
     def _migrate(self) -> None:
@@ -298,6 +304,7 @@ class History:
         game = result_of(result, date, started=started, first_player=first_player)
         with self._lock, self._transaction():
             return self._insert(game)
+
 
     def import_games(self, games: list[GameResult]) -> tuple[int, int]:
         """Keep ``games`` in one transaction, all or none. A game equal to one kept before
@@ -387,24 +394,18 @@ class History:
         )
         return gid
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
-
-
-class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception."""
-
-    def __init__(self, db: Any) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: object, *exc: object) -> None:
-        if exc_type is None:
-            self._db.execute("COMMIT")
-        elif self._db.in_transaction:
-            self._db.execute("ROLLBACK")
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction; a storage failure (disk full, read-only) rolls it back and is a
+        ``StorageError``, kept in ``failure`` until a write succeeds."""
+        try:
+            with transaction(self._db):
+                yield
+        except sqlite3.Error as exc:
+            self.failure = storage_error(exc, self.path)
+            log.error("history %s: %s", self.path, self.failure)
+            raise self.failure from None
+        self.failure = None
 
 
 def _identity(g: GameResult) -> str:

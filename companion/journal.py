@@ -10,16 +10,36 @@ What must survive a power cut but never be shown (a sealed ballot) goes in ``pri
 it lives in its own table, is never returned by the methods that show a game, and only
 the session reads it back (``actions_with_secrets``) to rebuild the state.
 
-A database that cannot be used (garbage, truncated, a directory in its place, another
-program's database) is never overwritten: it is moved aside as
-``NAME.corrupt-YYYYmmdd-HHMMSS`` (with its ``-wal``/``-shm`` files), a fresh journal is
-started and ``Journal.notice`` says what happened, for the screen and the log.
+A database that cannot be used (SQLite says it is not a database or malformed, a
+directory in its place, another program's database) is never overwritten: it is moved
+aside as ``NAME.corrupt-YYYYmmdd-HHMMSS`` (with its ``-wal``/``-shm`` files), a fresh
+journal is started and ``Journal.notice`` says what happened, for the screen and the log.
+
+A healthy database on storage that fails (disk full, read-only, I/O error) is never moved
+aside: ``StorageError`` says what failed. A write that fails changes nothing and is
+refused (``Journal.failure`` holds why, for the screen, until a write succeeds again); a
+journal that can't be opened is retried at each write, so the game is back once the
+cause is gone.
+
+Losing the ``-wal`` file (garbage or a truncation: SQLite then silently drops the frames
+from the first bad one) would lose acknowledged actions without a trace. So every write
+also counts itself in the database (``meta.commits``) and the count is written, after the
+commit, to ``NAME-ack`` beside it (fsynced every ``SYNC_EVERY`` writes and at the end of a
+game). On opening, a count in the database below the one in ``NAME-ack`` means writes
+went missing: ``Journal.lost`` says how many, ``notice`` and the log say so.
+
+Deleted rows leave no bytes (``PRAGMA secure_delete``); undoing a sealed ballot also
+checkpoints and truncates the ``-wal``, where its older copy would otherwise stay. The
+files are created readable by the kiosk's account only (0600).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
+import os
+import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -32,8 +52,11 @@ log = logging.getLogger(__name__)
 
 # "CPJ1" in the SQLite header: tells our journal from any other SQLite file.
 JOURNAL_APP_ID = 0x43504A31
-# 1: games, actions, private. 2: games.abandoned (``_migrate`` brings a 1 up to date).
-JOURNAL_VERSION = 2
+# 1: games, actions, private. 2: games.abandoned. 3: meta (journal_id, commits).
+# ``_migrate`` brings an older one up to date.
+JOURNAL_VERSION = 3
+SYNC_EVERY = 8  # writes between two fsyncs of the -ack count
+ACK_SUFFIX = "-ack"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -59,12 +82,86 @@ CREATE TABLE IF NOT EXISTS private (
     PRIMARY KEY (game_id, seq),
     FOREIGN KEY (game_id, seq) REFERENCES actions(game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value NOT NULL
+);
 """
+_META = "INSERT OR IGNORE INTO meta VALUES ('journal_id', ?), ('commits', 0)"
+_COUNT = ("UPDATE meta SET value = value + 1 WHERE key = 'commits'", ())
 
 
 class JournalError(RuntimeError):
     """A request the journal can't honour (unknown or finished game, data that isn't JSON,
     a database that can't be opened even after moving the old one aside)."""
+
+
+# What an SQLite error says about the storage: its primary result code (sqlite3.h).
+_CORRUPT_CODES = {11, 24, 26}  # SQLITE_CORRUPT, SQLITE_FORMAT, SQLITE_NOTADB
+_CAUSE_OF_CODE = {
+    13: "disk_full",  # SQLITE_FULL
+    8: "read_only",  # SQLITE_READONLY
+    3: "read_only",  # SQLITE_PERM
+    23: "read_only",  # SQLITE_AUTH
+    10: "io",  # SQLITE_IOERR
+    14: "cannot_open",  # SQLITE_CANTOPEN
+    5: "busy",  # SQLITE_BUSY
+    6: "busy",  # SQLITE_LOCKED
+}
+_CAUSE_OF_ERRNO = {
+    errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full", errno.EFBIG: "disk_full",
+    errno.EROFS: "read_only", errno.EACCES: "read_only", errno.EPERM: "read_only",
+}
+CAUSES = {  # cause -> what the log says (the screens say it from the catalogs)
+    "disk_full": "disk full",
+    "read_only": "read-only",
+    "io": "I/O error",
+    "cannot_open": "cannot open the file",
+    "busy": "in use by another program",
+    "corrupt": "the database is damaged",
+    "other": "database error",
+}
+# Causes that a fresh connection may cure (a file made writable again, a disk back):
+# after one of these the next write reopens the database first.
+_REOPEN = {"read_only", "cannot_open", "io", "corrupt", "other"}
+
+
+def cause_of(exc: BaseException) -> str:
+    """The ``CAUSES`` key for an SQLite or OS error."""
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is None:
+            return "other"
+        primary = code & 0xFF
+        if primary in _CORRUPT_CODES:
+            return "corrupt"
+        return _CAUSE_OF_CODE.get(primary, "other")
+    if isinstance(exc, OSError):
+        return _CAUSE_OF_ERRNO.get(exc.errno or 0, "io")
+    return "other"
+
+
+class StorageError(JournalError):
+    """The storage refused (disk full, read-only, I/O error): nothing was written, the
+    database was left where it is. ``cause`` is a ``CAUSES`` key (the screens' catalog
+    texts are ``storage.cause.<cause>``); the message reads "not saved: disk full (…)"."""
+
+    def __init__(self, cause: str, detail: str, *, saving: bool = True) -> None:
+        self.cause = cause
+        self.detail = detail
+        self.saving = saving
+        head = "not saved" if saving else "cannot read"
+        super().__init__(f"{head}: {CAUSES.get(cause, cause)} ({detail})")
+
+
+def storage_error(exc: BaseException, path: Path, *, saving: bool = True) -> StorageError:
+    """``exc`` as a StorageError. SQLite says "unable to open" for a WAL database whose file
+    this account may not write: said as read-only, which is what the table can fix."""
+    cause = cause_of(exc)
+    if cause in ("cannot_open", "io") and path.exists() and not os.access(path, os.W_OK):
+        cause = "read_only"
+    detail = f"{path.name}: {getattr(exc, 'strerror', None) or exc}"
+    return StorageError(cause, detail, saving=saving)
 
 
 class Unusable(Exception):
@@ -106,16 +203,30 @@ def _dump(value: Any, what: str) -> str:
 # --- opening a durable database (also used by other SQLite stores) ---------------------
 
 
+_SIDE_FILES = ("-wal", "-shm", "-journal", ACK_SUFFIX)
+
+
+def create_private(path: Path) -> None:
+    """Create ``path`` empty and readable by this account only (0600), if it is missing:
+    SQLite then gives its ``-wal`` and ``-shm`` the same mode."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise storage_error(exc, path) from None
+
+
 def move_aside(path: Path) -> Path:
     """Rename ``path`` (and its ``-wal``, ``-shm``, ``-journal`` companions) to
     ``NAME.corrupt-YYYYmmdd-HHMMSS``, never replacing an earlier one; returns the new path."""
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = path.with_name(f"{path.name}.corrupt-{stamp}")
     n = 1
-    while any(Path(f"{target}{s}").exists() for s in ("", "-wal", "-shm", "-journal")):
+    while any(Path(f"{target}{s}").exists() for s in ("", *_SIDE_FILES)):
         target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
         n += 1
-    for suffix in ("-wal", "-shm", "-journal"):
+    for suffix in _SIDE_FILES:
         side = Path(f"{path}{suffix}")
         if side.exists():
             side.rename(f"{target}{suffix}")
@@ -127,10 +238,13 @@ def _connect(path: Path, schema: str, app_id: int, version: int) -> sqlite3.Conn
     """Open and check ``path``; raise ``Unusable`` if it isn't a healthy database of ours."""
     if path.exists() and not path.is_file():
         raise Unusable("it is not a regular file")
+    create_private(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
-        raise Unusable(f"SQLite can't open it ({exc})") from None
+        if cause_of(exc) == "corrupt":
+            raise Unusable(f"SQLite can't open it ({exc})") from None
+        raise storage_error(exc, path, saving=False) from None
     try:
         found_id = conn.execute("PRAGMA application_id").fetchone()[0]
         found_version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -147,6 +261,7 @@ def _connect(path: Path, schema: str, app_id: int, version: int) -> sqlite3.Conn
             log.warning("%s: SQLite refused WAL mode (%s)", path, mode)
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA secure_delete=ON")
         if not tables:
             # One transaction: a crash here leaves either nothing or the whole schema with
             # our id in the header, never half a database that looks foreign.
@@ -160,9 +275,28 @@ def _connect(path: Path, schema: str, app_id: int, version: int) -> sqlite3.Conn
     except Unusable as exc:
         exc.conn = conn
         raise
-    except sqlite3.DatabaseError as exc:
-        raise Unusable(f"SQLite can't read it ({exc})", conn) from None
+    except sqlite3.Error as exc:
+        if cause_of(exc) == "corrupt":
+            raise Unusable(f"SQLite can't read it ({exc})", conn) from None
+        # Full, read-only, I/O: the storage, not the file. Leave it where it is.
+        conn.close()
+        raise storage_error(exc, path, saving=False) from None
     return conn
+
+
+def writable(conn: sqlite3.Connection, path: Path) -> StorageError | None:
+    """Whether a write would be refused by the file (read-only): a write rolled back,
+    which needs no disk space. None when it is writable."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            conn.execute(f"PRAGMA user_version={version:d}")
+        finally:
+            conn.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        return storage_error(exc, path)
+    return None
 
 
 def open_durable(
@@ -175,9 +309,10 @@ def open_durable(
     transaction when the database has no table yet; ``app_id`` marks the file as ours."""
     path = Path(path).expanduser()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
-        raise JournalError(f"{path.parent}: cannot create the directory ({exc.strerror})") from None
+        raise StorageError(cause_of(exc), f"{path.parent}: cannot create the directory "
+                                          f"({exc.strerror})", saving=False) from None
     try:
         return _connect(path, schema, app_id, version), None
     except Unusable as exc:
@@ -201,39 +336,159 @@ def open_durable(
         raise JournalError(f"{path}: cannot start a new database ({exc.reason})") from None
 
 
+class transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception (a rollback that
+    fails too, on a broken disk, leaves the first error to be seen)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def __enter__(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is None:
+            self._conn.execute("COMMIT")
+        elif self._conn.in_transaction:
+            try:
+                self._conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                log.exception("rollback failed")
+
+
 # --- the journal ------------------------------------------------------------------------
 
 
 class Journal:
-    """Games and their actions, one SQLite file. Safe to share between threads."""
+    """Games and their actions, one SQLite file. Safe to share between threads.
+
+    ``failure`` is the ``StorageError`` of the last write when it failed (None once one
+    succeeds again); ``notice`` what the table must be told about the file (moved aside,
+    can't be opened, writes lost); ``lost`` how many acknowledged writes went missing."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
-        self._db, self.notice = open_durable(self.path, _SCHEMA, JOURNAL_APP_ID, JOURNAL_VERSION)
+        self.ack_path = Path(f"{self.path}{ACK_SUFFIX}")
         self._lock = threading.RLock()
-        self._migrate()
+        self._db: sqlite3.Connection | None = None
+        self.notice: str | None = None
+        self.failure: StorageError | None = None
+        self.lost = 0
+        self._id = ""
+        self._commits = 0
+        self._unsynced = 0
+        self._ack_fd: int | None = None
+        self._created = False  # this open started the database from nothing
+        try:
+            self._open()
+        except StorageError as exc:
+            self._failed(exc)
+            self.notice = (f"{self.path} can't be opened ({CAUSES[exc.cause]}): it was left as "
+                           "it is; nothing is saved until it can be, tried again at each action.")
+            log.error("%s", self.notice)
 
-    def _migrate(self) -> None:
+    # --- opening ------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        """Open (or reopen) the database and check its -ack count; raises StorageError."""
+        conn, notice = open_durable(self.path, _SCHEMA, JOURNAL_APP_ID, JOURNAL_VERSION)
+        try:
+            self._migrate(conn)
+            journal_id, commits = self._meta(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise storage_error(exc, self.path, saving=False) from None
+        old, self._db = self._db, conn
+        if old is not None:
+            old.close()
+        if notice:
+            self.notice = notice
+        self._id, self._commits = journal_id, commits
+        self._check_ack()
+        failure = writable(conn, self.path)
+        if failure is not None:
+            self._failed(failure)
+            self.notice = (f"{self.path} is {CAUSES[failure.cause]}: the games in it can be "
+                           "seen but nothing new is saved until it (and its -wal, -shm) is "
+                           "writable.")
+            log.error("%s", self.notice)
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
         """Bring a journal written by an older version up to ``JOURNAL_VERSION``, in one
         transaction (a cut leaves the old format whole, migrated again at the next open)."""
-        if self._db.execute("PRAGMA user_version").fetchone()[0] == JOURNAL_VERSION:
+        if conn.execute("PRAGMA user_version").fetchone()[0] == JOURNAL_VERSION:
+            if conn.execute("SELECT count(*) FROM meta").fetchone()[0] == 0:
+                with transaction(conn):  # a journal created just now
+                    conn.execute(_META, (secrets.token_hex(8),))
+                self._created = True
             return
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        with transaction(conn):
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version < 2:
-                self._db.execute("ALTER TABLE games ADD COLUMN abandoned TEXT")
-                log.info("%s: journal format %d -> %d", self.path, version, JOURNAL_VERSION)
-            self._db.execute(f"PRAGMA user_version={JOURNAL_VERSION:d}")
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise
+                conn.execute("ALTER TABLE games ADD COLUMN abandoned TEXT")
+            if version < 3:
+                conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, "
+                             "value NOT NULL)")
+                conn.execute(_META, (secrets.token_hex(8),))
+            log.info("%s: journal format %d -> %d", self.path, version, JOURNAL_VERSION)
+            conn.execute(f"PRAGMA user_version={JOURNAL_VERSION:d}")
+
+    @staticmethod
+    def _meta(conn: sqlite3.Connection) -> tuple[str, int]:
+        rows = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        return str(rows["journal_id"]), int(rows["commits"])
+
+    def _check_ack(self) -> None:
+        """Compare the database's write count with the one kept in ``-ack``: fewer in the
+        database means acknowledged writes were lost (a damaged -wal)."""
+        try:
+            with open(self.ack_path, "rb") as f:
+                words = f.read(128).split()
+            same = len(words) >= 2 and words[0].decode() == self._id
+            # A database started from nothing beside a count of another one: everything it
+            # held was in a -wal that is gone (a replaced file keeps its own id: ignored).
+            if len(words) >= 2 and (same or self._created):
+                acked = int(words[1])
+                if acked > self._commits:
+                    self.lost = acked - self._commits
+                    self.notice = (
+                        f"{self.path}: {self.lost} saved action(s) are missing (its -wal file "
+                        "was damaged or removed); the games resume without them.")
+                    log.error("%s", self.notice)
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            log.warning("%s: unreadable, not checked (%s)", self.ack_path, exc)
+        self._write_ack(sync=True)
+
+    def _write_ack(self, *, sync: bool = False) -> None:
+        """Record the write count beside the database (after the commit: never ahead of
+        what the -wal holds). A failure here only weakens the loss check: logged."""
+        try:
+            if self._ack_fd is None:
+                self._ack_fd = os.open(self.ack_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
+                                       0o600)
+            record = f"{self._id} {self._commits}\n".encode().ljust(48)
+            os.pwrite(self._ack_fd, record, 0)
+            self._unsynced += 1
+            if sync or self._unsynced >= SYNC_EVERY:
+                os.fsync(self._ack_fd)
+                self._unsynced = 0
+        except OSError as exc:
+            log.warning("%s: cannot record the write count (%s)", self.ack_path, exc.strerror)
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+            if self._ack_fd is not None:
+                try:
+                    os.fsync(self._ack_fd)
+                except OSError:
+                    pass
+                os.close(self._ack_fd)
+                self._ack_fd = None
 
     def __enter__(self) -> Self:
         return self
@@ -241,42 +496,71 @@ class Journal:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _write(self, statements: list[tuple[str, tuple]]) -> sqlite3.Cursor:
-        """Run ``statements`` in one transaction; returns the last cursor once committed."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+    # --- reading and writing ------------------------------------------------------------
+
+    def _failed(self, exc: StorageError) -> None:
+        if self.failure is None or self.failure.cause != exc.cause:
+            log.error("journal %s: %s", self.path, exc)
+        self.failure = exc
+
+    def _usable(self) -> sqlite3.Connection:
+        """The connection to write with: after a failure that a fresh connection may cure,
+        or when the database could not be opened, the database is opened again first."""
+        if self._db is None or (self.failure is not None and self.failure.cause in _REOPEN):
             try:
-                for sql, params in statements:
-                    cur = self._db.execute(sql, params)
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+                self._open()
+            except StorageError as exc:
+                self._failed(StorageError(exc.cause, exc.detail))  # a write: "not saved"
+                raise self.failure from None
+        assert self._db is not None
+        return self._db
+
+    def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Rows of a query; a storage failure is a ``StorageError`` (cannot read)."""
+        with self._lock:
+            if self._db is None:
+                raise self.failure or StorageError("other", "the journal is closed", saving=False)
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise storage_error(exc, self.path, saving=False) from None
+
+    def _write(self, statements: list[tuple[str, tuple]], *, sync: bool = False) -> sqlite3.Cursor:
+        """Run ``statements`` in one transaction; returns the last cursor once committed.
+        A failure rolls it all back and raises ``StorageError`` (also kept in ``failure``)."""
+        with self._lock:
+            db = self._usable()
+            try:
+                with transaction(db):
+                    for sql, params in statements:
+                        cur = db.execute(sql, params)
+                    db.execute(*_COUNT)
+            except sqlite3.Error as exc:
+                error = storage_error(exc, self.path)
+                self._failed(error)
+                raise error from None
+            if self.failure is not None:
+                log.info("journal %s: saving again", self.path)
+                self.failure = None
+            self._commits += 1
+            self._write_ack(sync=sync)
             return cur
 
     def _open_game(self, game_id: int) -> None:
-        row = self._db.execute(
-            "SELECT finished, abandoned FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-        if row is None:
+        self._usable()
+        rows = self._read("SELECT finished, abandoned FROM games WHERE id = ?", (game_id,))
+        if not rows:
             raise JournalError(f"no game {game_id} in the journal")
-        if row[0] is not None:
+        if rows[0][0] is not None:
             raise JournalError(f"game {game_id} is finished: its record can't change")
-        if row[1] is not None:
+        if rows[0][1] is not None:
             raise JournalError(f"game {game_id} was abandoned: its record can't change")
 
     def begin_game(self, game: str, setup: dict) -> int:
         """Start a game; returns its id."""
-        cur = self._write(
-            [
-                (
-                    "INSERT INTO games (game, setup, started) VALUES (?, ?, ?)",
-                    (game, _dump(setup, "setup"), _now()),
-                )
-            ]
-        )
-        return int(cur.lastrowid)
+        row = ("INSERT INTO games (game, setup, started) VALUES (?, ?, ?)",
+               (game, _dump(setup, "setup"), _now()))
+        return int(self._write([row]).lastrowid)
 
     def append(self, game_id: int, action: dict, private: dict | None = None) -> int:
         """Record one action (and its private part); returns its sequence number (1, 2, …)
@@ -285,12 +569,9 @@ class Journal:
         secret = None if private is None else _dump(private, "private")
         with self._lock:
             self._open_game(game_id)
-            seq = (
-                1
-                + self._db.execute(
-                    "SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
-                ).fetchone()[0]
-            )
+            seq = 1 + self._read(
+                "SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
+            )[0][0]
             row = (game_id, seq, public, _now())
             statements = [("INSERT INTO actions VALUES (?, ?, ?, ?)", row)]
             if secret is not None:
@@ -300,31 +581,48 @@ class Journal:
 
     def undo(self, game_id: int) -> dict | None:
         """Remove the last action of an unfinished game; returns it (public part), or None
-        when there was none."""
+        when there was none. An action with a private part leaves no copy behind: its rows
+        are zeroed (secure_delete) and the -wal, which still holds them, is emptied."""
         with self._lock:
             self._open_game(game_id)
-            row = self._db.execute(
-                "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            rows = self._read(
+                "SELECT a.seq, a.action, p.seq IS NOT NULL FROM actions a LEFT JOIN private p"
+                " ON p.game_id = a.game_id AND p.seq = a.seq"
+                " WHERE a.game_id = ? ORDER BY a.seq DESC LIMIT 1",
                 (game_id,),
-            ).fetchone()
-            if row is None:
+            )
+            if not rows:
                 return None
-            seq, action = row
+            seq, action, had_private = rows[0]
             self._write(
                 [
                     ("DELETE FROM private WHERE game_id = ? AND seq = ?", (game_id, seq)),
                     ("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)),
-                ]
+                ],
+                sync=bool(had_private),
             )
+            if had_private:
+                self._empty_wal()
             return json.loads(action)
+
+    def _empty_wal(self) -> None:
+        """Copy the -wal into the database and truncate it to nothing: older page images
+        (a deleted sealed ballot) are no longer in any file."""
+        try:
+            busy, _, _ = self._read("PRAGMA wal_checkpoint(TRUNCATE)")[0]
+        except StorageError as exc:
+            log.warning("journal %s: the -wal could not be emptied (%s)", self.path, exc)
+            return
+        if busy:
+            log.warning("journal %s: the -wal could not be emptied (a reader)", self.path)
 
     def actions(self, game_id: int) -> list[dict]:
         """The public actions of a game, in order."""
         with self._lock:
             self.game(game_id)
-            rows = self._db.execute(
+            rows = self._read(
                 "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-            ).fetchall()
+            )
         return [json.loads(a) for (a,) in rows]
 
     def actions_with_secrets(self, game_id: int) -> list[tuple[dict, dict | None]]:
@@ -339,12 +637,12 @@ class Journal:
         would scan those again and again: a replay growing faster than its length)."""
         with self._lock:
             self.game(game_id)
-            rows = self._db.execute(
+            rows = self._read(
                 "SELECT a.action, p.payload FROM actions a LEFT JOIN private p"
                 " ON p.game_id = a.game_id AND p.seq = a.seq"
                 " WHERE a.game_id = ? ORDER BY a.seq",
                 (game_id,),
-            ).fetchall()
+            )
         return ((json.loads(a), None if p is None else json.loads(p)) for a, p in rows)
 
     def finish(self, game_id: int, result: dict) -> None:
@@ -353,12 +651,9 @@ class Journal:
         with self._lock:
             self._open_game(game_id)
             self._write(
-                [
-                    (
-                        "UPDATE games SET finished = ?, result = ? WHERE id = ?",
-                        (_now(), encoded, game_id),
-                    )
-                ]
+                [("UPDATE games SET finished = ?, result = ? WHERE id = ?",
+                  (_now(), encoded, game_id))],
+                sync=True,
             )
 
     def abandon(self, game_id: int) -> None:
@@ -366,7 +661,8 @@ class Journal:
         stay in the database."""
         with self._lock:
             self._open_game(game_id)
-            self._write([("UPDATE games SET abandoned = ? WHERE id = ?", (_now(), game_id))])
+            self._write([("UPDATE games SET abandoned = ? WHERE id = ?", (_now(), game_id))],
+                        sync=True)
 
     def game(self, game_id: int) -> GameRecord:
         records = self._records("WHERE g.id = ?", (game_id,))
@@ -387,13 +683,20 @@ class Journal:
         return self._records("WHERE g.abandoned IS NOT NULL", ())
 
     def _records(self, where: str, params: tuple) -> list[GameRecord]:
+        """Games matching ``where``. While the journal can't be opened there are none to
+        show (``failure`` and ``notice`` say why); opening is tried again here."""
         with self._lock:
-            rows = self._db.execute(
+            if self._db is None:
+                try:
+                    self._usable()
+                except StorageError:
+                    return []
+            rows = self._read(
                 "SELECT g.id, g.game, g.setup, g.started, g.finished, g.result,"
                 " (SELECT count(*) FROM actions a WHERE a.game_id = g.id), g.abandoned"
                 f" FROM games g {where} ORDER BY g.id",
                 params,
-            ).fetchall()
+            )
         return [
             GameRecord(
                 id=i,

@@ -3,12 +3,38 @@ stderr read line by line on a thread: tests await its log lines ("ready"), never
 
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
 LIMIT_S = 60  # only a safety net against a hang: no assertion on time
+CONFIG = """\
+language: {language}
+seats:
+  - {{name: Ana, colour: red, position: bottom}}
+  - {{name: Ben, colour: blue, position: top}}
+hardware:
+  backend: {backend}
+display: {{width: 800, height: 480, fullscreen: "no"}}
+data_dir: data
+"""
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    # No GPIO pin factory can load on a desktop: gpiozero must not pick a mock one.
+    e.pop("GPIOZERO_PIN_FACTORY", None)
+    return e
+
+
+def write_config(tmp_path: Path, backend: str = "gpio", language: str = "en") -> Path:
+    path = tmp_path / "config.yaml"
+    path.write_text(CONFIG.format(backend=backend, language=language), encoding="utf-8")
+    return path
 
 
 class KioskProcess:
@@ -58,3 +84,12 @@ class KioskProcess:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+class Kiosk(KioskProcess):
+    """``companion run --config CONFIG`` in a subprocess (the ``kiosk`` fixture starts
+    them)."""
+
+    def __init__(self, config: Path) -> None:
+        argv = [sys.executable, "-m", "companion", "run", "--config", str(config)]
+        super().__init__(argv, env(), config.parent)

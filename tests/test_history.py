@@ -174,7 +174,7 @@ def test_another_programs_database_at_the_path_is_moved_aside_not_reused(data_di
         assert h.notice and "another program" in h.notice and h.games() == []
     # the journal's -wal/-shm companions are moved along with it: pick the database itself
     (aside,) = [p for p in data_dir.glob("companion.db.corrupt-*")
-                if not p.name.endswith(("-wal", "-shm", "-journal"))]
+                if not p.name.endswith(("-wal", "-shm", "-journal", "-ack"))]
     with Journal(aside) as j:
         assert j.unfinished()[0].setup == {"players": ["Ana", "Ben"]}
 

@@ -149,7 +149,7 @@ def assert_fresh_after_move(tmp_path: Path, original: bytes | None) -> Journal:
     path = tmp_path / "journal.db"
     j = Journal(path)
     assert j.notice is not None and "could not be used" in j.notice
-    [kept] = [p for p in moved_aside(tmp_path) if not p.name.endswith(("-wal", "-shm"))]
+    [kept] = [p for p in moved_aside(tmp_path) if not p.name.endswith(("-wal", "-shm", "-ack"))]
     assert STAMP.match(kept.name), kept.name
     assert kept.name in j.notice
     if original is not None:

@@ -8,65 +8,16 @@ Readiness is the "ready" log line, awaited by reading stderr, never by sleeping.
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from kiosk_process import LIMIT_S, KioskProcess
+from kiosk_process import CONFIG, LIMIT_S, env, write_config
 
 from companion.games import rules_for
 from companion.journal import Journal
 from companion.session import Session
-
-CONFIG = """\
-language: {language}
-seats:
-  - {{name: Ana, colour: red, position: bottom}}
-  - {{name: Ben, colour: blue, position: top}}
-hardware:
-  backend: {backend}
-display: {{width: 800, height: 480, fullscreen: "no"}}
-data_dir: data
-"""
-
-
-def env() -> dict[str, str]:
-    e = dict(os.environ)
-    e.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    # No GPIO pin factory can load on a desktop: gpiozero must not pick a mock one.
-    e.pop("GPIOZERO_PIN_FACTORY", None)
-    return e
-
-
-class Kiosk(KioskProcess):
-    """``companion run --config CONFIG`` in a subprocess."""
-
-    def __init__(self, config: Path) -> None:
-        argv = [sys.executable, "-m", "companion", "run", "--config", str(config)]
-        super().__init__(argv, env(), config.parent)
-
-
-@pytest.fixture
-def kiosk():
-    started: list[Kiosk] = []
-
-    def _start(config: Path) -> Kiosk:
-        k = Kiosk(config)
-        started.append(k)
-        return k
-
-    yield _start
-    for k in started:
-        k.kill()
-
-
-def write_config(tmp_path: Path, backend: str = "gpio", language: str = "en") -> Path:
-    path = tmp_path / "config.yaml"
-    path.write_text(CONFIG.format(backend=backend, language=language), encoding="utf-8")
-    return path
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])

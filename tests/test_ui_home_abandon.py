@@ -13,7 +13,7 @@ import signal
 
 import pygame
 import pytest
-from test_run import Kiosk, write_config
+from kiosk_process import Kiosk, write_config
 from test_ui_look import check_layout
 
 from companion.games import rules_for

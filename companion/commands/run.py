@@ -19,8 +19,10 @@ import signal
 import sys
 from pathlib import Path
 
+from companion import runlock
 from companion.config import default_config_path, load_config
 from companion.engine.errors import RuleError
+from companion.logfile import KioskLogFile
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 JOURNAL_FILE = "journal.sqlite"  # in the configuration's data_dir, beside the history
@@ -47,13 +49,18 @@ def _log_to(handler: logging.Handler, logger: logging.Logger) -> logging.Handler
 def run(args: argparse.Namespace) -> int:
     logger = logging.getLogger("companion")
     logger.setLevel(logging.INFO)
+    logging.raiseExceptions = False  # a log record that can't be written is dropped quietly
+    os.umask(0o077)  # whatever the kiosk creates is its account's only
     handlers = [_log_to(logging.StreamHandler(sys.stderr), logger)]
     try:
         return _run(args, logger, handlers)
     finally:
         for handler in handlers:
             logger.removeHandler(handler)
-            handler.close()
+            try:
+                handler.close()
+            except OSError:  # stderr gone: nothing left to tell
+                pass
 
 
 def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> int:
@@ -66,10 +73,12 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
             )
         config = dataclasses.replace(config, seats=config.seats[: args.seats])
     try:
-        config.data_dir.mkdir(parents=True, exist_ok=True)
-        handlers.append(_log_to(logging.FileHandler(config.data_dir / "companion.log"), logger))
+        config.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
-        logger.warning("no log file in %s: %s", config.data_dir, exc.strerror)
+        raise RuleError("data_dir", f"{config.data_dir}: cannot create it ({exc.strerror})") \
+            from None
+    lock = runlock.acquire(config.data_dir)  # before anything is opened: one kiosk per data
+    handlers.append(_log_to(KioskLogFile(config.data_dir / "companion.log"), logger))
     logger.info(
         "configuration %s: %d seats, backend %s", path, len(config.seats), config.hardware.backend
     )
@@ -80,15 +89,25 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
     from companion.hardware.factory import open_backend
     from companion.history import History
     from companion.history import default_path as history_path
-    from companion.journal import Journal, JournalError
+    from companion.journal import Journal, JournalError, StorageError
     from companion.ui.app import make_app, wants_fullscreen
     from companion.ui.home import HomeScreen, resume_unfinished
 
+    # A journal that can't be opened (disk full, read-only) is left as it is and retried
+    # at each action: the kiosk comes up and says so. Only what can't be started at all
+    # (the directory itself) stops it.
     try:
         journal = Journal(config.data_dir / JOURNAL_FILE)
-        history = History(config.data_dir / history_path().name)
     except JournalError as exc:
         raise RuleError("data_dir", str(exc)) from None
+    try:
+        history = History(config.data_dir / history_path().name)
+    except StorageError as exc:
+        logger.error("the history can't be opened: %s", exc)
+        history = None
+        history_notice = str(exc)
+    else:
+        history_notice = None
     backend, notice = open_backend(config)
     # SDL turns SIGTERM and SIGINT into QUIT only where they have their default handling.
     os.environ.pop("SDL_NO_SIGNAL_HANDLERS", None)
@@ -109,9 +128,13 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
             "display: %dx%d %s (%s), rotation %d",
             width, height, mode, source, config.display.rotation,
         )
+        if history_notice:
+            app.warnings.append(("notice.history", history_notice))
+        if journal.lost:  # told, and not resumed silently on less: Home offers it
+            app.warnings.append(("notice.lost", journal.path.name))
         app.start_backend()
         try:
-            resumed = resume_unfinished(app)
+            resumed = None if journal.lost else resume_unfinished(app)
         except Exception as exc:  # the kiosk must come up even if an old game can't replay
             logger.exception("the unfinished game could not be resumed")
             app.warnings.append(("notice.resume", str(exc)))
@@ -126,6 +149,8 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         backend.close()
         pygame.quit()
         journal.close()
-        history.close()
+        if history is not None:
+            history.close()
+        lock.release()
     logger.info("closed")
     return 0

@@ -36,9 +36,9 @@ from companion.config import WINDOW_SIZE, DisplayConfig
 from companion.hardware.base import SeatBackend
 from companion.history import History
 from companion.i18n import Catalog, load_catalog
-from companion.journal import Journal
+from companion.journal import Journal, StorageError
 from companion.seat import ButtonEvent
-from companion.ui.theme import Painter, Theme
+from companion.ui.theme import WARNING, WARNING_BG, Painter, Theme
 
 log = logging.getLogger(__name__)
 
@@ -219,6 +219,21 @@ class App:
             self.screen.on_show()
 
     @property
+    def save_failure(self) -> StorageError | None:
+        """Why the last write of the journal or the history failed, until one succeeds."""
+        for store in (self.journal, self.history):
+            failure = getattr(store, "failure", None)
+            if failure is not None:
+                return failure
+        return None
+
+    def not_saved(self, exc: StorageError) -> None:
+        """A press whose write failed: nothing changed (the session keeps its last saved
+        state); the band over every screen says so until a write succeeds."""
+        log.error("press refused, %s", exc)
+        self.invalidate()
+
+    @property
     def notices(self) -> list[tuple[str, str]]:
         """What the table must be told (catalog key of the title, detail): the seat
         hardware fallback, the seat backend's own (a pad restarted, a seat lost to a bus), a journal or history database moved aside, ``warnings``."""
@@ -319,7 +334,10 @@ class App:
         while True:
             events.extend(pygame.event.get())
             for event in events:
-                self.handle(event)
+                try:
+                    self.handle(event)
+                except StorageError as exc:
+                    self.not_saved(exc)
             if not events or not self.running:
                 break
             events = []  # a handler may have posted more (a simulated press)
@@ -351,7 +369,10 @@ class App:
             return
         deadline = self.screen.next_deadline(since)
         if deadline is not None and now >= deadline:
-            self.screen.on_timer(now)
+            try:
+                self.screen.on_timer(now)
+            except StorageError as exc:
+                self.not_saved(exc)
 
     def handle(self, event: pygame.event.Event) -> None:
         kind = event.type
@@ -407,12 +428,35 @@ class App:
         self._dirty = False
         painter = Painter(self.canvas, self.theme)
         self.screen.draw(painter)
+        failure = self.save_failure
+        if failure is not None:
+            self._draw_not_saved(painter, failure)
         if self.rotation:
             self.window.blit(pygame.transform.rotate(self.canvas, -self.rotation), (0, 0))
         pygame.display.flip()
         self.painter = painter
         self.frames += 1
         return True
+
+    def _draw_not_saved(self, p: Painter, failure: StorageError) -> None:
+        """An amber band across the top of any screen: "Not saved: disk full"."""
+        t = self.catalog.text
+        key = f"storage.cause.{failure.cause}"
+        cause = t(key if key in self.catalog.texts else "storage.cause.other")
+        lines = [t("storage.not_saved", reason=cause), t("storage.hint")]
+        font = self.theme.font(self.theme.px(30))
+        hint_font = self.theme.font(self.theme.px(22))
+        pad = self.theme.px(10)
+        w = self.size[0]
+        height = font.get_linesize() + hint_font.get_linesize() + 2 * pad
+        band = pygame.Rect(0, 0, w, height)
+        pygame.draw.rect(p.surface, WARNING_BG, band)
+        pygame.draw.rect(p.surface, WARNING, band, width=max(1, self.theme.px(3)))
+        y = pad
+        for text, f in zip(lines, (font, hint_font), strict=True):
+            box = pygame.Rect(pad, y, w - 2 * pad, f.get_linesize())
+            p.text(text, self.theme.fitting_font(text, f.get_height(), box.w), WARNING, box)
+            y += f.get_linesize()
 
     def screenshot(self, path: Path) -> None:
         """What the window shows now, as a PNG."""
