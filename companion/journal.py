@@ -379,6 +379,7 @@ class Journal:
         self._unsynced = 0
         self._ack_fd: int | None = None
         self._created = False  # this open started the database from nothing
+        self._opened = False  # it has been open once (then never moved aside)
         try:
             self._open()
         except StorageError as exc:
@@ -390,8 +391,18 @@ class Journal:
     # --- opening ------------------------------------------------------------------------
 
     def _open(self) -> None:
-        """Open (or reopen) the database and check its -ack count; raises StorageError."""
-        conn, notice = open_durable(self.path, _SCHEMA, JOURNAL_APP_ID, JOURNAL_VERSION)
+        """Open (or reopen) the database and check its -ack count; raises StorageError.
+        Once it has been open, a file found damaged on reopening is not moved aside under
+        the game in progress: it is a StorageError ("corrupt") like any other."""
+        if self._opened:
+            try:
+                conn, notice = _connect(self.path, _SCHEMA, JOURNAL_APP_ID, JOURNAL_VERSION), None
+            except Unusable as exc:
+                if exc.conn is not None:
+                    exc.conn.close()
+                raise StorageError("corrupt", f"{self.path.name}: {exc.reason}") from None
+        else:
+            conn, notice = open_durable(self.path, _SCHEMA, JOURNAL_APP_ID, JOURNAL_VERSION)
         try:
             self._migrate(conn)
             journal_id, commits = self._meta(conn)
@@ -399,6 +410,7 @@ class Journal:
             conn.close()
             raise storage_error(exc, self.path, saving=False) from None
         old, self._db = self._db, conn
+        self._opened = True
         if old is not None:
             old.close()
         if notice:
