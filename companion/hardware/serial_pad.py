@@ -169,9 +169,11 @@ class SerialBackend(SeatBackend):
             return
         self._stop.set()
         os.write(self._wake_w, b"x")
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join()
-            os.close(self._wake_r)
+        reader = self._thread
+        if reader is not None and reader is not threading.current_thread():
+            reader.join()
+        if reader is None or reader is not threading.current_thread():
+            os.close(self._wake_r)  # the reader is gone (or never ran): nobody selects on it
             os.close(self._wake_w)
         self._on_button = None
         self._on_status = None
