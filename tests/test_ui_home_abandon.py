@@ -90,7 +90,9 @@ def test_unfinished_game_shows_resume_with_its_progress_and_an_abandon_target(ap
     resume = next(b for b in home.buttons if isinstance(b, ResumeButton))
     assert resume.label == t("home.resume", game=t("koryo.menu"))
     record = journal.game(game)
-    assert f"step {record.actions}" in resume.detail and record.started[11:16] in resume.detail
+    view = Session(journal, rules_for("koryo"), game).public_view()
+    assert view["phase"] == "orders" and view["current_player"] == "Ana"
+    assert resume.detail == f"round 1, Ana's turn, started {record.started[11:16]}"
     abandon = home.abandons["koryo"]
     assert abandon.label == t("home.abandon") and t("koryo.menu") not in labels(home)
     for button in home.buttons:  # every target at least the theme's minimum

@@ -43,6 +43,12 @@ def _seats(setup: Mapping, n: int) -> tuple[int, ...]:
     return tuple(value)
 
 
+def round_number(view: Mapping) -> int:
+    """The round the table is in: between rounds (phase ``setup``) the one about to start,
+    as the first player's prompt says it ("Cleo starts round 6"). One number everywhere."""
+    return view["round"] + 1 if view["phase"] == "setup" else view["round"]
+
+
 def acting_player(view: Mapping) -> str:
     """Who acts now: the current player during a turn, else the first player (who starts
     and closes the round)."""

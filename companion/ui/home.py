@@ -5,8 +5,9 @@ Tapping a game pushes ``new_game(app)`` of its module; a game's screens come bac
 ``app.pop()`` (Home turns every seat light off when it is on top again). Seat buttons do
 nothing harmful here: a press lights that seat and says who is at the table.
 
-A game with an unfinished game in the journal shows it instead ("Resume Koryŏ", started
-20:41, step 12): the tap resumes it through ``resume(app, game_id)``, and "Abandon" beside
+A game with an unfinished game in the journal shows it instead, first and two cells wide
+("Resume Koryŏ" over "round 3, Ben's turn, started 20:14", from its journal replayed):
+the tap resumes it through ``resume(app, game_id)``, and "Abandon" beside
 it drops it (``Journal.abandon``: its actions stay in the database, it no longer resumes)
 after a second tap on the same button ("Sure? Abandon"); any other tap or seat press
 cancels. Home rebuilds this list every time it is on top again.
@@ -19,14 +20,15 @@ from __future__ import annotations
 
 import importlib
 import logging
-import math
 from datetime import datetime
 
 import pygame
 
 from companion.engine.errors import RuleError
+from companion.games import progress, session_rules
 from companion.journal import GameRecord, JournalError
 from companion.seat import ButtonEvent, Light
+from companion.session import Session
 from companion.ui import screens
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -37,6 +39,16 @@ from companion.ui.widgets import Button, NoticeBand, split_in_two
 
 log = logging.getLogger(__name__)
 LEGIBLE = 22  # units: the smallest type on Home (legible on the 7" panel)
+
+
+def split_at_comma(text: str) -> list[str]:
+    """``text`` in two lines at the ", " nearest its middle (the comma stays at the end of
+    the first line); one line when it has none."""
+    cuts = [i for i in range(len(text)) if text.startswith(", ", i)]
+    if not cuts:
+        return [text]
+    cut = min(cuts, key=lambda i: abs(len(text) - 2 * i))
+    return [text[:cut + 1], text[cut + 2:]]
 
 
 class ResumeButton(Button):
@@ -58,12 +70,18 @@ class ResumeButton(Button):
         lines = [self.label]
         if theme.fitting_font(self.label, theme.px(32), inner.w).get_height() < legible:
             lines = list(split_in_two(self.label) or lines)  # too long: on two lines
-        lines.append(self.detail)
-        line_h = inner.h // len(lines)
-        for i, line in enumerate(lines):
-            box = pygame.Rect(inner.x, inner.y + i * line_h, inner.w, line_h)
-            size = theme.px(26 if i == len(lines) - 1 else 32)
-            while size > theme.px(LEGIBLE) and theme.font(size).size(line)[1] > line_h:
+        details = [self.detail]
+        if theme.fitting_font(self.detail, theme.px(26), inner.w).get_height() < legible:
+            details = split_at_comma(self.detail)  # "round 3, Ben's turn" / "started 20:14"
+        sizes = [32] * len(lines) + [26] * len(details)
+        lines += details
+        y = inner.y
+        for line, units in zip(lines, sizes, strict=True):
+            line_h = inner.h * units // sum(sizes)  # each line's share of the height
+            box = pygame.Rect(inner.x, y, inner.w, line_h)
+            y += line_h
+            size = theme.px(units)
+            while size > theme.px(LEGIBLE) and theme.font(size).get_height() > line_h:
                 size -= 1
             font = theme.fitting_font(line, size, inner.w)
             p.text(line, font, th.BUTTON_INK, box)
@@ -85,14 +103,16 @@ class HomeScreen(Screen):
         self.pending = self._unfinished()
         self.confirming: str | None = None  # the game whose Abandon asks "Sure?"
         self.abandons: dict[str, Button] = {}
-        self._layout(len(screens.MENU) + 1)
+        # An unfinished game first, on a whole row: its progress needs the room.
+        entries = sorted(screens.MENU, key=lambda e: e.game not in self.pending)
+        self._layout([entry.game in self.pending for entry in entries] + [False])
         self.buttons = []
-        for entry, cell in zip(screens.MENU, self.cells, strict=False):
+        for entry, cell in zip(entries, self.cells, strict=False):
             record = self.pending.get(entry.game)
             if record is None:
                 self.buttons.append(Button(cell, t(entry.title), self._opener(entry)))
                 continue
-            side = max(th.MIN_TARGET, cell.w * 2 // 5)
+            side = max(th.MIN_TARGET, cell.w // 3)
             gap = self.app.theme.px(6)
             main = pygame.Rect(cell.x, cell.y, cell.w - side - gap, cell.h)
             drop = pygame.Rect(main.right + gap, cell.y, side, cell.h)
@@ -112,15 +132,36 @@ class HomeScreen(Screen):
         return {r.game: r for r in self.app.journal.unfinished() if r.game in games}
 
     def progress(self, record: GameRecord) -> str:
-        """When an unfinished game started (the date too if not today) and its step."""
+        """Where an unfinished game stands, in the players' words: its round and whose
+        turn it is (when the game has them), and when it started (the date too if not
+        today): "round 3, Ben's turn, started 20:14"."""
+        t = self.app.catalog.text
         started = datetime.fromisoformat(record.started)
         now = datetime.now(started.tzinfo)
         time = started.strftime("%H:%M" if started.date() == now.date() else "%d/%m %H:%M")
-        return self.app.catalog.text("home.progress", time=time, count=record.actions)
+        where = self._where(record)
+        if where.get("player") is not None:
+            return t("home.progress_turn", round=where["round"], player=where["player"],
+                     time=time)
+        if where.get("round"):
+            return t("home.progress_round", round=where["round"], time=time)
+        return t("home.progress", time=time)
+
+    def _where(self, record: GameRecord) -> dict:
+        """The game's round and acting player, from its journal replayed (nothing when it
+        can't be: the Resume tap then says why)."""
+        try:
+            session = Session(self.app.journal, session_rules(record.game), record.id)
+            return progress(record.game, session.public_view())
+        except (RuleError, JournalError):  # it does not replay: its start time only
+            log.warning("home: game %d (%s) does not replay for its progress", record.id,
+                        record.game, exc_info=True)
+            return {}
 
     # --- layout -------------------------------------------------------------------------
 
-    def _layout(self, count: int) -> None:
+    def _layout(self, wide: list[bool]) -> None:
+        """``self.cells``: one per item, row by row; a ``wide`` item takes two cells."""
         theme = self.app.theme
         px = theme.px
         inner = self.ring.centre.inflate(-2 * px(16), -2 * px(12))
@@ -144,22 +185,43 @@ class HomeScreen(Screen):
         grid = pygame.Rect(inner.x, top, inner.w, bottom - top)
         # As few columns (up to three) as keep every button at least a touch target high.
         least = max(th.MIN_TARGET, px(64))
+        count = len(wide)
         columns = 1 if count == 1 else 2
         while True:
-            rows = math.ceil(count / columns)
-            h = (grid.h - gap * (rows - 1)) // rows
+            rows = self._rows(wide, columns)
+            h = (grid.h - gap * (len(rows) - 1)) // len(rows)
             if h >= least or columns >= min(count, 3):
                 break
             columns += 1
         h = max(least, min(px(110), h))
         w = min(px(330), (grid.w - gap * (columns - 1)) // columns)
-        y0 = grid.y + (grid.h - (h * rows + gap * (rows - 1))) // 2
+        y0 = grid.y + (grid.h - (h * len(rows) + gap * (len(rows) - 1))) // 2
         self.cells = []
-        for i in range(count):
-            row, col = divmod(i, columns)
-            in_row = min(columns, count - row * columns)  # a short last row is centred
-            x0 = grid.centerx - (w * in_row + gap * (in_row - 1)) // 2
-            self.cells.append(pygame.Rect(x0 + col * (w + gap), y0 + row * (h + gap), w, h))
+        for r, row in enumerate(rows):
+            y = y0 + r * (h + gap)
+            spans = [self._span(wide[i], columns) for i in row]
+            x = grid.centerx - (w * sum(spans) + gap * (sum(spans) - 1)) // 2  # a short row
+            for span in spans:  # is centred
+                self.cells.append(pygame.Rect(x, y, w * span + gap * (span - 1), h))
+                x += (w + gap) * span
+
+    @staticmethod
+    def _span(wide: bool, columns: int) -> int:
+        return min(2, columns) if wide else 1
+
+    @classmethod
+    def _rows(cls, wide: list[bool], columns: int) -> list[list[int]]:
+        """The items' indexes row by row, each row at most ``columns`` cells wide."""
+        rows: list[list[int]] = [[]]
+        used = 0
+        for i, is_wide in enumerate(wide):
+            span = cls._span(is_wide, columns)
+            if used + span > columns:
+                rows.append([])
+                used = 0
+            rows[-1].append(i)
+            used += span
+        return rows
 
     # --- actions ------------------------------------------------------------------------
 
