@@ -1,4 +1,4 @@
-"""The console unit's file-system sandbox, run: `companion run` reaches "ready" and stops
+"""The kiosk units' file-system sandbox, run: `companion run` reaches "ready" and stops
 cleanly when everything is read-only but the unit's ``ReadWritePaths=`` (the data
 directory) and a private /tmp, with the unit's own environment and working directory.
 
@@ -76,15 +76,14 @@ def files_under(root: Path) -> set[Path]:
 
 
 @pytest.mark.skipif(not can_unshare_mounts(), reason="needs root and mount namespaces")
-def test_kiosk_runs_with_the_data_directory_the_only_writable_place(tmp_path):
+@pytest.mark.parametrize("desktop", [False, True], ids=["console", "desktop"])
+def test_kiosk_runs_with_the_data_directory_the_only_writable_place(tmp_path, desktop):
     home = tmp_path / "home"
     data = home / ".local" / "share" / "companion"
     data.mkdir(parents=True)  # what install-service makes
     before = files_under(home)
     unit = parse(
-        svc.render_unit(
-            svc.companion_script(), "ana", home, svc.GROUPS, desktop=False, data_dir=data
-        )
+        svc.render_unit(svc.companion_script(), "ana", home, svc.GROUPS, desktop, data_dir=data)
     )
     service = unit["Service"]
     writable = [p.strip('"').removeprefix("-") for p in unit.values("Service", "ReadWritePaths")]
@@ -92,7 +91,7 @@ def test_kiosk_runs_with_the_data_directory_the_only_writable_place(tmp_path):
     assert service["ProtectSystem"] == "strict" and service["PrivateTmp"] == "yes"
     env = environment(service)
     env.update(
-        SDL_VIDEODRIVER="dummy",  # no display here; kmsdrm in the unit
+        SDL_VIDEODRIVER="dummy",  # no display here (the units: kmsdrm, wayland/x11)
         SDL_AUDIODRIVER="dummy",
         HOME=str(home),  # what systemd sets for User=
         PATH=os.environ["PATH"],

@@ -75,3 +75,30 @@ def test_install_service_finds_kmsdrm_in_the_loaded_sdl():
     assert "kmsdrm" in (d.lower() for d in svc.video_drivers())
     # so the console unit is not refused for its display (only, here, for no systemd)
     assert not any("kmsdrm" in p for p in svc.problems(desktop=False, skipped=svc.GROUPS))
+
+
+def test_companion_run_on_a_console_without_a_screen_says_where_to_look(tmp_path):
+    """The console unit's `companion run` (SDL_VIDEODRIVER=kmsdrm) with no DRM device, as
+    here or on a Pi whose screen's driver is not up yet: one line that says where to look,
+    no traceback, and exit 1, which the unit restarts (only 2 is not restarted)."""
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        "seats:\n  - {name: Ana, colour: red, position: bottom}\n"
+        "  - {name: Ben, colour: blue, position: top}\ndata_dir: data\n",
+        encoding="utf-8",
+    )
+    env = dict(os.environ, SDL_VIDEODRIVER="kmsdrm", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "--config", str(config)],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert (
+        "ERROR companion: the display can't be opened: kmsdrm not available: SDL draws on "
+        "the console through /dev/dri; it needs a screen connected and on, the KMS driver"
+    ) in done.stderr

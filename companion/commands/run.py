@@ -26,6 +26,9 @@ from companion.logfile import KioskLogFile
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 JOURNAL_FILE = "journal.sqlite"  # in the configuration's data_dir, beside the history
+# The display could not be opened: not a configuration error, so the kiosk unit restarts it
+# (a screen's driver may come up after the unit at boot).
+DISPLAY_ERROR = 1
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -44,6 +47,18 @@ def _log_to(handler: logging.Handler, logger: logging.Logger) -> logging.Handler
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
     logger.addHandler(handler)
     return handler
+
+
+def display_failure(sdl_says: str) -> str:
+    """SDL's reason, and where to look on the console, where SDL's only reason is
+    "kmsdrm not available" whatever went wrong."""
+    if "kmsdrm" not in os.environ.get("SDL_VIDEODRIVER", "").lower():
+        return sdl_says
+    return (
+        f"{sdl_says}: SDL draws on the console through /dev/dri; it needs a screen connected "
+        "and on, the KMS driver (dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, Raspberry "
+        "Pi OS's default) and the account in the video and render groups"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,9 +130,18 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         fullscreen = wants_fullscreen(config.display.fullscreen)
-        app = make_app(
-            config, backend, notice=notice, fullscreen=fullscreen, journal=journal, history=history
-        )
+        try:
+            app = make_app(
+                config,
+                backend,
+                notice=notice,
+                fullscreen=fullscreen,
+                journal=journal,
+                history=history,
+            )
+        except pygame.error as exc:
+            logger.error("the display can't be opened: %s", display_failure(str(exc)))
+            return DISPLAY_ERROR
         width, height = app.window.get_size()
         if config.display.width is not None:
             source = "configured"
