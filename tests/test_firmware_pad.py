@@ -279,6 +279,109 @@ def test_an_error_before_the_guard_with_seat_1_c_held_leaves_the_repl_free():
     assert hung == []
 
 
+class Board:
+    """MicroPython's time, select and micropython for ``serve``, on a clock that moves by
+    its sleeps; ``at[t]`` runs when the clock reaches t ms; ``Stop`` at ``end``."""
+
+    class Stop(BaseException):  # not an Exception: the guard must not catch it
+        pass
+
+    def __init__(self, end: int) -> None:
+        self.t = 0
+        self.end = end
+        self.at: dict = {}
+        self.host = bytearray()  # bytes the host sent, not read yet
+        self.out = bytearray()
+        self.buffer = self  # stdin.buffer
+        self.kbd_intr_calls: list[int] = []
+
+    # time
+    def ticks_ms(self) -> int:
+        return self.t
+
+    def ticks_diff(self, a: int, b: int) -> int:
+        return a - b
+
+    def sleep_ms(self, ms: int) -> None:
+        for t in range(self.t + 1, self.t + ms + 1):
+            if t in self.at:
+                self.at.pop(t)()
+        self.t += ms
+        if self.t >= self.end:
+            raise Board.Stop
+
+    # select
+    POLLIN = 1
+
+    def poll(self, timeout: int | None = None):
+        return self if timeout is None else ([(0, 1)] if self.host else [])
+
+    def register(self, stream, events) -> None:
+        pass
+
+    # micropython
+    def kbd_intr(self, char: int) -> None:
+        self.kbd_intr_calls.append(char)
+
+    # stdin
+    def read(self, n: int) -> bytes:
+        data = bytes(self.host[:n])
+        del self.host[:n]
+        return data
+
+    def frames(self) -> list[tuple]:
+        return [padproto.decode(line) for line in bytes(self.out).splitlines()]
+
+    def run(self, fw) -> None:
+        class Out:
+            write = self.out.extend
+
+        with pytest.raises(Board.Stop):
+            fw.serve(self, Out, (self, self, self))
+
+
+def test_the_real_loop_says_hello_answers_the_host_and_survives_an_error_under_the_watchdog():
+    """``serve``, the loop main() runs on the board: Ctrl-C off, a watchdog started and fed
+    every pass, HELLO at boot; a pin fault in the scan is reported, the pad rebuilt (its
+    lights dark, HELLO again) and the loop goes on, still answering the host."""
+    fw = load_firmware()
+    fw.machine.WATCHDOGS.clear()
+    board = Board(end=300)
+    board.at[10] = lambda: board.host.extend(padproto.encode(None, padproto.HOST, "1")
+                                             + padproto.encode(1, padproto.LIGHT, "leader"))
+    board.at[100] = lambda: fw.machine.PINS[5].fail_reads(OSError("pin fault"))
+    board.at[200] = lambda: board.host.extend(padproto.encode(None, padproto.HOST, "1"))
+    board.run(fw)
+    assert board.kbd_intr_calls == [-1]
+    [wdt] = fw.machine.WATCHDOGS
+    assert wdt.timeout == fw.WDT_MS
+    assert wdt.feeds >= 290  # fed on every pass but the one that failed
+    kinds = [(f[1], f[2].split(",")[0]) for f in board.frames() if f[1] != padproto.BEAT]
+    assert kinds == [(padproto.HELLO, "1"), (padproto.HELLO, "1"),
+                     (padproto.ERR, "crash OSError: pin fault"), (padproto.HELLO, "1"),
+                     (padproto.HELLO, "1")]
+
+
+def test_the_real_loop_with_seat_1_c_held_at_power_up_starts_no_watchdog():
+    fw = load_firmware()
+    fw.machine.WATCHDOGS.clear()
+
+    class HeldPin(fw.machine.Pin):
+        def __init__(self, gp, mode=-1, pull=-1):
+            super().__init__(gp, mode, pull)
+            if gp == 4:
+                self.value(0)
+
+    fw.machine.Pin = HeldPin
+    board = Board(end=100)
+
+    class Out:
+        write = board.out.extend
+
+    fw.serve(board, Out, (board, board, board))  # returns: the REPL is free
+    assert fw.machine.WATCHDOGS == [] and board.kbd_intr_calls == []
+
+
 def test_after_a_watchdog_reset_the_pad_says_so_before_hello():
     fw = load_firmware()
     out = bytearray()

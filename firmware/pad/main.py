@@ -250,13 +250,18 @@ def main():
         fail_at_start(exc, stdout.write, hang)
 
 
-def serve(stdin_stream, stdout):
-    """Run the pad for ever under the guard and the watchdog."""
-    import select
-    import time
-
+def serve(stdin_stream, stdout, modules=None):
+    """Run the pad for ever under the guard and the watchdog. ``modules``: stand-ins for
+    MicroPython's (time, select, micropython), for the tests on a PC."""
     import machine
-    import micropython
+
+    if modules is None:
+        import select
+        import time
+
+        import micropython
+    else:
+        time, select, micropython = modules
 
     stdin = stdin_stream.buffer
     first = Pad(stdout.write)

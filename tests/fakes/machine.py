@@ -12,12 +12,16 @@ def reset_cause() -> int:
     return RESET_CAUSE
 
 
+WATCHDOGS: list = []  # every WDT started, in order
+
+
 class WDT:
     """Counts feeds; a test decides what a missing feed means (the board would reset)."""
 
     def __init__(self, id: int = 0, timeout: int = 5000) -> None:
         self.timeout = timeout
         self.feeds = 0
+        WATCHDOGS.append(self)
 
     def feed(self) -> None:
         self.feeds += 1
