@@ -32,6 +32,7 @@ TEXTS = {
     "victim", "character", "token", "attacker", "average", "current", "turn", "step_name",
     "started", "who", "round_text", "what", "press", "hold", "game_name", "state", "seat",
     "breakdown", "winner", "winners", "points", "score", "scores", "date", "players_text",
+    "buttons",
 }
 # Words that read the same after any number (uncountable game terms, abbreviations, signs).
 INVARIABLE = {

@@ -585,6 +585,24 @@ def from_dict(data: Mapping) -> Vote:
 BUTTON_SIDES = {"a": AYE, "b": NAY}
 PASS_BUTTON = "c"
 
+# What each press of a seat's buttons means in a vote: the one table ``press`` follows,
+# and the one the vote screen's help line and docs/button-grammar.md's summary are made
+# from, so what players are told is what the buttons do.
+CHOOSE_AYE = "choose-aye"  # pending Aye 1; again: +1 power
+CHOOSE_NAY = "choose-nay"  # pending Nay 1; again: +1 power
+CHOOSE_PASS = "choose-pass"  # pending Pass for power
+CONFIRM = "confirm"  # lock (secret) / play (open) the pending choice, on its own side
+CLAIM_MODERATOR = "claim-moderator"  # pass to become moderator, at once
+GRAMMAR: dict[tuple[str, Press], str] = {
+    ("a", Press.SHORT): CHOOSE_AYE,
+    ("b", Press.SHORT): CHOOSE_NAY,
+    ("c", Press.SHORT): CHOOSE_PASS,
+    ("a", Press.LONG): CONFIRM,
+    ("b", Press.LONG): CONFIRM,
+    ("c", Press.LONG): CLAIM_MODERATOR,
+}
+CHOSEN_SIDE = {CHOOSE_AYE: AYE, CHOOSE_NAY: NAY}
+
 
 @dataclass(frozen=True)
 class Pad:
@@ -608,7 +626,8 @@ def press(state: Vote, pads: Sequence[Pad], event: ButtonEvent) -> tuple[tuple[P
     seat = event.seat
     if not 0 <= seat < state.n:
         raise RuleError("seat", f"seat {seat} is not at this table (0–{state.n - 1})")
-    if event.button not in (*BUTTON_SIDES, PASS_BUTTON):
+    meaning = GRAMMAR.get((event.button, event.press))
+    if meaning is None:
         raise RuleError("button", f"{event.button!r} is not a vote button (a, b, c)")
     if state.phase != VOTING:
         raise RuleError("button", "the vote has ended")
@@ -624,13 +643,15 @@ def press(state: Vote, pads: Sequence[Pad], event: ButtonEvent) -> tuple[tuple[P
         if seat != state.turn:
             raise RuleError("button", f"it is {state.current_player}'s turn, not {p}'s")
         voted = state.choices[seat]
-    side = BUTTON_SIDES.get(event.button)
-    if event.press is Press.LONG:
-        return _long_press(state, pads, seat, side, voted)
-    if side is None:  # short Pass
+    if meaning == CLAIM_MODERATOR:
+        return _long_press(state, pads, seat, None, voted)
+    if meaning == CONFIRM:
+        return _long_press(state, pads, seat, BUTTON_SIDES[event.button], voted)
+    if meaning == CHOOSE_PASS:
         if voted is not None:
             raise RuleError("button", f"{p} voted {side_name(voted)} and can't pass now")
         return _with(pads, seat, Pad(PASS_POWER)), None
+    side = CHOSEN_SIDE[meaning]
     if voted is not None and side != voted:
         raise RuleError("button", f"{p} voted {side_name(voted)} and can't change side")
     power = pad.power + 1 if pad.choice == side else 1

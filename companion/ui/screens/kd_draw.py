@@ -8,9 +8,9 @@ from collections.abc import Callable, Sequence
 
 import pygame
 
-from companion.engine import kd_kingdom
+from companion.engine import kd_kingdom, kd_vote
 from companion.hardware.base import LIGHT_COLOURS
-from companion.seat import Light
+from companion.seat import Light, Press
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
@@ -150,6 +150,30 @@ def fit(
         return pygame.Rect(box.topleft, (0, 0))
     font = p.theme.fitting_font(text, size, box.w, smallest=p.theme.px(22))
     return p.text(text, font, colour, box, align)
+
+
+def vote_help(t: Callable[..., str], mode: str) -> list[str]:
+    """What the seat buttons do in a vote of ``mode``, made from ``kd_vote.GRAMMAR`` (the
+    table the presses follow): one line for the presses, one for the holds, each thing
+    said once with every button that does it ("Hold: A or B lock your choice · C become
+    moderator at once")."""
+    lines = []
+    for press in (Press.SHORT, Press.LONG):
+        meanings: dict[str, list[str]] = {}
+        for (button, pressed), meaning in kd_vote.GRAMMAR.items():
+            if pressed is press:
+                meanings.setdefault(meaning, []).append(t(f"pad_button.{button}"))
+        parts = []
+        for meaning, buttons in meanings.items():
+            key = f"kd.grammar.{meaning}"
+            if meaning == kd_vote.CONFIRM:
+                key += f"_{mode}"
+            named = buttons[0]
+            for more in buttons[1:]:
+                named = t("kd.grammar.or", a=named, b=more)
+            parts.append(t(key, buttons=named))
+        lines.append(t(f"kd.grammar.{press.value}", parts=" · ".join(parts)))
+    return lines
 
 
 def row_rects(rect: pygame.Rect, n: int, max_h: int) -> list[pygame.Rect]:

@@ -37,6 +37,7 @@ from companion.ui.screens.kd_draw import (
     row_rects,
     seat_row,
     table_grid,
+    vote_help,
 )
 from companion.ui.screens.kd_table import KdTable, ledger_for
 from companion.ui.theme import Painter
@@ -155,7 +156,7 @@ class VoteScreen(KdScreen):
 
     def headline(self, vote: dict) -> tuple[str, tuple]:
         if vote["mode"] == kd_vote.SECRET:
-            return self.t("kd.vote.help_secret"), th.INK_SOFT
+            return " / ".join(vote_help(self.t, kd_vote.SECRET)), th.INK_SOFT
         if self.table.refused:  # an open vote's refusal and its reason are public
             name, reason = self.table.refused
             return self.t("kd.vote.refused", name=name, reason=reason), th.MISSING
@@ -187,8 +188,13 @@ class VoteScreen(KdScreen):
         view = self.table.view()
         vote = view["vote"]
         line = pygame.Rect(rect.x, rect.y, rect.w, px(30))
-        text, colour = self.headline(vote)
-        fit(p, text, px(28), line, colour)
+        if vote["mode"] == kd_vote.SECRET:  # what each press and hold does, two lines
+            for i, text in enumerate(vote_help(self.t, kd_vote.SECRET)):
+                fit(p, text, px(26), line.move(0, i * px(28)), th.INK_SOFT)
+            line = line.move(0, px(28))
+        else:
+            text, colour = self.headline(vote)
+            fit(p, text, px(28), line, colour)
         rows = pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
         for i, box in enumerate(row_rects(rows, len(vote["players"]), px(44))):
             name = vote["players"][i]
