@@ -371,7 +371,7 @@ def test_a_pad_flooding_valid_presses_while_the_loop_stalls_loses_neither_reader
         view = memoryview(stream)
         while view:
             view = view[os.write(pad.master, view[:65536]):]
-        assert flooded.wait(WAIT)  # the reader got through all of it without stepping
+        assert flooded.wait(6 * WAIT)  # the reader got through all of it (a bound, not a pause)
         assert backend._thread is not None and backend._thread.is_alive()
         app.step(block=False)
         # the seats' connection events were queued first, by the reader, before the flood
