@@ -283,53 +283,64 @@ def kingdom_board(
     kingdom: kd_kingdom.Kingdom,
     moved: set[str] = frozenset(),
 ) -> None:
-    """Five resource tracks and Stability, side by side: each track from its minimum (bottom)
-    to its maximum (top) with its middle marked; a resource marker is a disc on its
-    momentum side (white: up, black: down) with an arrow, and a small second disc when it
-    carries a momentum marker; Stability's ends (abdication) are red."""
+    """Five resource tracks and Stability, side by side, with a scale: each track from its
+    minimum (bottom) to its maximum (top), its position in large figures above it, its
+    name under it (one row, each within its column); the resource track's ends and middle
+    numbered on the left, Stability's ends (abdication, red) numbered beside them. A
+    resource marker is a disc on its momentum side (white: up, black: down) with an arrow,
+    and a small second disc when it carries a momentum marker."""
     theme = screen.app.theme
     px = theme.px
+    scale_w = px(34)
     columns = [*kingdom.resources, None]
-    col_w = rect.w // len(columns)
-    label_h = px(24)
-    value_h = px(22)
+    col_w = (rect.w - scale_w) // len(columns)
+    label_h = px(30)
+    value_h = px(40)  # the positions players read: ≥ 24 px tall on the 800×480 panel
+    top = rect.y + value_h + px(8)
+    bottom = rect.bottom - label_h - px(8)
+
+    def y_of(v: int, low: int, high: int) -> int:
+        return round(top + (high - v) * (bottom - top) / (high - low))
+
+    # The scale of the resource track, on the left: its ends and its middle.
+    low, high = kingdom.track.min, kingdom.track.max
+    for v in sorted({low, (low + high) // 2, high}):
+        box = pygame.Rect(rect.x, 0, scale_w - px(4), px(26))
+        box.centery = y_of(v, low, high)
+        fit(p, f"{v:+d}" if v else "0", px(26), box, th.INK_SOFT, "right")
+    labels = [screen.t(f"kd.resource.{res.name}") if res else screen.t("kd.kingdom.stability")
+              for res in columns]
+    # A long name may borrow the room its neighbours' names leave on either side.
+    spare = [max(0, (col_w - theme.font(px(24)).size(text)[0]) // 2) for text in labels]
     for k, res in enumerate(columns):
-        col = pygame.Rect(rect.x + k * col_w, rect.y, col_w, rect.h)
-        # Labels alternate between two lines, so each may be two columns wide.
-        label_box = pygame.Rect(0, col.bottom - label_h * (2 - k % 2), 2 * col_w - px(8), label_h)
+        col = pygame.Rect(rect.x + scale_w + k * col_w, rect.y, col_w, rect.h)
+        borrow = min(spare[k - 1] if k else 0, spare[k + 1] if k + 1 < len(columns) else 0)
+        label_box = pygame.Rect(0, col.bottom - label_h, col.w + 2 * borrow, label_h)
         label_box.centerx = col.centerx
-        label_box.clamp_ip(rect)
+        label = labels[k]
         if res is None:
-            low, high, pos = (
-                kingdom.stability.min,
-                kingdom.stability.max,
-                kingdom.stability.position,
-            )
-            label = screen.t("kd.kingdom.stability")
+            low, high = kingdom.stability.min, kingdom.stability.max
+            pos = kingdom.stability.position
         else:
             low, high, pos = kingdom.track.min, kingdom.track.max, res.position
-            label = screen.t(f"kd.resource.{res.name}")
         hot = res is not None and res.name in moved
         fit(p, label, px(24), label_box, th.WARNING if hot else th.INK, "center")
-        top = col.y + value_h + px(10)
-        bottom = col.bottom - 2 * label_h - px(10)
         x = col.centerx
-        step = (bottom - top) / (high - low)
-
-        def y_of(v: int, top=top, step=step, high=high) -> int:
-            return round(top + (high - v) * step)
-
         pygame.draw.line(p.surface, TRACK, (x, top), (x, bottom), max(2, px(3)))
         for v in range(low, high + 1):
             w = px(9) if v in (low, high, (low + high) // 2) else px(4)
-            pygame.draw.line(p.surface, TRACK, (x - w, y_of(v)), (x + w, y_of(v)), 1)
+            y = y_of(v, low, high)
+            pygame.draw.line(p.surface, TRACK, (x - w, y), (x + w, y), 1)
         if res is None:
             for v in (low, high):
-                pygame.draw.rect(
-                    p.surface, END_ZONE, pygame.Rect(x - px(12), y_of(v) - px(3), px(24), px(6))
-                )
+                y = y_of(v, low, high)
+                pygame.draw.rect(p.surface, END_ZONE, pygame.Rect(x - px(12), y - px(3), px(24),
+                                                                  px(6)))
+                end = pygame.Rect(x + px(14), 0, col.right - x - px(14), px(26))
+                end.centery = y
+                fit(p, f"{v:+d}", px(26), end, END_ZONE, "left")
         r = px(11)
-        cy = y_of(pos)
+        cy = y_of(pos, low, high)
         if res is None:
             pts = [(x, cy - r), (x + r, cy), (x, cy + r), (x - r, cy)]
             pygame.draw.polygon(p.surface, STABILITY, pts)
@@ -346,11 +357,5 @@ def kingdom_board(
             tip, base = (cy - a, cy + a * 0.7) if up else (cy + a, cy - a * 0.7)
             pygame.draw.polygon(p.surface, ink, [(x, tip), (x - a, base), (x + a, base)])
         value_box = pygame.Rect(col.x, col.y, col.w, value_h)
-        fit(
-            p,
-            f"{pos:+d}" if pos else "0",
-            px(22),
-            value_box,
-            th.WARNING if hot else th.INK_SOFT,
-            "center",
-        )
+        fit(p, f"{pos:+d}" if pos else "0", px(40), value_box,
+            th.WARNING if hot else th.INK, "center")
