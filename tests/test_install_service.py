@@ -560,3 +560,23 @@ def test_console_uninstall_removes_the_unit_and_its_enable_link(pi_home, tmp_pat
         "  sudo systemctl start getty@tty1.service    # the login prompt on tty1",
     ]
     assert (pi_home / ".local/share/companion").is_dir()  # the data stays
+
+
+def test_a_data_directory_made_outside_the_home_by_root_belongs_to_the_account(
+    pi_home, tmp_path, monkeypatch, capsys
+):
+    nobody = pwd.getpwnam("nobody")
+    monkeypatch.setattr(svc, "account_ids", lambda user: (nobody.pw_uid, nobody.pw_gid))
+    outside = tmp_path / "srv" / "table data"
+    config = pi_home / ".config/companion/config.yaml"
+    config.parent.mkdir(parents=True)
+    config.write_text(
+        (REPO / "companion/data/default-config.yaml").read_text(encoding="utf-8")
+        + f"\ndata_dir: {outside}\n",
+        encoding="utf-8",
+    )
+    rc, _, err = cli(capsys, "--user", "ana", "--unit-dir", str(tmp_path / "units"))
+    assert (rc, err) == (0, "")
+    owner = nobody.pw_uid if os.geteuid() == 0 else os.geteuid()
+    assert outside.stat().st_uid == owner
+    assert outside.parent.stat().st_uid == os.geteuid()  # only the directory it writes to

@@ -414,6 +414,7 @@ def run(args: argparse.Namespace) -> int:
         for problem in found:
             _fail(problem)
         return CONFIG_ERROR
+    new_data_dir = not data_dir.exists()
     try:
         for change in changes:
             change.apply()
@@ -424,6 +425,8 @@ def run(args: argparse.Namespace) -> int:
     if os.geteuid() == 0:  # written by root into the account's home: theirs
         for path in [*(c.path for c in changes), data_dir]:
             _give_to(path, home, user)
+        if new_data_dir and home not in data_dir.parents:  # made elsewhere: the kiosk's too
+            os.chown(data_dir, *account_ids(user))
     print(f"Wrote {unit}.")
     for change in changes[1:]:
         print(f"{change.describe().capitalize()} (starts the kiosk at login).")
