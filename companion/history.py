@@ -301,7 +301,10 @@ class History:
         ``date`` taken from the argument, else from ``result["date"]``, else now;
         ``started`` and ``first_player`` when the table knows them. Returns the game's
         number. An invalid result raises ``RuleError`` and keeps nothing."""
-        game = result_of(result, date, started=started, first_player=first_player)
+        return self.keep(result_of(result, date, started=started, first_player=first_player))
+
+    def keep(self, game: GameResult) -> int:
+        """Keep one finished game as ``result_of`` made it; returns its number."""
         with self._lock, self._transaction():
             return self._insert(game)
 

@@ -35,6 +35,7 @@ from companion.session import Session, first_player_of
 from companion.tables import inheritors as table
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
+from companion.ui.playcode import PlayCode
 from companion.ui.screens.history import demo_history
 from companion.ui.seats import next_change
 from companion.ui.theme import Painter
@@ -763,6 +764,7 @@ class ResultScreen(Touch):
         self.session = session
         self.sheet = sheet
         self.result = session.public_view()["score"]
+        self.played: history.GameResult | None = None  # the history row, once saved
         self.saved = False
         self.build()
 
@@ -771,8 +773,9 @@ class ResultScreen(Touch):
         self.sheet.refresh()
 
     def save(self) -> None:
+        self.played = history.result_of(self.result, **self.session.history_facts())
         if self.app.history is not None:
-            self.app.history.record(self.result, **self.session.history_facts())
+            self.app.history.keep(self.played)
         self.session.finish(self.result)
         self.saved = True
         for seat in self.sheet.sheet.seats:
@@ -799,6 +802,12 @@ class ResultScreen(Touch):
         if self.saved:
             self.done_rect = pygame.Rect(w - m - px(300), bottom, px(300), bh)
             self.buttons.append(Button(self.done_rect, t("inheritors.final.done"), self.done))
+            # The play's BG Stats code on the right, above Done; the table keeps the rest.
+            area = pygame.Rect(0, self.table_rect.y, w * 2 // 5, bottom - gap - self.table_rect.y)
+            area.right = w - m
+            code = PlayCode(self.app, self.played, area)
+            self.table_rect.w = self.tie_rect.w = code.rect.x - gap - m
+            self.buttons.append(code)
         else:
             bw = (w - 2 * m - gap) // 2
             self.back_rect = pygame.Rect(m, bottom, bw, bh)

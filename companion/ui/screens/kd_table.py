@@ -27,6 +27,7 @@ from companion import kd_data, kd_ledger
 from companion.engine import kd_campaign, kd_kingdom, kd_vote
 from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
+from companion.history import GameResult, result_of
 from companion.journal import Journal
 from companion.seat import ButtonEvent, Light
 from companion.session import Session
@@ -72,6 +73,7 @@ class KdTable:
         # already recorded (a power cut between saving the ledger and finishing the night).
         self.games_before = len(campaign.games) if campaign else 0
         self.refused: tuple[str, str] | None = None  # (who, why): open vote only
+        self.played: GameResult | None = None  # the history row, once the night is finished
         self._close = None
 
     @classmethod
@@ -220,11 +222,12 @@ class KdTable:
         """The scored game leaves the journal's unfinished games; its result goes to the
         game history when one is kept (a result the history refuses is logged)."""
         final = self.view()["final"]
-        if history is not None:
-            try:
-                history.record(final, **self.session.history_facts())
-            except RuleError as exc:
-                log.warning("kings-dilemma: result not kept in the history: %s", exc)
+        try:
+            self.played = result_of(final, **self.session.history_facts())
+            if history is not None:
+                history.keep(self.played)
+        except RuleError as exc:
+            log.warning("kings-dilemma: result not kept in the history: %s", exc)
         self.session.finish(final)
         self.close()
 

@@ -30,6 +30,7 @@ from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
 from companion.ui import theme as th
 from companion.ui.app import App
+from companion.ui.playcode import PlayCodeScreen
 from companion.ui.screens.kd_draw import (
     KdScreen,
     fit,
@@ -746,8 +747,16 @@ class CampaignScreen(KdScreen):
         return self.t("kd.campaign.next", leader=setup.leader, moderator=setup.moderator)
 
     def actions(self) -> Actions:
-        return [(self.t("kd.back"), self.back),
-                self.confirm(self.t("kd.campaign.new"), self.new_campaign)]
+        out = [(self.t("kd.back"), self.back),
+               self.confirm(self.t("kd.campaign.new"), self.new_campaign)]
+        if self.table.played is not None:  # the night just finished: its BG Stats code
+            out.append((self.t("playcode.open"), self.play_code))
+        return out
+
+    def play_code(self) -> None:
+        """The night's code full screen (beside the ledger it would leave the ledger's
+        columns too narrow at 800×480)."""
+        self.app.push(PlayCodeScreen(self.app, self.table.played))
 
     def back(self) -> None:
         if len(self.app.screens) > 1:

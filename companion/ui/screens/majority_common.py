@@ -46,11 +46,13 @@ from companion.engine.errors import RuleError
 from companion.games import rules_for
 from companion.games.autoplay import next_action
 from companion.games.majority import MajorityGame
+from companion.history import GameResult, result_of
 from companion.journal import Journal
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
+from companion.ui.playcode import PlayCode
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button
@@ -367,6 +369,7 @@ class GameScreen(BaseScreen):
         self.pick_field: str | None = None  # what the power's buttons choose now
         self.undo_request: int | None = None  # the seat asking for an undo
         self.recorded = False
+        self.played: GameResult | None = None  # the history row, once the game is over
         self.info_page = 0  # 0: the board; 1…: the "more" pages of the lines under it
         self.info_pages: list[list[Line]] = [[]]
         self._offered: tuple[dict, list] | None = None
@@ -415,8 +418,9 @@ class GameScreen(BaseScreen):
             return
         self.recorded = True
         result = self.view["final"]
+        self.played = result_of(result, **self.session.history_facts())
         if self.app.history is not None:
-            self.app.history.record(result, **self.session.history_facts())
+            self.app.history.keep(self.played)
         self.session.finish(result)
         log.info("%s game %d over: winners %s", self.spec.game, self.session.game_id,
                  ", ".join(result["winners"]))
@@ -855,7 +859,15 @@ class GameScreen(BaseScreen):
         self.buttons += self.option_buttons
 
     def _layout_final(self) -> None:
+        """The score table and Done on the left, the play's BG Stats code on the right."""
+        gap = self.app.theme.px(8)
+        area = pygame.Rect(0, self.body.y, self.body.w * 2 // 5,
+                           self.bar_rect.bottom - self.body.y)
+        area.right = self.body.right
+        code = PlayCode(self.app, self.played, area)
+        self.body.w = self.bar_rect.w = code.rect.x - gap - self.body.x
         self._bar([(self.t("majority.done"), self.done, "done")])
+        self.buttons.append(code)
 
     # --- drawing ------------------------------------------------------------------------
 
@@ -1102,8 +1114,20 @@ class GameScreen(BaseScreen):
         rows = [(self.t("majority.final.families"), "families"), *self.final_rows(),
                 (self.t("majority.final.total"), "total")]
         row_h = min(px(30), self.body.h // (len(rows) + 1))
-        label_w = self.body.w // 4
+        # The labels take what they need (up to 2/5; the play's code narrows the table).
+        label_font = self.app.theme.font(px(23))
+        label_w = min(max(label_font.size(label)[0] for label, _ in rows) + px(8),
+                      self.body.w * 2 // 5)
         col_w = (self.body.w - label_w) // len(players)
+
+        def families(pl: dict) -> tuple[str, int]:
+            scored = [str(f["family"]) for f in final["families"] if f["holder"] == pl["name"]]
+            total = sum(pl["breakdown"][f"family_{f}"] for f in scored)
+            return (f"{'+'.join(scored)} = {total}" if scored else "0"), total
+
+        # Too narrow for every player's families (beside the play's code): their sums.
+        small = self.app.theme.font(px(SMALLEST))
+        sums_only = any(small.size(families(pl)[0])[0] > col_w - px(12) for pl in players)
         y = self.body.y
         for i, pl in enumerate(players):
             cell = pygame.Rect(self.body.x + label_w + i * col_w, y, col_w, row_h)
@@ -1118,10 +1142,8 @@ class GameScreen(BaseScreen):
                 cell = pygame.Rect(self.body.x + label_w + i * col_w, y, col_w, row_h)
                 b = pl["breakdown"]
                 if key == "families":
-                    scored = [str(f["family"]) for f in final["families"]
-                              if f["holder"] == pl["name"]]
-                    total = sum(b[f"family_{f}"] for f in scored)
-                    text = f"{'+'.join(scored)} = {total}" if scored else "0"
+                    text, total = families(pl)
+                    text = str(total) if sums_only else text
                 elif key == "total":
                     text = str(pl["total"])
                 else:

@@ -1,0 +1,164 @@
+"""The QR code of a finished game's BG Stats import link (``companion.bgstats``).
+
+``PlayCode`` is the small widget a winner screen or History places in a rect: black
+modules on a white square (its own quiet zone) at a whole number of pixels per module,
+so a phone across the table reads it, and a screenshot decodes exactly. It behaves like
+a ``Button`` (``rect``, ``draw``, ``pointer_down``, ``pointer_up``), so a screen puts it
+in its list of buttons; a tap opens ``PlayCodeScreen``, the same code as large as the
+screen allows. The code holds only the history row (``bgstats.play``): nothing a game
+keeps secret is ever in it.
+"""
+
+from __future__ import annotations
+
+import pygame
+import segno
+
+from companion import bgstats
+from companion.history import GameResult
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.theme import Painter
+from companion.ui.widgets import Button
+
+QUIET = 2  # modules of white around the code (phones and zxing read 2 from a screen)
+DARK, LIGHT = (0, 0, 0), (255, 255, 255)
+
+
+def code_image(url: str) -> pygame.Surface:
+    """The QR code of ``url``, one pixel per module, its quiet zone included."""
+    qr = segno.make(url, error="L", boost_error=False)  # a screen is never smudged
+    rows = list(qr.matrix_iter(scale=1, border=QUIET))
+    image = pygame.Surface((len(rows[0]), len(rows)))
+    image.fill(LIGHT)
+    for y, row in enumerate(rows):
+        for x, dark in enumerate(row):
+            if dark:
+                image.set_at((x, y), DARK)
+    return image
+
+
+def draw_code(p: Painter, image: pygame.Surface, rect: pygame.Rect) -> pygame.Rect:
+    """``image`` scaled by the largest whole factor that fits ``rect``, centred (at
+    least one pixel per module). Returns where it went."""
+    scale = max(1, min(rect.w, rect.h) // image.get_width())
+    big = pygame.transform.scale_by(image, scale)  # nearest neighbour: sharp modules
+    where = big.get_rect(center=rect.center)
+    p.surface.blit(big, where)
+    return where
+
+
+class PlayCode:
+    """The code of ``game`` with a caption under it, at the right of ``area`` and as wide
+    as the code drawn as large as ``area`` allows (``rect``: where the screen's own content
+    must end); a tap opens it full screen."""
+
+    key = "playcode"  # as the screens name their buttons
+
+    def __init__(self, app: App, game: GameResult, area: pygame.Rect) -> None:
+        self.app = app
+        self.game = game
+        self.url = bgstats.link(game)
+        self.image = code_image(self.url)
+        caption_h = self.font(area.w).get_linesize()
+        side = self.image.get_width()
+        scale = max(1, min(area.w, area.h - caption_h) // side)
+        self.rect = pygame.Rect(0, area.y, max(side * scale, area.w // 2), area.h)
+        self.rect.right = area.right
+        self.pressed = False
+
+    def font(self, width: int) -> pygame.font.Font:
+        theme = self.app.theme
+        return theme.fitting_font(self.label, theme.px(22), width)
+
+    @property
+    def label(self) -> str:  # what a test or the demo taps it by
+        return self.app.catalog.text("playcode.caption")
+
+    def draw(self, p: Painter) -> None:
+        px = p.theme.px
+        font = self.font(self.rect.w)
+        caption = pygame.Rect(self.rect.x, self.rect.bottom - font.get_linesize(),
+                              self.rect.w, font.get_linesize())
+        box = pygame.Rect(self.rect.x, self.rect.y, self.rect.w, caption.y - self.rect.y)
+        where = draw_code(p, self.image, box)
+        if self.pressed:
+            pygame.draw.rect(p.surface, th.BUTTON_PRESSED, where, width=max(2, px(3)))
+        p.text(self.label, font, th.INK_SOFT, caption)
+        p.targets.append(self.rect)
+
+    def pointer_down(self, pos: tuple[int, int]) -> bool:
+        inside = self.rect.collidepoint(pos)
+        changed = inside != self.pressed
+        self.pressed = inside
+        return changed
+
+    def pointer_up(self, pos: tuple[int, int]) -> bool:
+        was = self.pressed
+        self.pressed = False
+        if was and self.rect.collidepoint(pos):
+            self.app.push(PlayCodeScreen(self.app, self.game))
+        return was
+
+
+class PlayCodeScreen(Screen):
+    """The code as large as the screen's height allows, what it holds beside it (game,
+    date, scores) and how to use it; Back returns to the screen that opened it."""
+
+    name = "playcode"
+
+    def __init__(self, app: App, game: GameResult) -> None:
+        super().__init__(app)
+        self.game = game
+        self.url = bgstats.link(game)
+        self.image = code_image(self.url)
+        t, px = app.catalog.text, app.theme.px
+        w, h = app.size
+        m = px(10)
+        self.code_rect = pygame.Rect(m, m, h - 2 * m, h - 2 * m)
+        right = self.code_rect.right + px(16)
+        bh = max(th.MIN_TARGET, px(68))
+        self.back = Button(pygame.Rect(right, h - m - bh, w - m - right, bh),
+                           t("playcode.back"), self.close)
+
+    def close(self) -> None:
+        if len(self.app.screens) > 1:
+            self.app.pop()
+
+    def lines(self) -> list[tuple[str, int, tuple[int, int, int]]]:
+        t = self.app.catalog.text
+        play = bgstats.play(self.game)
+        game = t(f"history.game.{self.game.game}") if \
+            f"history.game.{self.game.game}" in self.app.catalog.texts else self.game.game
+        out = [(t("playcode.title"), 34, th.INK), (game, 28, th.WARNING),
+               (play["playDate"][:16], 24, th.INK_SOFT)]
+        out += [(f"{p['name']} {p['score']}", 26, th.WARNING if p.get("winner") else th.INK)
+                for p in play["players"]]
+        out.append((t("playcode.help"), 22, th.INK_SOFT))
+        return out
+
+    def describe(self) -> str:
+        return f"{self.name} | {' | '.join(text for text, _, _ in self.lines())} | {self.url}"
+
+    def draw(self, p: Painter) -> None:
+        px = p.theme.px
+        p.surface.fill(th.FELT)
+        draw_code(p, self.image, self.code_rect)
+        x = self.code_rect.right + px(16)
+        width = self.back.rect.right - x
+        y = self.code_rect.y
+        for text, size, colour in self.lines():
+            font = p.theme.font(px(size))
+            for line in p.lines(text, font, width):
+                p.text(line, font, colour, pygame.Rect(x, y, width, font.get_linesize()), "left")
+                y += font.get_linesize()
+            y += px(4)
+        self.back.draw(p)
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        if self.back.pointer_down(pos):
+            self.app.invalidate()
+
+    def pointer_up(self, pos: tuple[int, int]) -> None:
+        if self.back.pointer_up(pos):
+            self.app.invalidate()

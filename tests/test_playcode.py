@@ -1,0 +1,126 @@
+"""The BG Stats code of a finished game (companion/ui/playcode.py): each game's winner
+screen, played by its demo script through the real App at 800×480 under SDL's dummy
+driver, shows a QR code that a real decoder (zxing-cpp) reads from the screenshot, and the
+play inside it is the history row of that game; the King's Dilemma night's code (one tap
+from the campaign screen) holds nothing of the ballots or the secret agendas."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pygame
+import pytest
+import zxingcpp
+from ui_majority import Table
+
+from companion import bgstats
+from companion.history import GameResult
+from companion.ui.demo import DEMOS
+from companion.ui.playcode import PlayCode, PlayCodeScreen
+
+
+@pytest.fixture
+def table(tmp_path):
+    opened: list[Table] = []
+
+    def _open(**kw) -> Table:
+        folder = tmp_path / f"table-{len(opened)}"
+        folder.mkdir()
+        opened.append(Table(folder, **kw))
+        return opened[-1]
+
+    yield _open
+    for t in opened:
+        t.close()
+
+
+def decode(t: Table, path) -> list[str]:
+    """The QR codes a real decoder reads from a screenshot of the window."""
+    t.app.step(block=False)
+    t.app.screenshot(path)
+    image = pygame.image.load(str(path))
+    pixels = np.ascontiguousarray(pygame.surfarray.array3d(image).transpose(1, 0, 2))
+    return [r.text for r in zxingcpp.read_barcodes(pixels)
+            if r.format == zxingcpp.BarcodeFormat.QRCode]
+
+
+def play_demo(t: Table, game: str) -> GameResult:
+    """``game``'s demo script to its end; returns the history row it left."""
+    importlib.import_module(DEMOS[game]).demo(t.ctx)
+    t.app.step(block=False)
+    return t.history.games()[-1]
+
+
+def code_of(t: Table):
+    return next((b for b in getattr(t.screen, "buttons", []) if isinstance(b, PlayCode)), None)
+
+
+@pytest.mark.parametrize("game", ["koryo", "choson", "inheritors"])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_winner_screen_shows_the_plays_code_and_it_decodes_to_the_history_row(
+        table, tmp_path, game, language):
+    t = table(language=language)
+    row = play_demo(t, game)
+    assert row.game == game and row.started and row.first_player in [p.name for p in row.players]
+    assert code_of(t) is not None, t.screen.describe()  # still on the winner screen
+    (url,) = decode(t, tmp_path / f"{game}-{language}.png")
+    assert url == bgstats.link(row)
+    play = bgstats.data_of(url)
+    assert play == bgstats.play(row)
+    assert [(p["name"], p["score"], p.get("winner", False)) for p in play["players"]] == \
+        [(p.name, p.total, p.name in row.winners) for p in row.players]
+    assert [p["name"] for p in play["players"] if p.get("startPlayer")] == [row.first_player]
+
+
+def test_a_tap_on_the_code_opens_it_full_screen_and_back_returns(table, tmp_path):
+    t = table()
+    row = play_demo(t, "koryo")
+    winner_screen = t.screen
+    t.ctx.tap(code_of(t).rect, "code")
+    assert isinstance(t.screen, PlayCodeScreen)
+    (url,) = decode(t, tmp_path / "full.png")
+    assert bgstats.data_of(url) == bgstats.play(row)
+    t.ctx.tap(t.screen.back.rect, "back")
+    assert t.screen is winner_screen
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_kings_dilemma_night_has_its_code_one_tap_from_the_campaign_and_nothing_secret(
+        table, tmp_path, language):
+    t = table(language=language)
+    row = play_demo(t, "kings-dilemma")
+    assert row.game == "kings-dilemma"
+    campaign = t.screen
+    assert campaign.name == "kd-campaign", campaign.describe()
+    opened = next(b for b in campaign.buttons if b.label == "BG Stats")
+    t.ctx.tap(opened.rect, "BG Stats")
+    assert isinstance(t.screen, PlayCodeScreen)
+    (url,) = decode(t, tmp_path / f"kd-{language}.png")
+    play = bgstats.data_of(url)
+    assert play == bgstats.play(row)
+    # Only what a BG Stats play has, and every value is the history row's.
+    assert set(play) == {"game", "playDate", "durationMin", "location", "players"}
+    for p in play["players"]:
+        assert set(p) <= {"name", "score", "winner", "rank", "startPlayer", "sourcePlayerId"}
+    # Nothing the night kept secret: no sealed ballot, no agenda card, in any form.
+    names = {p.name for p in row.players}
+    night = t.journal.finished()[-1]
+    secret: set[str] = set()
+    for action, private in t.journal.actions_with_secrets(night.id):
+        secret |= leaves(private or {}) | leaves({k: v for k, v in action.items()
+                                                  if k in ("cards", "agendas")})
+    secret -= names
+    assert secret, "the demo night kept no secret: this test would prove nothing"
+    shown = leaves(play)
+    assert not shown & secret, shown & secret
+    assert not [v for v in shown if "agenda" in v.lower() or "ballot" in v.lower()]
+
+
+def leaves(data) -> set[str]:
+    """Every text in ``data`` (keys of mappings apart)."""
+    if isinstance(data, dict):
+        return set().union(*(leaves(v) for v in data.values())) if data else set()
+    if isinstance(data, list | tuple):
+        return set().union(*(leaves(v) for v in data)) if data else set()
+    return {data} if isinstance(data, str) else set()
