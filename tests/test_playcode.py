@@ -12,7 +12,7 @@ import numpy as np
 import pygame
 import pytest
 import zxingcpp
-from ui_majority import Table
+from ui_majority import Table, fits
 
 from companion import bgstats
 from companion.history import GameResult
@@ -124,3 +124,29 @@ def leaves(data) -> set[str]:
     if isinstance(data, list | tuple):
         return set().union(*(leaves(v) for v in data)) if data else set()
     return {data} if isinstance(data, str) else set()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_history_shows_the_code_of_any_finished_game(table, tmp_path, language):
+    """The History list: a tap on a game (here the third of the page) opens its code, which
+    decodes to that game's row; Back returns to the list."""
+    from companion.ui.screens.history import HistoryScreen
+
+    t = table(language=language)
+    for day, scores in enumerate(({"Ana": 3, "Ben": 5}, {"Ana": 9, "Cleo": 2},
+                                  {"Ben": 4, "Cleo": 4, "Dan": 1}), start=1):
+        best = max(scores.values())
+        t.history.record({"game": "koryo", "winners": [n for n, s in scores.items() if s == best],
+                          "players": [{"name": n, "total": s, "breakdown": {}}
+                                      for n, s in scores.items()]},
+                         f"2026-11-0{day}T21:00:00+01:00", started=f"2026-11-0{day}T20:00:00+01:00")
+    history = HistoryScreen(t.app)
+    t.ctx.show(history)
+    t.app.step(block=False)
+    fits(t.app)
+    t.ctx.tap(history.rows[2].rect, "third game")  # newest first: the first game kept
+    assert isinstance(t.screen, PlayCodeScreen)
+    (url,) = decode(t, tmp_path / "history.png")
+    assert bgstats.data_of(url) == bgstats.play(t.history.games()[0])
+    t.ctx.tap(t.screen.back.rect, "back")
+    assert t.screen is history

@@ -12,7 +12,6 @@ keeps secret is ever in it.
 from __future__ import annotations
 
 import pygame
-import segno
 
 from companion import bgstats
 from companion.history import GameResult
@@ -27,6 +26,8 @@ DARK, LIGHT = (0, 0, 0), (255, 255, 255)
 
 def code_image(url: str) -> pygame.Surface:
     """The QR code of ``url``, one pixel per module, its quiet zone included."""
+    import segno  # only when a code is shown: the kiosk starts without it
+
     qr = segno.make(url, error="L", boost_error=False)  # a screen is never smudged
     rows = list(qr.matrix_iter(scale=1, border=QUIET))
     image = pygame.Surface((len(rows[0]), len(rows)))

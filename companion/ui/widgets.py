@@ -71,6 +71,27 @@ class Button:
         return was
 
 
+class TapArea:
+    """An invisible touch target over something the screen draws itself (a list row):
+    acts like a ``Button`` (a tap is a lift inside it after a press inside it) but draws
+    nothing but its outline while pressed."""
+
+    def __init__(self, rect: pygame.Rect, on_tap: Callable[[], None]) -> None:
+        self.rect = pygame.Rect(rect)
+        self.on_tap = on_tap
+        self.pressed = False
+
+    def draw(self, p: Painter) -> None:
+        if self.pressed:
+            width = max(2, p.theme.px(3))
+            pygame.draw.rect(p.surface, th.BUTTON_PRESSED, self.rect, width=width,
+                             border_radius=p.theme.px(10))
+        p.targets.append(self.rect)
+
+    pointer_down = Button.pointer_down
+    pointer_up = Button.pointer_up
+
+
 class NoticeBand:
     """The warnings the table must see (``App.notices``: no seat hardware found, a database
     moved aside), each as its catalog title and detail, wrapped into one amber band."""

@@ -17,8 +17,9 @@ from companion.history import GameResult, History, PlayerStats
 from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
+from companion.ui.playcode import PlayCodeScreen
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import Button, TapArea
 
 GAMES, PLAYERS = "games", "players"
 WINNER = (255, 214, 120)
@@ -136,6 +137,18 @@ class HistoryScreen(Screen):
             Button(self.prev_rect, "«", lambda: self.turn(-1)),
             Button(self.next_rect, "»", lambda: self.turn(+1)),
         ]
+        if self.view == GAMES:  # a tap on a game shows its BG Stats code
+            self.rows = [TapArea(self.row_rect(i), lambda g=g: self.show_code(g))
+                         for i, g in enumerate(self.shown())]
+            self.buttons += self.rows
+
+    def row_rect(self, i: int) -> pygame.Rect:
+        gap = self.app.theme.px(8)
+        return pygame.Rect(self.list_rect.x, self.list_rect.y + i * (self.row_h + gap),
+                           self.list_rect.w, self.row_h)
+
+    def show_code(self, game: GameResult) -> None:
+        self.app.push(PlayCodeScreen(self.app, game))
 
     # --- input --------------------------------------------------------------------------
 
@@ -181,18 +194,24 @@ class HistoryScreen(Screen):
         felt = p.surface.get_rect().inflate(-px(6), -px(6))
         pygame.draw.rect(p.surface, th.FELT, felt, border_radius=px(18))
         self.text(p, t("history.title"), self.title_rect, px(44), th.INK, "center")
-        for b in self.buttons:
-            b.draw(p)
-        self.text(p, t("history.page", page=self.page + 1, pages=self.pages), self.page_rect,
-                  px(30), th.INK_SOFT, "center")
+        page = t("history.page", page=self.page + 1, pages=self.pages)
+        if self.view == GAMES and self.items():  # the page, and what a tap on a game does
+            top = self.page_rect.copy()
+            top.h = self.page_rect.h * 11 // 20
+            self.text(p, page, top, px(30), th.INK_SOFT, "center")
+            hint = pygame.Rect(top.x, top.bottom, top.w, self.page_rect.bottom - top.bottom)
+            self.text(p, t("history.code_hint"), hint, px(22), th.INK_SOFT, "center")
+        else:
+            self.text(p, page, self.page_rect, px(30), th.INK_SOFT, "center")
         if self.app.history is None or not self.items():
             key = "history.not_kept" if self.app.history is None else "history.empty"
             self.text(p, t(key), self.list_rect, px(32), th.INK_SOFT, "center")
-            return
-        if self.view == GAMES:
+        elif self.view == GAMES:
             self.draw_games(p)
         else:
             self.draw_stats(p)
+        for b in self.buttons:  # after the rows: a pressed row's outline over its plate
+            b.draw(p)
 
     def text(self, p: Painter, text: str, box: pygame.Rect, size: int, colour,
              align: str = "left") -> None:
@@ -202,8 +221,7 @@ class HistoryScreen(Screen):
         px = self.app.theme.px
         gap = px(8)
         for i, g in enumerate(self.shown()):
-            row = pygame.Rect(self.list_rect.x, self.list_rect.y + i * (self.row_h + gap),
-                              self.list_rect.w, self.row_h)
+            row = self.row_rect(i)
             pygame.draw.rect(p.surface, th.PLATE, row, border_radius=px(10))
             inner = row.inflate(-px(20), -px(6))
             top = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 9 // 20)
@@ -282,7 +300,8 @@ def _result(game: str, scores: dict[str, int], winners: list[str]) -> dict:
 
 def demo(ctx) -> None:
     """The history after a few evenings (the Inheritors count of the previous demo among
-    them): the games page by page, filtered by game, and the players' statistics."""
+    them): the games page by page with the BG Stats code of the latest, filtered by game,
+    and the players' statistics."""
     h = demo_history(ctx)
     h.record(_result("koryo", {"Ana": 31, "Ben": 27, "Cleo": 33, "Dan": 25}, ["Cleo"]),
              date="2026-11-02T20:40:00+01:00")
@@ -297,6 +316,9 @@ def demo(ctx) -> None:
     screen = HistoryScreen(ctx.app)
     ctx.show(screen)
     ctx.shot()
+    ctx.tap(screen.rows[0].rect, "the latest game")
+    ctx.shot()
+    ctx.tap(ctx.app.screen.back.rect, "back")
     ctx.tap(screen.next_rect, "next page")
     ctx.shot("page-2")
     ctx.tap(screen.filter_rect, "filter")
