@@ -34,9 +34,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "play a scripted session headless: PNG screenshots and a transcript"),
     "vote": ("vote", "one King's Dilemma vote (open or secret), replayed and resolved"),
     "kingdom": ("kingdom", "King's Dilemma outcomes applied to the kingdom tracks"),
-    "export": ("export", "the whole game history as CSV or JSON"),
+    "export": ("export", "the game history as CSV or JSON, or as BG Stats import links"),
     "import": ("import_", "games from an export (CSV or JSON) into the history"),
     "install-service": ("install_service", "install the kiosk as a systemd unit started at boot"),
+    "report": ("report", "the history and the campaign as one HTML page with charts"),
     "wiring": ("wiring", "draw the wiring of a wiring profile as an SVG (pins, buttons, lights)"),
 }
 

@@ -203,7 +203,8 @@ def test_demo_script(tmp_path):
         screens.demo(ctx)
         assert isinstance(app.history, History) and len(app.history.games()) == 5
         assert app.screen.view == screens.PLAYERS and app.screen.game is None
-        assert len(ctx.shots) == 6  # the list, a game's BG Stats code, filters, players
+        # the list, a game's BG Stats code, filters, players, the charts of the four games
+        assert len(ctx.shots) == 6 + 4
         app.history.close()
     finally:
         backend.close()

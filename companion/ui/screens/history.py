@@ -9,11 +9,16 @@ the one filtered (scores of different games are never averaged together).
 
 from __future__ import annotations
 
+import json
+import logging
 from datetime import datetime
 
 import pygame
 
+from companion.engine.errors import RuleError
+from companion.engine.kd_campaign import Campaign
 from companion.history import GameResult, History, PlayerStats
+from companion.kd_ledger import LEDGER_FILE
 from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -21,6 +26,7 @@ from companion.ui.playcode import PlayCodeScreen
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button, TapArea
 
+log = logging.getLogger(__name__)
 GAMES, PLAYERS = "games", "players"
 WINNER = (255, 214, 120)
 
@@ -137,10 +143,19 @@ class HistoryScreen(Screen):
             Button(self.prev_rect, "«", lambda: self.turn(-1)),
             Button(self.next_rect, "»", lambda: self.turn(+1)),
         ]
+        if self.view == PLAYERS:  # the charts, beside the page number
+            self.charts_rect = pygame.Rect(0, self.page_rect.y, px(260), bh)
+            self.charts_rect.right = self.page_rect.right - gap
+            self.buttons.append(Button(self.charts_rect, t("charts.open"), self.open_charts))
         if self.view == GAMES:  # a tap on a game shows its BG Stats code
             self.rows = [TapArea(self.row_rect(i), lambda g=g: self.show_code(g))
                          for i, g in enumerate(self.shown())]
             self.buttons += self.rows
+
+    def open_charts(self) -> None:
+        from companion.ui.screens.charts import open_charts
+
+        open_charts(self.app, lambda: campaign_of(self.app))
 
     def row_rect(self, i: int) -> pygame.Rect:
         gap = self.app.theme.px(8)
@@ -201,6 +216,10 @@ class HistoryScreen(Screen):
             self.text(p, page, top, px(30), th.INK_SOFT, "center")
             hint = pygame.Rect(top.x, top.bottom, top.w, self.page_rect.bottom - top.bottom)
             self.text(p, t("history.code_hint"), hint, px(22), th.INK_SOFT, "center")
+        elif self.view == PLAYERS:
+            left = pygame.Rect(self.page_rect.x, self.page_rect.y,
+                               self.charts_rect.x - self.page_rect.x, self.page_rect.h)
+            self.text(p, page, left, px(30), th.INK_SOFT, "center")
         else:
             self.text(p, page, self.page_rect, px(30), th.INK_SOFT, "center")
         if self.app.history is None or not self.items():
@@ -281,6 +300,22 @@ class HistoryScreen(Screen):
                                                   str(s.wins), self.average(s)], th.INK, True)
 
 
+def campaign_of(app: App) -> Campaign | None:
+    """The King's Dilemma campaign saved beside the journal, read only (None: no journal,
+    none saved, or one that can't be read: the King's Dilemma screens say so)."""
+    if app.journal is None:
+        return None
+    path = app.journal.path.parent / LEDGER_FILE
+    try:
+        return Campaign.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
+            RuleError):
+        log.warning("%s: not a campaign ledger; the charts leave the campaign out", path)
+        return None
+
+
 def demo_history(ctx) -> History:
     """The demo's history: a fresh ``demo-history.db`` in the demo's output directory when
     the app keeps none (``companion demo`` keeps none)."""
@@ -301,7 +336,7 @@ def _result(game: str, scores: dict[str, int], winners: list[str]) -> dict:
 def demo(ctx) -> None:
     """The history after a few evenings (the Inheritors count of the previous demo among
     them): the games page by page with the BG Stats code of the latest, filtered by game,
-    and the players' statistics."""
+    the players' statistics, and the charts."""
     h = demo_history(ctx)
     h.record(_result("koryo", {"Ana": 31, "Ben": 27, "Cleo": 33, "Dan": 25}, ["Cleo"]),
              date="2026-11-02T20:40:00+01:00")
@@ -330,3 +365,9 @@ def demo(ctx) -> None:
     while screen.game is not None:
         ctx.tap(screen.filter_rect, "filter")
     ctx.shot("players")
+    ctx.tap(screen.charts_rect, "charts")
+    pictures = ctx.app.screen
+    for page in pictures.pages:  # every game's, and the campaign's when it has nights
+        ctx.shot(page)
+        ctx.tap(pictures.next_rect, "next chart")
+    ctx.tap(pictures.back_rect, "back")

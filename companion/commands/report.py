@@ -1,0 +1,67 @@
+"""`companion report --out FILE.html [--lang en|fr] [--db PATH] [--ledger FILE]`: the game
+history and the King's Dilemma campaign as one self-contained HTML page."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion import history, paths
+from companion.journal import JournalError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", type=Path, required=True,
+                   help="the HTML file to write (replaced whole); open it in any browser, "
+                   "on a phone too: it needs no network")
+    p.add_argument("--lang", choices=("en", "fr"), default="en", help="its language")
+    p.add_argument("--db", type=Path,
+                   help="history database; default: DATA_DIR/companion.db (DATA_DIR: "
+                   "$COMPANION_DATA_DIR, else $XDG_DATA_HOME/companion, else "
+                   "~/.local/share/companion)")
+    p.add_argument("--ledger", type=Path,
+                   help="The King's Dilemma campaign ledger; default: "
+                   "DATA_DIR/kd-campaign.json (none: no campaign in the report)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    from datetime import date
+
+    from companion import kd_ledger, report
+    from companion.commands.export import write_atomically
+    from companion.engine.errors import RuleError
+    from companion.engine.kd_campaign import Campaign
+    from companion.i18n import load_catalog
+
+    path = args.db or history.default_path()
+    games: list[history.GameResult] = []
+    if path.exists():  # nothing kept yet: a report of no game, and no database is created
+        try:
+            with history.History(path) as h:
+                if h.notice:
+                    print(f"companion report: warning: {h.notice}", file=sys.stderr)
+                games = h.games()
+        except JournalError as exc:
+            print(f"companion report: {exc}", file=sys.stderr)
+            return 1
+    ledger_path = args.ledger or paths.data_dir() / kd_ledger.LEDGER_FILE
+    campaign = None
+    if ledger_path.exists():  # read only: an unreadable ledger is said, never moved aside
+        try:
+            campaign = Campaign.from_dict(json.loads(ledger_path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
+                RuleError) as exc:
+            print(f"companion report: {ledger_path}: not a campaign ledger ({exc}); the "
+                  "report has no campaign", file=sys.stderr)
+    text = report.render(games, campaign, load_catalog(args.lang), date.today().isoformat())
+    try:
+        write_atomically(args.out, text)
+    except OSError as exc:
+        print(f"companion report: --out: {args.out}: cannot write ({exc.strerror})",
+              file=sys.stderr)
+        return 2
+    nights = len(campaign.games) if campaign else 0
+    print(f"{args.out}: {len(games)} games, {nights} campaign nights", file=sys.stderr)
+    return 0

@@ -1,0 +1,276 @@
+"""Charts on the kiosk, for a table that would rather look than read: one page per game
+in the history (each player's scores over the last games as lines, and the shares of the
+wins as bars, which also name the lines' colours) and, when the King's Dilemma campaign
+has nights, a page of each house's prestige and crave after every night. « and » turn
+the pages; Back returns to History, which opens it.
+
+A player seated in the configuration has their seat's colour; anyone else the next
+colour of ``OTHERS``. The data is ``companion.charts``; only the drawing is here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from companion import charts
+from companion.engine.kd_campaign import Campaign
+from companion.history import GameResult
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.theme import Painter
+from companion.ui.widgets import Button
+
+OTHERS = ((120, 200, 255), (255, 160, 90), (150, 230, 150), (230, 150, 230), (240, 220, 120),
+          (180, 180, 255), (255, 255, 255))
+GRID = (60, 110, 90)
+CAMPAIGN = "campaign"
+
+
+class ChartsScreen(Screen):
+    name = "charts"
+
+    def __init__(self, app: App, games: list[GameResult], ledger: Campaign | None) -> None:
+        super().__init__(app)
+        self.games = games
+        self.ledger = ledger
+        self.pages: list[str] = charts.games_of(games)
+        if ledger is not None and ledger.games:
+            self.pages.append(CAMPAIGN)
+        self.page = 0
+        self.colours = self._colours()
+        t, px = app.catalog.text, app.theme.px
+        w, h = app.size
+        m, gap = px(10), px(8)
+        bh = max(th.MIN_TARGET, px(68))
+        self.back_rect = pygame.Rect(m, m, px(130), bh)
+        self.title_rect = pygame.Rect(self.back_rect.right + gap, m,
+                                      w - m - self.back_rect.right - gap, bh)
+        self.prev_rect = pygame.Rect(m, h - m - bh, px(130), bh)
+        self.next_rect = pygame.Rect(w - m - px(130), h - m - bh, px(130), bh)
+        self.page_rect = pygame.Rect(self.prev_rect.right, self.prev_rect.y,
+                                     self.next_rect.x - self.prev_rect.right, bh)
+        self.body = pygame.Rect(m, self.back_rect.bottom + gap, w - 2 * m,
+                                self.prev_rect.y - gap - self.back_rect.bottom - gap)
+        self.buttons = [Button(self.back_rect, t("charts.back"), self.close),
+                        Button(self.prev_rect, "«", lambda: self.turn(-1)),
+                        Button(self.next_rect, "»", lambda: self.turn(+1))]
+
+    def _colours(self) -> dict[str, tuple[int, int, int]]:
+        out = {seat.name: seat.colour for seat in self.app.seats}
+        names = [p.name for g in self.games for p in g.players]
+        names += [h.name for h in self.ledger.houses] if self.ledger is not None else []
+        others = iter(c for c in OTHERS if c not in out.values())
+        for name in dict.fromkeys(names):
+            if name not in out:
+                out[name] = next(others, th.INK)
+        return out
+
+    # --- input --------------------------------------------------------------------------
+
+    def close(self) -> None:
+        if len(self.app.screens) > 1:
+            self.app.pop()
+
+    def turn(self, by: int) -> None:
+        if self.pages:
+            self.page = (self.page + by) % len(self.pages)
+        self.app.invalidate()
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
+        if any(changed):
+            self.app.invalidate()
+
+    def pointer_up(self, pos: tuple[int, int]) -> None:
+        changed = [b.pointer_up(pos) for b in self.buttons]
+        if any(changed):
+            self.app.invalidate()
+
+    # --- texts --------------------------------------------------------------------------
+
+    def t(self, key: str, **fmt: object) -> str:
+        return self.app.catalog.text(key, **fmt)
+
+    def game_name(self, key: str) -> str:
+        known = f"history.game.{key}" in self.app.catalog.texts
+        return self.t(f"history.game.{key}") if known else key
+
+    def title(self) -> str:
+        if not self.pages:
+            return self.t("charts.title")
+        key = self.pages[self.page]
+        if key == CAMPAIGN:
+            return self.t("charts.campaign", nights=len(self.ledger.games))
+        return self.game_name(key)
+
+    def describe(self) -> str:
+        if not self.pages:
+            return f"{self.name} | {self.t('history.empty')}"
+        key = self.pages[self.page]
+        head = f"{self.name} | {self.title()} | {self.page + 1}/{len(self.pages)}"
+        if key == CAMPAIGN:
+            prestige, crave = charts.campaign(self.ledger)
+            return (f"{head} | {self.t('charts.prestige')}: {series_text(prestige)} | "
+                    f"{self.t('charts.crave')}: {series_text(crave)}")
+        chart = charts.scores(self.games, key)
+        shares = ", ".join(f"{s.name} {s.wins}/{s.played}"
+                           for s in charts.win_shares(self.games, key))
+        return f"{head} | {series_text(chart)} | {shares}"
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def draw(self, p: Painter) -> None:
+        px = self.app.theme.px
+        p.surface.fill(th.RIM)
+        felt = p.surface.get_rect().inflate(-px(6), -px(6))
+        pygame.draw.rect(p.surface, th.FELT, felt, border_radius=px(18))
+        text(p, self.title(), self.title_rect, px(40), th.INK, "center")
+        for b in self.buttons:
+            b.draw(p)
+        if not self.pages:
+            text(p, self.t("history.empty"), self.body, px(32), th.INK_SOFT, "center")
+            return
+        text(p, self.t("history.page", page=self.page + 1, pages=len(self.pages)),
+             self.page_rect, px(30), th.INK_SOFT, "center")
+        key = self.pages[self.page]
+        gap = px(16)
+        if key == CAMPAIGN:
+            prestige, crave = charts.campaign(self.ledger)
+            half = (self.body.w - gap) // 2
+            left = pygame.Rect(self.body.x, self.body.y, half, self.body.h)
+            right = pygame.Rect(left.right + gap, self.body.y, half, self.body.h)
+            for chart, box, label in ((prestige, left, "charts.prestige"),
+                                      (crave, right, "charts.crave")):
+                self.draw_lines(p, chart, box, self.t(label), legend=True)
+            return
+        chart = charts.scores(self.games, key)
+        left = pygame.Rect(self.body.x, self.body.y, self.body.w * 3 // 5, self.body.h)
+        right = pygame.Rect(left.right + gap, self.body.y, self.body.right - left.right - gap,
+                            self.body.h)
+        self.draw_lines(p, chart, left, self.t("charts.scores", n=len(chart.labels)),
+                        legend=False)
+        self.draw_shares(p, charts.win_shares(self.games, key), right)
+
+    def draw_lines(self, p: Painter, chart: charts.LineChart, box: pygame.Rect, label: str,
+                   legend: bool) -> None:
+        """A heading, the y axis on round ticks, a line per series (dots where a value
+        stands alone), the x labels; with ``legend``, the series' names in their colours
+        under it."""
+        px = self.app.theme.px
+        font = self.app.theme.font(px(24))
+        line_h = font.get_linesize()
+        text(p, label, pygame.Rect(box.x, box.y, box.w, line_h), px(24), th.INK_SOFT)
+        legend_h = line_h if legend else 0
+        low, high = chart.span()
+        ticks = charts.ticks(low, high, most=4)
+        low, high = ticks[0], ticks[-1]
+        axis_w = max(font.size(str(v))[0] for v in ticks) + px(8)
+        plot = pygame.Rect(box.x + axis_w, box.y + line_h + px(8), box.w - axis_w - px(12),
+                           box.h - 2 * line_h - legend_h - px(12))
+        n = len(chart.labels)
+
+        def x(i: int) -> int:
+            return plot.x + (plot.w * i // (n - 1) if n > 1 else plot.w // 2)
+
+        def y(v: float) -> int:
+            return round(plot.bottom - (v - low) * plot.h / (high - low))
+
+        for v in ticks:
+            pygame.draw.line(p.surface, GRID, (plot.x, y(v)), (plot.right, y(v)), 1)
+            text(p, str(v), pygame.Rect(box.x, y(v) - line_h // 2, axis_w - px(6), line_h),
+                 px(24), th.INK_SOFT, "right")
+        shown = label_indices(n, font, chart.labels, plot.w)
+        for i in shown:
+            w = font.size(chart.labels[i])[0]
+            left = min(max(x(i) - w // 2, plot.x - axis_w // 2), box.right - w)
+            text(p, chart.labels[i], pygame.Rect(left, plot.bottom + px(4), w, line_h),
+                 px(24), th.INK_SOFT, "left")
+        width = max(3, px(4))
+        for s in chart.series:
+            colour = self.colours.get(s.name, th.INK)
+            run: list[tuple[int, int]] = []
+            for i, v in enumerate([*s.values, None]):
+                if v is not None:
+                    run.append((x(i), y(v)))
+                    continue
+                if len(run) > 1:
+                    pygame.draw.lines(p.surface, colour, False, run, width)
+                for point in run:
+                    pygame.draw.circle(p.surface, colour, point, max(4, px(6)))
+                run = []
+        if legend:
+            names = [s.name for s in chart.series]
+            row = pygame.Rect(box.x, box.bottom - legend_h, box.w, legend_h)
+            self.draw_legend(p, names, row)
+
+    def draw_legend(self, p: Painter, names: list[str], row: pygame.Rect) -> None:
+        px = self.app.theme.px
+        cell = row.w // max(1, len(names))
+        for i, name in enumerate(names):
+            box = pygame.Rect(row.x + i * cell, row.y, cell - px(4), row.h)
+            text(p, name, box, px(24), self.colours.get(name, th.INK), "center")
+
+    def draw_shares(self, p: Painter, shares: list[charts.Share], box: pygame.Rect) -> None:
+        """The wins: per player, name and ``wins/played`` over a bar of their share, in
+        their colour (the legend of the lines)."""
+        px = self.app.theme.px
+        font = self.app.theme.font(px(24))
+        line_h = font.get_linesize()
+        text(p, self.t("charts.wins"), pygame.Rect(box.x, box.y, box.w, line_h), px(24),
+             th.INK_SOFT)
+        rows = box.h - line_h - px(8)
+        row_h = min(px(62), rows // max(1, len(shares)))
+        y = box.y + line_h + px(8)
+        for s in shares[:max(1, rows // row_h)]:
+            colour = self.colours.get(s.name, th.INK)
+            label = pygame.Rect(box.x, y, box.w, line_h)
+            score = self.t("charts.share", wins=s.wins, played=s.played)
+            score_w = font.size(score)[0]
+            text(p, s.name, pygame.Rect(label.x, label.y, label.w - score_w - px(8), line_h),
+                 px(26), colour)
+            text(p, score, label, px(26), th.INK, "right")
+            bar = pygame.Rect(box.x, label.bottom + px(2), box.w,
+                              max(px(8), row_h - line_h - px(8)))
+            pygame.draw.rect(p.surface, GRID, bar, border_radius=px(4))
+            filled = bar.copy()
+            filled.w = round(bar.w * s.wins / s.played) if s.played else 0
+            if filled.w:
+                pygame.draw.rect(p.surface, colour, filled, border_radius=px(4))
+            y += row_h
+
+
+def text(p: Painter, words: str, box: pygame.Rect, size: int, colour, align: str = "left"
+         ) -> None:
+    """One line, smaller to fit ``box`` but never below the legible 22 units."""
+    theme = p.theme
+    p.text(words, theme.fitting_font(words, size, box.w, theme.px(22)), colour, box, align)
+
+
+def label_indices(n: int, font: pygame.font.Font, labels: tuple[str, ...], width: int
+                  ) -> list[int]:
+    """Which x labels to write so that they do not run into each other: every k-th, the
+    last always."""
+    if n == 0:
+        return []
+    widest = max(font.size(label)[0] for label in labels) * 3 // 2
+    every = max(1, -(-widest * n // max(1, width)))
+    shown = list(range(0, n, every))
+    if shown[-1] != n - 1:  # the latest game always: it takes the place of one too near
+        if len(shown) > 1 and n - 1 - shown[-1] < every:
+            shown[-1] = n - 1
+        else:
+            shown.append(n - 1)
+    return shown
+
+
+def series_text(chart: charts.LineChart) -> str:
+    return "; ".join(f"{s.name} " + " ".join("-" if v is None else str(v) for v in s.values)
+                     for s in chart.series)
+
+
+def open_charts(app: App, ledger_of: Callable[[], Campaign | None]) -> None:
+    """Push the charts of ``app.history`` and the campaign ``ledger_of()`` reads."""
+    games = app.history.games() if app.history is not None else []
+    app.push(ChartsScreen(app, games, ledger_of()))

@@ -1,0 +1,178 @@
+"""The charts' data (companion/charts.py) and ``companion report`` (companion/report.py):
+one self-contained HTML page of the history and the King's Dilemma campaign; opened in
+headless Chromium where it is installed (Debian's ``chromium``; CI installs it)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import pygame
+import pytest
+from played import CRAVE, PRESTIGE, campaign_ledger, evenings, scored
+
+from companion import bgstats, charts
+from companion.cli import main
+from companion.engine import kd_campaign as kc
+from companion.history import History
+from companion.report import PALETTE
+
+
+@pytest.fixture
+def kept(tmp_path):
+    """A history of ``EVENINGS`` and a three-night campaign ledger."""
+    return evenings(tmp_path / "h.db"), campaign_ledger(tmp_path / "kd.json")
+
+
+def games_of(db):
+    with History(db) as h:
+        return h.games()
+
+
+# -- the charts' data ----------------------------------------------------------------------
+
+
+def test_scores_follow_each_player_over_the_last_games_of_one_game(kept):
+    games = games_of(kept[0])
+    chart = charts.scores(games, "koryo")
+    assert chart.labels == ("02/11", "05/11", "16/11")
+    assert {s.name: s.values for s in chart.series} == {
+        "Ana": (31, 24, 35), "Ben": (27, 29, 35), "Cléo": (33, None, 20), "Dan": (None, 18, None)}
+    assert charts.scores(games, "koryo", last=2).labels == ("05/11", "16/11")
+    assert chart.span() == (0, 35)
+
+
+def test_win_shares_count_a_shared_victory_for_each(kept):
+    shares = charts.win_shares(games_of(kept[0]), "koryo")
+    assert {(s.name, s.wins, s.played) for s in shares} == {
+        ("Ana", 1, 3), ("Ben", 2, 3), ("Cléo", 1, 2), ("Dan", 0, 1)}
+    assert [s.name for s in shares] == ["Ben", "Cléo", "Ana", "Dan"]  # wins, then fewer games
+
+
+def test_the_campaign_chart_is_each_houses_running_prestige_and_crave(kept):
+    ledger = kc.Campaign.from_dict(json.loads(kept[1].read_text(encoding="utf-8")))
+    prestige, crave = charts.campaign(ledger)
+    assert prestige.labels == ("1", "2", "3")
+    running: dict[str, list[int]] = {}
+    for night in ledger.games:
+        for r in night.results:
+            before = running.setdefault(r.house, [])
+            before.append((before[-1] if before else 0) + PRESTIGE[r.rank])
+    assert {s.name: list(s.values) for s in prestige.series} == running
+    assert [s.values[-1] for s in prestige.series] == [h.prestige for h in ledger.houses]
+    assert [s.values[-1] for s in crave.series] == [h.crave for h in ledger.houses]
+    assert any(CRAVE.get(r.rank) for g in ledger.games for r in g.results)  # crave moves
+
+
+@pytest.mark.parametrize(("low", "high"), [(0, 1), (0, 7), (0, 35), (-4, 41), (0, 0), (3, 250)])
+def test_ticks_are_few_round_and_cover_the_values(low, high):
+    ticks = charts.ticks(low, high)
+    assert 2 <= len(ticks) <= 6 and ticks[0] <= low and ticks[-1] >= high
+    steps = {b - a for a, b in itertools.pairwise(ticks)}
+    assert len(steps) == 1 and str(steps.pop()).strip("0") in ("1", "2", "5")
+
+
+# -- the page --------------------------------------------------------------------------------
+
+
+def report(tmp_path, kept, *extra) -> str:
+    out = tmp_path / "report.html"
+    assert main(["report", "--out", str(out), "--db", str(kept[0]), "--ledger", str(kept[1]),
+                 *extra]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("lang", "title", "campaign"), [
+    ("en", "Table companion: our games", "The King&#x27;s Dilemma campaign: 3 nights"),
+    ("fr", "Table companion : nos parties", "Campagne du Dilemme du Roi : 3 soirées")])
+def test_the_report_is_one_self_contained_page_of_every_game_and_the_campaign(
+        tmp_path, kept, capsys, lang, title, campaign):
+    html = report(tmp_path, kept, "--lang", lang)
+    assert f"<title>{title}</title>" in html and f'<html lang="{lang}">' in html
+    assert "6 games, 3 campaign nights" in capsys.readouterr().err
+    sections = re.findall(r'<section class="game" id="game-([a-z-]+)"><h2>([^<]+)</h2>', html)
+    assert [k for k, _ in sections] == ["koryo", "choson", "inheritors", "kings-dilemma"]
+    assert campaign in html
+    assert html.count("<svg") == 2 * 4 + 2  # scores and win shares per game; the campaign's two
+    # Nothing fetched: no script, stylesheet, image, frame or font from anywhere.
+    assert not re.search(r"<(script|link|img|iframe|object|embed)\b|@import|url\(", html)
+    assert set(re.findall(r'(?:href|src)="([^"]+)"', html)) == {
+        bgstats.link(g).replace("'", "&#x27;") for g in games_of(kept[0])}
+
+
+def test_names_are_escaped(tmp_path, kept):
+    with History(kept[0]) as h:
+        h.record(scored("koryo", (('<b>Zoé</b> & "co"', 4), ("Ben", 2))), "2026-11-21")
+    html = report(tmp_path, kept)
+    assert "<b>Zoé" not in html and "&lt;b&gt;Zoé&lt;/b&gt; &amp; &quot;co&quot;" in html
+
+
+def test_without_history_or_ledger_the_report_says_so_and_creates_nothing(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    assert main(["report", "--out", str(out), "--db", str(tmp_path / "none.db"),
+                 "--ledger", str(tmp_path / "none.json")]) == 0
+    assert "No finished game yet" in out.read_text(encoding="utf-8")
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_an_unreadable_ledger_is_said_and_left_as_it_is(tmp_path, kept, capsys):
+    kept[1].write_text("{not json", encoding="utf-8")
+    html = report(tmp_path, kept)
+    assert "not a campaign ledger" in capsys.readouterr().err
+    assert 'id="campaign"' not in html and "game-koryo" in html
+    assert kept[1].read_text(encoding="utf-8") == "{not json"  # never moved aside
+
+
+def test_an_unwritable_out_is_a_clear_error(tmp_path, kept, capsys):
+    assert main(["report", "--out", str(tmp_path / "no" / "r.html"), "--db", str(kept[0])]) == 2
+    assert "companion report: --out:" in capsys.readouterr().err
+
+
+# -- in a real browser ----------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def chromium(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    profile = tmp_path / "chromium-profile"
+    return subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={profile}", *args],
+        capture_output=True, text=True, timeout=180, check=False)
+
+
+def test_the_report_renders_in_headless_chromium_at_a_phones_width(tmp_path, kept):
+    if CHROMIUM is None:
+        if os.environ.get("COMPANION_REQUIRE_CHROMIUM"):  # .ci/run installed it: must be there
+            pytest.fail("COMPANION_REQUIRE_CHROMIUM is set but no chromium is on PATH")
+        pytest.skip("headless Chromium is not installed here (Debian: apt-get install "
+                    "chromium; .ci/run installs it in CI)")
+    html = report(tmp_path, kept)
+    page = (tmp_path / "report.html").resolve().as_uri()
+    dom = chromium(tmp_path, "--dump-dom", page)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert "<title>Table companion: our games</title>" in dom.stdout
+    for name in ("Koryŏ", "Chosŏn", "Inheritors", "The King's Dilemma"):
+        assert f"<h2>{name}</h2>" in dom.stdout.replace("&#x27;", "'").replace("&#39;", "'")
+    assert dom.stdout.count("<svg") == html.count("<svg") == 10
+    assert dom.stdout.count("<polyline") >= 8  # the players' and houses' lines
+    # What a phone shows: the charts drawn in the series' colours.
+    shot = tmp_path / "phone.png"
+    run = chromium(tmp_path, f"--screenshot={shot}", "--window-size=412,4000",
+                   "--hide-scrollbars", page)
+    assert run.returncode == 0 and shot.exists(), run.stderr[-2000:]
+    image = pygame.image.load(str(shot))
+    assert image.get_width() == 412
+    colours = {tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in PALETTE[:4]}
+    seen = {c: 0 for c in colours}
+    for x in range(0, image.get_width(), 2):
+        for y in range(0, image.get_height(), 2):
+            rgb = tuple(image.get_at((x, y)))[:3]
+            if rgb in seen:
+                seen[rgb] += 1
+    assert all(n > 20 for n in seen.values()), seen
