@@ -19,7 +19,7 @@ from companion.i18n import LANGUAGES, Catalog, load_catalog, placeholders
 COUNTS = {
     "count", "n", "total", "excess", "counted", "limit", "low", "high", "power", "aye", "nay",
     "most", "least", "dealt", "games", "wins", "rows", "left", "deck", "rounds", "coins",
-    "supply", "held", "hand", "deal", "bank", "tokens", "players", "seats",
+    "supply", "held", "hand", "deal", "bank", "tokens", "players", "seats", "played", "nights",
 }
 # Numbers that name or measure something rather than count it ("card 3", "round 5",
 # "page 2 / 4", "worth 2"): rendered at 0, 1, 2 too, no word agrees with them.
