@@ -4,8 +4,8 @@
 # The first start sets up .venv (the package and its dependencies; on a Raspberry Pi also
 # its GPIO backend, the `pi` extra). Later starts reuse it without touching the network:
 # the set-up is done again only when pyproject.toml, the Python or the machine's kind
-# changed (a stamp in .venv records what it was done for). `--setup` sets up (again) and
-# stops there, without starting the companion (before install-service, say).
+# changed (a stamp in .venv records what it was done for). `--setup` does the same and
+# stops there, without starting the companion (before install-service, after git pull).
 #
 # On a Raspberry Pi the venv also sees the system's Python packages
 # (--system-site-packages): Raspberry Pi OS's own lgpio (python3-lgpio) is used where
@@ -92,11 +92,11 @@ setup() {
   echo "$wanted" >"$stamp"
 }
 
-if [ "${1:-}" = "--setup" ]; then
+if [ ! -x .venv/bin/companion ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   setup
+fi
+if [ "${1:-}" = "--setup" ]; then
   echo "run.sh: .venv is set up; .venv/bin/companion is there" >&2
   exit 0
-elif [ ! -x .venv/bin/companion ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
-  setup
 fi
 exec .venv/bin/companion run "$@"

@@ -106,6 +106,22 @@ def test_second_start_reuses_the_venv_without_any_network(tmp_path, started):
     assert stamp.stat().st_mtime_ns == set_up
     assert any("closed" in line for line in second.lines)
 
+    # --setup (before install-service, after a git pull): nothing to do, nothing started
+    done = subprocess.run(
+        ["bash", str(repo / "scripts" / "run.sh"), "--setup"],
+        env=start_env(tmp_path, offline=True),
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (
+        0,
+        "run.sh: .venv is set up; .venv/bin/companion is there\n",
+    )
+    assert stamp.stat().st_mtime_ns == set_up
+
     # a changed pyproject.toml is set up again: offline, that fails, and says why
     with (repo / "pyproject.toml").open("a", encoding="utf-8") as f:
         f.write("\n# changed\n")
