@@ -357,6 +357,8 @@ def test_units_are_sandboxed_with_the_data_directory_the_only_writable_place(des
     assert environment(service)["LG_WD"] == "/tmp"
     if desktop:
         assert "DevicePolicy" not in service  # a user manager can't filter devices
+        # an X session's sockets, read-only, in the private /tmp
+        assert unit.values("Service", "BindReadOnlyPaths") == ["-/tmp/.X11-unix"]
         return
     assert service["DevicePolicy"] == "closed"
     allowed = dict(v.split() for v in unit.values("Service", "DeviceAllow"))

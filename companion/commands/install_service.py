@@ -129,9 +129,10 @@ def sandbox(data_dir: Path, desktop: bool) -> str:
     (udev: input and serial hot plug); no privilege, capability or kernel tunable.
     /proc stays whole: gpiozero and the Pi detection read /proc/device-tree and cpuinfo.
     The console unit also closes /dev but for ``DEVICES``; the desktop unit runs under the
-    user's manager, which can't filter devices (and its session owns the display)."""
+    user's manager, which can't filter devices (and its session owns the display), and
+    sees the X11 sockets of the real /tmp in its private one (an X session's display)."""
     devices = (
-        ""
+        "BindReadOnlyPaths=-/tmp/.X11-unix\n"
         if desktop
         else "DevicePolicy=closed\n" + "".join(f"DeviceAllow={d} rw\n" for d in DEVICES)
     )
