@@ -39,6 +39,7 @@ def pi(monkeypatch):
     monkeypatch.setattr(svc, "group_exists", lambda name: name in groups)
     # as pygame-ce's SDL 2.32 names them (SDL matches SDL_VIDEODRIVER=kmsdrm case-blind)
     monkeypatch.setattr(svc, "video_drivers", lambda: ("x11", "wayland", "KMSDRM", "dummy"))
+    monkeypatch.setattr(svc, "missing_display_libraries", list)
     monkeypatch.setattr(svc, "home_of", lambda user: {"ana": HOME}[user])
     return groups
 
@@ -582,3 +583,24 @@ def test_a_data_directory_made_outside_the_home_by_root_belongs_to_the_account(
     owner = nobody.pw_uid if os.geteuid() == 0 else os.geteuid()
     assert outside.stat().st_uid == owner
     assert outside.parent.stat().st_uid == os.geteuid()  # only the directory it writes to
+
+
+def test_console_refused_without_the_libraries_kmsdrm_opens(pi, monkeypatch, capsys):
+    """SDL's kmsdrm driver loads GBM and DRM, its renderer EGL and GLES, at run time: a
+    console unit without them would show nothing."""
+    monkeypatch.setattr(svc, "missing_display_libraries", lambda: ["libgbm.so.1"])
+    rc, out, err = cli(capsys, "--user", "ana", "--unit-dir", "/nonexistent/units")
+    assert rc == 2 and out == ""
+    assert err.strip() == (
+        "companion install-service: SDL's kmsdrm driver needs libgbm.so.1, not installed "
+        "here: sudo apt install libgbm1 libdrm2 libegl1 libgles2 libgl1-mesa-dri"
+    )
+    rc, out, err = cli(capsys, "--user", "ana", "--desktop", "--dry-run")
+    assert (rc, err) == (0, "")  # the desktop session's display is the desktop's business
+
+
+def test_display_libraries_are_looked_up_by_the_dynamic_loader(monkeypatch):
+    """The real check, on a library every Linux has and on a name nothing provides."""
+    assert set(svc.missing_display_libraries()) <= set(svc.DISPLAY_LIBRARIES)
+    monkeypatch.setattr(svc, "DISPLAY_LIBRARIES", ("libc.so.6", "libno-such-table-lib.so.9"))
+    assert svc.missing_display_libraries() == ["libno-such-table-lib.so.9"]

@@ -71,6 +71,10 @@ DEVICES = (
     "char-ttyUSB",
     "char-tty",
 )
+# What SDL's kmsdrm driver opens at run time (GBM, DRM) and its GLES renderer (EGL, GLES),
+# by the Debian packages that have them (libgl1-mesa-dri: the GPU's Mesa driver).
+DISPLAY_LIBRARIES = ("libgbm.so.1", "libdrm.so.2", "libEGL.so.1", "libGLESv2.so.2")
+DISPLAY_PACKAGES = "libgbm1 libdrm2 libegl1 libgles2 libgl1-mesa-dri"
 HEADER = "# Written by `companion install-service`; see systemd/README.md in the repository.\n"
 
 
@@ -339,6 +343,17 @@ def video_drivers() -> tuple[str, ...]:
     return tuple(sdl.SDL_GetVideoDriver(i).decode() for i in range(sdl.SDL_GetNumVideoDrivers()))
 
 
+def missing_display_libraries() -> list[str]:
+    """Those of ``DISPLAY_LIBRARIES`` the dynamic loader can't open here."""
+    missing = []
+    for name in DISPLAY_LIBRARIES:
+        try:
+            ctypes.CDLL(name)
+        except OSError:
+            missing.append(name)
+    return missing
+
+
 def problems(desktop: bool, skipped: tuple[str, ...]) -> list[str]:
     """What on this machine stops the kiosk unit from working; empty when all is well."""
     found = []
@@ -364,6 +379,12 @@ def problems(desktop: bool, skipped: tuple[str, ...]) -> list[str]:
                 f"{', '.join(drivers) or 'none found'}): on the console the kiosk would show "
                 "nothing. Install the companion's own dependencies into it (./scripts/run.sh: "
                 "pygame-ce, whose wheels have kmsdrm) or use --desktop"
+            )
+        missing_libraries = missing_display_libraries()
+        if missing_libraries:
+            found.append(
+                f"SDL's kmsdrm driver needs {', '.join(missing_libraries)}, not installed "
+                f"here: sudo apt install {DISPLAY_PACKAGES}"
             )
     return found
 

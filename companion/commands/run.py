@@ -57,7 +57,8 @@ def display_failure(sdl_says: str) -> str:
     return (
         f"{sdl_says}: SDL draws on the console through /dev/dri; it needs a screen connected "
         "and on, the KMS driver (dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, Raspberry "
-        "Pi OS's default) and the account in the video and render groups"
+        "Pi OS's default), the account in the video and render groups, and Mesa's libraries "
+        "(libgbm1 libegl1 libgles2 libgl1-mesa-dri)"
     )
 
 
