@@ -464,8 +464,8 @@ class Journal:
                 if acked > self._commits:
                     self.lost = acked - self._commits
                     self.notice = (
-                        f"{self.path}: {self.lost} saved action(s) are missing (its -wal file "
-                        "was damaged or removed); the games resume without them.")
+                        f"{self.path}: {self.lost} saved action(s) are missing (the file or "
+                        "its -wal was damaged or removed); the games resume without them.")
                     log.error("%s", self.notice)
         except FileNotFoundError:
             pass

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
 import tempfile
 from dataclasses import replace
 from datetime import datetime
@@ -31,6 +32,7 @@ from companion.engine.errors import RuleError
 log = logging.getLogger(__name__)
 
 LEDGER_FILE = "kd-campaign.json"
+MAX_LEDGER_BYTES = 5_000_000  # a campaign of a few dozen nights is a few kB
 
 
 def _aside(path: Path, why: str) -> Path:
@@ -78,6 +80,15 @@ class LedgerFile:
         """The saved campaign (its table merged with the data file's), or a new one when
         none is saved yet or the saved one is unreadable (moved aside, ``notice``)."""
         try:
+            info = self.path.stat()
+        except FileNotFoundError:
+            return kc.new_campaign(self.settings)
+        except OSError as exc:
+            return self._unusable(str(exc))
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_LEDGER_BYTES:
+            # a pipe would block the kiosk, a huge file exhaust it: neither is a ledger
+            return self._unusable(f"not a regular file of at most {MAX_LEDGER_BYTES:,} bytes")
+        try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return kc.new_campaign(self.settings)
@@ -85,7 +96,8 @@ class LedgerFile:
             return self._unusable(str(exc))
         try:
             campaign = kc.Campaign.from_dict(json.loads(text))
-        except (ValueError, KeyError, TypeError, AttributeError, RuleError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError, RuleError,
+                RecursionError) as exc:
             return self._unusable(f"not a campaign ledger ({type(exc).__name__}: {exc})")
         table = merged_table(campaign.settings.table, self.settings.table)
         return replace(campaign, settings=replace(self.settings, table=table))

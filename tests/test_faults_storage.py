@@ -276,6 +276,16 @@ def test_lost_wal_frames_are_noticed_not_resumed_silently(tmp_path, damage):
         assert j.lost == 0
 
 
+def test_an_emptied_journal_file_is_noticed_too(tmp_path):
+    """SQLite takes an empty file for a new database; the count beside it says the
+    actions it held are gone."""
+    healthy_journal(tmp_path / "journal.sqlite", actions=3)
+    (tmp_path / "journal.sqlite").write_bytes(b"")
+    with Journal(tmp_path / "journal.sqlite") as j:
+        assert j.lost == 4  # the game and its 3 actions
+        assert j.notice and "missing" in j.notice
+
+
 def test_an_intact_wal_after_a_kill_is_no_loss(tmp_path):
     fifty_in_the_wal(tmp_path)
     with Journal(tmp_path / "journal.sqlite") as j:

@@ -130,3 +130,22 @@ def test_new_campaign_keeps_the_prestige_values_entered_by_hand(tmp_path, settin
     fresh = ledger.start_over()
     assert fresh.settings.table.award("abdicated-top", "2nd").prestige == 2
     assert fresh.games == () and fresh.houses == ()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "huge", "deep"])
+def test_a_pipe_a_huge_or_a_deeply_nested_ledger_is_moved_aside_not_read(tmp_path, settings,
+                                                                          kind):
+    """A FIFO at the ledger's path would block the kiosk, a file of gigabytes exhaust it, a
+    100,000-deep JSON raise RecursionError: each is moved aside like a corrupt ledger."""
+    path = tmp_path / LEDGER_FILE
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "huge":
+        with path.open("wb") as f:  # sparse: no disk used
+            f.truncate(kd_ledger.MAX_LEDGER_BYTES + 1)
+    else:
+        path.write_text("[" * 100_000 + "]" * 100_000)
+    ledger = LedgerFile(tmp_path, settings)
+    assert ledger.load() == kc.new_campaign(settings)
+    assert ledger.notice and not path.exists()
+    assert [p for p in tmp_path.iterdir() if p.name.startswith(f"{LEDGER_FILE}.corrupt-")]
