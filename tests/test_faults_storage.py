@@ -182,6 +182,50 @@ def test_corrupt_is_only_what_sqlite_calls_corrupt(tmp_path):
     assert len(list(tmp_path.glob("journal.sqlite.corrupt-*"))) == 1
 
 
+UNDER_FSIZE = """
+import resource, runpy, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))
+sys.argv = ["companion", "run", "--config", sys.argv[1]]
+runpy.run_module("companion", run_name="__main__")
+"""
+
+
+def test_kiosk_on_a_full_disk_comes_up_says_so_and_resumes_once_freed(tmp_path):
+    """The journal's unfinished game, then `companion run` under a file-size limit too
+    small for SQLite to open it: the kiosk comes up on Home saying the journal can't be
+    opened, the file is kept as it is; run again without the limit, the game is back."""
+    from kiosk_process import Kiosk, KioskProcess
+
+    from companion.games import rules_for
+    from companion.session import Session
+
+    config = write_config(tmp_path, backend="sim")
+    (tmp_path / "data").mkdir()
+    with Journal(tmp_path / "data" / "journal.sqlite") as journal:
+        setup = {"players": ["Ana", "Ben"], "seats": [0, 1], "first_player": "Ana"}
+        game = Session.start(journal, rules_for("koryo"), setup).game_id
+    before = (tmp_path / "data" / "journal.sqlite").read_bytes()
+    full = KioskProcess([sys.executable, "-c", UNDER_FSIZE.format(limit=16_000), str(config)],
+                        env(), tmp_path)
+    try:
+        ready = full.await_line("ready")
+        assert "Choose a game" in ready  # Home: nothing could be resumed
+        assert any("can't be opened" in line for line in full.lines)
+        assert full.stop(signal.SIGTERM) == 0
+    finally:
+        full.kill()
+    assert not list((tmp_path / "data").glob("*corrupt*"))
+    assert (tmp_path / "data" / "journal.sqlite").read_bytes() == before
+    freed = Kiosk(config)
+    try:
+        freed.await_line("ready")
+        assert f"resumed game {game} (koryo)" in "\n".join(freed.lines)
+        assert freed.stop(signal.SIGTERM) == 0
+    finally:
+        freed.kill()
+
+
 # --- a write that fails, through the App ------------------------------------------------
 
 
