@@ -1,6 +1,7 @@
 """Run every benchmark and print the machine and one table: ours, the baseline run in the
-same command, the ratio, the goal and whether it is met. ``--quick`` for fewer samples
-(a smoke run, not figures to publish)."""
+same command, the ratio, the goal and whether it is met. Repeated figures read
+"median [min–max]". ``--quick`` for fewer samples (a smoke run, not figures to
+publish)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import argparse
 import sys
 import time
 
-from bench import journal, latency, pad_replug, process
+from bench import dropout, journal, pad_replug, pads, process, resume
 from bench.common import Row, load, machine
 
 HEADER = Row("benchmark", "metric", "ours", "baseline", "ratio", "goal", "met")
@@ -30,10 +31,12 @@ def main() -> int:
     print(f"load average before: {load()}", flush=True)
     start = time.monotonic()
     rows: list[Row] = []
-    rows += latency.run(presses=30 if args.quick else 200)
-    rows += journal.run(appends=50 if args.quick else 300)
-    rows += process.run()
+    rows += pads.run(rounds=1, count=10) if args.quick else pads.run()
+    rows += journal.run(count=50 if args.quick else 300)
+    rows += resume.run((500, 1_000, 2_000) if args.quick else (1_000, 10_000, 100_000))
+    rows += process.run(quick=args.quick)
     rows += pad_replug.run(rounds=2 if args.quick else 6)
+    rows += dropout.run()
     rows.sort(key=lambda row: row.bench[0])  # in the order of the issue
     print(table(rows))
     print(f"load average after: {load()}")

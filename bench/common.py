@@ -49,6 +49,16 @@ def percentile(values: list[float], p: float) -> float:
     return cuts[min(len(cuts) - 1, max(0, round(p * 10) - 1))]
 
 
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def spread(values: list[float], unit: str, digits: int = 1) -> str:
+    """Repeated figures as "median [min–max] unit"."""
+    med, low, high = statistics.median(values), min(values), max(values)
+    return f"{med:.{digits}f} [{low:.{digits}f}–{high:.{digits}f}] {unit}"
+
+
 @dataclass(frozen=True)
 class Row:
     """One figure: ours against the baseline, their ratio (worded: "5.4x faster"), the
@@ -79,5 +89,6 @@ def env_child() -> dict[str, str]:
     """The environment for a child ``companion`` process: headless, this checkout first."""
     env = dict(os.environ)
     env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode cached after a first run
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env

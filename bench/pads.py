@@ -1,0 +1,406 @@
+"""Benchmark 1: what a player feels at a seat pad, through the kiosk's own loop.
+
+The path, as in ``companion run``: the backend sees the pin → its debouncer → the
+backend's callback → ``App.start_backend``'s routing (a pygame event, the loop woken) →
+the ``App`` loop running in the main thread → the top screen's ``on_button`` → a Koryŏ
+``Session.dispatch`` ("end round": rules, the journal's durable commit on disk) → the
+session's listener → ``KoryoGame.lights(view)`` → ``backend.set_light`` → the light.
+The screen is a minimal one (``PressScreen``) doing what a game screen does with a press;
+the light is the first player's: the press passes the token, so the next seat lights.
+
+Two backends, each on what stands in for its hardware:
+
+- **gpio**: the real ``GpioBackend`` (worker thread, real clock) on gpiozero's
+  ``MockFactory`` pins, shipped profile ``gpio-5-seats`` (plain LEDs); the light is the
+  mock LED pin's change of state. A pin edge runs the backend's callback in the thread
+  that drives the pin (on a Pi: the pin library's callback thread).
+- **serial**: the real ``SerialBackend`` on a pty, the pad firmware (``firmware/pad/
+  main.py`` with stand-in ``machine``/``neopixel`` modules) on the other end, run by a
+  thread doing what the firmware's main loop does (read what the host sent, scan the
+  pins, sleep 1 ms); the light is the pixel written to the WS2812 chain.
+
+A press: the pin goes down with 3 ms of chatter (an edge every ms), is held 80 ms from
+its first edge, goes up with 3 ms of chatter. Timed, with ``perf_counter_ns``:
+
+- **release → light**: from the first release edge to the result (the next seat's
+  light turning on);
+- **press → acknowledgement**: from the first press edge to the first change of the
+  pressing seat's own light (ours: the acknowledgement; the baseline has none, so its
+  first change is the result, after the hold).
+
+Baseline: the same rig with the debouncer the companion had before
+(``bench/baseline_debounce.py``: trailing, a level counts after 20 ms without an edge,
+no acknowledgement), on the pins and in the pad firmware alike. Ours and the baseline
+alternate in blocks (``ROUNDS`` rounds of ``PRESSES`` presses each), each press at a
+random phase; after each press it is undone (``Session.undo``, not timed). Figures per
+round: p50 and p99; reported: the median over rounds with min and max.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pty
+import random
+import select
+import sys
+import tempfile
+import threading
+import time
+import tty
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import ClassVar
+
+import pygame
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from bench import baseline_debounce
+from bench.common import ROOT, Row, percentile, spread, times
+from companion.config import SHIPPED_CONFIG, load_config
+from companion.games.autoplay import next_action
+from companion.games.koryo import KoryoGame
+from companion.hardware import debounce, gpio
+from companion.hardware.gpio import GpioBackend
+from companion.hardware.profile import load_profile, profile_path
+from companion.hardware.serial_pad import SerialBackend
+from companion.i18n import load_catalog
+from companion.journal import Journal
+from companion.session import Session
+from companion.ui.app import App, Screen, open_window
+
+sys.path.insert(0, str(ROOT / "tests"))
+from fakes.firmware import load_firmware  # the pad firmware with stand-in pins and pixels
+
+PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
+HOLD_S = 0.080
+CHATTER = 3  # edges after the first, 1 ms apart
+WAIT_S = 5.0
+VARIANTS = ("ours", "baseline")
+
+
+class Lights:
+    """Timestamps of light changes, per seat: ``on(seat)`` — the seat's light went on —
+    and ``changed(seat)`` — any change of that seat's light."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.first_change: dict[int, int] = {}
+        self.first_on: dict[int, int] = {}
+
+    def arm(self) -> None:
+        with self.cond:
+            self.first_change.clear()
+            self.first_on.clear()
+
+    def saw(self, seat: int, on: bool) -> None:
+        t = time.perf_counter_ns()
+        with self.cond:
+            self.first_change.setdefault(seat, t)
+            if on:
+                self.first_on.setdefault(seat, t)
+            self.cond.notify_all()
+
+    def wait(self, ready: Callable[[], bool]) -> None:
+        with self.cond:
+            if not self.cond.wait_for(ready, WAIT_S):
+                raise RuntimeError("the press never reached the light")
+
+
+def until(ready: Callable[[], bool], what: str) -> None:
+    """Wait (untimed) for ``ready()``, looking every 0.5 ms."""
+    end = time.monotonic() + WAIT_S
+    while not ready():
+        if time.monotonic() > end:
+            raise RuntimeError(f"never: {what}")
+        time.sleep(0.0005)
+
+
+LIGHTS = Lights()
+
+
+class TimedPin(MockPin):
+    """A mock pin that reports its state changes to ``LIGHTS`` (LED pins only)."""
+
+    seat_of: ClassVar[dict[int, int]] = {}  # id(pin) -> seat, for the LED pins
+
+    def _change_state(self, value):
+        changed = super()._change_state(value)
+        seat = self.seat_of.get(id(self))
+        if changed and seat is not None:
+            LIGHTS.saw(seat, bool(self.state))
+        return changed
+
+
+class PressScreen(Screen):
+    """What a game screen does with a seat press: the session's dispatch; the lights
+    follow the session's published view (the listener set up by the rig)."""
+
+    name = "bench"
+
+    def __init__(self, app: App, session: Session, action: dict) -> None:
+        super().__init__(app)
+        self.session = session
+        self.action = action
+
+    def on_button(self, event) -> None:
+        self.session.dispatch(self.action)
+        self.app.invalidate()
+
+    def draw(self, p) -> None:
+        p.surface.fill((0, 0, 0))
+
+
+class Rig:
+    """A Koryŏ game at the end of round 1 on ``backend``, journaled in ``directory``, and
+    the App with its screen; ``press(seat)`` is the backend's own way of pressing."""
+
+    def __init__(self, backend, directory: Path, window: pygame.Surface) -> None:
+        self.backend = backend
+        self.rules = KoryoGame()
+        self.journal = Journal(directory / "journal.db")
+        self.session = Session.start(self.journal, self.rules, {"players": PLAYERS})
+        rng = random.Random(6)
+        while True:
+            action = next_action(self.rules, self.session.state, rng)
+            if action["action"] == "end_round":
+                break
+            self.session.dispatch(action)
+        self.session.subscribe(self.show)
+        self.show(self.session.public_view())
+        config = load_config(SHIPPED_CONFIG)
+        self.app = App(window, backend=backend, seats=config.seats, catalog=load_catalog("en"))
+        self.app.push(PressScreen(self.app, self.session, action))
+        self.settled: Callable[[], bool] = lambda: True  # the lights have reached the pads
+
+    def show(self, view: dict) -> None:
+        for seat, light in self.rules.lights(view).items():
+            self.backend.set_light(seat, light)
+
+    def first_player(self) -> int:
+        return PLAYERS.index(self.session.public_view()["first_player"])
+
+    def close(self) -> None:
+        self.backend.close()
+        self.journal.close()
+
+
+def drive(set_level: Callable[[bool], None], pressed: bool) -> None:
+    """The pin to ``pressed``, through CHATTER bounces 1 ms apart."""
+    level = pressed
+    set_level(level)
+    for _ in range(CHATTER):
+        time.sleep(0.001)
+        level = not level
+        set_level(level)
+    if level != pressed:
+        time.sleep(0.001)
+        set_level(pressed)
+
+
+def presses(rig: Rig, set_pin: Callable[[int, bool], None], count: int, rng: random.Random,
+            out: dict) -> None:
+    """``count`` presses of the first player's "a" (driver thread); the App loop runs in
+    the main thread meanwhile and is stopped at the end (a QUIT event, as SDL posts on
+    SIGTERM)."""
+    try:
+        for _ in range(count):
+            time.sleep(rng.uniform(0.005, 0.030))
+            seat = rig.first_player()
+            nxt = (seat + 1) % len(PLAYERS)
+            LIGHTS.arm()
+            pressed = time.perf_counter_ns()
+            drive(lambda level, s=seat: set_pin(s, level), True)
+            time.sleep(max(0.0, HOLD_S - (time.perf_counter_ns() - pressed) / 1e9))
+            released = time.perf_counter_ns()
+            drive(lambda level, s=seat: set_pin(s, level), False)
+            LIGHTS.wait(lambda n=nxt: n in LIGHTS.first_on)
+            out["release"].append((LIGHTS.first_on[nxt] - released) / 1e6)
+            out["ack"].append((LIGHTS.first_change[seat] - pressed) / 1e6)
+            time.sleep(0.005)  # the dispatch returns
+            rig.session.undo()
+            until(rig.settled, "the undone press's lights on the pads")
+    except Exception as exc:  # noqa: BLE001 - raised again in the main thread
+        out["error"] = exc
+    finally:
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        rig.app.wake()
+
+
+def run_block(rig: Rig, set_pin, count: int, rng: random.Random) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {"release": [], "ack": []}
+    driver = threading.Thread(target=presses, args=(rig, set_pin, count, rng, out))
+    driver.start()
+    rig.app.running = True
+    rig.app.run()  # the kiosk's loop, in the main thread, until the driver is done
+    driver.join()
+    if "error" in out:
+        raise out["error"]
+    if len(out["release"]) != count:
+        raise RuntimeError("the bench's presses did not all complete")
+    return out
+
+
+# -- gpio ----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def debouncer(variant: str) -> Iterator[None]:
+    """The GPIO backend built with our debouncer or the baseline's."""
+    ours = gpio.Debouncer
+    gpio.Debouncer = debounce.Debouncer if variant == "ours" else baseline_debounce.Debouncer
+    try:
+        yield
+    finally:
+        gpio.Debouncer = ours
+
+
+def gpio_block(variant: str, directory: Path, window, count: int, rng) -> dict:
+    profile = load_profile(profile_path("gpio-5-seats"))
+    factory = MockFactory(pin_class=TimedPin)
+    old, Device.pin_factory = Device.pin_factory, factory
+    try:
+        with debouncer(variant):
+            backend = GpioBackend(profile, len(PLAYERS), debounce_ms=20, long_press_ms=700)
+        TimedPin.seat_of = {id(factory.pin(s.led)): i for i, s in enumerate(profile.seats)}
+        rig = Rig(backend, directory, window)
+        buttons = [factory.pin(dict(s.buttons)["a"]) for s in profile.seats]
+
+        def set_pin(seat: int, pressed: bool) -> None:
+            (buttons[seat].drive_low if pressed else buttons[seat].drive_high)()
+
+        rig.app.start_backend()
+        try:
+            return run_block(rig, set_pin, count, rng)
+        finally:
+            rig.close()
+    finally:
+        factory.reset()
+        Device.pin_factory = old
+
+
+# -- serial --------------------------------------------------------------------------------
+
+
+class PadOnPty:
+    """The pad firmware on the master side of a pty, run as its main loop runs: read what
+    the host sent, scan the pins at the current ms, sleep 1 ms."""
+
+    def __init__(self, variant: str) -> None:
+        module = debounce if variant == "ours" else baseline_debounce
+        self.fw = load_firmware(debouncer=module)
+        self.master, self.slave = pty.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        fw_pixels = self.fw.neopixel.NeoPixel
+        shown: list = []
+
+        class TimedPixels(fw_pixels):
+            def write(self) -> None:
+                super().write()
+                for seat, colour in enumerate(self.written):
+                    if seat < len(shown) and colour != shown[seat]:
+                        LIGHTS.saw(seat, colour != (0, 0, 0))
+                shown[:] = self.written
+
+        self.fw.neopixel.NeoPixel = TimedPixels  # the module the firmware builds it from
+        self.pad = self.fw.Pad(lambda data: os.write(self.master, data))
+        shown[:] = self.pad.pixels.written
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.loop, name="pad-firmware", daemon=True)
+        self.thread.start()
+
+    def loop(self) -> None:
+        start = time.monotonic_ns()
+        while not self.stop.is_set():
+            while select.select([self.master], [], [], 0)[0]:
+                self.pad.feed(os.read(self.master, 4096))
+            self.pad.poll((time.monotonic_ns() - start) // 1_000_000)
+            time.sleep(0.001)
+
+    def set_pin(self, seat: int, pressed: bool) -> None:
+        gp = dict(self.fw.board.SEATS[seat])["a"]
+        self.fw.machine.PINS[gp].value(0 if pressed else 1)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def serial_block(variant: str, directory: Path, window, count: int, rng) -> dict:
+    pad = PadOnPty(variant)
+    connected = threading.Event()
+    backend = SerialBackend(pad.port, len(PLAYERS), debounce_ms=20, long_press_ms=700)
+    rig = None
+    try:
+        rig = Rig(backend, directory, window)
+        route = rig.app.post_status
+
+        def status(seat: int, up: bool) -> None:
+            route(seat, up)
+            if up and seat == len(PLAYERS) - 1:
+                connected.set()
+
+        rig.app.post_status = status
+        rig.settled = lambda: pad.pad.lights[:len(PLAYERS)] == [
+            rig.backend.light(s).value for s in range(len(PLAYERS))]
+        rig.app.start_backend()
+        if not connected.wait(WAIT_S):
+            raise RuntimeError("the pad on the pty never answered")
+        until(rig.settled, "the first lights on the pad")
+        return run_block(rig, pad.set_pin, count, rng)
+    finally:
+        if rig is not None:
+            rig.close()
+        else:
+            backend.close()
+        pad.close()
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+def run(rounds: int = 3, count: int = 60, seed: int = 16) -> list[Row]:
+    rng = random.Random(seed)
+    pygame.display.init()
+    window = open_window(800, 480, False, "bench")
+    results: dict[tuple[str, str], list[dict]] = {}
+    with tempfile.TemporaryDirectory(dir=Path.cwd(), prefix=".bench-") as tmp:
+        n = 0
+        for _ in range(rounds):
+            for backend, block in (("gpio", gpio_block), ("serial", serial_block)):
+                for variant in VARIANTS:
+                    n += 1
+                    d = Path(tmp) / f"{n}"
+                    d.mkdir()
+                    got = block(variant, d, window, count, rng)
+                    results.setdefault((backend, variant), []).append(got)
+    pygame.display.quit()
+    rows = []
+    for backend in ("gpio", "serial"):
+        for key, label, p, goal in (
+            ("release", "release → light", 99, 5.0),
+            ("release", "release → light", 50, None),
+            ("ack", "press → acknowledgement", 99, 1.0),
+        ):
+            per_round = {v: [percentile(r[key], p) for r in results[(backend, v)]]
+                         for v in VARIANTS}
+            ours, base = per_round["ours"], per_round["baseline"]
+            ratio = times(sorted(base)[len(base) // 2], sorted(ours)[len(ours) // 2],
+                          "faster", "slower")
+            met = ""
+            if goal is not None:
+                met = "yes" if sorted(ours)[len(ours) // 2] <= goal else "NO"
+            rows.append(Row(
+                f"1 {backend} pad", f"{label} p{p} ({rounds}×{count} presses)",
+                spread(ours, "ms"), spread(base, "ms"), ratio,
+                f"≤ {goal:g} ms" if goal is not None else "", met))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(row)
