@@ -18,7 +18,8 @@ the growth column is the cost per action at the largest size over that at 1,000.
   journal's and the session's own cost per action.
 
 Histories are written with ``synchronous=OFF`` (only to build them fast; reading does
-not depend on it). Each resume is timed ``REPEAT`` times in CPU time of this process
+not depend on it). Each resume is timed several times (2 at 100k actions, 100 at 1k) in
+CPU time of this process
 (``time.process_time``: the journal is in the page cache, so the resume is all CPU, and
 other work on a shared machine shows far less in it than in wall time); the figure is
 the fastest.
@@ -46,7 +47,7 @@ from companion.session import Session
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 KD_SETUP = {"players": PLAYERS, "leader": "Ana", "moderator": "Ben",
             "momenta": dict.fromkeys(RESOURCES, "up")}
-REPEAT = 2
+REPEATS = 100_000  # actions replayed per figure: a small history is resumed more times
 Actions = list[tuple[dict, dict | None]]
 
 
@@ -128,8 +129,8 @@ def autoplayed(rules, count: int) -> list[Actions]:
 
 
 def resume_cost(path: Path, rules, setup: dict, games: list[Actions]) -> float:
-    """Seconds to resume every game of ``games`` journaled in ``path`` (the fastest of
-    REPEAT)."""
+    """CPU seconds to resume every game of ``games`` journaled in ``path``: the fastest
+    of enough resumes to replay REPEATS actions (at least 2)."""
     with Journal(path) as journal:
         journal._db.execute("PRAGMA synchronous=OFF")  # build the history fast
         ids = []
@@ -140,7 +141,8 @@ def resume_cost(path: Path, rules, setup: dict, games: list[Actions]) -> float:
             ids.append(game)
     best = float("inf")
     with Journal(path) as journal:
-        for _ in range(REPEAT):
+        size = sum(len(actions) for actions in games)
+        for _ in range(max(2, REPEATS // size)):
             start = time.process_time()
             for game in ids:
                 Session(journal, rules, game)

@@ -359,9 +359,8 @@ def load_shipped(path: str | Path) -> Any:
     loader present (libyaml's ``CSafeLoader``, else the pure-Python ``SafeLoader``), no
     line index, since a shipped file is known good. Should it not be (edited by hand), it
     is read again through ``load`` for a message naming its file and line."""
-    fast = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         with Path(path).open("rb") as f:
-            return yaml.load(f, Loader=fast)
+            return yaml.load(f, Loader=_BaseLoader)
     except (OSError, yaml.YAMLError, ValueError):
         return load(path).data
