@@ -23,9 +23,19 @@ def table(rows: list[Row]) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def markdown(rows: list[Row]) -> str:
+    """The same table for the README's "Measured figures" (``|`` in a cell escaped)."""
+    cells = [[c.replace("|", "\\|") for c in vars(r).values()] for r in [HEADER, *rows]]
+    lines = ["| " + " | ".join(row) + " |" for row in cells]
+    lines.insert(1, "|" + "|".join("---" for _ in cells[0]) + "|")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer presses and appends")
+    parser.add_argument("--markdown", action="store_true",
+                        help="also print the table in Markdown (the README's figures)")
     args = parser.parse_args()
     print(f"machine: {machine()}", flush=True)
     print(f"load average before: {load()}", flush=True)
@@ -41,6 +51,9 @@ def main() -> int:
     print(table(rows))
     print(f"load average after: {load()}")
     print(f"({time.monotonic() - start:.0f} s; command: {' '.join(['python -m bench', *sys.argv[1:]])})")
+    if args.markdown:
+        print()
+        print(markdown(rows))
     return 0
 
 
