@@ -10,7 +10,7 @@ frames that make no sense (seat ``00``, a press without a sequence number, a rep
 sequence number) are counted in ``stats`` and refused; any exception while handling a
 frame is caught and logged with that frame, and reading goes on. Complaints come as one
 log line when a burst starts and one saying how many followed when it ends, so a flood
-costs no log space. The thread sleeps in ``select`` until bytes arrive or the next
+costs two log lines, not a full disk. The thread sleeps in ``select`` until bytes arrive or the next
 deadline (heartbeat, a burst's end) is due; ``close`` wakes it through a pipe.
 
 Plug and play: with ``port="auto"`` the thread looks for an RP2040 on USB (``find_port``)
