@@ -81,6 +81,7 @@ def test_a_tap_on_the_code_opens_it_full_screen_and_back_returns(table, tmp_path
     assert isinstance(t.screen, PlayCodeScreen)
     (url,) = decode(t, tmp_path / "full.png")
     assert bgstats.data_of(url) == bgstats.play(row)
+    fits(t.app)
     t.ctx.tap(t.screen.back.rect, "back")
     assert t.screen is winner_screen
 
@@ -97,6 +98,7 @@ def test_a_kings_dilemma_night_has_its_code_one_tap_from_the_campaign_and_nothin
     t.ctx.tap(opened.rect, "BG Stats")
     assert isinstance(t.screen, PlayCodeScreen)
     (url,) = decode(t, tmp_path / f"kd-{language}.png")
+    fits(t.app)
     play = bgstats.data_of(url)
     assert play == bgstats.play(row)
     # Only what a BG Stats play has, and every value is the history row's.
@@ -150,3 +152,20 @@ def test_history_shows_the_code_of_any_finished_game(table, tmp_path, language):
     assert bgstats.data_of(url) == bgstats.play(t.history.games()[0])
     t.ctx.tap(t.screen.back.rect, "back")
     assert t.screen is history
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_full_screen_code_of_five_players_with_long_names_fits(table, tmp_path, language):
+    from companion.history import result_of
+
+    t = table(language=language)
+    row = result_of({"game": "kings-dilemma", "winners": ["Maximilienne"], "players": [
+        {"name": n, "total": s, "breakdown": {}} for n, s in (
+            ("Maximilienne", 31), ("Bartholomew", 27), ("Cléopâtre", 30), ("Dan", 5),
+            ("Évangéline", 12))]}, "2026-11-23T23:40:00+01:00",
+        started="2026-11-23T20:05:00+01:00", first_player="Dan")
+    t.ctx.show(PlayCodeScreen(t.app, row))
+    t.app.step(block=False)
+    fits(t.app)
+    (url,) = decode(t, tmp_path / "five.png")
+    assert bgstats.data_of(url) == bgstats.play(row)

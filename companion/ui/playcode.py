@@ -151,8 +151,9 @@ class PlayCodeScreen(Screen):
         for text, size, colour in self.lines():
             font = p.theme.font(px(size))
             for line in p.lines(text, font, width):
-                p.text(line, font, colour, pygame.Rect(x, y, width, font.get_linesize()), "left")
-                y += font.get_linesize()
+                line_h = font.get_height() * 3 // 2  # room for accents and descenders
+                p.text(line, font, colour, pygame.Rect(x, y, width, line_h), "left")
+                y += line_h
             y += px(4)
         self.back.draw(p)
 

@@ -1021,6 +1021,9 @@ def demo(ctx) -> None:
         ctx.tap(award.buttons[0].rect, "next rank" if award.page + 1 < len(
             table.missing_awards()) else "save")
     ctx.shot("campaign")
+    ctx.tap(app.screen.buttons[-1].rect, "BG Stats")  # the night's code, then the ledger
+    ctx.shot("night")
+    ctx.tap(app.screen.back.rect, "back")
 
 
 def _play_on_until_abdication(table: KdTable) -> None:
