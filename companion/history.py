@@ -412,7 +412,10 @@ class History:
 
 
 def _identity(g: GameResult) -> str:
-    return json.dumps(g.to_dict(), sort_keys=True, ensure_ascii=False)
+    """What tells one game from another on import: its date, game, scores and winners (a
+    CSV export leaves out the start and the first player: the same game all the same)."""
+    data = {k: v for k, v in g.to_dict().items() if k not in OPTIONAL_KEYS}
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
 # --------------------------------------------------------------------------- formats

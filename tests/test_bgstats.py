@@ -6,6 +6,7 @@ import json
 import sqlite3
 
 import pytest
+from played import scored
 
 from companion import bgstats, history
 from companion.cli import main
@@ -14,13 +15,6 @@ from companion.history import History, result_of
 
 ENDED = "2026-11-23T21:40:05+01:00"
 STARTED = "2026-11-23T20:31:00+01:00"
-
-
-def scored(game="koryo", scores=(("Ana", 5), ("Ben", 9)), winners=None):
-    best = max(t for _, t in scores)
-    return {"game": game,
-            "players": [{"name": n, "total": t, "breakdown": {"tokens": t}} for n, t in scores],
-            "winners": winners or [n for n, t in scores if t == best]}
 
 
 def test_a_play_has_the_fields_bg_stats_reads_from_the_history_row():
@@ -171,3 +165,14 @@ def test_export_refuses_a_range_that_is_none(five_games, capsys, bad):
     db, _ = five_games
     assert main(["export", "--db", str(db), "--format", "bgstats", *bad]) == 2
     assert f"companion export: {bad[0]}:" in capsys.readouterr().err
+
+
+def test_a_csv_export_imported_back_adds_nothing_though_it_lacks_start_and_first(tmp_path):
+    db, out = tmp_path / "h.db", tmp_path / "all.csv"
+    with History(db) as h:
+        h.record(scored(), ENDED, started=STARTED, first_player="Ben")
+    assert main(["export", "--db", str(db), "--out", str(out)]) == 0
+    assert main(["import", str(out), "--db", str(db)]) == 0
+    with History(db) as h:
+        (game,) = h.games()
+    assert game.first_player == "Ben"

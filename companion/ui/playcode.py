@@ -11,6 +11,8 @@ keeps secret is ever in it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pygame
 
 from companion import bgstats
@@ -24,8 +26,10 @@ QUIET = 2  # modules of white around the code (phones and zxing read 2 from a sc
 DARK, LIGHT = (0, 0, 0), (255, 255, 255)
 
 
+@lru_cache(maxsize=8)
 def code_image(url: str) -> pygame.Surface:
-    """The QR code of ``url``, one pixel per module, its quiet zone included."""
+    """The QR code of ``url``, one pixel per module, its quiet zone included (kept: segno
+    chooses the best of eight masks, the slow part, once per code; callers only blit it)."""
     import segno  # only when a code is shown: the kiosk starts without it
 
     qr = segno.make(url, error="L", boost_error=False)  # a screen is never smudged
