@@ -436,3 +436,27 @@ def test_storage_error_says_what_failed():
     exc = StorageError("disk_full", "journal.sqlite: database or disk is full")
     assert str(exc).startswith("not saved: disk full")
     assert isinstance(exc, Exception) and not isinstance(exc, sqlite3.Error)
+
+
+def test_history_on_a_full_disk_refuses_the_record_and_keeps_what_it_had(tmp_path):
+    from companion.history import History
+
+    result = {"game": "koryo", "winners": ["Ana"],
+              "players": [{"name": "Ana", "total": 9, "breakdown": {"x": 9}},
+                          {"name": "Ben", "total": 3, "breakdown": {"x": 3}}]}
+    with History(tmp_path / "companion.db") as h:
+        pages = h._db.execute("PRAGMA page_count").fetchone()[0]
+        h._db.execute(f"PRAGMA max_page_count={pages}")
+        for _ in range(500):
+            kept = len(h.games())
+            try:
+                h.record(result)
+            except StorageError as exc:
+                assert exc.cause == "disk_full" and h.failure is exc
+                break
+        else:
+            raise AssertionError("the capped history never filled")
+        assert len(h.games()) == kept
+        h._db.execute("PRAGMA max_page_count=1073741823")
+        h.record(result)
+        assert len(h.games()) == kept + 1 and h.failure is None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 from pathlib import Path
 
 import pytest
@@ -122,16 +121,14 @@ def test_device_and_oversized_file_refused_with_the_limit(tmp_path, command):
     assert f"more than the {limit // 1_000_000} MB" in err
 
 
-def test_comment_only_file_under_the_limit_is_quick(tmp_path):
-    """A file of comments just under the limit: read once and scanned by libyaml."""
+def test_comment_only_file_under_the_limit_is_read(tmp_path):
+    """A file of comments just under the limit is read (once, by libyaml) and judged on
+    what it holds: nothing, so no game. (How long it takes: bench/attacks.py.)"""
     path = tmp_path / "comments.yaml"
     line = "# " + "c" * 97 + "\n"
     path.write_text(line * (yamlsrc.MAX_BYTES // len(line)), encoding="utf-8")
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_utime
     err = assert_refused(*run_cli(["score", str(path)]), path)
-    used = resource.getrusage(resource.RUSAGE_SELF).ru_utime - before
     assert "game: missing" in err
-    assert used < 5, f"{used:.1f} s of CPU for 1 MB of comments"
 
 
 def test_players_list_at_the_node_limit(tmp_path):
