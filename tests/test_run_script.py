@@ -53,6 +53,7 @@ def start_env(tmp_path: Path, offline: bool) -> dict[str, str]:
         SDL_AUDIODRIVER="dummy",
         XDG_CONFIG_HOME=str(tmp_path / "config"),  # none there: the shipped default
         COMPANION_DATA_DIR=str(tmp_path / "data"),
+        TMPDIR=str(tmp_path),  # where a failed set-up leaves pip's output
     )
     for name in ("COMPANION_CONFIG", "GPIOZERO_PIN_FACTORY"):
         env.pop(name, None)
