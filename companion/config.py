@@ -166,10 +166,12 @@ def _check_keys(
             mistakes.errors.append(RuleError(
                 join(path, key),
                 f"unknown key{_suggest(str(key), allowed)}; known keys: {', '.join(allowed)}",
+                code="unknown_key_known",
+                params={"hint": _suggest(str(key), allowed), "allowed": ", ".join(allowed)},
             ))
     for key in required:
         if key not in data:
-            mistakes.errors.append(RuleError(join(path, key), "missing"))
+            mistakes.errors.append(RuleError(join(path, key), "missing", code="missing"))
 
 
 def _choice(value: Any, path: str, choices: tuple, what: str) -> Any:
@@ -177,16 +179,20 @@ def _choice(value: Any, path: str, choices: tuple, what: str) -> Any:
         return value
     hint = _suggest(value, map(str, choices)) if isinstance(value, str) else ""
     listed = ", ".join(map(str, choices))
-    raise RuleError(path, f"unknown {what} {describe(value)}{hint}; one of {listed}")
+    raise RuleError(path, f"unknown {what} {describe(value)}{hint}; one of {listed}",
+                    code="unknown_choice",
+                    params={"what": what, "value": describe(value), "hint": hint, "allowed": listed})
 
 
 def _text(value: Any, path: str) -> str:
     """Text with something in it and no control character (a NUL in a path or a name
     stops ``run`` where it is used; an escape sequence in a name would reach the log)."""
     if not isinstance(value, str) or not value.strip():
-        raise RuleError(path, f"expected text, got {describe(value)}")
+        raise RuleError(path, f"expected text, got {describe(value)}",
+                        code="expected_text", params={"got": describe(value)})
     if escaped(value) != value:
-        raise RuleError(path, f"{describe(value)} holds a control character")
+        raise RuleError(path, f"{describe(value)} holds a control character",
+                        code="control_character", params={"value": describe(value)})
     return value.strip()
 
 
@@ -196,7 +202,8 @@ def _optional_text(value: Any, path: str) -> str | None:
 
 def _config(doc: Document, m: Mistakes) -> Config:
     if doc.data is None:
-        raise RuleError("", "the file is empty (it needs at least a seats: list)")
+        raise RuleError("", "the file is empty (it needs at least a seats: list)",
+                        code="empty_config")
     data = mapping(doc.data, "")
     _check_keys(data, "", TOP_KEYS, m, required=("seats",))
     base = Path(doc.path).resolve().parent
@@ -220,16 +227,19 @@ def _check_data_dir(path: Path) -> None:
     can create) that this account may write in."""
     field = "data_dir"
     if "\0" in str(path) or escaped(str(path)) != str(path):
-        raise RuleError(field, f"{shown(str(path))} holds a control character")
+        raise RuleError(field, f"{shown(str(path))} holds a control character",
+                        code="control_character", params={"value": shown(str(path))})
     existing = path
     while not existing.exists():
         if existing.parent == existing:
             break
         existing = existing.parent
     if not existing.is_dir():
-        raise RuleError(field, f"{existing} is not a directory")
+        raise RuleError(field, f"{existing} is not a directory",
+                        code="not_a_directory", params={"path": str(existing)})
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise RuleError(field, f"{existing}: this account ({_user()}) may not write there")
+        raise RuleError(field, f"{existing}: this account ({_user()}) may not write there",
+                        code="may_not_write", params={"path": str(existing), "user": _user()})
 
 
 def _user() -> str:
@@ -246,16 +256,19 @@ def _user_path(value: str, path: str) -> Path:
     try:
         return Path(value).expanduser()
     except RuntimeError:
-        raise RuleError(path, f"{value}: no such home directory") from None
+        raise RuleError(path, f"{value}: no such home directory",
+                        code="no_home", params={"value": value}) from None
 
 
 def _seats(value: Any, m: Mistakes) -> tuple[SeatConfig, ...]:
     """The seats; each seat's name, colour and position checked on their own."""
     if not isinstance(value, list):
-        raise RuleError("seats", f"expected a list of seats, got {describe(value)}")
+        raise RuleError("seats", f"expected a list of seats, got {describe(value)}",
+                        code="seats_list", params={"got": describe(value)})
     if not MIN_SEATS <= len(value) <= MAX_SEATS:
         m.errors.append(RuleError(
-            "seats", f"{len(value)} seats, the table takes {MIN_SEATS}–{MAX_SEATS}"))
+            "seats", f"{len(value)} seats, the table takes {MIN_SEATS}–{MAX_SEATS}",
+            code="seat_count", params={"n": len(value), "low": MIN_SEATS, "high": MAX_SEATS}))
     seats: list[SeatConfig] = []
     names: dict[str, int] = {}
     positions: dict[str, int] = {}
@@ -263,14 +276,16 @@ def _seats(value: Any, m: Mistakes) -> tuple[SeatConfig, ...]:
         path = f"seats.{i}"
         if not isinstance(item, dict):
             m.errors.append(RuleError(
-                path, f"expected a seat (name, colour, position), got {describe(item)}"))
+                path, f"expected a seat (name, colour, position), got {describe(item)}",
+                code="seat_item", params={"got": describe(item)}))
             continue
         _check_keys(item, path, SEAT_KEYS, m, required=SEAT_KEYS)
         name = m.check(_text, item.get("name"), join(path, "name")) if "name" in item else None
         if name is not None:
             if name.casefold() in names:
                 m.errors.append(RuleError(
-                    join(path, "name"), f"{name} is already seat {names[name.casefold()]}"))
+                    join(path, "name"), f"{name} is already seat {names[name.casefold()]}",
+                    code="seat_name_taken", params={"name": name, "seat": names[name.casefold()]}))
             names.setdefault(name.casefold(), i)
         colour = (m.check(_colour, item["colour"], join(path, "colour"))
                   if "colour" in item else None)
@@ -279,7 +294,9 @@ def _seats(value: Any, m: Mistakes) -> tuple[SeatConfig, ...]:
         if position is not None:
             if position in positions:
                 m.errors.append(RuleError(
-                    join(path, "position"), f"{position} is already seat {positions[position]}"))
+                    join(path, "position"), f"{position} is already seat {positions[position]}",
+                    code="seat_position_taken",
+                    params={"position": position, "seat": positions[position]}))
             positions.setdefault(position, i)
         if name is not None and colour is not None and position is not None:
             seats.append(SeatConfig(name, colour, position))
@@ -299,7 +316,9 @@ def _colour(value: Any, path: str) -> tuple[int, int, int]:
     else:
         hint = ""
     listed = ", ".join(COLOURS)
-    raise RuleError(path, f"unknown colour {describe(value)}{hint}; one of {listed} or #rrggbb")
+    raise RuleError(path, f"unknown colour {describe(value)}{hint}; one of {listed} or #rrggbb",
+                    code="unknown_colour",
+                    params={"value": describe(value), "hint": hint, "allowed": listed})
 
 
 def _hardware(data: dict, base: Path, seats: int, m: Mistakes) -> HardwareConfig:
@@ -317,6 +336,7 @@ def _hardware(data: dict, base: Path, seats: int, m: Mistakes) -> HardwareConfig
         m.errors.append(RuleError(
             "hardware.long_press_ms",
             f"{long_press} ms must be longer than debounce_ms ({debounce} ms)",
+            code="long_press_after_debounce", params={"long": long_press, "debounce": debounce},
         ))
     profile = None
     if data.get("profile") is not None:
@@ -342,23 +362,31 @@ def _profile(value: str, base: Path, backend: str, seats: int) -> Path:
                 path,
                 f"no shipped wiring profile {value!r}{_suggest(value, shipped)}; "
                 f"one of {', '.join(shipped)} or a path to a .yaml file",
+                code="no_shipped_profile", params={"value": repr(value), "hint": _suggest(value, shipped),
+                        "allowed": ", ".join(shipped)},
             )
     try:
         profile = load_profile(resolved)
     except SourceError as exc:
-        raise RuleError(path, f"wiring profile: {exc}") from None
+        raise RuleError(path, f"wiring profile: {exc}",
+                        code="profile_error", params={"error": str(exc)}) from None
     if backend in ("gpio", "serial") and profile.kind != backend:
-        raise RuleError(path, f"{resolved} is a {profile.kind} profile, the backend is {backend}")
+        raise RuleError(path, f"{resolved} is a {profile.kind} profile, the backend is {backend}",
+                        code="profile_kind",
+                        params={"profile": str(resolved), "kind": profile.kind, "backend": backend})
     if len(profile.seats) < seats:
         raise RuleError(
-            path, f"{resolved} wires {len(profile.seats)} seats, the configuration has {seats}"
+            path, f"{resolved} wires {len(profile.seats)} seats, the configuration has {seats}",
+            code="profile_seats",
+            params={"profile": str(resolved), "n": len(profile.seats), "seats": seats},
         )
     return resolved
 
 
 def _rotation(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("display.rotation", f"expected 0, 90, 180 or 270, got {describe(value)}")
+        raise RuleError("display.rotation", f"expected 0, 90, 180 or 270, got {describe(value)}",
+                        code="rotation", params={"got": describe(value)})
     return _choice(value, "display.rotation", ROTATIONS, "rotation")
 
 
@@ -376,6 +404,7 @@ def _display(data: dict, m: Mistakes) -> DisplayConfig:
             f"display.{missing}",
             "missing: give width and height together, or neither (fullscreen then takes the "
             "display's own size)",
+            code="width_and_height",
         ))
     width, height = (size["width"], size["height"]) if len(size) == 2 else (None, None)
     if width is None or height is None:

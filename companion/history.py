@@ -129,10 +129,12 @@ class GameResult:
         when = check_date(data["date"], _join(path, "date"))
         game = data["game"]
         if not isinstance(game, str) or not _GAME_KEY.fullmatch(game):
-            raise RuleError(_join(path, "game"), f"expected a game key like koryo, got {shown(game)}")
+            raise RuleError(_join(path, "game"), f"expected a game key like koryo, got {shown(game)}",
+                            code="game_key", params={"value": shown(game)})
         players_path = _join(path, "players")
         if not isinstance(data["players"], list) or not data["players"]:
-            raise RuleError(players_path, "expected a non-empty list of players")
+            raise RuleError(players_path, "expected a non-empty list of players",
+                            code="players_non_empty")
         players = []
         for i, p in enumerate(data["players"]):
             pp = _join(players_path, i)
@@ -147,18 +149,22 @@ class GameResult:
         winners_path = _join(path, "winners")
         winners = data["winners"]
         if not isinstance(winners, list) or not winners:
-            raise RuleError(winners_path, "expected a non-empty list of player names")
+            raise RuleError(winners_path, "expected a non-empty list of player names",
+                            code="winners_non_empty")
         for i, w in enumerate(winners):
             if w not in names:
-                raise RuleError(_join(winners_path, i), f"{shown(w)} is not one of the players")
+                raise RuleError(_join(winners_path, i), f"{shown(w)} is not one of the players",
+                                code="not_a_player", params={"player": shown(w)})
             if w in winners[:i]:
-                raise RuleError(_join(winners_path, i), f"{w} is listed twice")
+                raise RuleError(_join(winners_path, i), f"{w} is listed twice",
+                                code="listed_twice", params={"player": w})
         started = data.get("started")
         if started is not None:
             started = check_date(started, _join(path, "started"))
         first = data.get("first_player")
         if first is not None and first not in names:
-            raise RuleError(_join(path, "first_player"), f"{first!r} is not one of the players")
+            raise RuleError(_join(path, "first_player"), f"{first!r} is not one of the players",
+                            code="not_a_player", params={"player": repr(first)})
         return cls(when, game, tuple(players), tuple(n for n in names if n in winners),
                    started, first)
 
@@ -185,7 +191,8 @@ def _join(path: str, key: object) -> str:
 
 def _mapping(value: Any, path: str) -> dict:
     if not isinstance(value, dict):
-        raise RuleError(path, f"expected an object, got {type(value).__name__}")
+        raise RuleError(path, f"expected an object, got {type(value).__name__}",
+                        code="expected_object", params={"got": type(value).__name__})
     return value
 
 
@@ -193,13 +200,14 @@ def _keys(data: dict, path: str, keys: set[str], strict: bool,
           optional: tuple[str, ...] = ()) -> None:
     for key in sorted(keys):
         if key not in data:
-            raise RuleError(_join(path, key), "missing")
+            raise RuleError(_join(path, key), "missing", code="missing")
     if strict:
         allowed = keys | set(optional)
         for key in data:
             if key not in allowed:
                 raise RuleError(
-                    _join(path, key), f"unknown key (allowed: {', '.join(sorted(allowed))})"
+                    _join(path, key), f"unknown key (allowed: {', '.join(sorted(allowed))})",
+                    code="unknown_key", params={"allowed": ", ".join(sorted(allowed))},
                 )
 
 
@@ -207,10 +215,14 @@ def _whole(value: Any, path: str) -> int:
     """A whole number of points within ``MAX_POINTS`` either way (SQLite's INTEGER holds
     less than 2**63; no game scores a billion)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(path, f"expected a whole number, got {shown(value)}")
+        raise RuleError(path, f"expected a whole number, got {shown(value)}",
+                        code="not_a_whole_number", params={"value": shown(value)})
     if not -MAX_POINTS <= value <= MAX_POINTS:
         raise RuleError(path, f"{shown(value)} is out of range ({-MAX_POINTS:,} to "
-                              f"{MAX_POINTS:,})")
+                              f"{MAX_POINTS:,})",
+                        code="points_range",
+                        params={"value": shown(value), "low": f"{-MAX_POINTS:,}",
+                                "high": f"{MAX_POINTS:,}"})
     return value
 
 
@@ -230,14 +242,17 @@ def check_date(value: Any, path: str) -> str:
             return value
         except ValueError:
             pass
-    raise RuleError(path, f"expected an ISO date like 2024-05-01T20:30:00+02:00, got {shown(value)}")
+    raise RuleError(path, f"expected an ISO date like 2024-05-01T20:30:00+02:00, got {shown(value)}",
+                    code="iso_date", params={"value": shown(value)})
 
 
 def check_name(value: Any, path: str, seated: list[str]) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise RuleError(path, f"expected a player name, got {shown(value)}")
+        raise RuleError(path, f"expected a player name, got {shown(value)}",
+                        code="player_name", params={"got": shown(value)})
     if value in seated:
-        raise RuleError(path, f"{value} is seated twice")
+        raise RuleError(path, f"{value} is seated twice",
+                        code="name_seated_twice", params={"player": value})
     return value
 
 
@@ -245,7 +260,8 @@ def check_breakdown(value: Any, path: str) -> dict[str, int]:
     value = _mapping(value, path)
     for key, points in value.items():
         if not isinstance(key, str) or not _PART_KEY.fullmatch(key):
-            raise RuleError(path, f"{shown(key)} is not a breakdown key (letters, digits, _ or -)")
+            raise RuleError(path, f"{shown(key)} is not a breakdown key (letters, digits, _ or -)",
+                            code="breakdown_key", params={"key": shown(key)})
         _whole(points, _join(path, key))
     return dict(value)
 
@@ -458,12 +474,16 @@ def parse_json(text: str, source: str) -> list[GameResult]:
         doc = _mapping(doc, "")
         _keys(doc, "", {"format", "version", "games"}, strict=True)
         if doc["format"] != JSON_FORMAT:
-            raise RuleError("format", f"expected {shown(JSON_FORMAT)}, got {shown(doc['format'])}")
+            raise RuleError("format", f"expected {shown(JSON_FORMAT)}, got {shown(doc['format'])}",
+                            code="export_format",
+                            params={"expected": shown(JSON_FORMAT), "got": shown(doc["format"])})
         if doc["version"] != JSON_VERSION:
             raise RuleError("version", f"this companion reads version {JSON_VERSION}, "
-                                       f"got {shown(doc['version'])}")
+                                       f"got {shown(doc['version'])}",
+                            code="export_version",
+                            params={"version": JSON_VERSION, "got": shown(doc["version"])})
         if not isinstance(doc["games"], list):
-            raise RuleError("games", "expected a list of games")
+            raise RuleError("games", "expected a list of games", code="games_list")
         return [GameResult.from_dict(g, f"games.{i}") for i, g in enumerate(doc["games"])]
     except RuleError as exc:
         raise SourceError(f"{source}: {exc}") from None
@@ -555,9 +575,11 @@ def _parts(text: str) -> dict[str, int]:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not _WHOLE.fullmatch(value.strip()):
-            raise RuleError("breakdown", f"expected key=points, got {shown(item)}")
+            raise RuleError("breakdown", f"expected key=points, got {shown(item)}",
+                            code="breakdown_item", params={"got": shown(item)})
         if key in parts:
-            raise RuleError("breakdown", f"{key} is given twice")
+            raise RuleError("breakdown", f"{key} is given twice",
+                            code="given_twice", params={"name": key})
         parts[key] = _number(value)
     return parts
 

@@ -15,9 +15,11 @@ every text with counts 0, 1 and 2.
 from __future__ import annotations
 
 import string
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 
+from companion.engine.errors import RuleError
 from companion.yamlsrc import Document, SourceError, load, load_shipped
 
 CATALOG_DIR = Path(__file__).resolve().parent / "data" / "i18n"
@@ -100,6 +102,19 @@ class Catalog:
             names = ", ".join("{" + name + "}" for name in sorted(missing))
             raise TextError(f"{self.language} catalog: text {key!r} needs {names}")
         return self._formatter.vformat(raw, (), params)
+
+    def refusal(
+        self, exc: RuleError, words: Mapping[str, Callable[[object], str]] | None = None
+    ) -> str:
+        """A refusal of the rules in this language: the text ``refusal.<code>`` filled with
+        the refusal's params, a param named in ``words`` first put into words by its function
+        (a card kind, a vote side); the English message only for a refusal without a text."""
+        key = f"refusal.{exc.code}"
+        if exc.code is None or key not in self.texts:
+            return exc.message
+        words = words or {}
+        params = {k: words[k](v) if k in words else v for k, v in exc.params.items()}
+        return self.text(key, **params)
 
 
 def catalog_path(language: str) -> Path:

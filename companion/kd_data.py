@@ -72,7 +72,8 @@ def parse(doc: yamlsrc.Document) -> KingsDilemmaData:
         if not isinstance(agendas, list) or not agendas or not all(
             isinstance(a, str) and a for a in agendas
         ) or len(set(agendas)) != len(agendas):
-            raise RuleError("secret_agendas", "expected a list of distinct agenda names")
+            raise RuleError("secret_agendas", "expected a list of distinct agenda names",
+                            code="agenda_names")
         track = Track(*_bounds(tracks["resources"], "tracks.resources"))
         power = count(start["power"], "start.power")
         coins = count(start["coins"], "start.coins")

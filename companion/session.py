@@ -40,7 +40,8 @@ def _merged(action: dict, private: dict | None) -> dict:
         return action
     clash = set(action) & set(private)
     if clash:
-        raise RuleError(min(clash), "given both in the public and the private part")
+        raise RuleError(min(clash), "given both in the public and the private part",
+                        code="public_and_private", params={"field": min(clash)})
     return {**action, **private}
 
 

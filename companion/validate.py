@@ -19,7 +19,8 @@ def mapping(value: Any, path: str) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise RuleError(path, f"expected a mapping, got {describe(value)}")
+        raise RuleError(path, f"expected a mapping, got {describe(value)}",
+                        code="expected_mapping_got", params={"got": describe(value)})
     return value
 
 
@@ -28,10 +29,11 @@ def check_keys(data: dict, path: str, required: set[str], optional: set[str] = f
     for key in data:
         if key not in required and key not in optional:
             allowed = ", ".join(sorted(map(str, required | set(optional))))
-            raise RuleError(join(path, key), f"unknown key (allowed: {allowed})")
+            raise RuleError(join(path, key), f"unknown key (allowed: {allowed})",
+                            code="unknown_key", params={"allowed": allowed})
     for key in sorted(required):
         if key not in data:
-            raise RuleError(join(path, key), "missing")
+            raise RuleError(join(path, key), "missing", code="missing")
 
 
 def describe(value: Any) -> str:
@@ -49,13 +51,17 @@ def describe(value: Any) -> str:
 def count(value: Any, path: str, *, low: int = 0, high: int | None = None) -> int:
     """A whole number within bounds (counts are non-negative by default)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(path, f"expected a whole number, got {describe(value)}")
+        raise RuleError(path, f"expected a whole number, got {describe(value)}",
+                        code="not_a_whole_number", params={"value": describe(value)})
     if isinstance(value, OutOfRange):
-        raise RuleError(path, f"{value} is out of range")
+        raise RuleError(path, f"{value} is out of range",
+                        code="out_of_range", params={"value": str(value)})
     if value < low:
-        raise RuleError(path, f"{value} is below the minimum {low}")
+        raise RuleError(path, f"{value} is below the minimum {low}",
+                        code="below_minimum", params={"value": value, "low": low})
     if high is not None and value > high:
-        raise RuleError(path, f"{value} is above the maximum {high}")
+        raise RuleError(path, f"{value} is above the maximum {high}",
+                        code="above_maximum", params={"value": value, "high": high})
     return value
 
 
@@ -63,27 +69,33 @@ def integer(value: Any, path: str) -> int:
     """A whole number; one written with too many digits for any game (``OutOfRange``) is
     refused."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(path, f"expected a whole number, got {describe(value)}")
+        raise RuleError(path, f"expected a whole number, got {describe(value)}",
+                        code="not_a_whole_number", params={"value": describe(value)})
     if isinstance(value, OutOfRange):
-        raise RuleError(path, f"{value} is out of range")
+        raise RuleError(path, f"{value} is out of range",
+                        code="out_of_range", params={"value": str(value)})
     return value
 
 
 def players(value: Any, path: str, low: int, high: int) -> list[str]:
     """The seating order: distinct names, between ``low`` and ``high`` of them."""
     if not isinstance(value, list):
-        raise RuleError(path, f"expected a list of player names, got {describe(value)}")
+        raise RuleError(path, f"expected a list of player names, got {describe(value)}",
+                        code="player_names_got", params={"got": describe(value)})
     names: list[str] = []
     seated: set[str] = set()
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
-            raise RuleError(join(path, i), f"expected a player name, got {describe(name)}")
+            raise RuleError(join(path, i), f"expected a player name, got {describe(name)}",
+                            code="player_name", params={"got": describe(name)})
         if name in seated:
-            raise RuleError(join(path, i), f"{name} is seated twice")
+            raise RuleError(join(path, i), f"{name} is seated twice",
+                            code="name_seated_twice", params={"player": name})
         names.append(name)
         seated.add(name)
     if not low <= len(names) <= high:
-        raise RuleError(path, f"{len(names)} players, but the game takes {low}–{high}")
+        raise RuleError(path, f"{len(names)} players, but the game takes {low}–{high}",
+                        code="player_count", params={"n": len(names), "low": low, "high": high})
     return names
 
 
@@ -92,11 +104,15 @@ def per_player(value: Any, path: str, names: list[str]) -> dict[str, Any]:
     block = mapping(value, path)
     for key in block:
         if key not in names:
-            raise RuleError(join(path, key), f"{key} is not one of the players ({', '.join(names)})")
+            raise RuleError(join(path, key), f"{key} is not one of the players ({', '.join(names)})",
+                            code="not_one_of_players",
+                            params={"player": key, "players": ", ".join(names)})
     return block
 
 
 def player_name(value: Any, path: str, names: list[str]) -> str:
     if value not in names:
-        raise RuleError(path, f"{describe(value)} is not one of the players ({', '.join(names)})")
+        raise RuleError(path, f"{describe(value)} is not one of the players ({', '.join(names)})",
+                        code="not_one_of_players",
+                        params={"player": describe(value), "players": ", ".join(names)})
     return value

@@ -1,7 +1,8 @@
-"""Koryŏ and Chosŏn refusals are translatable (issue #3: EN and FR): every ``RuleError`` the
-two engines raise carries a stable ``code`` whose ``refusal.<code>`` text exists in both
-catalogs and asks only for the ``params`` the raise site gives (found by scanning the
-engines' source with ``ast``, so a new raise without a code or a text fails here)."""
+"""Every refusal is translatable: each ``RuleError`` raised anywhere in the package (engines,
+session, game adapters, table files, configuration) carries a stable ``code`` whose
+``refusal.<code>`` text exists in every catalog and asks only for the ``params`` the raise
+site gives. Found by scanning the source with ``ast``, so a new raise without a code or
+without a text fails here, naming its file and line."""
 
 from __future__ import annotations
 
@@ -10,72 +11,97 @@ from pathlib import Path
 
 import pytest
 
-import companion.engine
+import companion
 from companion.engine.errors import RuleError
 from companion.i18n import LANGUAGES, load_catalog, placeholders
 
-ENGINE_DIR = Path(companion.engine.__file__).resolve().parent
-ENGINES = ("koryo.py", "choson.py")
+PACKAGE = Path(companion.__file__).resolve().parent
+FORWARDED = "forwarded"  # RuleError(field, exc.message, exc.code, exc.params): already coded
 
 
-def raise_sites(path: Path) -> list[tuple[int, dict[str, ast.expr]]]:
-    """Every ``RuleError(...)`` call of ``path``: its line and keyword arguments."""
+def raise_sites(path: Path) -> list[tuple[int, ast.expr | None, ast.expr | None]]:
+    """Every ``RuleError(...)`` call of ``path``: its line, its code and params expressions
+    (keyword or third/fourth positional argument)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [
-        (node.lineno, {k.arg: k.value for k in node.keywords if k.arg})
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError"
-    ]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError":
+            kw = {k.arg: k.value for k in node.keywords if k.arg}
+            code = kw.get("code", node.args[2] if len(node.args) > 2 else None)
+            params = kw.get("params", node.args[3] if len(node.args) > 3 else None)
+            out.append((node.lineno, code, params))
+    return out
 
 
 def codes_of(expr: ast.expr) -> list[str]:
-    """The codes a ``code=`` expression can take: a string, or ``"a" if … else "b"``."""
+    """The codes a ``code`` expression can take: a string, ``"a" if … else "b"``, a literal
+    ``{…: "a", …: "b"}[key]``, or ``exc.code`` passing on a caught refusal's code."""
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
         return [expr.value]
     if isinstance(expr, ast.IfExp):
         return codes_of(expr.body) + codes_of(expr.orelse)
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Dict):
+        return [c for v in expr.value.values for c in codes_of(v)]
+    if isinstance(expr, ast.Attribute) and expr.attr == "code":
+        return [FORWARDED]
     raise AssertionError(f"line {expr.lineno}: code is not a string constant")
 
 
-def param_names(expr: ast.expr | None) -> set[str]:
+def param_names(expr: ast.expr | None) -> set[str] | None:
+    """The names a ``params`` dict literal gives; None for forwarded ``exc.params``."""
     if expr is None:
         return set()
+    if isinstance(expr, ast.Attribute) and expr.attr == "params":
+        return None
     assert isinstance(expr, ast.Dict), f"line {expr.lineno}: params is not a dict literal"
     return {k.value for k in expr.keys if isinstance(k, ast.Constant)}
 
 
-def all_sites() -> list[tuple[str, int, str, set[str]]]:
-    out = []
-    for name in ENGINES:
-        for line, kw in raise_sites(ENGINE_DIR / name):
-            assert "code" in kw, f"{name}:{line}: RuleError without a code"
-            for code in codes_of(kw["code"]):
-                out.append((name, line, code, param_names(kw.get("params"))))
-    return out
+def scan() -> tuple[list[str], list[tuple[str, int, str, set[str] | None]]]:
+    """(raise sites without a code, every coded site as (file, line, code, params))."""
+    uncoded, sites = [], []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = str(path.relative_to(PACKAGE.parent))
+        for line, code, params in raise_sites(path):
+            if code is None:
+                uncoded.append(f"{name}:{line}")
+                continue
+            for c in codes_of(code):
+                sites.append((name, line, c, param_names(params)))
+    return uncoded, sites
 
 
-SITES = all_sites()
+UNCODED, SITES = scan()
 
 
-def test_the_scan_finds_the_raise_sites_of_both_engines():
-    """The scan is not vacuous: dozens of sites, both engines, the codes the screens meet."""
-    assert len(SITES) > 60
-    assert {name for name, *_ in SITES} == set(ENGINES)
+def test_the_scan_finds_raise_sites_everywhere():
+    """The scan is not vacuous: hundreds of sites, in the engines, the session, the game
+    adapters and the table files, with the codes the screens meet."""
+    assert len(SITES) > 300
+    files = {name for name, *_ in SITES}
+    assert {"companion/session.py", "companion/engine/majority.py", "companion/engine/kd_vote.py",
+            "companion/engine/koryo.py", "companion/engine/choson.py",
+            "companion/games/kings_dilemma.py", "companion/games/majority.py"} <= files
     codes = {code for _, _, code, _ in SITES}
-    assert {"order_identical", "order_ship_owner", "over_limit", "not_a_combination",
-            "over_limit_characters", "deck", "dealt_player", "dealt"} <= codes
+    assert {"order_identical", "not_a_combination", "deck", "time_travel_first",
+            "public_and_private", "ballot_locked", "not_your_turn", "waits_tie_break"} <= codes
+
+
+def test_every_rule_error_has_a_code():
+    assert UNCODED == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_engine_refusal_code_has_a_text_with_only_its_params(language):
+def test_every_refusal_code_has_a_text_with_only_its_params(language):
     texts = load_catalog(language).texts
-    missing = [f"{n}:{line} {code}" for n, line, code, _ in SITES
-               if f"refusal.{code}" not in texts]
+    coded = [s for s in SITES if s[2] != FORWARDED]
+    missing = sorted({f"{code} ({n}:{line})" for n, line, code, _ in coded
+                      if f"refusal.{code}" not in texts})
     assert missing == []
     unfilled = [
         f"{n}:{line} {code} needs {sorted(placeholders(texts[f'refusal.{code}']) - params)}"
-        for n, line, code, params in SITES
-        if not placeholders(texts[f"refusal.{code}"]) <= params
+        for n, line, code, params in coded
+        if params is not None and not placeholders(texts[f"refusal.{code}"]) <= params
     ]
     assert unfilled == []
 

@@ -441,3 +441,27 @@ def test_end_screen_says_every_house_tied_is_first(kd, language):
     assert app.screen.title()[1] == t("kd.score.all_first")
     app.step(block=False)
     check_layout(app)
+
+
+def test_a_refused_press_is_said_in_the_tables_language(kd):
+    """A French table reads the vote's refusals in French, the side named as its screens
+    name it: out of turn, then changing side."""
+    app, backend, table = kd(language="fr")
+    t = app.catalog.text
+    show(app, kd_ui.CouncilScreen(app, table))
+    tap_button(app, t("kd.council.open_vote"))
+    press(app, backend, 2, "b")
+    leader = NAMES[0]
+    assert t("kd.vote.refused", name=NAMES[2], reason=f"c'est à {leader} de jouer, pas à "
+             f"{NAMES[2]}") in app.screen.describe()
+    press(app, backend, 0, "a")
+    press(app, backend, 0, "a", LONG)  # Théodore: Aye 1
+    for seat in (1, 2, 3):  # Julius, Armin, Diana pass for power
+        press(app, backend, seat, "c")
+        press(app, backend, seat, "a", LONG)
+    press(app, backend, 4, "b", times=2)
+    press(app, backend, 4, "b", LONG)  # Frances: Nay 2, she leads; Théodore's turn again
+    assert table.vote_view()["turn"] == leader
+    press(app, backend, 0, "b")
+    assert t("kd.vote.refused", name=leader, reason=f"{leader} a voté Oui-da et ne peut pas "
+             "changer de camp") in app.screen.describe()

@@ -21,10 +21,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def parse_size(text: str) -> tuple[int, int]:
     match = SIZE.fullmatch(text.strip())
     if not match:
-        raise RuleError("--size", f"{text!r}: expected WIDTHxHEIGHT, like 800x480")
+        raise RuleError("--size", f"{text!r}: expected WIDTHxHEIGHT, like 800x480",
+                        code="size_format", params={"value": repr(text)})
     w, h = int(match.group(1)), int(match.group(2))
     if not (320 <= w <= 4096 and 240 <= h <= 4096):
-        raise RuleError("--size", f"{w}x{h}: from 320x240 to 4096x4096")
+        raise RuleError("--size", f"{w}x{h}: from 320x240 to 4096x4096",
+                        code="size_range", params={"w": w, "h": h})
     return w, h
 
 

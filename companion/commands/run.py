@@ -85,13 +85,17 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
     if args.seats is not None:
         if not 2 <= args.seats <= len(config.seats):
             raise RuleError(
-                "--seats", f"{args.seats}: from 2 to the {len(config.seats)} seats of {path}"
+                "--seats", f"{args.seats}: from 2 to the {len(config.seats)} seats of {path}",
+                code="seats_option",
+                params={"n": args.seats, "seats": len(config.seats), "path": str(path)},
             )
         config = dataclasses.replace(config, seats=config.seats[: args.seats])
     try:
         config.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
-        raise RuleError("data_dir", f"{config.data_dir}: cannot create it ({exc.strerror})") \
+        raise RuleError("data_dir", f"{config.data_dir}: cannot create it ({exc.strerror})",
+                        code="data_dir_create",
+                        params={"path": str(config.data_dir), "error": str(exc.strerror)}) \
             from None
     lock = runlock.acquire(config.data_dir)  # before anything is opened: one kiosk per data
     handlers.append(_log_to(KioskLogFile(config.data_dir / "companion.log"), logger))
@@ -115,7 +119,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
     try:
         journal = Journal(config.data_dir / JOURNAL_FILE)
     except JournalError as exc:
-        raise RuleError("data_dir", str(exc)) from None
+        raise RuleError("data_dir", str(exc), code="data_dir", params={"error": str(exc)}) from None
     try:
         history = History(config.data_dir / history_path().name)
     except StorageError as exc:

@@ -32,9 +32,11 @@ def run(args: argparse.Namespace) -> int:
         game = data.get("game")
         known = ", ".join(sorted(GAMES))
         if "game" not in data:
-            raise RuleError("game", f"missing (one of {known})")
+            raise RuleError("game", f"missing (one of {known})",
+                            code="game_missing", params={"games": known})
         if not isinstance(game, str) or game not in GAMES:
-            raise RuleError("game", f"{shown(game)} is not a game this command scores ({known})")
+            raise RuleError("game", f"{shown(game)} is not a game this command scores ({known})",
+                            code="not_scored_here", params={"game": shown(game), "games": known})
         module = importlib.import_module(f"companion.tables.{GAMES[game]}")
         result = module.score(data)
     except RuleError as exc:

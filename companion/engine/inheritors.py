@@ -95,16 +95,18 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
     ``colours``: every colour of the game (the five of the box)."""
     names = [p.name for p in players]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RuleError("players", f"{len(names)} players, but Inheritors takes 2–4")
+        raise RuleError("players", f"{len(names)} players, but Inheritors takes 2–4",
+                        code="player_count", params={"n": len(names), "low": 2, "high": 4})
     if len(set(names)) != len(names):
-        raise RuleError("players", "a player is seated twice")
+        raise RuleError("players", "a player is seated twice", code="seated_twice")
     allowed = ", ".join(colours)
     limit = colours_in_game(len(players))
     used: list[str] = []  # colours seen so far, in file order
 
     def colour(c: object, path: str) -> None:
         if c not in colours:
-            raise RuleError(path, f"{c!r} is not a colour of the game ({allowed})")
+            raise RuleError(path, f"{c!r} is not a colour of the game ({allowed})",
+                            code="not_a_colour", params={"colour": repr(c), "colours": allowed})
         if c not in used:
             used.append(c)  # type: ignore[arg-type]
         if len(used) > limit:
@@ -112,6 +114,9 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
                 path,
                 f"{len(used)} colours ({', '.join(used)}), but a {len(players)}-player game "
                 f"has {limit}",
+                code="too_many_colours",
+                params={"n": len(used), "used": ", ".join(used), "players": len(players),
+                        "limit": limit},
             )
 
     for p in players:
@@ -120,7 +125,8 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
             colour(c, path)
             _whole(value, path)
             if not LOWEST <= value <= HIGHEST:
-                raise RuleError(path, f"{value} is not an Influence card (values 1–6)")
+                raise RuleError(path, f"{value} is not an Influence card (values 1–6)",
+                                code="not_an_influence_card", params={"value": value})
     relic_holder: dict[str, str] = {}
     for p in players:
         for i, c in enumerate(p.relics):
@@ -128,7 +134,8 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
             colour(c, path)
             if c in relic_holder:
                 raise RuleError(
-                    path, f"there is one {c} relic, and {relic_holder[c]} already holds it"
+                    path, f"there is one {c} relic, and {relic_holder[c]} already holds it",
+                    code="relic_held", params={"colour": c, "player": relic_holder[c]},
                 )
             relic_holder[c] = p.name
     _total(players, "tomes", lambda p: _count(p.tomes, f"tomes.{p.name}"), TOMES_IN_GAME,
@@ -140,6 +147,8 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
                 raise RuleError(
                     f"quests.{p.name}.{i}",
                     f"a quest is worth {FULFILLED} (fulfilled) or {FAILED} (not), got {q!r}",
+                    code="quest_value",
+                    params={"fulfilled": FULFILLED, "failed": FAILED, "value": repr(q)},
                 )
     _total(players, "quests", lambda p: len(p.quests), rows, "quests, but the game lays out")
     _total(players, "honors", lambda p: _count(p.honors, f"honors.{p.name}"), rows,
@@ -154,19 +163,23 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
                     f"hand.{p.name}",
                     f"{p.hand} cards in hand, but {p.tomes} tomes and {len(p.relics)} relics "
                     "are held in hand",
+                    code="hand_too_small",
+                    params={"hand": p.hand, "tomes": p.tomes, "relics": len(p.relics)},
                 )
 
 
 def _whole(value: object, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(path, f"expected a whole number, got {value!r}")
+        raise RuleError(path, f"expected a whole number, got {value!r}",
+                        code="not_a_whole_number", params={"value": repr(value)})
     return value
 
 
 def _count(value: object, path: str) -> int:
     n = _whole(value, path)
     if n < 0:
-        raise RuleError(path, f"{n} is below the minimum 0")
+        raise RuleError(path, f"{n} is below the minimum 0",
+                        code="below_minimum", params={"value": n, "low": 0})
     return n
 
 
@@ -180,7 +193,10 @@ def _total(
     total = sum(amounts.values())
     if total > supply:
         last = [n for n, a in amounts.items() if a][-1]
-        raise RuleError(f"{block}.{last}", f"{total} {what} {supply}")
+        raise RuleError(f"{block}.{last}", f"{total} {what} {supply}",
+                        code={"tomes": "supply_tomes", "quests": "supply_quests",
+                              "honors": "supply_honors"}[block],
+                        params={"total": total, "supply": supply})
 
 
 # --------------------------------------------------------------------------- final scoring

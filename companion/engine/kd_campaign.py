@@ -54,7 +54,8 @@ def game_ranks(totals: Mapping[str, int]) -> dict[str, str]:
 
 def _count(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RuleError(field, f"expected a whole number ≥ 0, got {value!r}")
+        raise RuleError(field, f"expected a whole number ≥ 0, got {value!r}",
+                        code="whole_number_at_least_0", params={"value": repr(value)})
     return value
 
 
@@ -80,15 +81,17 @@ class AwardTable:
         for end in ENDS:
             for rank in RANKS:
                 if (end, rank) not in given:
-                    raise RuleError(f"prestige_table.{end}.{rank}", "missing")
+                    raise RuleError(f"prestige_table.{end}.{rank}", "missing", code="missing")
         if len(given) != len(self.cells) or len(given) != len(ENDS) * len(RANKS):
-            raise RuleError("prestige_table", f"one cell per end ({', '.join(ENDS)}) and rank")
+            raise RuleError("prestige_table", f"one cell per end ({', '.join(ENDS)}) and rank",
+                            code="prestige_cells", params={"ends": ", ".join(ENDS)})
 
     def award(self, end: str, rank: str) -> Award:
         for e, r, award in self.cells:
             if (e, r) == (end, rank):
                 return award
-        raise RuleError("end", f"{end!r}/{rank!r} is not in the prestige table")
+        raise RuleError("end", f"{end!r}/{rank!r} is not in the prestige table",
+                        code="not_in_prestige_table", params={"end": repr(end), "rank": repr(rank)})
 
     def unknown(self) -> tuple[str, ...]:
         """The dotted names of the values still to be entered by hand."""
@@ -292,7 +295,8 @@ class Campaign:
             if h.name == name:
                 return h
         known = ", ".join(h.name for h in self.houses) or "none yet"
-        raise RuleError(field, f"{name!r} is not a house of the campaign ({known})")
+        raise RuleError(field, f"{name!r} is not a house of the campaign ({known})",
+                        code="not_a_house", params={"house": repr(name), "houses": known})
 
     def present(self, names: Iterable[str], field: str = "houses") -> tuple[House, ...]:
         """The houses playing this game: 3–5 distinct houses of the campaign."""
@@ -300,11 +304,14 @@ class Campaign:
         for i, name in enumerate(names):
             h = self.house(name, f"{field}.{name}")
             if h in houses:
-                raise RuleError(f"{field}.{i}", f"{name} is given twice")
+                raise RuleError(f"{field}.{i}", f"{name} is given twice",
+                                code="given_twice", params={"name": name})
             houses.append(h)
         if not MIN_PLAYERS <= len(houses) <= MAX_PLAYERS:
             raise RuleError(
-                field, f"{len(houses)} houses, but the game takes {MIN_PLAYERS}–{MAX_PLAYERS}"
+                field, f"{len(houses)} houses, but the game takes {MIN_PLAYERS}–{MAX_PLAYERS}",
+                code="house_count",
+                params={"n": len(houses), "low": MIN_PLAYERS, "high": MAX_PLAYERS},
             )
         return tuple(houses)
 
@@ -356,16 +363,21 @@ def _with_house(campaign: Campaign, house: House) -> Campaign:
 def _add_house(campaign: Campaign, action: AddHouse) -> Campaign:
     name = action.house
     if not isinstance(name, str) or not name.strip():
-        raise RuleError("house", f"expected a house name, got {name!r}")
+        raise RuleError("house", f"expected a house name, got {name!r}",
+                        code="house_name", params={"value": repr(name)})
     if any(h.name == name for h in campaign.houses):
-        raise RuleError("house", f"{name} already has a house screen")
+        raise RuleError("house", f"{name} already has a house screen",
+                        code="house_taken", params={"house": name})
     low, high = campaign.settings.house_numbers
     number = action.number
     if isinstance(number, bool) or not isinstance(number, int) or not low <= number <= high:
-        raise RuleError("number", f"{number!r} is not a house number ({low}–{high})")
+        raise RuleError("number", f"{number!r} is not a house number ({low}–{high})",
+                        code="not_a_house_number",
+                        params={"number": repr(number), "low": low, "high": high})
     for h in campaign.houses:
         if h.number == number:
-            raise RuleError("number", f"house number {number} is already {h.name}'s")
+            raise RuleError("number", f"house number {number} is already {h.name}'s",
+                            code="house_number_taken", params={"number": number, "house": h.name})
     s = campaign.settings
     house = House(name, number, s.start_power, s.start_coins)
     return replace(campaign, houses=(*campaign.houses, house))
@@ -390,6 +402,7 @@ def _award(table: AwardTable, end: str, rank: str, hand: Mapping[str, int], hous
             raise RuleError(
                 f"by_hand.{house}.{key}",
                 f"the prestige table has no {key} value for {rank} when {end}: enter it by hand",
+                code="award_by_hand", params={"key": key, "rank": rank, "end": end},
             )
         else:
             values[key] = getattr(printed, key)
@@ -398,22 +411,28 @@ def _award(table: AwardTable, end: str, rank: str, hand: Mapping[str, int], hous
 
 def _record_game(campaign: Campaign, action: RecordGame) -> Campaign:
     if action.end not in ENDS:
-        raise RuleError("end", f"{action.end!r} is not how a game ends ({', '.join(ENDS)})")
+        raise RuleError("end", f"{action.end!r} is not how a game ends ({', '.join(ENDS)})",
+                        code="not_an_end",
+                        params={"end": repr(action.end), "ends": ", ".join(ENDS)})
     totals = {}
     for h in campaign.present(action.totals, "totals"):
         value = action.totals[h.name]
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleError(f"totals.{h.name}", f"expected a whole number, got {value!r}")
+            raise RuleError(f"totals.{h.name}", f"expected a whole number, got {value!r}",
+                            code="not_a_whole_number", params={"value": repr(value)})
         totals[h.name] = value
     for name in action.agendas:
         if name not in totals:
-            raise RuleError(f"agendas.{name}", f"{name} did not play this game")
+            raise RuleError(f"agendas.{name}", f"{name} did not play this game",
+                            code="did_not_play", params={"house": name})
     for name in action.by_hand:
         if name not in totals:
-            raise RuleError(f"by_hand.{name}", f"{name} did not play this game")
+            raise RuleError(f"by_hand.{name}", f"{name} did not play this game",
+                            code="did_not_play", params={"house": name})
         for key in action.by_hand[name]:
             if key not in ("prestige", "crave"):
-                raise RuleError(f"by_hand.{name}.{key}", "unknown key (allowed: crave, prestige)")
+                raise RuleError(f"by_hand.{name}.{key}", "unknown key (allowed: crave, prestige)",
+                                code="unknown_key", params={"allowed": "crave, prestige"})
     order = campaign.by_prestige(totals)
     chosen: dict[str, str] = {}
     for name in order:
@@ -422,9 +441,12 @@ def _record_game(campaign: Campaign, action: RecordGame) -> Campaign:
             raise RuleError(
                 f"agendas.{name}",
                 f"{agenda!r} is not a secret agenda ({', '.join(campaign.settings.agendas)})",
+                code="not_a_secret_agenda",
+                params={"agenda": repr(agenda), "agendas": ", ".join(campaign.settings.agendas)},
             )
         if agenda in chosen.values():
-            raise RuleError(f"agendas.{name}", f"{agenda} was already chosen (one card each)")
+            raise RuleError(f"agendas.{name}", f"{agenda} was already chosen (one card each)",
+                            code="agenda_taken", params={"agenda": agenda})
         chosen[name] = agenda
     ranks = game_ranks(totals)
     top = max(totals.values())
@@ -452,5 +474,5 @@ def apply(campaign: Campaign, action: Action) -> Campaign:
     """The ledger after ``action``, or ``RuleError`` saying why it is refused."""
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise RuleError("action", f"{action!r} is not a campaign action")
+        raise RuleError("action", f"{action!r} is not a campaign action", code="not_an_action")
     return handler(campaign, action)

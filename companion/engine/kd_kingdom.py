@@ -47,14 +47,16 @@ TOP, BOTTOM = "top", "bottom"
 
 def _check_bounds(low: int, high: int, field: str) -> None:
     if low >= high:
-        raise RuleError(field, f"min {low} must be below max {high}")
+        raise RuleError(field, f"min {low} must be below max {high}",
+                        code="min_below_max", params={"low": low, "high": high})
 
 
 def middle(low: int, high: int, field: str) -> int:
     """The centre space of a track; a track with an even number of spaces has none."""
     _check_bounds(low, high, field)
     if (low + high) % 2:
-        raise RuleError(field, f"the track {low}…{high} has no middle space")
+        raise RuleError(field, f"the track {low}…{high} has no middle space",
+                        code="no_middle", params={"low": low, "high": high})
     return (low + high) // 2
 
 
@@ -91,7 +93,9 @@ class Stability:
         _check_bounds(self.min, self.max, "stability")
         if not self.min <= self.position <= self.max:
             raise RuleError(
-                "stability.position", f"{self.position} is off the track ({self.min}…{self.max})"
+                "stability.position", f"{self.position} is off the track ({self.min}…{self.max})",
+                code="off_the_track",
+                params={"position": self.position, "low": self.min, "high": self.max},
             )
 
     @property
@@ -123,11 +127,14 @@ class Resource:
 
     def __post_init__(self) -> None:
         if self.name not in RESOURCES:
-            raise RuleError("resource", f"{self.name!r} is not a resource ({', '.join(RESOURCES)})")
+            raise RuleError("resource", f"{self.name!r} is not a resource ({', '.join(RESOURCES)})",
+                            code="not_a_resource_of",
+                            params={"resource": repr(self.name), "resources": ", ".join(RESOURCES)})
         if self.momentum not in MOMENTA:
             raise RuleError(
                 f"resources.{self.name}.momentum",
                 f"{self.momentum!r} is not a momentum side (up or down)",
+                code="not_a_momentum", params={"momentum": repr(self.momentum)},
             )
 
     def to_dict(self) -> dict:
@@ -149,11 +156,14 @@ class Change(Action):
     def __post_init__(self) -> None:
         if self.resource not in RESOURCES:
             raise RuleError(
-                "resource", f"{self.resource!r} is not a resource ({', '.join(RESOURCES)})"
+                "resource", f"{self.resource!r} is not a resource ({', '.join(RESOURCES)})",
+                code="not_a_resource_of",
+                params={"resource": repr(self.resource), "resources": ", ".join(RESOURCES)},
             )
         if isinstance(self.amount, bool) or not isinstance(self.amount, int) or not self.amount:
             raise RuleError(
-                self.resource, f"{self.amount!r}: a change moves a resource by a non-zero number"
+                self.resource, f"{self.amount!r}: a change moves a resource by a non-zero number",
+                code="zero_change", params={"amount": repr(self.amount)},
             )
 
 
@@ -207,12 +217,15 @@ class Kingdom:
 
     def __post_init__(self) -> None:
         if tuple(r.name for r in self.resources) != RESOURCES:
-            raise RuleError("resources", f"expected the five resources {', '.join(RESOURCES)}")
+            raise RuleError("resources", f"expected the five resources {', '.join(RESOURCES)}",
+                            code="five_resources", params={"resources": ", ".join(RESOURCES)})
         for r in self.resources:
             if not self.track.min <= r.position <= self.track.max:
                 raise RuleError(
                     f"resources.{r.name}.position",
                     f"{r.position} is off the resource track ({self.track.min}…{self.track.max})",
+                    code="off_the_track",
+                    params={"position": r.position, "low": self.track.min, "high": self.track.max},
                 )
 
     @classmethod
@@ -223,7 +236,7 @@ class Kingdom:
         has already abdicated."""
         missing = [r for r in RESOURCES if r not in resources]
         if missing:
-            raise RuleError(f"resources.{missing[0]}", "missing")
+            raise RuleError(f"resources.{missing[0]}", "missing", code="missing")
         return cls(
             track, tuple(resources[r] for r in RESOURCES), stability, stability.end is not None
         )
@@ -232,7 +245,9 @@ class Kingdom:
         for r in self.resources:
             if r.name == name:
                 return r
-        raise RuleError("resource", f"{name!r} is not a resource ({', '.join(RESOURCES)})")
+        raise RuleError("resource", f"{name!r} is not a resource ({', '.join(RESOURCES)})",
+                        code="not_a_resource_of",
+                        params={"resource": repr(name), "resources": ", ".join(RESOURCES)})
 
     def positions(self) -> dict[str, int]:
         return {r.name: r.position for r in self.resources}
@@ -281,7 +296,8 @@ def setup(track: Track, stability_min: int, stability_max: int,
     resources = {}
     for name in RESOURCES:
         if name not in momenta:
-            raise RuleError(f"momenta.{name}", "missing: which side is the marker on?")
+            raise RuleError(f"momenta.{name}", "missing: which side is the marker on?",
+                            code="momentum_missing")
         resources[name] = Resource(name, centre, momenta[name])
     stability = Stability(
         middle(stability_min, stability_max, "stability"), stability_min, stability_max

@@ -53,7 +53,8 @@ class OpenAgenda:
 
     def __post_init__(self) -> None:
         if self.resource not in RESOURCES:
-            raise RuleError("open_agendas", f"{self.resource!r} is not a resource")
+            raise RuleError("open_agendas", f"{self.resource!r} is not a resource",
+                            code="not_a_resource", params={"resource": repr(self.resource)})
 
     @classmethod
     def parse(cls, text: str, field: str) -> OpenAgenda:
@@ -62,6 +63,8 @@ class OpenAgenda:
                 field,
                 f"{text!r} is not an open agenda token (+ or - then one of "
                 f"{', '.join(RESOURCES)})",
+                code="not_an_open_agenda",
+                params={"token": repr(text), "resources": ", ".join(RESOURCES)},
             )
         return cls(text[1:], text[0] == "+")
 

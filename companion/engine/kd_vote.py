@@ -170,20 +170,24 @@ def new_vote(
     names = tuple(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleError("players", f"{len(names)} players, but the game takes "
-                                   f"{MIN_PLAYERS}–{MAX_PLAYERS}")
+                                   f"{MIN_PLAYERS}–{MAX_PLAYERS}",
+                        code="player_count",
+                        params={"n": len(names), "low": MIN_PLAYERS, "high": MAX_PLAYERS})
     if len(set(names)) != len(names):
-        raise RuleError("players", "a player is seated twice")
+        raise RuleError("players", "a player is seated twice", code="seated_twice")
     if mode not in MODES:
-        raise RuleError("mode", f"{mode!r} is not a vote mode (open, secret)")
+        raise RuleError("mode", f"{mode!r} is not a vote mode (open, secret)",
+                        code="not_a_vote_mode", params={"mode": repr(mode)})
     for name, block in (("leader", leader), ("moderator", moderator)):
         if block not in names:
-            raise RuleError(name, f"{block!r} is not one of the players")
+            raise RuleError(name, f"{block!r} is not one of the players",
+                            code="not_a_player", params={"player": repr(block)})
     for label, block in (("power", power), ("coins", coins)):
         for p in names:
             if block.get(p, 0) < 0:
-                raise RuleError(f"{label}.{p}", "cannot be negative")
+                raise RuleError(f"{label}.{p}", "cannot be negative", code="negative")
     if balance < 0:
-        raise RuleError("balance", "cannot be negative")
+        raise RuleError("balance", "cannot be negative", code="negative")
     n = len(names)
     return Vote(
         players=names,
@@ -269,7 +273,7 @@ def apply(state: Vote, action: Action) -> Vote:
         return _break_tie(state, action)
     if isinstance(action, ChooseLeader):
         return _choose_leader(state, action)
-    raise RuleError("action", f"{type(action).__name__} is not a vote action")
+    raise RuleError("action", f"{type(action).__name__} is not a vote action", code="not_an_action")
 
 
 def is_legal(state: Vote, action: Action) -> bool:
@@ -283,7 +287,9 @@ def is_legal(state: Vote, action: Action) -> bool:
 def _seat_of(state: Vote, player: str, field_name: str = "player") -> int:
     if player not in state.players:
         raise RuleError(field_name, f"{player!r} is not one of the players "
-                                    f"({', '.join(state.players)})")
+                                    f"({', '.join(state.players)})",
+                        code="not_at_table",
+                        params={"player": repr(player), "players": ", ".join(state.players)})
     return state.seat(player)
 
 
@@ -298,44 +304,56 @@ def _check_power(state: Vote, seat: int, move: str, power: int) -> None:
     p = state.players[seat]
     if move in SIDES or move == ADD:
         if isinstance(power, bool) or not isinstance(power, int) or power < 1:
-            raise RuleError("power", f"{move} needs at least 1 power ({p} gave {power!r})")
+            raise RuleError("power", f"{move} needs at least 1 power ({p} gave {power!r})",
+                            code="power_at_least_1",
+                            params={"move": move, "player": p, "power": repr(power)})
         if power > state.power[seat]:
             raise RuleError("power", f"{p} commits {power} power but has only "
-                                     f"{state.power[seat]} behind the screen")
+                                     f"{state.power[seat]} behind the screen",
+                            code="power_behind_screen",
+                            params={"player": p, "power": power, "has": state.power[seat]})
     elif power != 0:
-        raise RuleError("power", f"{move} commits no power ({p} gave {power!r})")
+        raise RuleError("power", f"{move} commits no power ({p} gave {power!r})",
+                        code="pass_no_power",
+                        params={"move": move, "player": p, "power": repr(power)})
 
 
 def _still_voting(state: Vote) -> None:
     if state.phase != VOTING:
-        raise RuleError("player", "the vote has ended")
+        raise RuleError("player", "the vote has ended", code="vote_ended")
 
 
 def _play(state: Vote, action: Play) -> Vote:
     seat = _seat_of(state, action.player)
     if state.mode != OPEN:
-        raise RuleError("action", "this is a secret vote: lock a ballot instead of playing")
+        raise RuleError("action", "this is a secret vote: lock a ballot instead of playing",
+                        code="secret_vote_lock")
     _still_voting(state)
     p = action.player
     if seat != state.turn:
-        raise RuleError("player", f"it is {state.current_player}'s turn, not {p}'s")
+        raise RuleError("player", f"it is {state.current_player}'s turn, not {p}'s",
+                        code="not_your_turn", params={"current": state.current_player, "player": p})
     if action.move not in MOVES:
-        raise RuleError("move", f"{action.move!r} is not a move ({', '.join(MOVES)})")
+        raise RuleError("move", f"{action.move!r} is not a move ({', '.join(MOVES)})",
+                        code="not_a_move",
+                        params={"move": repr(action.move), "moves": ", ".join(MOVES)})
     chosen = state.choices[seat]
     move = action.move
     if chosen is None:
         if move in (ADD, HOLD):
             raise RuleError("move", f"{p} has not voted yet: aye N, nay N, pass-power or "
-                                    "pass-moderator")
+                                    "pass-moderator", code="not_voted_yet", params={"player": p})
     else:  # a later turn: the side is chosen (passed seats are never on turn)
         if move == chosen:
             move = ADD
         elif move not in (ADD, HOLD):
             raise RuleError("move", f"{p} voted {side_name(chosen)} and can't change side: "
-                                    f"add N or hold")
+                                    f"add N or hold",
+                            code="side_chosen_add_or_hold", params={"player": p, "side": chosen})
     if move == PASS_MODERATOR and state.moderator_claimed:
         claimant = state.players[state.choices.index(PASS_MODERATOR)]
-        raise RuleError("move", f"{claimant} already passed to become moderator in this vote")
+        raise RuleError("move", f"{claimant} already passed to become moderator in this vote",
+                        code="moderator_claimed", params={"player": claimant})
     _check_power(state, seat, move, action.power)
     if move in SIDES or move == ADD:
         state = replace(
@@ -374,13 +392,17 @@ def _next_turn(state: Vote, seat: int) -> Vote:
 def _lock(state: Vote, action: Lock) -> Vote:
     seat = _seat_of(state, action.player)
     if state.mode != SECRET:
-        raise RuleError("action", "this is an open vote: play your turn instead of locking")
+        raise RuleError("action", "this is an open vote: play your turn instead of locking",
+                        code="open_vote_play")
     _still_voting(state)
     p = action.player
     if state.sealed[seat] is not None:
-        raise RuleError("player", f"{p}'s ballot is locked and can't change")
+        raise RuleError("player", f"{p}'s ballot is locked and can't change",
+                        code="ballot_locked", params={"player": p})
     if action.choice not in CHOICES:
-        raise RuleError("choice", f"{action.choice!r} is not a ballot ({', '.join(CHOICES)})")
+        raise RuleError("choice", f"{action.choice!r} is not a ballot ({', '.join(CHOICES)})",
+                        code="not_a_ballot",
+                        params={"choice": repr(action.choice), "choices": ", ".join(CHOICES)})
     _check_power(state, seat, action.choice, action.power)
     state = replace(state, sealed=_set(state.sealed, seat, Ballot(action.choice, action.power)),
                     turns=state.turns + 1)
@@ -430,13 +452,17 @@ def _vote_ended(state: Vote) -> Vote:
 def _break_tie(state: Vote, action: BreakTie) -> Vote:
     seat = _seat_of(state, action.player)
     if state.phase != TIE:
-        raise RuleError("side", "there is no tie to break" if state.phase != VOTING
-                        else "the vote has not ended")
+        ended = state.phase != VOTING
+        raise RuleError("side", "there is no tie to break" if ended else "the vote has not ended",
+                        code="no_tie" if ended else "vote_not_ended")
     if seat != state.moderator:
         raise RuleError("player", f"the moderator {state.moderator_name} breaks the tie, "
-                                  f"not {action.player}")
+                                  f"not {action.player}",
+                        code="moderator_breaks_tie",
+                        params={"moderator": state.moderator_name, "player": action.player})
     if action.side not in SIDES:
-        raise RuleError("side", f"{action.side!r}: the moderator decides aye or nay")
+        raise RuleError("side", f"{action.side!r}: the moderator decides aye or nay",
+                        code="aye_or_nay", params={"side": repr(action.side)})
     return _decided(replace(state, tie_broken=True), action.side)
 
 
@@ -460,14 +486,19 @@ def _decided(state: Vote, outcome: str) -> Vote:
 def _choose_leader(state: Vote, action: ChooseLeader) -> Vote:
     seat = _seat_of(state, action.player)
     if state.phase != LEADER_CHOICE:
-        raise RuleError("leader", "the Leader token is not the moderator's to give now")
+        raise RuleError("leader", "the Leader token is not the moderator's to give now",
+                        code="no_leader_choice")
     if seat != state.moderator:
         raise RuleError("player", f"the moderator {state.moderator_name} chooses, "
-                                  f"not {action.player}")
+                                  f"not {action.player}",
+                        code="moderator_chooses",
+                        params={"moderator": state.moderator_name, "player": action.player})
     names = [state.players[s] for s in state.candidates]
     if action.leader not in names:
         raise RuleError("leader", f"{action.leader!r} is not one of the winners tied for most "
-                                  f"power ({', '.join(names)})")
+                                  f"power ({', '.join(names)})",
+                        code="not_a_tied_winner",
+                        params={"player": repr(action.leader), "players": ", ".join(names)})
     return _clean_up(replace(state, leader=state.seat(action.leader), candidates=()))
 
 
@@ -574,7 +605,7 @@ def from_dict(data: Mapping) -> Vote:
     known = {f.name for f in fields(Vote)}
     unknown = set(data) - known
     if unknown:
-        raise RuleError(min(unknown), "not a field of a vote")
+        raise RuleError(min(unknown), "not a field of a vote", code="not_a_vote_field")
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
     values["sealed"] = tuple(Ballot.from_dict(b) if b else None for b in data.get("sealed", ()))
     return Vote(**values)
@@ -625,23 +656,29 @@ def press(state: Vote, pads: Sequence[Pad], event: ButtonEvent) -> tuple[tuple[P
     (field ``button``) and changes nothing."""
     seat = event.seat
     if not 0 <= seat < state.n:
-        raise RuleError("seat", f"seat {seat} is not at this table (0–{state.n - 1})")
+        raise RuleError("seat", f"seat {seat} is not at this table (0–{state.n - 1})",
+                        code="not_a_seat_here", params={"seat": seat, "high": state.n - 1})
     meaning = GRAMMAR.get((event.button, event.press))
     if meaning is None:
-        raise RuleError("button", f"{event.button!r} is not a vote button (a, b, c)")
+        raise RuleError("button", f"{event.button!r} is not a vote button (a, b, c)",
+                        code="not_a_vote_button", params={"button": repr(event.button)})
     if state.phase != VOTING:
-        raise RuleError("button", "the vote has ended")
+        raise RuleError("button", "the vote has ended", code="vote_ended")
     p = state.players[seat]
     pad = pads[seat]
     if state.mode == SECRET:
         if state.sealed[seat] is not None:
-            raise RuleError("button", f"{p}'s ballot is locked and can't change")
+            raise RuleError("button", f"{p}'s ballot is locked and can't change",
+                            code="ballot_locked", params={"player": p})
         voted = None
     else:
         if state.passed(seat):
-            raise RuleError("button", f"{p} passed: nothing more to do in this vote")
+            raise RuleError("button", f"{p} passed: nothing more to do in this vote",
+                            code="passed_nothing_more", params={"player": p})
         if seat != state.turn:
-            raise RuleError("button", f"it is {state.current_player}'s turn, not {p}'s")
+            raise RuleError("button", f"it is {state.current_player}'s turn, not {p}'s",
+                            code="not_your_turn",
+                            params={"current": state.current_player, "player": p})
         voted = state.choices[seat]
     if meaning == CLAIM_MODERATOR:
         return _long_press(state, pads, seat, None, voted)
@@ -649,14 +686,17 @@ def press(state: Vote, pads: Sequence[Pad], event: ButtonEvent) -> tuple[tuple[P
         return _long_press(state, pads, seat, BUTTON_SIDES[event.button], voted)
     if meaning == CHOOSE_PASS:
         if voted is not None:
-            raise RuleError("button", f"{p} voted {side_name(voted)} and can't pass now")
+            raise RuleError("button", f"{p} voted {side_name(voted)} and can't pass now",
+                            code="voted_cannot_pass", params={"player": p, "side": voted})
         return _with(pads, seat, Pad(PASS_POWER)), None
     side = CHOSEN_SIDE[meaning]
     if voted is not None and side != voted:
-        raise RuleError("button", f"{p} voted {side_name(voted)} and can't change side")
+        raise RuleError("button", f"{p} voted {side_name(voted)} and can't change side",
+                        code="voted_cannot_change", params={"player": p, "side": voted})
     power = pad.power + 1 if pad.choice == side else 1
     if power > state.power[seat]:
-        raise RuleError("button", f"{p} has only {state.power[seat]} power behind the screen")
+        raise RuleError("button", f"{p} has only {state.power[seat]} power behind the screen",
+                        code="power_only", params={"player": p, "has": state.power[seat]})
     return _with(pads, seat, Pad(side, power)), None
 
 
@@ -667,21 +707,28 @@ def _long_press(state: Vote, pads: Sequence[Pad], seat: int, side: str | None,
     cleared = _with(pads, seat, Pad())
     if side is None:  # long Pass: pass to become moderator
         if voted is not None:
-            raise RuleError("button", f"{p} voted {side_name(voted)} and can't pass now")
+            raise RuleError("button", f"{p} voted {side_name(voted)} and can't pass now",
+                            code="voted_cannot_pass", params={"player": p, "side": voted})
         if state.mode == OPEN and state.moderator_claimed:
             claimant = state.players[state.choices.index(PASS_MODERATOR)]
-            raise RuleError("button", f"{claimant} already passed to become moderator")
+            raise RuleError("button", f"{claimant} already passed to become moderator",
+                            code="moderator_claimed_now", params={"player": claimant})
         return cleared, _action(state, p, PASS_MODERATOR, 0)
     if voted is not None:  # an open vote's later turn: add the pending power, or hold
         if side != voted:
-            raise RuleError("button", f"{p} voted {side_name(voted)} and can't change side")
+            raise RuleError("button", f"{p} voted {side_name(voted)} and can't change side",
+                            code="voted_cannot_change", params={"player": p, "side": voted})
         return cleared, Play(p, ADD, pad.power) if pad.power else Play(p, HOLD)
     if pad.choice is None:
+        secret = state.mode == SECRET
         raise RuleError("button", "choose first: press Aye, Nay or Pass, then hold to "
-                                  + ("lock" if state.mode == SECRET else "play"))
+                                  + ("lock" if secret else "play"),
+                        code="choose_then_lock" if secret else "choose_then_play")
     if pad.choice in SIDES and pad.choice != side:
         raise RuleError("button", f"{p}'s choice is {side_name(pad.choice)} {pad.power}: "
-                                  f"hold {side_name(pad.choice)} to confirm it")
+                                  f"hold {side_name(pad.choice)} to confirm it",
+                        code="confirm_choice",
+                        params={"player": p, "side": pad.choice, "power": pad.power})
     return cleared, _action(state, p, pad.choice, pad.power)
 
 

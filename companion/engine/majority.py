@@ -208,6 +208,7 @@ def check_deck(
             raise RuleError(
                 f"{prefix}.{holding[-1]}.{kind}",
                 f"{total} {name(kind, total)}, but the deck has {size}",
+                code="deck_total", params={"total": total, "kinds": kind, "deck": size},
             )
 
 
@@ -299,7 +300,8 @@ def action_from_dict(data: Mapping, registry: Mapping[str, type]) -> Action:
     """Rebuild an action from ``to_dict`` output; an unknown action or field is refused."""
     name = data.get("action")
     if name not in registry:
-        raise RuleError("action", f"{name!r} is not an action of this game")
+        raise RuleError("action", f"{name!r} is not an action of this game",
+                        code="not_an_action_named", params={"name": name})
     cls = registry[name]
     known = _field_types(cls)
     values = {}
@@ -307,12 +309,14 @@ def action_from_dict(data: Mapping, registry: Mapping[str, type]) -> Action:
         if key == "action":
             continue
         if key not in known:
-            raise RuleError(key, f"not a field of {name}")
+            raise RuleError(key, f"not a field of {name}",
+                            code="not_a_field", params={"name": name})
         values[key] = Area.from_dict(value) if known[key] == "Area" else value
     try:
         return cls(**values)
     except TypeError as exc:
-        raise RuleError("action", f"{name}: {exc}") from None
+        raise RuleError("action", f"{name}: {exc}",
+                        code="bad_action", params={"name": name, "error": str(exc)}) from None
 
 
 # ------------------------------------------------------- helpers for the games' state updates
@@ -334,12 +338,15 @@ def with_tokens(state: Any, player: str, delta: int) -> Any:
 def seated(state: Any, name: object, field: str) -> str:
     """``name`` if it is a player at the table, else a RuleError on ``field``."""
     if name not in state.players:
-        raise RuleError(field, f"{name} is not at the table ({', '.join(state.players)})")
+        raise RuleError(field, f"{name} is not at the table ({', '.join(state.players)})",
+                        code="not_at_table",
+                        params={"player": name, "players": ", ".join(state.players)})
     return str(name)
 
 
 def family_value(value: object, field: str) -> int:
     """A family 1–9, else a RuleError on ``field``."""
     if isinstance(value, bool) or not isinstance(value, int) or value not in FAMILY_VALUES:
-        raise RuleError(field, f"{value!r} is not a family (1–9)")
+        raise RuleError(field, f"{value!r} is not a family (1–9)",
+                        code="not_a_family", params={"value": repr(value)})
     return value

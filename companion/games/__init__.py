@@ -34,7 +34,9 @@ def _adapter(game: str) -> Any:
 def rules_for(game: str) -> MajorityGame:
     """The rules adapter of ``game`` (``koryo``, ``choson``)."""
     if game not in MAJORITY_GAMES:
-        raise RuleError("game", f"unknown game {game!r} (one of {', '.join(MAJORITY_GAMES)})")
+        raise RuleError("game", f"unknown game {game!r} (one of {', '.join(MAJORITY_GAMES)})",
+                        code="unknown_game",
+                        params={"game": repr(game), "games": ", ".join(MAJORITY_GAMES)})
     return _adapter(game)
 
 

@@ -72,4 +72,5 @@ def reveal(rules: MajorityGame, table: SeatedState, view: dict, rng: random.Rand
         action = {"action": "reveal", "player": player, "cards": cards}
         if legal(rules, table, action):
             return action
-    raise RuleError("cards", f"{player} has no legal order")  # pragma: no cover - 45 cards
+    raise RuleError("cards", f"{player} has no legal order",
+                    code="no_legal_order", params={"player": player})  # pragma: no cover - 45 cards

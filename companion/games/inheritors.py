@@ -50,7 +50,8 @@ def _whole(value: Any, field: str, *, none: bool = False) -> int | None:
     if value is None and none:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(field, f"expected a whole number, got {value!r}")
+        raise RuleError(field, f"expected a whole number, got {value!r}",
+                        code="not_a_whole_number", params={"value": repr(value)})
     return value
 
 
@@ -63,21 +64,24 @@ class InheritorsSheet:
         """``setup``: ``{"players": [names clockwise], "seats": [seat per player],
         "first_player": name}``; 2–4 players."""
         if not isinstance(setup, Mapping):
-            raise RuleError("setup", "expected a mapping")
+            raise RuleError("setup", "expected a mapping", code="expected_mapping")
         for key in setup:
             if key not in SETUP_KEYS:
-                raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})")
+                raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})",
+                                code="unknown_key", params={"allowed": ", ".join(SETUP_KEYS)})
         names = setup.get("players")
         if not isinstance(names, list) or not all(isinstance(p, str) and p for p in names):
-            raise RuleError("players", "expected a list of player names")
+            raise RuleError("players", "expected a list of player names", code="player_names")
         seats = setup.get("seats", list(range(len(names))))
         if (not isinstance(seats, list) or len(seats) != len(names)
                 or len(set(seats)) != len(seats)
                 or not all(_whole(s, "seats") >= 0 for s in seats)):
-            raise RuleError("seats", f"expected {len(names)} different seat numbers")
+            raise RuleError("seats", f"expected {len(names)} different seat numbers",
+                            code="seat_numbers", params={"n": len(names)})
         first = setup.get("first_player", names[0] if names else None)
         if first not in names:
-            raise RuleError("first_player", f"{first!r} is not one of the players")
+            raise RuleError("first_player", f"{first!r} is not one of the players",
+                            code="not_a_player", params={"player": repr(first)})
         ends = tuple(PlayerEnd(n) for n in names)
         inheritors.validate(ends, tuple(table.colours()))
         return Sheet(tuple(names), tuple(seats), first, ends)
@@ -85,12 +89,15 @@ class InheritorsSheet:
     def edit(self, sheet: Sheet, action: Mapping) -> Sheet:
         """The sheet with ``action`` written in, not yet checked against the rules."""
         if not isinstance(action, Mapping):
-            raise RuleError("action", "expected a mapping")
+            raise RuleError("action", "expected a mapping", code="expected_mapping")
         kind, player = action.get("kind"), action.get("player")
         if kind not in KINDS:
-            raise RuleError("kind", f"{kind!r}: one of {', '.join(KINDS)}")
+            raise RuleError("kind", f"{kind!r}: one of {', '.join(KINDS)}",
+                            code="one_of",
+                            params={"value": repr(kind), "allowed": ", ".join(KINDS)})
         if player not in sheet.players:
-            raise RuleError("player", f"{player!r} is not one of the players")
+            raise RuleError("player", f"{player!r} is not one of the players",
+                            code="not_a_player", params={"player": repr(player)})
         end = sheet.end(player)
         if kind == "stack":
             colour, value = action.get("colour"), _whole(action.get("value"), "value", none=True)
@@ -101,7 +108,9 @@ class InheritorsSheet:
         elif kind == "count":
             field = action.get("field")
             if field not in COUNTS:
-                raise RuleError("field", f"{field!r}: one of {', '.join(COUNTS)}")
+                raise RuleError("field", f"{field!r}: one of {', '.join(COUNTS)}",
+                                code="one_of",
+                                params={"value": repr(field), "allowed": ", ".join(COUNTS)})
             value = _whole(action.get("value"), "value", none=field == "hand")
             end = dataclasses.replace(end, **{field: value})
         elif kind == "relic":
@@ -114,7 +123,9 @@ class InheritorsSheet:
             index = _whole(action.get("index"), "index")
             quests = list(end.quests)
             if not 0 <= index <= len(quests):
-                raise RuleError("index", f"{player} has {len(quests)} quests, no quest {index}")
+                raise RuleError("index", f"{player} has {len(quests)} quests, no quest {index}",
+                                code="no_such_quest",
+                                params={"player": player, "n": len(quests), "index": index})
             value = _whole(action.get("value"), "value", none=True)
             if value is None:
                 quests[index:index + 1] = []

@@ -116,7 +116,9 @@ class Night:
     def seat_of(self, player: Any, field: str = "player") -> int:
         if player not in self.players:
             raise RuleError(field, f"{player!r} is not one of the players "
-                                   f"({', '.join(self.players)})")
+                                   f"({', '.join(self.players)})",
+                            code="not_at_table",
+                            params={"player": repr(player), "players": ", ".join(self.players)})
         return self.players.index(player)
 
     def money(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int]:
@@ -132,24 +134,30 @@ class Night:
 
 def _names(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) and p.strip() for p in value):
-        raise RuleError("players", "expected a list of player (house) names, clockwise")
+        raise RuleError("players", "expected a list of player (house) names, clockwise",
+                        code="house_names")
     if not kd_vote.MIN_PLAYERS <= len(value) <= kd_vote.MAX_PLAYERS:
         raise RuleError("players", f"{len(value)} players, but the game takes "
-                                   f"{kd_vote.MIN_PLAYERS}–{kd_vote.MAX_PLAYERS}")
+                                   f"{kd_vote.MIN_PLAYERS}–{kd_vote.MAX_PLAYERS}",
+                        code="player_count",
+                        params={"n": len(value), "low": kd_vote.MIN_PLAYERS,
+                                "high": kd_vote.MAX_PLAYERS})
     if len(set(value)) != len(value):
-        raise RuleError("players", "a player is seated twice")
+        raise RuleError("players", "a player is seated twice", code="seated_twice")
     return tuple(value)
 
 
 def _seats(setup: Mapping, n: int) -> tuple[int, ...]:
     value = setup.get("seats", list(range(n)))
     if not isinstance(value, list) or len(value) != n:
-        raise RuleError("seats", f"expected a list of {n} seat numbers, one per player")
+        raise RuleError("seats", f"expected a list of {n} seat numbers, one per player",
+                        code="seat_list", params={"n": n})
     for i, seat in enumerate(value):
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise RuleError(f"seats.{i}", f"{seat!r} is not a seat number")
+            raise RuleError(f"seats.{i}", f"{seat!r} is not a seat number",
+                            code="not_a_seat", params={"seat": repr(seat)})
     if len(set(value)) != n:
-        raise RuleError("seats", "two players on the same seat")
+        raise RuleError("seats", "two players on the same seat", code="same_seat")
     return tuple(value)
 
 
@@ -161,7 +169,8 @@ def _set(values: tuple, seat: int, value: Any) -> tuple:
 
 def _count(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RuleError(field, f"expected a whole number ≥ 0, got {value!r}")
+        raise RuleError(field, f"expected a whole number ≥ 0, got {value!r}",
+                        code="whole_number_at_least_0", params={"value": repr(value)})
     return value
 
 
@@ -169,28 +178,34 @@ def _per_player(setup: Mapping, key: str, names: tuple[str, ...], default: int
                 ) -> tuple[int, ...]:
     block = setup.get(key, {})
     if not isinstance(block, Mapping):
-        raise RuleError(key, "expected {player: number}")
+        raise RuleError(key, "expected {player: number}", code="per_player_numbers")
     for p in block:
         if p not in names:
-            raise RuleError(f"{key}.{p}", f"{p!r} is not one of the players")
+            raise RuleError(f"{key}.{p}", f"{p!r} is not one of the players",
+                            code="not_a_player", params={"player": repr(p)})
     return tuple(_count(block.get(p, default), f"{key}.{p}") for p in names)
 
 
 def _kingdom(setup: Mapping, data: Any) -> kd_kingdom.Kingdom:
     if "kingdom" in setup:
         if "momenta" in setup:
-            raise RuleError("momenta", "give either the kingdom as it stands or the momenta")
+            raise RuleError("momenta", "give either the kingdom as it stands or the momenta",
+                            code="kingdom_or_momenta")
         try:
             return kd_kingdom.Kingdom.from_dict(setup["kingdom"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise RuleError("kingdom", f"not a kingdom board ({exc})") from None
+            raise RuleError("kingdom", f"not a kingdom board ({exc})",
+                            code="not_a_kingdom", params={"error": str(exc)}) from None
     momenta = setup.get("momenta")
     if not isinstance(momenta, Mapping):
         raise RuleError("momenta", "missing: which side (up or down) is each resource "
-                                   "marker on? (or give the kingdom as it stands)")
+                                   "marker on? (or give the kingdom as it stands)",
+                        code="momenta_missing")
     for key in momenta:
         if key not in kd_kingdom.RESOURCES:
-            raise RuleError(f"momenta.{key}", f"not a resource ({', '.join(kd_kingdom.RESOURCES)})")
+            raise RuleError(f"momenta.{key}", f"not a resource ({', '.join(kd_kingdom.RESOURCES)})",
+                            code="not_a_resource_key",
+                            params={"resources": ", ".join(kd_kingdom.RESOURCES)})
     low, high = data.stability
     return kd_kingdom.setup(data.track, low, high, momenta)
 
@@ -198,10 +213,11 @@ def _kingdom(setup: Mapping, data: Any) -> kd_kingdom.Kingdom:
 def new_night(setup: Mapping) -> Night:
     """The night's first council, from ``setup`` (see the module docstring)."""
     if not isinstance(setup, Mapping):
-        raise RuleError("setup", "expected a mapping")
+        raise RuleError("setup", "expected a mapping", code="expected_mapping")
     for key in setup:
         if key not in SETUP_KEYS:
-            raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})")
+            raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})",
+                            code="unknown_key", params={"allowed": ", ".join(SETUP_KEYS)})
     data = kd_data.shipped()
     names = _names(setup.get("players"))
     seats = _seats(setup, len(names))
@@ -212,23 +228,28 @@ def new_night(setup: Mapping) -> Night:
         try:
             ledger = Campaign.from_dict(setup["campaign"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise RuleError("campaign", f"not a campaign ledger ({exc})") from None
+            raise RuleError("campaign", f"not a campaign ledger ({exc})",
+                            code="not_a_ledger", params={"error": str(exc)}) from None
         decided = ledger.setup(names)
         for key in ("leader", "moderator"):
             if key in setup:
-                raise RuleError(key, "given by the campaign ledger (prestige order)")
+                raise RuleError(key, "given by the campaign ledger (prestige order)",
+                                code="given_by_ledger")
         leader, moderator = decided.leader, decided.moderator
         start_power, start_coins = decided.power, decided.coins
     for key, name in (("leader", leader), ("moderator", moderator)):
         if name is None:
-            raise RuleError(key, "missing (highest prestige leads, lowest moderates)")
+            raise RuleError(key, "missing (highest prestige leads, lowest moderates)",
+                            code="leader_moderator_missing")
         if name not in names:
-            raise RuleError(key, f"{name!r} is not one of the players")
+            raise RuleError(key, f"{name!r} is not one of the players",
+                            code="not_a_player", params={"player": repr(name)})
     public = setup.get("public", {})
     if not isinstance(public, Mapping) or not set(public) <= {"power", "coins"} or not all(
         isinstance(v, bool) for v in public.values()
     ):
-        raise RuleError("public", "expected {power: true|false, coins: true|false}")
+        raise RuleError("public", "expected {power: true|false, coins: true|false}",
+                        code="public_flags")
     return Night(
         players=names,
         seats=seats,
@@ -251,34 +272,44 @@ def new_night(setup: Mapping) -> Night:
 def _fields(action: Mapping, allowed: set[str]) -> None:
     for key in action:
         if key != "action" and key not in allowed:
-            raise RuleError(str(key), f"not a field of {action['action']}")
+            raise RuleError(str(key), f"not a field of {action['action']}",
+                            code="not_a_field", params={"name": action["action"]})
 
 
-def _waiting(vote: kd_vote.Vote) -> str:
-    """What an unresolved vote waits for, in words."""
+def _waiting(vote: kd_vote.Vote) -> RuleError:
+    """The refusal of an action while ``vote`` is unresolved: what it waits for."""
+    moderator = vote.moderator_name
     if vote.phase == kd_vote.TIE:
-        return (f"the vote is tied: the moderator {vote.moderator_name} breaks the tie first "
-                "(break-tie aye or nay)")
+        return RuleError("action", f"the vote is tied: the moderator {moderator} breaks the tie "
+                                   "first (break-tie aye or nay)",
+                         code="waits_tie_break", params={"moderator": moderator})
     if vote.phase == kd_vote.LEADER_CHOICE:
         names = ", ".join(vote.players[s] for s in vote.candidates)
-        return (f"the moderator {vote.moderator_name} first gives the Leader token to one of "
-                f"{names} (choose-leader)")
+        return RuleError("action", f"the moderator {moderator} first gives the Leader token to "
+                                   f"one of {names} (choose-leader)",
+                         code="waits_leader_choice",
+                         params={"moderator": moderator, "players": names})
     if vote.mode == kd_vote.OPEN:
-        return f"the vote is in progress: it is {vote.current_player}'s turn"
-    return "the vote is in progress: waiting for every ballot to lock"
+        return RuleError("action", f"the vote is in progress: it is {vote.current_player}'s "
+                                   "turn", code="waits_turn",
+                         params={"player": vote.current_player})
+    return RuleError("action", "the vote is in progress: waiting for every ballot to lock",
+                     code="waits_ballots")
 
 
 def _dilemma(night: Night, action: Mapping) -> Night:
     _fields(action, {"mode", "card"})
     if night.phase == VOTE and night.vote is not None:
-        raise RuleError("action", _waiting(night.vote))
+        raise _waiting(night.vote)
     if night.phase == OUTCOME:
-        raise RuleError("action", "apply the last vote's outcome first")
+        raise RuleError("action", "apply the last vote's outcome first",
+                        code="outcome_of_last_vote_first")
     if night.phase in (OVER, SCORED):
-        raise RuleError("action", "the game is over")
+        raise RuleError("action", "the game is over", code="game_over")
     card = action.get("card")
     if card is not None and not isinstance(card, str):
-        raise RuleError("card", f"expected the dilemma's name, got {card!r}")
+        raise RuleError("card", f"expected the dilemma's name, got {card!r}",
+                        code="dilemma_name", params={"value": repr(card)})
     vote = kd_vote.new_vote(
         night.players,
         leader=night.players[night.leader],
@@ -293,11 +324,13 @@ def _dilemma(night: Night, action: Mapping) -> Night:
 
 def _vote_action(night: Night, action: Mapping) -> Night:
     if night.vote is None or night.phase not in (VOTE, OUTCOME):
-        raise RuleError("action", "no vote in progress: read a dilemma first")
+        raise RuleError("action", "no vote in progress: read a dilemma first", code="no_vote")
     try:
         act = kd_vote.action_from_dict(action)
     except TypeError as exc:
-        raise RuleError("action", f"{action.get('action')}: {exc}") from None
+        raise RuleError("action", f"{action.get('action')}: {exc}",
+                        code="bad_action",
+                        params={"name": action.get("action"), "error": str(exc)}) from None
     vote = kd_vote.apply(night.vote, act)
     night = replace(night, vote=vote)
     if vote.phase != kd_vote.DONE:
@@ -314,20 +347,22 @@ def _vote_action(night: Night, action: Mapping) -> Night:
 def _outcome(night: Night, action: Mapping) -> Night:
     _fields(action, {"changes", "king_dies"})
     if night.phase == VOTE and night.vote is not None:
-        raise RuleError("action", _waiting(night.vote))
+        raise _waiting(night.vote)
     if night.phase != OUTCOME:
-        raise RuleError("action", "no resolved vote waits for its outcome")
+        raise RuleError("action", "no resolved vote waits for its outcome", code="no_outcome_waits")
     raw = action.get("changes", [])
     if not isinstance(raw, list):
-        raise RuleError("changes", "expected a list of {resource, amount}")
+        raise RuleError("changes", "expected a list of {resource, amount}", code="changes_list")
     changes = []
     for i, item in enumerate(raw):
         if not isinstance(item, Mapping) or set(item) != {"resource", "amount"}:
-            raise RuleError(f"changes.{i}", "expected {resource: name, amount: ±n}")
+            raise RuleError(f"changes.{i}", "expected {resource: name, amount: ±n}",
+                            code="change_item")
         changes.append(kd_kingdom.Change(item["resource"], item["amount"]))
     king_dies = action.get("king_dies", False)
     if not isinstance(king_dies, bool):
-        raise RuleError("king_dies", f"expected true or false, got {king_dies!r}")
+        raise RuleError("king_dies", f"expected true or false, got {king_dies!r}",
+                        code="true_or_false", params={"value": repr(king_dies)})
     kingdom, moves = kd_kingdom.apply_outcome(night.kingdom, changes)
     night = replace(night, kingdom=kingdom, moves=moves, phase=COUNCIL, card=None)
     if kingdom.abdicated:
@@ -345,16 +380,18 @@ def _over(night: Night, end: str) -> Night:
 def _king_dies(night: Night, action: Mapping) -> Night:
     _fields(action, set())
     if night.phase == VOTE and night.vote is not None:
-        raise RuleError("action", _waiting(night.vote))
+        raise _waiting(night.vote)
     if night.phase != COUNCIL:
-        raise RuleError("action", "the game is over" if night.phase in (OVER, SCORED)
-                        else "apply the vote's outcome (with king_dies: true)")
+        over = night.phase in (OVER, SCORED)
+        raise RuleError("action", "the game is over" if over
+                        else "apply the vote's outcome (with king_dies: true)",
+                        code="game_over" if over else "outcome_first")
     return _over(night, KING_DIED)
 
 
 def _not_over(night: Night) -> None:
     if night.phase in (OVER, SCORED):
-        raise RuleError("action", "the game is over")
+        raise RuleError("action", "the game is over", code="game_over")
 
 
 def _with_money(night: Night, power: tuple[int, ...], coins: tuple[int, ...]) -> Night:
@@ -365,7 +402,8 @@ def _with_money(night: Night, power: tuple[int, ...], coins: tuple[int, ...]) ->
 
 def _delta(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(field, f"expected a whole number (+ or −), got {value!r}")
+        raise RuleError(field, f"expected a whole number (+ or −), got {value!r}",
+                        code="signed_whole_number", params={"value": repr(value)})
     return value
 
 
@@ -376,12 +414,14 @@ def _adjust(night: Night, action: Mapping) -> Night:
     p = night.players[seat]
     dp, dc = _delta(action.get("power", 0), "power"), _delta(action.get("coins", 0), "coins")
     if dp and night.phase == VOTE:
-        raise RuleError("power", "power can't change during a vote")
+        raise RuleError("power", "power can't change during a vote", code="power_frozen")
     power, coins, *_ = night.money()
     if power[seat] + dp < 0:
-        raise RuleError("power", f"{p} has only {power[seat]} power")
+        raise RuleError("power", f"{p} has only {power[seat]} power",
+                        code="only_power", params={"player": p, "has": power[seat]})
     if coins[seat] + dc < 0:
-        raise RuleError("coins", f"{p} has only {coins[seat]} coins")
+        raise RuleError("coins", f"{p} has only {coins[seat]} coins",
+                        code="only_coins", params={"player": p, "has": coins[seat]})
     return _with_money(night, _set(power, seat, power[seat] + dp),
                        _set(coins, seat, coins[seat] + dc))
 
@@ -391,13 +431,16 @@ def _deal(night: Night, action: Mapping) -> Night:
     _not_over(night)
     giver, taker = night.seat_of(action.get("from"), "from"), night.seat_of(action.get("to"), "to")
     if giver == taker:
-        raise RuleError("to", "a deal is between two players")
+        raise RuleError("to", "a deal is between two players", code="deal_two_players")
     n = action.get("coins")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise RuleError("coins", f"expected a number of coins ≥ 1, got {n!r}")
+        raise RuleError("coins", f"expected a number of coins ≥ 1, got {n!r}",
+                        code="coins_at_least_1", params={"value": repr(n)})
     power, coins, *_ = night.money()
     if coins[giver] < n:
-        raise RuleError("coins", f"{night.players[giver]} has only {coins[giver]} coins")
+        raise RuleError("coins", f"{night.players[giver]} has only {coins[giver]} coins",
+                        code="only_coins",
+                        params={"player": night.players[giver], "has": coins[giver]})
     coins = _set(coins, giver, coins[giver] - n)
     return _with_money(night, power, _set(coins, taker, coins[taker] + n))
 
@@ -405,14 +448,18 @@ def _deal(night: Night, action: Mapping) -> Night:
 def _score(night: Night, action: Mapping) -> Night:
     _fields(action, {"agendas", "open_agendas", "cards"})
     if night.phase != OVER:
-        raise RuleError("action", "already scored" if night.phase == SCORED
-                        else "the game is not over: the king reigns")
+        scored = night.phase == SCORED
+        raise RuleError("action", "already scored" if scored
+                        else "the game is not over: the king reigns",
+                        code="already_scored" if scored else "king_reigns")
     agendas = action.get("agendas")
     if not isinstance(agendas, Mapping):
-        raise RuleError("agendas", "expected {player: {resources: n, wealth: [a, b, c]}}")
+        raise RuleError("agendas", "expected {player: {resources: n, wealth: [a, b, c]}}",
+                        code="agendas_block")
     for p in night.players:
         if p not in agendas:
-            raise RuleError(f"agendas.{p}", "missing: read it off the player's secret agenda")
+            raise RuleError(f"agendas.{p}", "missing: read it off the player's secret agenda",
+                            code="agenda_missing")
     data = {
         "game": GAME,
         "players": list(night.players),
@@ -432,16 +479,19 @@ def _score(night: Night, action: Mapping) -> Night:
 def _cards(night: Night, value: Any) -> tuple[tuple[str, str], ...]:
     """The secret agenda cards: a known card per house named, no card twice."""
     if not isinstance(value, Mapping):
-        raise RuleError("cards", "expected {player: secret agenda card}")
+        raise RuleError("cards", "expected {player: secret agenda card}", code="agenda_cards")
     known = kd_data.shipped().settings.agendas
     seen: dict[str, str] = {}
     for name, card in value.items():
         night.seat_of(name, f"cards.{name}")
         if card not in known:
             raise RuleError(f"cards.{name}", f"{card!r} is not a secret agenda "
-                                             f"({', '.join(known)})")
+                                             f"({', '.join(known)})",
+                            code="not_a_secret_agenda",
+                            params={"agenda": repr(card), "agendas": ", ".join(known)})
         if card in seen.values():
-            raise RuleError(f"cards.{name}", f"{card} was already chosen (one card each)")
+            raise RuleError(f"cards.{name}", f"{card} was already chosen (one card each)",
+                            code="agenda_taken", params={"agenda": card})
         seen[name] = card
     return tuple((p, seen[p]) for p in night.players if p in seen)
 
@@ -533,7 +583,7 @@ def campaign_record(view: Mapping, agendas: Mapping[str, str],
     chose (``agendas``), prestige/crave entered by hand where the table has none."""
     final = view.get("final")
     if final is None:
-        raise RuleError("final", "the game is not scored yet")
+        raise RuleError("final", "the game is not scored yet", code="not_scored")
     return {
         "action": "record_game",
         "end": final["end"],
@@ -558,12 +608,14 @@ class KingsDilemma:
         """The night after ``action`` (an action dict, private part merged in), or
         RuleError naming the field."""
         if not isinstance(action, Mapping):
-            raise RuleError("action", "expected a mapping")
+            raise RuleError("action", "expected a mapping", code="expected_mapping")
         name = action.get("action")
         handler = HANDLERS.get(name)  # type: ignore[arg-type]
         if handler is None:
             raise RuleError("action", f"{name!r} is not an action of this game "
-                                      f"({', '.join(HANDLERS)})")
+                                      f"({', '.join(HANDLERS)})",
+                            code="not_an_action_of",
+                            params={"name": repr(name), "actions": ", ".join(HANDLERS)})
         return handler(night, action)
 
     def public_view(self, night: Night) -> dict:
@@ -629,10 +681,11 @@ class SeatPads:
         with self._lock:
             night, pads = self._current()
             if event.seat not in night.seats:
-                raise RuleError("seat", f"seat {event.seat} has no player")
+                raise RuleError("seat", f"seat {event.seat} has no player",
+                                code="seat_without_player", params={"seat": event.seat})
             player = night.seats.index(event.seat)
             if night.phase != VOTE or night.vote is None:
-                raise RuleError("button", "no vote in progress")
+                raise RuleError("button", "no vote in progress", code="no_vote_now")
             if night.vote.phase == kd_vote.TIE:
                 return self._break_tie(night.vote, player, event)
             secret = night.vote.mode == kd_vote.SECRET and night.vote.phase == kd_vote.VOTING
@@ -659,10 +712,12 @@ class SeatPads:
         name = vote.players[player]
         if player != vote.moderator:
             raise RuleError("button", f"the moderator {vote.moderator_name} breaks the tie, "
-                                      f"not {name}")
+                                      f"not {name}",
+                            code="moderator_breaks_tie",
+                            params={"moderator": vote.moderator_name, "player": name})
         side = kd_vote.BUTTON_SIDES.get(event.button)
         if side is None or event.press is not Press.LONG:
-            raise RuleError("button", "hold Aye or Nay to break the tie")
+            raise RuleError("button", "hold Aye or Nay to break the tie", code="hold_to_break_tie")
         return self.session.dispatch(kd_vote.BreakTie(name, side).to_dict())
 
     def _publish(self, night: Night) -> dict:

@@ -34,12 +34,14 @@ class SeatedState:
 def _seats(setup: Mapping, n: int) -> tuple[int, ...]:
     value = setup.get("seats", list(range(n)))
     if not isinstance(value, list) or len(value) != n:
-        raise RuleError("seats", f"expected a list of {n} seat numbers, one per player")
+        raise RuleError("seats", f"expected a list of {n} seat numbers, one per player",
+                        code="seat_list", params={"n": n})
     for i, seat in enumerate(value):
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise RuleError(f"seats.{i}", f"{seat!r} is not a seat number")
+            raise RuleError(f"seats.{i}", f"{seat!r} is not a seat number",
+                            code="not_a_seat", params={"seat": repr(seat)})
     if len(set(value)) != n:
-        raise RuleError("seats", "two players on the same seat")
+        raise RuleError("seats", "two players on the same seat", code="same_seat")
     return tuple(value)
 
 
@@ -67,26 +69,30 @@ class MajorityGame:
         """``setup``: ``{"players": [names clockwise], "seats": [seat index per player],
         "first_player": name}`` (seats default to 0, 1, …; first player to the first name)."""
         if not isinstance(setup, Mapping):
-            raise RuleError("setup", "expected a mapping")
+            raise RuleError("setup", "expected a mapping", code="expected_mapping")
         for key in setup:
             if key not in SETUP_KEYS:
-                raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})")
+                raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})",
+                                code="unknown_key", params={"allowed": ", ".join(SETUP_KEYS)})
         names = setup.get("players")
         if not isinstance(names, list) or not all(isinstance(p, str) and p for p in names):
-            raise RuleError("players", "expected a list of player names")
+            raise RuleError("players", "expected a list of player names",
+                            code="player_names")
         state = self.engine.new_game(names, setup.get("first_player"))
         return SeatedState(_seats(setup, len(names)), state)
 
     def apply(self, table: SeatedState, action: Mapping) -> SeatedState:
         """The table after ``action`` (an action dict, as journaled), or RuleError."""
         if not isinstance(action, Mapping):
-            raise RuleError("action", "expected a mapping")
+            raise RuleError("action", "expected a mapping", code="expected_mapping")
         try:
             act = self.engine.action_from_dict(action)
         except (AttributeError, TypeError, ValueError) as exc:
             if isinstance(exc, RuleError):
                 raise
-            raise RuleError("action", f"{action.get('action')}: {exc}") from None
+            raise RuleError("action", f"{action.get('action')}: {exc}",
+                            code="bad_action",
+                            params={"name": action.get("action"), "error": str(exc)}) from None
         return SeatedState(table.seats, self.engine.apply(table.state, act))
 
     def public_view(self, table: SeatedState) -> dict:

@@ -86,7 +86,8 @@ def load_profile(path: str | Path) -> WiringProfile:
 
 def _flag(value: Any, path: str) -> bool:
     if not isinstance(value, bool):
-        raise RuleError(path, f"expected yes/no (true/false), got {describe(value)}")
+        raise RuleError(path, f"expected yes/no (true/false), got {describe(value)}",
+                        code="yes_no", params={"got": describe(value)})
     return value
 
 
@@ -102,9 +103,13 @@ class _Pins:
         pin = count(value, path)
         if pin not in self.valid:
             lo, hi = min(self.valid), max(self.valid)
-            raise RuleError(path, f"{self.label}{pin} is not a usable pin ({lo}-{hi})")
+            raise RuleError(path, f"{self.label}{pin} is not a usable pin ({lo}-{hi})",
+                            code="unusable_pin",
+                            params={"pin": f"{self.label}{pin}", "low": lo, "high": hi})
         if pin in self.used:
-            raise RuleError(path, f"{self.label}{pin} is already used by {self.used[pin]}")
+            raise RuleError(path, f"{self.label}{pin} is already used by {self.used[pin]}",
+                            code="pin_used",
+                            params={"pin": f"{self.label}{pin}", "by": self.used[pin]})
         self.used[pin] = path
         return pin
 
@@ -113,7 +118,8 @@ def _profile(doc: Document) -> WiringProfile:
     data = mapping(doc.data, "")
     kind = data.get("kind")
     if kind not in ("gpio", "serial"):
-        raise RuleError("kind", f"expected gpio or serial, got {describe(kind)}")
+        raise RuleError("kind", f"expected gpio or serial, got {describe(kind)}",
+                        code="profile_kind_value", params={"got": describe(kind)})
     optional = {"description", "pull_up", "active_high"}
     if kind == "serial":
         check_keys(data, "", {"kind", "seats", "pixel_pin"}, optional)
@@ -124,12 +130,15 @@ def _profile(doc: Document) -> WiringProfile:
     pull_up = _flag(data.get("pull_up", True), "pull_up")
     active_high = _flag(data.get("active_high", True), "active_high")
     if "description" in data and not isinstance(data["description"], str):
-        raise RuleError("description", f"expected text, got {describe(data['description'])}")
+        raise RuleError("description", f"expected text, got {describe(data['description'])}",
+                        code="expected_text", params={"got": describe(data["description"])})
     seats_data = data["seats"]
     if not isinstance(seats_data, list) or not seats_data:
-        raise RuleError("seats", f"expected a list of seats, got {describe(seats_data)}")
+        raise RuleError("seats", f"expected a list of seats, got {describe(seats_data)}",
+                        code="seats_list", params={"got": describe(seats_data)})
     if len(seats_data) > MAX_SEATS:
-        raise RuleError("seats", f"{len(seats_data)} seats, at most {MAX_SEATS}")
+        raise RuleError("seats", f"{len(seats_data)} seats, at most {MAX_SEATS}",
+                        code="profile_seat_count", params={"n": len(seats_data), "most": MAX_SEATS})
     pixels: dict[int, str] = {}
     seats = tuple(
         _seat(s, f"seats.{i}", kind, pins, pixels, pull_up, active_high)
@@ -156,7 +165,8 @@ def _seat(
     bdata = mapping(data["buttons"], bpath)
     check_keys(bdata, bpath, set(), set(BUTTON_NAMES))
     if not bdata:
-        raise RuleError(bpath, "a seat needs at least one button (a, b, c)")
+        raise RuleError(bpath, "a seat needs at least one button (a, b, c)",
+                        code="seat_needs_button")
     buttons = tuple(
         (name, pins.take(bdata[name], join(bpath, name))) for name in BUTTON_NAMES if name in bdata
     )
@@ -166,19 +176,21 @@ def _seat(
         check_keys(ldata, lpath, {"pixel"})
         pixel = count(ldata["pixel"], join(lpath, "pixel"), high=MAX_SEATS - 1)
         if pixel in pixels:
-            raise RuleError(join(lpath, "pixel"), f"pixel {pixel} is already used by {pixels[pixel]}")
+            raise RuleError(join(lpath, "pixel"), f"pixel {pixel} is already used by {pixels[pixel]}",
+                            code="pixel_used", params={"pixel": pixel, "by": pixels[pixel]})
         pixels[pixel] = join(lpath, "pixel")
         return SeatWiring(buttons, pixel=pixel, pull_up=pull_up, active_high=active_high)
     if len(ldata) != 1 or next(iter(ldata)) not in ("led", "rgb"):
         check_keys(ldata, lpath, set(), {"led", "rgb"})
-        raise RuleError(lpath, "give exactly one of led: PIN or rgb: [R, G, B]")
+        raise RuleError(lpath, "give exactly one of led: PIN or rgb: [R, G, B]", code="led_or_rgb")
     if "led" in ldata:
         led = pins.take(ldata["led"], join(lpath, "led"))
         return SeatWiring(buttons, led=led, pull_up=pull_up, active_high=active_high)
     rgb = ldata["rgb"]
     rpath = join(lpath, "rgb")
     if not isinstance(rgb, list) or len(rgb) != 3:
-        raise RuleError(rpath, f"expected three pins [R, G, B], got {describe(rgb)}")
+        raise RuleError(rpath, f"expected three pins [R, G, B], got {describe(rgb)}",
+                        code="rgb_pins", params={"got": describe(rgb)})
     r, g, b = (pins.take(p, join(rpath, i)) for i, p in enumerate(rgb))
     return SeatWiring(buttons, rgb=(r, g, b), pull_up=pull_up, active_high=active_high)
 

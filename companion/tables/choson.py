@@ -31,6 +31,7 @@ def score(data: dict) -> dict:
         raise RuleError(
             join("kept_events", last),
             f"{total_kept} events, but the deck has {choson.EVENTS_IN_DECK}",
+            code="kept_events_deck", params={"total": total_kept, "deck": choson.EVENTS_IN_DECK},
         )
     tokens = read_tokens(data.get("tokens"), "tokens", names, choson.VP_TOKENS)
     first = player_name(data["first_player"], "first_player", names)

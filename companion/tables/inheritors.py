@@ -41,18 +41,20 @@ def load_colours(path: str | Path = DATA) -> dict[str, Colour]:
         check_keys(data, "", {"colours"})
         block = mapping(data["colours"], "colours")
         if len(block) != COLOURS_IN_BOX:
-            raise RuleError("colours", f"{len(block)} colours, but the game has {COLOURS_IN_BOX}")
+            raise RuleError("colours", f"{len(block)} colours, but the game has {COLOURS_IN_BOX}",
+                            code="colours_in_box", params={"n": len(block), "box": COLOURS_IN_BOX})
         colours = {}
         for key, names in block.items():
             path_ = join("colours", key)
             if not isinstance(key, str) or not key.isidentifier() or key != key.lower():
-                raise RuleError(path_, "a colour key is one lower-case word")
+                raise RuleError(path_, "a colour key is one lower-case word", code="colour_key")
             names = mapping(names, path_)
             check_keys(names, path_, {"en", "fr"})
             for lang in ("en", "fr"):
                 if not isinstance(names[lang], str) or not names[lang].strip():
                     raise RuleError(join(path_, lang), f"expected a name, got "
-                                    f"{describe(names[lang])}")
+                                    f"{describe(names[lang])}",
+                                    code="expected_name", params={"got": describe(names[lang])})
             colours[key] = Colour(key, names["en"], names["fr"])
     except RuleError as exc:
         raise doc.error(exc.field, exc.message) from None
@@ -69,7 +71,8 @@ def _colour(value: Any, path: str) -> Any:
     """A colour as written; a French name gets a hint (the engine refuses any other)."""
     for c in colours().values():
         if isinstance(value, str) and value.strip().lower() == c.fr.lower() and value != c.key:
-            raise RuleError(path, f"write the colour in English: {c.key} (not {value})")
+            raise RuleError(path, f"write the colour in English: {c.key} (not {value})",
+                            code="colour_in_english", params={"key": c.key, "value": value})
     return value
 
 
@@ -77,7 +80,8 @@ def _list(value: Any, path: str) -> list:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise RuleError(path, f"expected a list, got {describe(value)}")
+        raise RuleError(path, f"expected a list, got {describe(value)}",
+                        code="expected_list", params={"got": describe(value)})
     return value
 
 

@@ -24,7 +24,8 @@ def _bounds(block: dict, path: str, default: tuple[int, int]) -> tuple[int, int]
     low = integer(block.get("min", default[0]), join(path, "min"))
     high = integer(block.get("max", default[1]), join(path, "max"))
     if low >= high:
-        raise RuleError(join(path, "min"), f"{low} must be below max {high}")
+        raise RuleError(join(path, "min"), f"{low} must be below max {high}",
+                        code="min_below_max", params={"low": low, "high": high})
     return low, high
 
 
@@ -37,15 +38,19 @@ def _resource(name: str, value: Any, track: kd_kingdom.Track) -> kd_kingdom.Reso
         raise RuleError(
             join(path, "position"),
             f"{position} is off the resource track ({track.min}…{track.max})",
+            code="off_the_track",
+            params={"position": position, "low": track.min, "high": track.max},
         )
     side = block["momentum"]
     if not isinstance(side, str) or side not in SIDES:
         raise RuleError(
-            join(path, "momentum"), f"{describe(side)} is not a momentum side (up or down)"
+            join(path, "momentum"), f"{describe(side)} is not a momentum side (up or down)",
+            code="not_a_momentum", params={"momentum": describe(side)},
         )
     marker = block.get("marker", False)
     if not isinstance(marker, bool):
-        raise RuleError(join(path, "marker"), f"expected true or false, got {describe(marker)}")
+        raise RuleError(join(path, "marker"), f"expected true or false, got {describe(marker)}",
+                        code="true_or_false", params={"value": describe(marker)})
     return kd_kingdom.Resource(name, position, SIDES[side], marker)
 
 
@@ -53,26 +58,32 @@ def _changes(value: Any) -> list[kd_kingdom.Change]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise RuleError("outcomes", f"expected a list of changes, got {describe(value)}")
+        raise RuleError("outcomes", f"expected a list of changes, got {describe(value)}",
+                        code="changes_list_got", params={"got": describe(value)})
     changes = []
     for i, item in enumerate(value):
         path = join("outcomes", i)
         block = mapping(item, path)
         if not block:
-            raise RuleError(path, "expected a change such as {influence: +1}")
+            raise RuleError(path, "expected a change such as {influence: +1}",
+                            code="change_such_as")
         for name, amount in block.items():
             field = join(path, name)
             if name not in kd_kingdom.RESOURCES:
-                raise RuleError(field, f"not a resource (allowed: {', '.join(kd_kingdom.RESOURCES)})")
+                raise RuleError(field, f"not a resource (allowed: {', '.join(kd_kingdom.RESOURCES)})",
+                                code="not_a_resource_key",
+                                params={"resources": ", ".join(kd_kingdom.RESOURCES)})
             if integer(amount, field) == 0:
-                raise RuleError(field, "a change moves a resource by at least 1")
+                raise RuleError(field, "a change moves a resource by at least 1",
+                                code="change_at_least_1")
             changes.append(kd_kingdom.Change(name, amount))
     return changes
 
 
 def read(data: dict) -> tuple[kd_kingdom.Kingdom, list[kd_kingdom.Change]]:
     if "game" in data and data["game"] not in GAMES:  # first: another game's file has other keys
-        raise RuleError("game", f"{describe(data['game'])} is not a kingdom file (game: kingdom)")
+        raise RuleError("game", f"{describe(data['game'])} is not a kingdom file (game: kingdom)",
+                        code="not_a_kingdom_file", params={"game": describe(data["game"])})
     check_keys(data, "", {"game", "resources"}, {"track", "stability", "outcomes"})
     defaults = kd_data.shipped()
     track_block = mapping(data.get("track"), "track")
@@ -86,7 +97,9 @@ def read(data: dict) -> tuple[kd_kingdom.Kingdom, list[kd_kingdom.Change]]:
     else:
         position = kd_kingdom.middle(low, high, "stability")
     if not low <= position <= high:
-        raise RuleError("stability.position", f"{position} is off the track ({low}…{high})")
+        raise RuleError("stability.position", f"{position} is off the track ({low}…{high})",
+                        code="off_the_track",
+                        params={"position": position, "low": low, "high": high})
     resources = mapping(data["resources"], "resources")
     check_keys(resources, "resources", set(kd_kingdom.RESOURCES))
     kingdom = kd_kingdom.Kingdom.of(

@@ -29,6 +29,7 @@ def _agenda(value: Any, path: str) -> ks.SecretAgenda:
         raise RuleError(
             join(path, "wealth"),
             f"expected the card's 3 numbers for 1st, 2nd, 3rd most coins, got {describe(wealth)}",
+            code="wealth_numbers", params={"got": describe(wealth)},
         )
     points = tuple(count(n, join(path, f"wealth.{i}")) for i, n in enumerate(wealth))
     return ks.SecretAgenda(resources, points)  # type: ignore[arg-type]
@@ -44,7 +45,8 @@ def _open_agendas(value: Any, names: list[str]) -> dict[str, list[ks.OpenAgenda]
             tokens = []
         if not isinstance(tokens, list):
             raise RuleError(path, f"expected a list of tokens like [+influence], got "
-                                  f"{describe(tokens)}")
+                                  f"{describe(tokens)}",
+                            code="open_tokens_list", params={"got": describe(tokens)})
         parsed = []
         for i, text in enumerate(tokens):
             token = ks.OpenAgenda.parse(text, join(path, i))
@@ -53,6 +55,8 @@ def _open_agendas(value: Any, names: list[str]) -> dict[str, list[ks.OpenAgenda]
                     join(path, i),
                     f"{token} is already held by {held[str(token)]} (one token per resource "
                     "and sign)",
+                    code="open_token_held",
+                    params={"token": str(token), "player": held[str(token)]},
                 )
             held[str(token)] = player
             parsed.append(token)
@@ -62,6 +66,8 @@ def _open_agendas(value: Any, names: list[str]) -> dict[str, list[ks.OpenAgenda]
                 raise RuleError(
                     join(path, i), f"{same_sign} {sign} tokens, but a player keeps at most "
                                    f"{ks.MAX_TOKENS_PER_SIGN}",
+                    code="open_tokens_per_sign",
+                    params={"n": same_sign, "sign": sign, "most": ks.MAX_TOKENS_PER_SIGN},
                 )
         out[player] = parsed
     return out

@@ -25,21 +25,28 @@ OPTIONAL = {"mode", "turns", "ballots", "tie_break", "leader_choice"}
 def parse_move(value: Any, path: str, allowed: tuple[str, ...]) -> tuple[str, int]:
     """``aye 3`` → ("aye", 3); ``hold`` → ("hold", 0). Amounts only after aye, nay, add."""
     if not isinstance(value, str) or not value.split():
-        raise RuleError(path, f"expected one of {', '.join(allowed)}, got {describe(value)}")
+        raise RuleError(path, f"expected one of {', '.join(allowed)}, got {describe(value)}",
+                        code="expected_one_of",
+                        params={"allowed": ", ".join(allowed), "got": describe(value)})
     words = value.split()
     move = words[0].lower()
     if move not in allowed:
-        raise RuleError(path, f"{words[0]!r} is not one of {', '.join(allowed)}")
+        raise RuleError(path, f"{words[0]!r} is not one of {', '.join(allowed)}",
+                        code="not_one_of",
+                        params={"value": repr(words[0]), "allowed": ", ".join(allowed)})
     needs_amount = move in (*kd.SIDES, kd.ADD)
     if not needs_amount:
         if len(words) > 1:
-            raise RuleError(path, f"{move} takes no amount (got {value!r})")
+            raise RuleError(path, f"{move} takes no amount (got {value!r})",
+                            code="takes_no_amount", params={"move": move, "value": repr(value)})
         return move, 0
     if len(words) != 2 or not words[1].isdigit():
-        raise RuleError(path, f"{move} needs an amount of power: '{move} N' (got {value!r})")
+        raise RuleError(path, f"{move} needs an amount of power: '{move} N' (got {value!r})",
+                        code="needs_amount", params={"move": move, "value": repr(value)})
     amount = int(words[1])
     if amount < 1:
-        raise RuleError(path, f"{move} needs at least 1 power (got {value!r})")
+        raise RuleError(path, f"{move} needs at least 1 power (got {value!r})",
+                        code="amount_at_least_1", params={"move": move, "value": repr(value)})
     return move, amount
 
 
@@ -48,7 +55,8 @@ def _counts(data: dict, key: str, names: list[str]) -> dict[str, int]:
     out = {}
     for p in names:
         if p not in block:
-            raise RuleError(join(key, p), "missing (every player's count is needed)")
+            raise RuleError(join(key, p), "missing (every player's count is needed)",
+                            code="count_missing")
         out[p] = count(block[p], join(key, p))
     return out
 
@@ -58,7 +66,9 @@ def load(data: dict) -> tuple[kd.Vote, dict]:
     tie_break, leader_choice)."""
     data = mapping(data, "")
     if "game" in data and data["game"] != kd.GAME:  # first: another game's file has other keys
-        raise RuleError("game", f"{data['game']!r}: a vote file is for game: {kd.GAME}")
+        raise RuleError("game", f"{data['game']!r}: a vote file is for game: {kd.GAME}",
+                        code="vote_file_game",
+                        params={"game": repr(data["game"]), "expected": kd.GAME})
     check_keys(data, "", REQUIRED, OPTIONAL)
     names = players(data["players"], "players", kd.MIN_PLAYERS, kd.MAX_PLAYERS)
     leader = player_name(data["leader"], "leader", names)
@@ -68,15 +78,19 @@ def load(data: dict) -> tuple[kd.Vote, dict]:
     balance = count(data["balance"], "balance")
     mode = data.get("mode", kd.OPEN)
     if mode not in kd.MODES:
-        raise RuleError("mode", f"{describe(mode)} is not a vote mode (open, secret)")
+        raise RuleError("mode", f"{describe(mode)} is not a vote mode (open, secret)",
+                        code="not_a_vote_mode", params={"mode": describe(mode)})
     wanted, other = ("turns", "ballots") if mode == kd.OPEN else ("ballots", "turns")
     if other in data:
-        raise RuleError(other, f"not used in a {mode} vote (it takes {wanted})")
+        raise RuleError(other, f"not used in a {mode} vote (it takes {wanted})",
+                        code="not_used_in_mode", params={"mode": mode, "wanted": wanted})
     if wanted not in data:
-        raise RuleError(wanted, f"missing (a {mode} vote takes {wanted})")
+        raise RuleError(wanted, f"missing (a {mode} vote takes {wanted})",
+                        code="missing_for_mode", params={"mode": mode, "wanted": wanted})
     tie_break = data.get("tie_break")
     if tie_break is not None and tie_break not in kd.SIDES:
-        raise RuleError("tie_break", f"{describe(tie_break)}: the moderator decides aye or nay")
+        raise RuleError("tie_break", f"{describe(tie_break)}: the moderator decides aye or nay",
+                        code="aye_or_nay", params={"side": describe(tie_break)})
     choice = data.get("leader_choice")
     if choice is not None:
         player_name(choice, "leader_choice", names)
@@ -88,24 +102,31 @@ def load(data: dict) -> tuple[kd.Vote, dict]:
 def replay_turns(state: kd.Vote, turns: Any) -> kd.Vote:
     """An open vote's turns in the order played; passed players are skipped by the engine."""
     if not isinstance(turns, list):
-        raise RuleError("turns", f"expected a list of turns, got {describe(turns)}")
+        raise RuleError("turns", f"expected a list of turns, got {describe(turns)}",
+                        code="turns_list", params={"got": describe(turns)})
     for i, turn in enumerate(turns):
         path = join("turns", i)
         if not isinstance(turn, dict) or len(turn) != 1:
-            raise RuleError(path, f"expected one turn {{Name: move}}, got {describe(turn)}")
+            raise RuleError(path, f"expected one turn {{Name: move}}, got {describe(turn)}",
+                            code="one_turn", params={"got": describe(turn)})
         (player, value), = turn.items()
         player_name(player, path, list(state.players))
         move, amount = parse_move(value, path, kd.MOVES)
         if state.phase != kd.VOTING:
             raise RuleError(path, f"the vote has already ended ({player} can't play after "
-                                  f"the turn of {state.players[state.ended_after]})")
+                                  f"the turn of {state.players[state.ended_after]})",
+                            code="turn_after_end",
+                            params={"player": player, "last": state.players[state.ended_after]})
         try:
             state = kd.apply(state, kd.Play(player, move, amount))
         except RuleError as exc:
-            raise RuleError(path, exc.message) from None
+            raise RuleError(path, exc.message, exc.code, exc.params) from None
     if state.phase == kd.VOTING:
         raise RuleError("turns", f"the vote has not ended: it is {state.current_player}'s turn "
-                                 f"(it ends after {state.players[state.end_seat]}'s turn)")
+                                 f"(it ends after {state.players[state.end_seat]}'s turn)",
+                        code="vote_not_over",
+                        params={"player": state.current_player,
+                                "last": state.players[state.end_seat]})
     return state
 
 
@@ -115,12 +136,12 @@ def replay_ballots(state: kd.Vote, ballots: Any) -> kd.Vote:
     for p in state.players:
         path = join("ballots", p)
         if p not in block:
-            raise RuleError(path, "missing (every player locks a ballot)")
+            raise RuleError(path, "missing (every player locks a ballot)", code="ballot_missing")
         choice, amount = parse_move(block[p], path, kd.CHOICES)
         try:
             state = kd.apply(state, kd.Lock(p, choice, amount))
         except RuleError as exc:
-            raise RuleError(path, exc.message) from None
+            raise RuleError(path, exc.message, exc.code, exc.params) from None
     return state
 
 
@@ -130,30 +151,37 @@ def resolve(state: kd.Vote, rest: dict) -> kd.Vote:
     if state.phase != kd.TIE and rest["tie_break"] is not None:
         t = state.totals()
         raise RuleError("tie_break", f"not used: aye {t[kd.AYE]} – nay {t[kd.NAY]} is no tie, "
-                                     "the moderator has no tie to break (leave it out)")
+                                     "the moderator has no tie to break (leave it out)",
+                        code="tie_break_unused", params={"aye": t[kd.AYE], "nay": t[kd.NAY]})
     if state.phase == kd.TIE:
         side = rest["tie_break"]
         if side is None:
             t = state.totals()
-            why = ("everybody passed" if all(state.passed(s) for s in range(state.n))
-                   else f"aye {t[kd.AYE]} – nay {t[kd.NAY]} is a tie")
+            all_passed = all(state.passed(s) for s in range(state.n))
+            why = "everybody passed" if all_passed else f"aye {t[kd.AYE]} – nay {t[kd.NAY]} is a tie"
             raise RuleError("tie_break", f"missing: {why}, the moderator "
-                                         f"{state.moderator_name} decides (aye or nay)")
+                                         f"{state.moderator_name} decides (aye or nay)",
+                            code="tie_break_all_passed" if all_passed else "tie_break_missing",
+                            params={"aye": t[kd.AYE], "nay": t[kd.NAY],
+                                    "moderator": state.moderator_name})
         state = kd.apply(state, kd.BreakTie(state.moderator_name, side))
     if state.phase == kd.LEADER_CHOICE:
         names = ", ".join(state.players[s] for s in state.candidates)
         choice = rest["leader_choice"]
         if choice is None:
             raise RuleError("leader_choice", f"missing: the winners {names} tie for most power, "
-                                             f"the moderator {state.moderator_name} chooses")
+                                             f"the moderator {state.moderator_name} chooses",
+                            code="leader_choice_missing",
+                            params={"players": names, "moderator": state.moderator_name})
         try:
             state = kd.apply(state, kd.ChooseLeader(state.moderator_name, choice))
         except RuleError as exc:
-            raise RuleError("leader_choice", exc.message) from None
+            raise RuleError("leader_choice", exc.message, exc.code, exc.params) from None
     elif rest["leader_choice"] is not None:
         raise RuleError("leader_choice", "not used: the moderator chooses the leader only when "
                                          "the leader lost and the winners tie for most power "
-                                         f"(leader: {state.players[state.leader]}; leave it out)")
+                                         f"(leader: {state.players[state.leader]}; leave it out)",
+                        code="leader_choice_unused", params={"leader": state.players[state.leader]})
     return state
 
 

@@ -20,10 +20,12 @@ def read_area(value: Any, path: str, events: Collection[str]) -> Area:
         field = join(path, key)
         is_family = isinstance(key, int) and not isinstance(key, bool) and key in FAMILY_VALUES
         if isinstance(key, str) and key.strip().isdigit():
-            raise RuleError(field, f"write the family as a number ({key.strip()}), not as text")
+            raise RuleError(field, f"write the family as a number ({key.strip()}), not as text",
+                            code="family_as_number", params={"key": key.strip()})
         if not is_family and key not in events:
             allowed = "a family 1–9" + "".join(f", {e}" for e in events)
-            raise RuleError(field, f"not a card of the game (expected {allowed})")
+            raise RuleError(field, f"not a card of the game (expected {allowed})",
+                            code="not_a_card_expected", params={"allowed": allowed})
         counts[key] = count(n, field)
     return Area.of(counts)
 
@@ -35,7 +37,8 @@ def read_tokens(value: Any, path: str, names: list[str], supply: int) -> dict[st
     total = sum(tokens.values())
     if total > supply:
         last = [p for p in names if tokens.get(p)][-1]
-        raise RuleError(join(path, last), f"{total} VP tokens, but the game has {supply}")
+        raise RuleError(join(path, last), f"{total} VP tokens, but the game has {supply}",
+                        code="vp_supply", params={"total": total, "supply": supply})
     return tokens
 
 

@@ -244,7 +244,8 @@ class HomeScreen(Screen):
             screen = module.resume(self.app, record.id)
         except (JournalError, RuleError) as exc:
             log.error("home: game %d (%s) does not resume: %s", record.id, entry.game, exc)
-            self.status = t("home.cannot_resume", game=t(entry.title), reason=str(exc))
+            reason = self.app.catalog.refusal(exc) if isinstance(exc, RuleError) else str(exc)
+            self.status = t("home.cannot_resume", game=t(entry.title), reason=reason)
             self.app.invalidate()
             return
         if screen is None:  # nothing the module can resume: a new game
@@ -288,7 +289,8 @@ class HomeScreen(Screen):
             screen = module.new_game(self.app)
         except RuleError as exc:
             t = self.app.catalog.text
-            self.status = t("home.refused", game=t(entry.title), reason=str(exc))
+            self.status = t("home.refused", game=t(entry.title),
+                            reason=self.app.catalog.refusal(exc))
             log.warning("home: %s refused: %s", entry.game, exc)
             self.app.invalidate()
             return

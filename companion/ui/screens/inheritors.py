@@ -721,7 +721,7 @@ def refusal(app: App, rules: InheritorsSheet, sheet: Sheet, action: dict,
     try:
         after = rules.edit(sheet, action)
     except RuleError:
-        return t("inheritors.refused.other", reason=str(exc)), True
+        return t("inheritors.refused.other", reason=app.catalog.refusal(exc)), True
     holders = [e.name for e in after.ends if action.get("colour") in e.relics]
     if isinstance(value, int) and value < 0 and action["kind"] == "count":
         text = t("inheritors.refused.negative", value=value)
@@ -746,7 +746,7 @@ def refusal(app: App, rules: InheritorsSheet, sheet: Sheet, action: dict,
         text = t("inheritors.refused.hand", name=rest, hand=end.hand,
                  held=end.tomes + len(end.relics))
     else:
-        text = t("inheritors.refused.other", reason=str(exc))
+        text = t("inheritors.refused.other", reason=app.catalog.refusal(exc))
     return text, True
 
 

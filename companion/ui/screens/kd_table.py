@@ -52,7 +52,9 @@ def with_houses(campaign: kd_campaign.Campaign, players: Sequence[str]) -> kd_ca
         if not any(h.name == name for h in campaign.houses):
             number = next(free, None)
             if number is None:
-                raise RuleError("houses", f"no house screen left for {name} ({low}–{high})")
+                raise RuleError("houses", f"no house screen left for {name} ({low}–{high})",
+                                code="no_house_screen",
+                                params={"house": name, "low": low, "high": high})
             campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
     return campaign
 
@@ -72,7 +74,7 @@ class KdTable:
         # The ledger as the night started: its games count tells whether this night is
         # already recorded (a power cut between saving the ledger and finishing the night).
         self.games_before = len(campaign.games) if campaign else 0
-        self.refused: tuple[str, str] | None = None  # (who, why): open vote only
+        self.refused: tuple[str, RuleError] | None = None  # (who, why): open vote only
         self.played: GameResult | None = None  # the history row, once the night is finished
         self._close = None
 
@@ -165,7 +167,7 @@ class KdTable:
         except RuleError as exc:  # only in an open vote: a secret vote's refusals are silent
             log.info("kings-dilemma: refused press: %s", exc)
             if event.seat in view["seats"]:
-                self.refused = (view["players"][view["seats"].index(event.seat)], exc.message)
+                self.refused = (view["players"][view["seats"].index(event.seat)], exc)
                 return True
             return False
         if changed is None and vote["mode"] == kd_vote.SECRET:

@@ -159,7 +159,8 @@ class VoteScreen(KdScreen):
         if vote["mode"] == kd_vote.SECRET:
             return " / ".join(vote_help(self.t, kd_vote.SECRET)), th.INK_SOFT
         if self.table.refused:  # an open vote's refusal and its reason are public
-            name, reason = self.table.refused
+            name, exc = self.table.refused
+            reason = self.app.catalog.refusal(exc, {"side": lambda s: self.t(f"kd.side.{s}")})
             return self.t("kd.vote.refused", name=name, reason=reason), th.MISSING
         return self.t("kd.vote.turn", name=vote["turn"], end=vote["ends_after"]), th.WARNING
 
@@ -899,7 +900,10 @@ def new_game(app: App) -> KdScreen:
     if not kd_vote.MIN_PLAYERS <= len(app.seats) <= kd_vote.MAX_PLAYERS:
         raise RuleError("seats", app.catalog.text(
             "kd.setup.seats", count=len(app.seats), low=kd_vote.MIN_PLAYERS,
-            high=kd_vote.MAX_PLAYERS))
+            high=kd_vote.MAX_PLAYERS),
+                        code="player_count",
+                        params={"n": len(app.seats), "low": kd_vote.MIN_PLAYERS,
+                                "high": kd_vote.MAX_PLAYERS})
     if app.journal is not None:
         for record in reversed(app.journal.unfinished()):
             if record.game == kd_game.GAME:

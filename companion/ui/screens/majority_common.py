@@ -160,16 +160,12 @@ class BaseScreen(Screen):
         """The engine's refusal in the screen's language: the catalog's ``refusal.<code>``
         filled with its params (card kinds by their names in this language); the English
         message only for a refusal the catalog has no text for."""
-        key = f"refusal.{exc.code}"
-        if exc.code is None or key not in self.app.catalog.texts:
-            return exc.message
-        params = dict(exc.params)
-        for name, value in params.items():
-            if name in KIND_PARAMS:
-                params[name] = self.kind_label(value, plural=name == "kinds")
-            elif name == "effect":
-                params[name] = self.t(f"refusal.effect.{value}")
-        return self.t(key, **params)
+        words: dict[str, Callable[[object], str]] = {
+            name: lambda v, plural=name == "kinds": self.kind_label(v, plural)
+            for name in KIND_PARAMS
+        }
+        words["effect"] = lambda v: self.t(f"refusal.effect.{v}")
+        return self.app.catalog.refusal(exc, words)
 
     def kind_label(self, kind: object, plural: bool) -> str:
         """A card kind's name in the screen's language (a family value or an event key)."""
