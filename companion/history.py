@@ -261,7 +261,7 @@ def check_breakdown(value: Any, path: str) -> dict[str, int]:
     for key, points in value.items():
         if not isinstance(key, str) or not _PART_KEY.fullmatch(key):
             raise RuleError(path, f"{shown(key)} is not a breakdown key (letters, digits, _ or -)",
-                            code="breakdown_key", params={"key": shown(key)})
+                            code="breakdown_key", params={"item": shown(key)})
         _whole(points, _join(path, key))
     return dict(value)
 

@@ -106,7 +106,7 @@ def per_player(value: Any, path: str, names: list[str]) -> dict[str, Any]:
         if key not in names:
             raise RuleError(join(path, key), f"{key} is not one of the players ({', '.join(names)})",
                             code="not_one_of_players",
-                            params={"player": key, "players": ", ".join(names)})
+                            params={"player": key, "names": ", ".join(names)})
     return block
 
 
@@ -114,5 +114,5 @@ def player_name(value: Any, path: str, names: list[str]) -> str:
     if value not in names:
         raise RuleError(path, f"{describe(value)} is not one of the players ({', '.join(names)})",
                         code="not_one_of_players",
-                        params={"player": describe(value), "players": ", ".join(names)})
+                        params={"player": describe(value), "names": ", ".join(names)})
     return value

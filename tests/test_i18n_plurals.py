@@ -20,10 +20,13 @@ COUNTS = {
     "count", "n", "total", "excess", "counted", "limit", "low", "high", "power", "aye", "nay",
     "most", "least", "dealt", "games", "wins", "rows", "left", "deck", "rounds", "coins",
     "supply", "held", "hand", "deal", "bank", "tokens", "players", "seats", "played", "nights",
+    "has", "box", "tomes", "relics",
 }
 # Numbers that name or measure something rather than count it ("card 3", "round 5",
 # "page 2 / 4", "worth 2"): rendered at 0, 1, 2 too, no word agrees with them.
-VALUES = {"value", "number", "round", "page", "pages", "before", "after", "good", "bad", "step"}
+VALUES = {"value", "number", "round", "page", "pages", "before", "after", "good", "bad", "step",
+          "index", "position", "pixel", "version", "fulfilled", "failed", "w", "h", "long",
+          "debounce"}
 TEXTS = {
     "player", "family", "name", "names", "game", "reason", "button", "kinds", "kind",
     "effect", "source", "event", "card", "keys", "light", "detail", "title", "time",
@@ -33,6 +36,11 @@ TEXTS = {
     "started", "who", "round_text", "what", "press", "hold", "game_name", "state", "seat",
     "breakdown", "winner", "winners", "points", "score", "scores", "date", "players_text",
     "buttons",
+    # in refusals: lists, names and values as the file or the rules wrote them
+    "actions", "agenda", "agendas", "allowed", "amount", "backend", "by", "choice", "choices",
+    "colours", "ends", "error", "expected", "got", "hint", "house", "houses", "item", "last",
+    "mode", "momentum", "move", "moves", "path", "pin", "profile", "resource", "resources",
+    "sign", "used", "wanted",
 }
 # Words that read the same after any number (uncountable game terms, abbreviations, signs).
 INVARIABLE = {

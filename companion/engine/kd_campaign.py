@@ -402,7 +402,7 @@ def _award(table: AwardTable, end: str, rank: str, hand: Mapping[str, int], hous
             raise RuleError(
                 f"by_hand.{house}.{key}",
                 f"the prestige table has no {key} value for {rank} when {end}: enter it by hand",
-                code="award_by_hand", params={"key": key, "rank": rank, "end": end},
+                code="award_by_hand", params={"item": key, "rank": rank, "end": end},
             )
         else:
             values[key] = getattr(printed, key)

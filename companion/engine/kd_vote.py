@@ -289,7 +289,7 @@ def _seat_of(state: Vote, player: str, field_name: str = "player") -> int:
         raise RuleError(field_name, f"{player!r} is not one of the players "
                                     f"({', '.join(state.players)})",
                         code="not_at_table",
-                        params={"player": repr(player), "players": ", ".join(state.players)})
+                        params={"player": repr(player), "names": ", ".join(state.players)})
     return state.seat(player)
 
 
@@ -498,7 +498,7 @@ def _choose_leader(state: Vote, action: ChooseLeader) -> Vote:
         raise RuleError("leader", f"{action.leader!r} is not one of the winners tied for most "
                                   f"power ({', '.join(names)})",
                         code="not_a_tied_winner",
-                        params={"player": repr(action.leader), "players": ", ".join(names)})
+                        params={"player": repr(action.leader), "names": ", ".join(names)})
     return _clean_up(replace(state, leader=state.seat(action.leader), candidates=()))
 
 

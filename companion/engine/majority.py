@@ -340,7 +340,7 @@ def seated(state: Any, name: object, field: str) -> str:
     if name not in state.players:
         raise RuleError(field, f"{name} is not at the table ({', '.join(state.players)})",
                         code="not_at_table",
-                        params={"player": name, "players": ", ".join(state.players)})
+                        params={"player": name, "names": ", ".join(state.players)})
     return str(name)
 
 

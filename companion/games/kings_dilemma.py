@@ -118,7 +118,7 @@ class Night:
             raise RuleError(field, f"{player!r} is not one of the players "
                                    f"({', '.join(self.players)})",
                             code="not_at_table",
-                            params={"player": repr(player), "players": ", ".join(self.players)})
+                            params={"player": repr(player), "names": ", ".join(self.players)})
         return self.players.index(player)
 
     def money(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int]:
@@ -288,7 +288,7 @@ def _waiting(vote: kd_vote.Vote) -> RuleError:
         return RuleError("action", f"the moderator {moderator} first gives the Leader token to "
                                    f"one of {names} (choose-leader)",
                          code="waits_leader_choice",
-                         params={"moderator": moderator, "players": names})
+                         params={"moderator": moderator, "names": names})
     if vote.mode == kd_vote.OPEN:
         return RuleError("action", f"the vote is in progress: it is {vote.current_player}'s "
                                    "turn", code="waits_turn",

@@ -72,7 +72,7 @@ def _colour(value: Any, path: str) -> Any:
     for c in colours().values():
         if isinstance(value, str) and value.strip().lower() == c.fr.lower() and value != c.key:
             raise RuleError(path, f"write the colour in English: {c.key} (not {value})",
-                            code="colour_in_english", params={"key": c.key, "value": value})
+                            code="colour_in_english", params={"item": c.key, "value": value})
     return value
 
 

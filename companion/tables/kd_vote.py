@@ -172,7 +172,7 @@ def resolve(state: kd.Vote, rest: dict) -> kd.Vote:
             raise RuleError("leader_choice", f"missing: the winners {names} tie for most power, "
                                              f"the moderator {state.moderator_name} chooses",
                             code="leader_choice_missing",
-                            params={"players": names, "moderator": state.moderator_name})
+                            params={"names": names, "moderator": state.moderator_name})
         try:
             state = kd.apply(state, kd.ChooseLeader(state.moderator_name, choice))
         except RuleError as exc:

@@ -21,7 +21,7 @@ def read_area(value: Any, path: str, events: Collection[str]) -> Area:
         is_family = isinstance(key, int) and not isinstance(key, bool) and key in FAMILY_VALUES
         if isinstance(key, str) and key.strip().isdigit():
             raise RuleError(field, f"write the family as a number ({key.strip()}), not as text",
-                            code="family_as_number", params={"key": key.strip()})
+                            code="family_as_number", params={"item": key.strip()})
         if not is_family and key not in events:
             allowed = "a family 1–9" + "".join(f", {e}" for e in events)
             raise RuleError(field, f"not a card of the game (expected {allowed})",
