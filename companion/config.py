@@ -362,7 +362,8 @@ def _profile(value: str, base: Path, backend: str, seats: int) -> Path:
                 path,
                 f"no shipped wiring profile {value!r}{_suggest(value, shipped)}; "
                 f"one of {', '.join(shipped)} or a path to a .yaml file",
-                code="no_shipped_profile", params={"value": repr(value), "hint": _suggest(value, shipped),
+                code="no_shipped_profile",
+                params={"value": repr(value), "hint": _suggest(value, shipped),
                         "allowed": ", ".join(shipped)},
             )
     try:
