@@ -16,6 +16,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, required=True, help="directory for the PNGs and transcript")
     p.add_argument("--size", default="800x480", help="screen size WIDTHxHEIGHT (default 800x480)")
     p.add_argument("--lang", choices=("en", "fr"), default="en", help="language (default en)")
+    p.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
+                   help="the panel turned clockwise, as display.rotation (default 0); "
+                   "--size 720x1280 --rotation 90: a portrait panel used landscape")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -36,6 +39,6 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.ui.demo import run_demo
 
-    ctx = run_demo(args.out, size, args.lang)
+    ctx = run_demo(args.out, size, args.lang, args.rotation)
     print(f"{args.out}: {len(ctx.shots)} screenshots and transcript.txt")
     return 0

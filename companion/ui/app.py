@@ -420,6 +420,19 @@ class App:
             return cw - 1 - y, x
         return x, y
 
+    def to_window(self, pos: tuple[int, int]) -> tuple[int, int]:
+        """A canvas pixel as a window pixel (``to_canvas`` undone): where a finger touches
+        the glass to tap that point of the picture."""
+        x, y = pos
+        cw, ch = self.size
+        if self.rotation == 90:
+            return ch - 1 - y, x
+        if self.rotation == 180:
+            return cw - 1 - x, ch - 1 - y
+        if self.rotation == 270:
+            return y, cw - 1 - x
+        return x, y
+
     # --- drawing ------------------------------------------------------------------------
 
     def render_if_dirty(self) -> bool:

@@ -87,9 +87,9 @@ class DemoContext:
         self.record(f"key {name.upper()} held {hold_ms} ms")
 
     def tap(self, rect: pygame.Rect, label: str) -> None:
-        """A finger down and up in the middle of ``rect`` (canvas pixels)."""
+        """A finger down and up in the middle of ``rect`` (canvas pixels), on the glass."""
         w, h = self.app.window.get_size()
-        x, y = rect.center
+        x, y = self.app.to_window(rect.center)
         for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
             event = pygame.event.Event(
                 kind, x=x / w, y=y / h, dx=0, dy=0, touch_id=1, finger_id=0, pressure=1.0
@@ -135,17 +135,20 @@ class DemoContext:
         )
 
 
-def demo_config(size: tuple[int, int], language: str) -> Config:
-    """The shipped configuration (simulated seats) at ``size`` in ``language``."""
+def demo_config(size: tuple[int, int], language: str, rotation: int = 0) -> Config:
+    """The shipped configuration (simulated seats) at ``size`` in ``language``, on a panel
+    turned ``rotation`` degrees (90: a 720×1280 panel shows a 1280×720 picture)."""
     config = load_config(SHIPPED_CONFIG)
-    display = dataclasses.replace(config.display, width=size[0], height=size[1], rotation=0)
+    display = dataclasses.replace(config.display, width=size[0], height=size[1],
+                                  rotation=rotation)
     return dataclasses.replace(config, display=display, language=language)
 
 
-def run_demo(out: Path, size: tuple[int, int], language: str) -> DemoContext:
+def run_demo(out: Path, size: tuple[int, int], language: str, rotation: int = 0
+             ) -> DemoContext:
     """Play every script of ``DEMOS`` into ``out``: screenshots and ``transcript.txt``."""
     out.mkdir(parents=True, exist_ok=True)
-    config = demo_config(size, language)
+    config = demo_config(size, language, rotation)
     backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
     clock = ManualClock()
     data = tempfile.TemporaryDirectory(prefix=f".{out.resolve().name}-data-", dir=out.parent)

@@ -285,13 +285,13 @@ class HistoryScreen(Screen):
             if fill:
                 pygame.draw.rect(p.surface, th.PLATE, r, border_radius=px(10))
             self.text(p, cells[0], pygame.Rect(r.x + px(12), y, name_w - px(12), r.h),
-                      px(32), colour)
+                      px(36), colour)
             if by_game:
                 self.text(p, cells[1], pygame.Rect(r.x + name_w, y, game_w, r.h), px(32),
                           colour)
             for i, cell in enumerate(cells[2:]):
                 box = pygame.Rect(r.x + name_w + game_w + i * col_w, y, col_w, r.h)
-                self.text(p, cell, box, px(32), colour, "center")
+                self.text(p, cell, box, px(36), colour, "center")
 
         row(area.y, [t("history.player"), t("history.game_column"), t("history.games"),
                      t("history.wins"), t("history.average")], th.INK_SOFT, False)

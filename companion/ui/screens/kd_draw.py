@@ -247,7 +247,7 @@ def table_grid(
     after the first share the rest of the width by ``weights`` (default: equally)."""
     theme = p.theme
     px = theme.px
-    lines = row_rects(rect, len(rows) + 1, px(34))
+    lines = row_rects(rect, len(rows) + 1, px(42))
     first = round(rect.w * first_share)
     weights = weights or [1.0] * (len(header) - 1)
     unit = (rect.w - first) / max(1.0, sum(weights))
@@ -260,7 +260,8 @@ def table_grid(
             out.append(pygame.Rect(line.x + left, line.y, right - left - px(6), line.h))
         return out
 
-    size = max(px(22), min(px(28), lines[0].h))
+    # the figures players read: 24+ px tall on the 800×480 panel when the rows allow it
+    size = max(px(22), min(px(36), lines[0].h + px(8)))
     for box, text in zip(cells(lines[0]), header, strict=True):
         fit(p, text, px(22), box, th.INK_SOFT, "left" if box.x == rect.x else "right")
     pygame.draw.line(
@@ -291,7 +292,7 @@ def kingdom_board(
     and a small second disc when it carries a momentum marker."""
     theme = screen.app.theme
     px = theme.px
-    scale_w = px(34)
+    scale_w = px(46)
     columns = [*kingdom.resources, None]
     col_w = (rect.w - scale_w) // len(columns)
     label_h = px(30)
@@ -305,9 +306,9 @@ def kingdom_board(
     # The scale of the resource track, on the left: its ends and its middle.
     low, high = kingdom.track.min, kingdom.track.max
     for v in sorted({low, (low + high) // 2, high}):
-        box = pygame.Rect(rect.x, 0, scale_w - px(4), px(26))
+        box = pygame.Rect(rect.x, 0, scale_w - px(4), px(30))
         box.centery = y_of(v, low, high)
-        fit(p, f"{v:+d}" if v else "0", px(26), box, th.INK_SOFT, "right")
+        fit(p, f"{v:+d}" if v else "0", px(36), box, th.INK_SOFT, "right")
     labels = [screen.t(f"kd.resource.{res.name}") if res else screen.t("kd.kingdom.stability")
               for res in columns]
     # A long name may borrow the room its neighbours' names leave on either side.
@@ -336,9 +337,9 @@ def kingdom_board(
                 y = y_of(v, low, high)
                 pygame.draw.rect(p.surface, END_ZONE, pygame.Rect(x - px(12), y - px(3), px(24),
                                                                   px(6)))
-                end = pygame.Rect(x + px(14), 0, col.right - x - px(14), px(26))
+                end = pygame.Rect(x + px(14), 0, col.right - x - px(14), px(30))
                 end.centery = y
-                fit(p, f"{v:+d}", px(26), end, END_ZONE, "left")
+                fit(p, f"{v:+d}", px(36), end, END_ZONE, "left")
         r = px(11)
         cy = y_of(pos, low, high)
         if res is None:

@@ -1,0 +1,113 @@
+"""Legible from a chair: every figure a player acts on is at least 24 px tall on the 7"
+800×480 panel, and grows with the screen.
+
+The whole demo (every screen the table shows) is played at 800×480, 1024×600, 1280×720
+and on a 720×1280 panel turned a quarter (rotation 90), in English and in French; at every
+screenshot each text that is a figure (a count, a score, a position: "4", "-2", "18.5",
+"8/8", "1=") is measured — the height the painter drew it at — against 24 px × the
+screen's short side / 480. The no-overlap / no-cut checks of tests/test_ui_look.py run on
+the same frames.
+
+Screens not yet redrawn to the bound are listed in ``NOT_YET`` with the smallest figure
+they draw today: the test fails if one of them gets smaller, and tells when one reaches the
+bound (then it leaves the list). Every other screen must meet the bound.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.ui import demo as demo_mod
+from companion.ui.theme import TextBox
+
+FIGURE = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")
+BOUND = 24  # px at 800×480 (short side 480)
+
+# (width, height, rotation): the panel as mounted; rotation 90 draws a 1280×720 canvas.
+SIZES = [(800, 480, 0), (1024, 600, 0), (1280, 720, 0), (720, 1280, 90)]
+
+# Screens (demo screenshot labels, without their number) that still draw figures below
+# the bound, with the smallest height (per 480 px of screen) they draw today: the Koryŏ and
+# Chosŏn boards and final tables, the Inheritors final table. Work to do, not a licence: a
+# screen here may only get better.
+NOT_YET: dict[str, int] = {
+    **{f"{game}-board{shot}": 14 for game in ("koryo", "choson") for shot in (
+        "-before-round-1", "-revealed", "-round-2-first-player-passed", "-undo-request",
+        "-undone", "-crowded", "-board-again")},
+    "koryo-board-limit-warning": 14,
+    "koryo-final": 14,
+    "choson-final": 14,
+    "inheritors-final-final": 21,
+    "inheritors-final-saved": 21,
+}
+
+
+def label(path: Path) -> str:
+    return path.stem.split("-", 1)[1]
+
+
+@pytest.fixture(scope="module", params=[(s, lang) for s in SIZES for lang in ("en", "fr")],
+                ids=lambda p: f"{p[0][0]}x{p[0][1]}r{p[0][2]}-{p[1]}")
+def frames(request, tmp_path_factory):
+    """The demo at one size and language: (screenshot, canvas size, text boxes) per shot."""
+    (w, h, rotation), language = request.param
+    shots: list[tuple[Path, tuple[int, int], list[TextBox]]] = []
+    shot = demo_mod.DemoContext.shot
+
+    def recording(self, name: str = "") -> Path:
+        path = shot(self, name)
+        shots.append((path, self.app.size, list(self.app.painter.texts)))
+        return path
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(demo_mod.DemoContext, "shot", recording)
+        demo_mod.run_demo(tmp_path_factory.mktemp("legible") / "out", (w, h), language,
+                          rotation)
+    return shots
+
+
+def smallest_figures(frames) -> dict[str, tuple[float, str]]:
+    """Per screen label: the smallest figure's height relative to 480 px, and its text."""
+    out: dict[str, tuple[float, str]] = {}
+    for path, size, texts in frames:
+        figures = [b for b in texts if FIGURE.fullmatch(b.text.strip())]
+        if not figures:
+            continue
+        box = min(figures, key=lambda b: b.height)
+        scaled = box.height * 480 / min(size)
+        key = label(path)
+        if key not in out or scaled < out[key][0]:
+            out[key] = (scaled, box.text)
+    return out
+
+
+def test_the_demo_shows_figures_to_measure(frames):
+    assert len(smallest_figures(frames)) >= 10
+
+
+def test_every_figure_a_player_acts_on_is_legible_from_a_chair(frames):
+    small = {k: v for k, v in smallest_figures(frames).items() if v[0] < BOUND - 0.5}
+    regressed = {k: v for k, v in small.items() if k not in NOT_YET or v[0] < NOT_YET[k] - 1}
+    assert regressed == {}, f"figures below {BOUND} px (per 480 px of screen): {regressed}"
+    reached = [k for k in NOT_YET if k not in small]
+    assert reached == [], f"these screens now meet the bound: take them off NOT_YET: {reached}"
+
+
+def test_every_frame_shows_its_texts_whole_apart_and_on_screen(frames):
+    """The layout checks of the look tests, on every screenshot of the demo at this size."""
+    problems = []
+    for path, size, texts in frames:
+        for box in texts:
+            if box.clipped:
+                problems.append((label(path), "cut", box.text))
+            if not (0 <= box.rect.left and box.rect.right <= size[0] and 0 <= box.rect.top
+                    and box.rect.bottom <= size[1]):
+                problems.append((label(path), "off screen", box.text))
+        for a, b in itertools.combinations(texts, 2):
+            if a.rect.colliderect(b.rect):
+                problems.append((label(path), "overlap", f"{a.text} / {b.text}"))
+    assert problems == []
