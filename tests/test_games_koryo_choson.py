@@ -281,3 +281,21 @@ def test_choson_full_game_through_session_time_travel_takes_first_player(tmp_pat
         assert [p["total"] for p in final["players"]] == [s.total for s in score.players]
         assert final["winners"] == list(score.winners)
         assert Session(journal, rules_for("choson"), session.game_id).public_view() == views[-1]
+
+
+@pytest.mark.parametrize("game", ["koryo", "choson"])
+def test_one_round_number_everywhere_the_season_of_the_round_the_table_is_in(game):
+    """Between rounds the view's season is the round about to start (as the prompt "Cleo
+    starts round 6" says), during a round that round; its deal and limit are its card's."""
+    rules, table = start(game)
+    rng = random.Random(7)
+    seen = set()
+    while rules.public_view(table)["final"] is None:
+        view = rules.public_view(table)
+        season = view["season"]
+        expected = view["round"] + 1 if view["phase"] == "setup" else view["round"]
+        assert season["round"] == expected
+        assert (season["deal"], season["limit"]) == (11 - expected, expected + 2)
+        seen.add(season["round"])
+        table = rules.apply(table, next_action(rules, table, rng))
+    assert seen == set(range(1, 9))

@@ -48,7 +48,7 @@ def _seats(setup: Mapping, n: int) -> tuple[int, ...]:
 def round_number(view: Mapping) -> int:
     """The round the table is in: between rounds (phase ``setup``) the one about to start,
     as the first player's prompt says it ("Cleo starts round 6"). One number everywhere."""
-    return view["round"] + 1 if view["phase"] == "setup" else view["round"]
+    return view["season"]["round"]
 
 
 def acting_player(view: Mapping) -> str:
@@ -95,6 +95,13 @@ class MajorityGame:
                             params={"name": action.get("action"), "error": str(exc)}) from None
         return SeatedState(table.seats, self.engine.apply(table.state, act))
 
+    def season(self, state: Any) -> dict[str, int]:
+        """The round the table is in and its season card: between rounds (the set-up) the
+        round about to start, as the first player's prompt names it."""
+        n = min(state.round + 1, self.engine.ROUNDS) if state.phase == "setup" else state.round
+        n = max(n, 1)
+        return {"round": n, "deal": self.engine.deal(n), "limit": self.engine.limit(n)}
+
     def public_view(self, table: SeatedState) -> dict:
         """Everything the screens and lights show, JSON-ready (nothing here is secret)."""
         e, s = self.engine, table.state
@@ -108,6 +115,9 @@ class MajorityGame:
             "phase": s.phase,
             "deal": e.deal(s.round) if s.round else None,
             "limit": e.limit(s.round) if s.round else None,
+            # the round the table is in (between rounds: the one about to start) and its
+            # season card, one round number for every line of the screen
+            "season": self.season(s),
             "first_player": s.first_player,
             "current_player": s.current_player,
             "bank": s.bank,
