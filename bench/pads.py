@@ -388,7 +388,7 @@ def serial_block(variant: str, directory: Path, window, count: int, rng) -> dict
 # -- the run -------------------------------------------------------------------------------
 
 
-def run(rounds: int = 3, count: int = 50, seed: int = 16) -> list[Row]:
+def run(rounds: int = 3, count: int = 40, seed: int = 16) -> list[Row]:
     rng = random.Random(seed)
     pygame.display.init()
     window = open_window(800, 480, False, "bench")

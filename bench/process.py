@@ -32,7 +32,7 @@ from pathlib import Path
 from bench.common import ROOT, Row, env_child, spread, times, verdict
 from companion.config import SHIPPED_CONFIG
 
-IDLE_S = 10.0
+IDLE_S = 8.0
 ROUNDS = 3
 PAIRS = 10
 READY = re.compile(r"\bready\b")
