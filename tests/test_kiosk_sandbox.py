@@ -24,18 +24,23 @@ from unit_file import environment, parse
 
 from companion.commands import install_service as svc
 
+PROJECT = Path(__file__).resolve().parents[1]  # the checkout whose venv the unit runs
+
 SANDBOX = r"""
 set -eu
-home=$1 data=$2 workdir=$3
-shift 3
+home=$1 data=$2 workdir=$3 project=$4
+shift 4
 mount --make-rprivate /
-# the home (holding the data directory) kept across the fresh /tmp, on /media meanwhile
+# the home (holding the data directory) and the project (holding the venv) kept across the
+# fresh /tmp, where a test or a CI checkout may have them, on /media meanwhile
 mount -t tmpfs tmpfs /media
-mkdir /media/home
+mkdir /media/home /media/project
 mount --rbind "$home" /media/home
+mount --rbind "$project" /media/project
 mount -t tmpfs -o mode=1777 tmpfs /tmp                # PrivateTmp=yes
-mkdir -p "$home"
+mkdir -p "$home" "$project"
 mount --rbind /media/home "$home"
+mount --rbind /media/project "$project"
 umount -l /media
 mount --bind "$data" "$data"                          # ReadWritePaths=
 # ProtectSystem=strict, ProtectHome=read-only
@@ -110,6 +115,7 @@ def test_kiosk_runs_with_the_data_directory_the_only_writable_place(tmp_path, de
             str(home),
             writable[0],
             service["WorkingDirectory"],
+            str(PROJECT),
             *argv,
         ],
         env,
