@@ -13,8 +13,11 @@ apart, and listeners see only the public view.
 from __future__ import annotations
 
 import logging
+import tempfile
 import threading
+import weakref
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 from companion.engine.errors import RuleError
@@ -101,12 +104,30 @@ class Session:
         self._lock = threading.RLock()
         self._listeners = Listeners()
         self._state = self._replay()
+        self.kept = True  # False: a throwaway journal, removed by ``close``
+        self._drop: Callable[[], None] | None = None
 
     @classmethod
-    def start(cls, journal: Journal, rules: Rules, setup: dict) -> Session:
-        """A new game: the setup is checked by ``rules.initial`` before it is journaled."""
+    def start(cls, journal: Journal | None, rules: Rules, setup: dict) -> Session:
+        """A new game, the one way every game opens: the setup is checked by
+        ``rules.initial`` before it is journaled. With the table's ``journal`` the game is
+        kept (it resumes after a power cut, it goes to the history); with None (a table
+        that keeps no games) it is journaled all the same, in a throwaway journal of this
+        process that ``close`` (or dropping the session) removes, so undo, views and
+        listeners work alike."""
         rules.initial(setup)
-        return cls(journal, rules, journal.begin_game(rules.name, setup))
+        if journal is not None:
+            return cls(journal, rules, journal.begin_game(rules.name, setup))
+        scratch = tempfile.TemporaryDirectory(prefix=f"companion-{rules.name}-")
+        journal = Journal(Path(scratch.name) / "journal.db")
+        try:
+            session = cls(journal, rules, journal.begin_game(rules.name, setup))
+        except BaseException:
+            _drop_scratch(journal, scratch)
+            raise
+        session.kept = False
+        session._drop = weakref.finalize(session, _drop_scratch, journal, scratch)
+        return session
 
     @classmethod
     def resume(cls, journal: Journal, rules: Rules, game_id: int | None = None) -> Session | None:
@@ -169,9 +190,22 @@ class Session:
                 **first_player_of(self.setup)}
 
     def finish(self, result: dict) -> None:
-        """Record the result: the game becomes history and accepts no more actions."""
+        """Record the result: the game becomes history and accepts no more actions (a
+        throwaway journal is then removed; the state stays readable)."""
         with self._lock:
             self.journal.finish(self.game_id, result)
+        self.close()
+
+    def close(self) -> None:
+        """Remove a throwaway journal (nothing for a kept game, which stays in the
+        table's journal); safe to call twice."""
+        if self._drop is not None:
+            self._drop()
 
     def _publish(self) -> dict:
         return self._listeners.publish(self.rules.public_view(self._state))
+
+
+def _drop_scratch(journal: Journal, scratch: tempfile.TemporaryDirectory) -> None:
+    journal.close()
+    scratch.cleanup()

@@ -271,3 +271,42 @@ def test_session_matches_a_model_through_moves_undos_and_restarts(ops):
             assert session.state == Count(12, moves, tuple(w for _, w in model if w))
             assert journal.actions(session.game_id) == [{"add": a} for a in moves]
         journal.close()
+
+
+def test_without_a_journal_a_throwaway_one_plays_alike_and_close_removes_it():
+    session = Session.start(None, RULES, {"limit": 5})
+    assert not session.kept
+    seen: list[dict] = []
+    session.subscribe(seen.append)
+    session.dispatch({"add": 2})
+    session.dispatch({"add": 3})
+    assert session.undo() == {"add": 3}
+    assert seen[-1] == {"total": 2, "moves": 1, "sealed": 0}
+    where = session.journal.path.parent
+    assert where.is_dir()
+    session.close()
+    session.close()  # twice is fine
+    assert not where.exists()
+    assert session.public_view()["total"] == 2  # the state stays readable
+
+
+def test_a_throwaway_journal_goes_when_the_game_finishes_or_the_session_is_dropped(journal):
+    finished = Session.start(None, RULES, {"limit": 5})
+    where = finished.journal.path.parent
+    finished.finish({"total": 0})
+    assert not where.exists()
+    dropped = Session.start(None, RULES, {"limit": 5})
+    where = dropped.journal.path.parent
+    del dropped
+    assert not where.exists()
+    kept = Session.start(journal, RULES, {"limit": 5})
+    assert kept.kept
+    kept.close()  # a kept game stays in the table's journal
+    assert Session.resume(journal, RULES).game_id == kept.game_id
+
+
+def test_a_bad_setup_makes_no_throwaway_journal(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with pytest.raises(RuleError):
+        Session.start(None, RULES, {"limit": 0})
+    assert list(tmp_path.iterdir()) == []

@@ -25,13 +25,12 @@ from collections.abc import Callable
 
 import pygame
 
-from companion import history
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet
 from companion.hardware.base import light_rgb
 from companion.seat import ButtonEvent, Light
-from companion.session import Session, first_player_of
+from companion.session import Session
 from companion.tables import inheritors as table
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -158,39 +157,6 @@ def button_h(app: App) -> int:
 # --------------------------------------------------------------------------- sessions
 
 
-class LocalSession:
-    """The sheet in memory, for a table that keeps no journal: same calls as ``Session``."""
-
-    def __init__(self, rules: InheritorsSheet, setup: dict) -> None:
-        self.rules = rules
-        self.setup = setup
-        self.started = history.now()
-        self._states = [rules.initial(setup)]
-
-    @property
-    def state(self) -> Sheet:
-        return self._states[-1]
-
-    def public_view(self) -> dict:
-        return self.rules.public_view(self.state)
-
-    def dispatch(self, action: dict) -> dict:
-        self._states.append(self.rules.apply(self.state, action))
-        return self.public_view()
-
-    def undo(self) -> bool | None:
-        if len(self._states) == 1:
-            return None
-        self._states.pop()
-        return True
-
-    def history_facts(self) -> dict[str, str]:
-        return {"started": self.started, **first_player_of(self.setup)}
-
-    def finish(self, result: dict) -> None:
-        """Nothing is journaled: nothing to close."""
-
-
 def new_game(app: App) -> Screen:
     return SetupScreen(app)
 
@@ -273,11 +239,7 @@ class SetupScreen(Touch):
         names = [self.app.seats[s].name for s in self.chosen]
         setup = {"players": names, "seats": list(self.chosen),
                  "first_player": self.app.seats[self.first].name}
-        rules = InheritorsSheet()
-        if self.app.journal is not None:
-            session = Session.start(self.app.journal, rules, setup)
-        else:
-            session = LocalSession(rules, setup)
+        session = Session.start(self.app.journal, InheritorsSheet(), setup)
         self.app.replace(SheetScreen(self.app, session))
 
     def build(self) -> None:
@@ -381,7 +343,7 @@ class SheetScreen(Touch):
 
     name = "inheritors-sheet"
 
-    def __init__(self, app: App, session: Session | LocalSession) -> None:
+    def __init__(self, app: App, session: Session) -> None:
         super().__init__(app)
         self.rules = InheritorsSheet()
         self.session = session
@@ -400,7 +362,7 @@ class SheetScreen(Touch):
     def home(self) -> None:
         """Back to Home, the sheet unfinished in the journal; without a journal (the
         entries are lost) only at the second tap."""
-        if isinstance(self.session, LocalSession) and not self.leaving:
+        if not self.session.kept and not self.leaving:
             self.leaving = True
             self.refresh()
             return
@@ -759,7 +721,7 @@ class ResultScreen(Touch):
 
     name = "inheritors-final"
 
-    def __init__(self, app: App, session: Session | LocalSession, sheet: SheetScreen) -> None:
+    def __init__(self, app: App, session: Session, sheet: SheetScreen) -> None:
         super().__init__(app)
         self.session = session
         self.sheet = sheet

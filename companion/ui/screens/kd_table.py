@@ -17,11 +17,8 @@ table is closed or dropped.
 from __future__ import annotations
 
 import logging
-import tempfile
-import weakref
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from companion import kd_data, kd_ledger
 from companion.engine import kd_campaign, kd_kingdom, kd_vote
@@ -76,7 +73,6 @@ class KdTable:
         self.games_before = len(campaign.games) if campaign else 0
         self.refused: tuple[str, RuleError] | None = None  # (who, why): open vote only
         self.played: GameResult | None = None  # the history row, once the night is finished
-        self._close = None
 
     @classmethod
     def new(cls, players: Sequence[str], journal: Journal | None = None,
@@ -91,25 +87,17 @@ class KdTable:
             campaign = (ledger.load() if ledger is not None
                         else kd_campaign.new_campaign(kd_data.shipped().settings))
         campaign = with_houses(campaign, players)
-        scratch = None
-        if journal is None:  # games not kept
-            scratch = tempfile.TemporaryDirectory(prefix="companion-kd-")
-            journal = Journal(Path(scratch.name) / "journal.db")
         setup = {
             "players": list(players),
             "campaign": campaign.to_dict(),
             "momenta": momenta or dict.fromkeys(kd_kingdom.RESOURCES, kd_kingdom.UP),
             "public": {"power": False, "coins": False},
         }
-        table = cls(Session.start(journal, kd_game.KingsDilemma(), setup), campaign, ledger)
-        if scratch is not None:
-            table._close = weakref.finalize(table, _drop, journal, scratch)
-        return table
+        return cls(Session.start(journal, kd_game.KingsDilemma(), setup), campaign, ledger)
 
     def close(self) -> None:
         """Remove the temporary journal of a night not kept (nothing for a kept one)."""
-        if self._close is not None:
-            self._close()
+        self.session.close()
 
     # --- what the screens may show ------------------------------------------------------
 
@@ -231,7 +219,6 @@ class KdTable:
         except RuleError as exc:
             log.warning("kings-dilemma: result not kept in the history: %s", exc)
         self.session.finish(final)
-        self.close()
 
     # --- the campaign -------------------------------------------------------------------
 
@@ -298,8 +285,3 @@ class KdTable:
         self.campaign = replace(campaign, settings=replace(campaign.settings, table=table))
         if self.ledger is not None:
             self.ledger.save(self.campaign)
-
-
-def _drop(journal: Journal, scratch: tempfile.TemporaryDirectory) -> None:
-    journal.close()
-    scratch.cleanup()

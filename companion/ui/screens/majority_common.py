@@ -35,10 +35,8 @@ from __future__ import annotations
 import logging
 import math
 import random
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pygame
 
@@ -47,7 +45,6 @@ from companion.games import rules_for
 from companion.games.autoplay import next_action
 from companion.games.majority import MajorityGame
 from companion.history import GameResult, result_of
-from companion.journal import Journal
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
 from companion.ui import theme as th
@@ -283,11 +280,8 @@ class SetupScreen(BaseScreen):
             )
             self.app.invalidate()
             return
-        journal = self.app.journal
-        if journal is None:  # games not kept: a journal of this process only
-            journal = Journal(Path(tempfile.mkdtemp(prefix="companion-majority-")) / "journal.db")
         try:
-            session = Session.start(journal, rules, self.setup())
+            session = Session.start(self.app.journal, rules, self.setup())
         except RuleError as exc:
             self.message = self.t("majority.refused", reason=self.refusal(exc))
             self.app.invalidate()
