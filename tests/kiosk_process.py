@@ -31,9 +31,18 @@ def env() -> dict[str, str]:
     return e
 
 
-def write_config(tmp_path: Path, backend: str = "gpio", language: str = "en") -> Path:
+MORE_SEATS = ("  - {name: Cleo, colour: green, position: left}\n"
+              "  - {name: Dan, colour: yellow, position: right}\n")
+
+
+def write_config(tmp_path: Path, backend: str = "gpio", language: str = "en",
+                 seats: int = 2) -> Path:
+    """``config.yaml`` in ``tmp_path``: Ana and Ben (``seats=4``: Cleo and Dan too)."""
+    text = CONFIG.format(backend=backend, language=language)
+    if seats == 4:
+        text = text.replace("hardware:", MORE_SEATS + "hardware:", 1)
     path = tmp_path / "config.yaml"
-    path.write_text(CONFIG.format(backend=backend, language=language), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path
 
 

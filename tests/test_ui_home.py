@@ -33,6 +33,9 @@ class GameScreen(Screen):
         super().__init__(app)
         self.game_id = game_id
 
+    def lights(self) -> dict[int, Light]:
+        return {0: Light.FIRST_PLAYER}
+
     def draw(self, p) -> None:
         p.surface.fill((0, 0, 0))
 
@@ -44,7 +47,6 @@ def fake_module(name: str, refuse: str | None = None) -> types.ModuleType:
     def new_game(app):
         if refuse:
             raise RuleError("seats", refuse)
-        app.backend.set_light(0, Light.FIRST_PLAYER)
         return GameScreen(app)
 
     def resume(app, game_id):

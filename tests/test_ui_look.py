@@ -139,8 +139,7 @@ def test_each_seat_light_shows_its_state_colour(open_app, size, rotation):
     assert all(any(light_rgb(light, app.clock.now_ms())) for light in states[1:])
     for shift in range(len(states)):
         lights = {seat: states[(seat + shift) % len(states)] for seat in range(len(FIVE))}
-        for seat, light in lights.items():
-            app.backend.set_light(seat, light)
+        screen.lit = lights  # what the table check shows
         app.invalidate()
         app.step(block=False)
         for seat, light in lights.items():
@@ -157,8 +156,8 @@ def test_attention_light_blinks_across_its_deadline(open_app, size, rotation):
     app = open_app(size, rotation)
     screen = TableCheckScreen(app)
     app.push(screen)
-    app.backend.set_light(0, Light.YOUR_TURN)
-    app.backend.set_light(1, Light.ATTENTION)
+    screen.lit = {0: Light.YOUR_TURN, 1: Light.ATTENTION}
+    app.invalidate()
     app.step(block=False)
     centre = screen.ring.light_centre(1)
     seen = []

@@ -110,6 +110,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
     from companion.history import History
     from companion.history import default_path as history_path
     from companion.journal import Journal, JournalError, StorageError
+    from companion.play import lights as seat_lights
     from companion.ui.app import make_app, wants_fullscreen
     from companion.ui.home import HomeScreen, resume_unfinished
 
@@ -172,6 +173,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         if resumed is not None:
             app.push(resumed)
         app.render_if_dirty()
+        logger.info("lights: %s", seat_lights.shown(backend, len(app.seats)))
         logger.info("ready: %s", app.screen.describe())
         app.run()
     finally:

@@ -37,7 +37,9 @@ from companion.hardware.base import SeatBackend
 from companion.history import History
 from companion.i18n import Catalog, load_catalog
 from companion.journal import Journal, StorageError
-from companion.seat import ButtonEvent
+from companion.play import lights as seat_lights
+from companion.play.lights import SeatLightMap
+from companion.seat import ButtonEvent, Light
 from companion.ui.theme import WARNING, WARNING_BG, Painter, Theme
 
 log = logging.getLogger(__name__)
@@ -86,6 +88,11 @@ class Screen:
 
     def on_show(self) -> None:
         """This screen has just come on top of the stack (pushed, or uncovered by a pop)."""
+
+    def lights(self) -> SeatLightMap | Sequence[Light]:
+        """The seats' lights while this screen is on top (a seat not named is off): a game
+        screen's come from its controller; a screen without a game has them all off."""
+        return {}
 
     def on_button(self, event: ButtonEvent) -> None:
         """A seat button was pressed."""
@@ -244,7 +251,11 @@ class App:
         return [(key, detail) for key, detail in found + self.warnings if detail]
 
     def invalidate(self) -> None:
+        """What is shown changed: a frame is due, and the seats show the lights of the
+        screen on top."""
         self._dirty = True
+        if self.screens:
+            seat_lights.show(self.backend, len(self.seats), self.screen.lights())
 
     # --- seats --------------------------------------------------------------------------
 

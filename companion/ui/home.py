@@ -95,6 +95,7 @@ class HomeScreen(Screen):
         super().__init__(app)
         self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
         self.status: str | None = None
+        self.here: int | None = None  # the seat that last pressed a button
         self.build()
 
     def build(self) -> None:
@@ -238,7 +239,6 @@ class HomeScreen(Screen):
         """Push the screen of ``entry``'s unfinished game; a game that can't be rebuilt is
         said on the status line (Abandon is then the way out)."""
         module = importlib.import_module(entry.module)
-        self._lights_off()
         t = self.app.catalog.text
         try:
             screen = module.resume(self.app, record.id)
@@ -284,7 +284,6 @@ class HomeScreen(Screen):
         """Push the first screen of a new game of ``entry``; a table the game refuses (too
         few seats, say) is said on the status line instead."""
         module = importlib.import_module(entry.module)
-        self._lights_off()  # before: the game's first screen may light seats already
         try:
             screen = module.new_game(self.app)
         except RuleError as exc:
@@ -298,21 +297,20 @@ class HomeScreen(Screen):
         self.app.push(screen)
 
     def open_table_check(self) -> None:
-        self._lights_off()
         self.app.push(TableCheckScreen(self.app, back=True))
 
-    def _lights_off(self) -> None:
-        for seat in range(len(self.app.seats)):
-            self.app.backend.set_light(seat, Light.OFF)
-
     def on_show(self) -> None:
-        self._lights_off()
+        self.here = None
         self.build()
         self.status = None
 
+    def lights(self) -> dict[int, Light]:
+        """No game here: only the seat that last said it is here is lit."""
+        return {} if self.here is None else {self.here: Light.YOUR_TURN}
+
     def on_button(self, event: ButtonEvent) -> None:
         self._cancel()
-        self.app.backend.set_light(event.seat, Light.YOUR_TURN)
+        self.here = event.seat
         name = self.app.seats[event.seat].name
         self.status = self.app.catalog.text("home.seat_here", name=name)
         self.app.invalidate()

@@ -50,6 +50,7 @@ class TableCheckScreen(Screen):
         t = app.catalog.text
         self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
         self.last: dict[int, ButtonEvent] = {}
+        self.lit: dict[int, Light] = {}  # what the seats show: a press's answer, the test
         self.headline: str | None = None
         self.cycle = 0
         self.back_rect: pygame.Rect | None = None
@@ -109,8 +110,7 @@ class TableCheckScreen(Screen):
     def on_button(self, event: ButtonEvent) -> None:
         t = self.app.catalog.text
         seat = self.app.seats[event.seat]
-        light = Light.ATTENTION if event.press is Press.LONG else Light.YOUR_TURN
-        self.app.backend.set_light(event.seat, light)
+        self.lit[event.seat] = Light.ATTENTION if event.press is Press.LONG else Light.YOUR_TURN
         self.last[event.seat] = event
         key = (
             "table_check.pressed_long" if event.press is Press.LONG else "table_check.pressed_short"
@@ -128,16 +128,17 @@ class TableCheckScreen(Screen):
     def test_lights(self) -> None:
         light = LIGHT_CYCLE[self.cycle % len(LIGHT_CYCLE)]
         self.cycle += 1
-        for seat in range(len(self.app.seats)):
-            self.app.backend.set_light(seat, light)
+        self.lit = dict.fromkeys(range(len(self.app.seats)), light)
         name = self.app.catalog.text(f"light.{light.value}")
         self.headline = self.app.catalog.text("table_check.lights_all", light=name)
         self.app.invalidate()
 
+    def lights(self) -> dict[int, Light]:
+        return self.lit
+
     def lights_off(self) -> None:
         """Every light off; the seats' answers stay on screen (the check goes on)."""
-        for seat in range(len(self.app.seats)):
-            self.app.backend.set_light(seat, Light.OFF)
+        self.lit = {}
         self.headline = None
         self.cycle = 0
         self.app.invalidate()

@@ -19,7 +19,6 @@ from companion.engine.errors import RuleError
 from companion.engine.kd_campaign import Campaign
 from companion.history import GameResult, History, PlayerStats
 from companion.kd_ledger import LEDGER_FILE
-from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCodeScreen
@@ -56,9 +55,7 @@ class HistoryScreen(Screen):
         self.reload()
 
     def on_show(self) -> None:
-        """No game here: every seat's light off; the games kept meanwhile are read again."""
-        for seat in range(len(self.app.seats)):
-            self.app.backend.set_light(seat, Light.OFF)
+        """The games kept meanwhile are read again (no game here: every seat's light off)."""
         self.reload()
 
     # --- data ---------------------------------------------------------------------------

@@ -216,14 +216,12 @@ class SetupScreen(Touch):
         self.show_first()
 
     def show_first(self) -> None:
-        for seat in range(len(self.app.seats)):
-            lit = seat == self.first
-            self.app.backend.set_light(seat, Light.FIRST_PLAYER if lit else Light.OFF)
         self.refresh()
 
+    def lights(self) -> dict[int, Light]:
+        return {} if self.first is None else {self.first: Light.FIRST_PLAYER}
+
     def back(self) -> None:
-        for seat in range(len(self.app.seats)):
-            self.app.backend.set_light(seat, Light.OFF)
         if len(self.app.screens) > 1:
             self.app.pop()
 
@@ -356,9 +354,6 @@ class SheetScreen(Touch):
         self.view = session.public_view()
         self.build()
 
-    def on_show(self) -> None:
-        self.lights()
-
     def home(self) -> None:
         """Back to Home, the sheet unfinished in the journal; without a journal (the
         entries are lost) only at the second tap."""
@@ -366,8 +361,6 @@ class SheetScreen(Touch):
             self.leaving = True
             self.refresh()
             return
-        for seat in range(len(self.app.seats)):
-            self.app.backend.set_light(seat, Light.OFF)
         if len(self.app.screens) > 1:
             self.app.pop()
         else:
@@ -387,11 +380,9 @@ class SheetScreen(Touch):
         return [f"stack:{c}" for c in table.colours()] + [
             "tomes", "hand", "relics", "quests", "honors", "bonus"]
 
-    def lights(self) -> None:
+    def lights(self) -> dict[int, Light]:
         """The first player's seat lit FIRST_PLAYER, every other seat off."""
-        lights = self.rules.lights(self.view)
-        for seat in range(len(self.app.seats)):
-            self.app.backend.set_light(seat, lights.get(seat, Light.OFF))
+        return self.rules.lights(self.view)
 
     def enter(self, action: dict) -> None:
         """Dispatch one entry; a refusal is shown with its reason and changes nothing."""
@@ -740,9 +731,11 @@ class ResultScreen(Touch):
             self.app.history.keep(self.played)
         self.session.finish(self.result)
         self.saved = True
-        for seat in self.sheet.sheet.seats:
-            self.app.backend.set_light(seat, Light.OFF)
         self.refresh()
+
+    def lights(self) -> dict[int, Light]:
+        """The sheet's lights until the game is saved, then none."""
+        return {} if self.saved else self.sheet.lights()
 
     def done(self) -> None:
         if len(self.app.screens) > 1:

@@ -75,10 +75,7 @@ class KdScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
-        """Lights and buttons follow the table; the frame is redrawn."""
-        for seat, light in enumerate(self.lights()):
-            if seat < len(self.app.seats) and self.app.backend.light(seat) is not light:
-                self.app.backend.set_light(seat, light)
+        """Buttons follow the table; the frame is redrawn (the lights with it)."""
         self.buttons = self.bar(self.actions(), self.bar_rect)
         self.app.invalidate()
 

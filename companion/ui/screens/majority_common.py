@@ -241,9 +241,10 @@ class SetupScreen(BaseScreen):
         if font.size(label)[0] > button.rect.w * 0.8:
             label = self.t("majority.setup.first", name=shorten(first, font, button.rect.w // 3))
         button.label = label
-        for seat in range(len(self.app.seats)):
-            light = Light.FIRST_PLAYER if chosen and seat == self.first else Light.OFF
-            self.app.backend.set_light(seat, light)
+
+    def lights(self) -> dict[int, Light]:
+        """The first player's seat lit, once there are players."""
+        return {self.first: Light.FIRST_PLAYER} if self.players() else {}
 
     def home(self) -> None:
         if len(self.app.screens) > 1:
@@ -383,17 +384,17 @@ class GameScreen(BaseScreen):
     def abbr(self, kind: str) -> str:
         return self.t(f"{self.spec.game}.abbr.{kind}")
 
+    def lights(self) -> dict[int, Light]:
+        return self.rules.lights(self.view)  # a seat out of the game stays dark
+
     def seat_of(self, player: str) -> int:
         return self.view["seats"][self.view["players"].index(player)]
 
     # --- the session --------------------------------------------------------------------
 
     def _show(self) -> None:
-        """Take the session's view: lights, mode, recording of a finished game."""
+        """Take the session's view: mode, recording of a finished game."""
         view = self.view
-        lights = self.rules.lights(view)
-        for seat in range(len(self.app.seats)):  # a seat out of the game stays dark
-            self.app.backend.set_light(seat, lights.get(seat, Light.OFF))
         if view["final"] is not None:
             self.mode = "final"
             self._record()
