@@ -172,6 +172,10 @@ class Session:
             self._state = state
             return self._publish()
 
+    def can_undo(self) -> bool:
+        """Whether the journal holds an action of this game to take back."""
+        return bool(self.journal.actions(self.game_id))
+
     def undo(self) -> dict | None:
         """Take back the last action (from the journal too); returns it (public part), or
         None when there is nothing to undo."""

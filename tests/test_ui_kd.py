@@ -26,11 +26,11 @@ from companion.engine.errors import RuleError
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
+from companion.play.kings_dilemma import NightController, ledger_for
 from companion.seat import Light, Press
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.screens import kings_dilemma as kd_ui
-from companion.ui.screens.kd_table import KdTable, ledger_for
 
 # The rulebook's worked example seats them clockwise in this order; Théodore leads.
 RULEBOOK = (
@@ -69,7 +69,7 @@ def kd(tmp_path):
                    "welfare": "up", "knowledge": "up"}
         if not with_table:
             return app, backend, None
-        table = KdTable.new(NAMES, journal, momenta=momenta, campaign=campaign,
+        table = NightController.new(NAMES, journal, momenta=momenta, campaign=campaign,
                             ledger=ledger_for(journal))
         return app, backend, table
 
@@ -123,6 +123,35 @@ def frame(app: App) -> bytes:
 
 def lights(backend: SimBackend) -> list[Light]:
     return [backend.light(s) for s in range(backend.seats)]
+
+
+# The rulebook example's presses up to its 6–6 tie (Théodore passes to moderate).
+TO_THE_TIE = [(0, "c", LONG), (1, "a", 1), (1, "a", LONG), (2, "b", 1), (2, "b", LONG),
+              (3, "a", 1), (3, "a", LONG), (4, "b", 4), (4, "b", LONG), (1, "a", 3),
+              (1, "a", LONG), (2, "b", 1), (2, "b", LONG), (3, "a", 1), (3, "a", LONG)]
+
+
+def test_the_moderator_breaks_a_tie_by_holding_aye_or_nay_on_the_seat_pad(kd):
+    """docs/button-grammar.md: on a tie the moderator *holds* Aye or Nay. A short press of
+    the moderator, or another seat's hold, leaves the tie to break; the hold breaks it."""
+    app, backend, table = kd()
+    t = app.catalog.text
+    show(app, kd_ui.CouncilScreen(app, table))
+    tap_button(app, t("kd.council.open_vote"))
+    for seat, button, how in TO_THE_TIE:
+        if how is LONG:
+            press(app, backend, seat, button, LONG)
+        else:
+            press(app, backend, seat, button, times=how)
+    assert table.vote_view()["phase"] == kd_vote.TIE
+    press(app, backend, 0, "a")  # Théodore, the moderator: a short press
+    press(app, backend, 1, "b", LONG)  # Julius is not the moderator
+    assert table.vote_view()["phase"] == kd_vote.TIE
+    assert lights(backend)[0] is Light.ATTENTION
+    press(app, backend, 0, "b", LONG)
+    vote = table.vote_view()
+    assert (vote["outcome"], vote["tie_broken"]) == ("nay", True)
+    assert t("kd.reveal.tie", name="Théodore", aye=6, nay=6) not in app.screen.describe()
 
 
 # --------------------------------------------------------------------------- secrecy
@@ -206,7 +235,7 @@ def test_power_cut_mid_secret_vote_resumes_locks_and_reveals_none(kd, tmp_path):
     for seat in (2, 3, 4):
         press(app, backend, seat, "a")
         press(app, backend, seat, "a", LONG)
-    assert screen.table.vote_view()["totals"] == {"aye": 4, "nay": 3}
+    assert screen.night.vote_view()["totals"] == {"aye": 4, "nay": 3}
 
 
 # --------------------------------------------------------------------------- a council
@@ -273,7 +302,7 @@ def test_rulebook_vote_example_by_seat_presses_and_taps_then_the_kingdom(kd):
 # --------------------------------------------------------------------------- layout
 
 
-def every_screen(app: App, backend: SimBackend, table: KdTable):
+def every_screen(app: App, backend: SimBackend, table: NightController):
     """Walk every screen once, yielding after each is drawn."""
     t = app.catalog.text
     show(app, kd_ui.CouncilScreen(app, table))
@@ -359,11 +388,11 @@ def test_new_game_coin_toss_sets_each_marker_side_before_the_council(kd):
     assert t("kd.setup.down") in [b.label for b in app.screen.buttons]
     tap_button(app, t("kd.setup.start"))
     assert isinstance(app.screen, kd_ui.CouncilScreen)
-    kingdom = app.screen.table.kingdom
+    kingdom = app.screen.night.kingdom
     assert [r.momentum for r in kingdom.resources] == ["up", "up", "down", "up", "up"]
     assert {r.position for r in kingdom.resources} == {0}
     assert kingdom.stability.position == 0
-    assert app.screen.table.session.game_id in [g.id for g in app.journal.unfinished()]
+    assert app.screen.night.session.game_id in [g.id for g in app.journal.unfinished()]
 
 
 def test_new_game_with_two_seats_is_refused_naming_the_seats(kd):

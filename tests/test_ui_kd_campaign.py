@@ -28,6 +28,7 @@ from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
 from companion.kd_ledger import LEDGER_FILE
+from companion.play.kings_dilemma import NightController, ledger_for
 from companion.seat import Press
 from companion.tables import kd_score
 from companion.ui.app import App, ManualClock, make_app
@@ -35,7 +36,6 @@ from companion.ui.demo import demo_config
 from companion.ui.home import HomeScreen
 from companion.ui.screens import MENU
 from companion.ui.screens import kings_dilemma as kd_ui
-from companion.ui.screens.kd_table import KdTable, ledger_for
 
 KD_ENTRY = next(e for e in MENU if e.game == "kings-dilemma")
 
@@ -93,15 +93,15 @@ def open_kd(app: App) -> None:
     tap(app, app.screen.button(app.catalog.text(KD_ENTRY.title)).rect)
 
 
-def start_night(app: App) -> KdTable:
+def start_night(app: App) -> NightController:
     open_kd(app)
     assert isinstance(app.screen, kd_ui.SetupScreen)
     tap_button(app, app.catalog.text("kd.setup.start"))
     assert isinstance(app.screen, kd_ui.CouncilScreen)
-    return app.screen.table
+    return app.screen.night
 
 
-def one_vote(app: App, table: KdTable) -> None:
+def one_vote(app: App, table: NightController) -> None:
     """An open vote where everybody passes for power, the moderator decides Aye, by taps
     to the kingdom board after an outcome with no change."""
     t = app.catalog.text
@@ -367,22 +367,22 @@ def test_an_open_vote_refusal_shows_the_engines_reason_a_secret_one_nothing(tabl
 
 
 def test_a_night_without_a_journal_leaves_no_folder_behind():
-    """KdTable.new without a journal: its temporary journal folder is removed when the
+    """NightController.new without a journal: its temporary journal folder is removed when the
     table is closed, when the night is finished, or when the table is dropped."""
     players = ["Ana", "Ben", "Cleo"]
-    closed = KdTable.new(players)
+    closed = NightController.new(players)
     folder = Path(closed.session.journal.path).parent
     assert folder.is_dir()
     closed.close()
     assert not folder.exists()
 
-    dropped = KdTable.new(players)
+    dropped = NightController.new(players)
     folder = Path(dropped.session.journal.path).parent
     del dropped
     gc.collect()
     assert not folder.exists()
 
-    finished = KdTable.new(players)
+    finished = NightController.new(players)
     folder = Path(finished.session.journal.path).parent
     finished.session.dispatch({"action": "king-dies"})
     finished.score({p: {"resources": 1, "wealth": [0, 0, 0]} for p in players},
@@ -405,7 +405,7 @@ def test_council_home_leaves_the_night_unfinished_and_the_menu_resumes_it(table_
     assert [g.id for g in app.journal.unfinished()] == [table.session.game_id]
     tap(app, app.screen.button(t("home.resume", game=t(KD_ENTRY.title))).rect)  # Home's Resume
     assert isinstance(app.screen, kd_ui.CouncilScreen)
-    assert app.screen.table.session.game_id == table.session.game_id
+    assert app.screen.night.session.game_id == table.session.game_id
     assert t("kd.council.title", number=2) in app.screen.describe()
 
 
@@ -442,7 +442,7 @@ def test_the_new_end_of_game_screens_fit(table_app, size, language):
     check_layout(app)
 
 
-def quick_night(table: KdTable) -> None:
+def quick_night(table: NightController) -> None:
     """A night ended at once (the king dies) and scored, its cards given."""
     table.king_dies()
     table.score({p: {"resources": n, "wealth": [0, 0, 0]} for p, n in
@@ -469,8 +469,8 @@ def test_new_campaign_during_a_night_then_a_power_cut_records_the_night_in_the_n
     tap_button(app, t("kd.confirm", action=t("kd.campaign.new")))
     assert saved(app).games == ()
     resumed = kd_ui.resume(app, second.session.game_id)  # the power came back
-    quick_night(resumed.table)
-    app.replace(kd_ui.EndScreen(app, resumed.table))
+    quick_night(resumed.night)
+    app.replace(kd_ui.EndScreen(app, resumed.night))
     tap_button(app, t("kd.council.campaign"))
     assert isinstance(app.screen, kd_ui.CampaignScreen)  # the values entered were kept
     (game,) = saved(app).games

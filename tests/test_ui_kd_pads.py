@@ -36,11 +36,11 @@ from companion.hardware.padproto import TICK_MS
 from companion.hardware.profile import load_profile, profile_path
 from companion.hardware.serial_pad import SerialBackend
 from companion.journal import Journal
+from companion.play.kings_dilemma import NightController, ledger_for
 from companion.seat import Light
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.screens import kings_dilemma as kd_ui
-from companion.ui.screens.kd_table import KdTable, ledger_for
 
 FIVE = load_profile(profile_path("gpio-5-seats"))
 L, M, K, T, O, A = (Light.LEADER, Light.MODERATOR, Light.BALLOT_LOCKED, Light.YOUR_TURN,
@@ -50,7 +50,7 @@ L, M, K, T, O, A = (Light.LEADER, Light.MODERATOR, Light.BALLOT_LOCKED, Light.YO
 NAY_2, AYE_1 = "b b B", "a A"
 
 
-def open_app(backend, tmp_path) -> tuple[App, KdTable, Journal]:
+def open_app(backend, tmp_path) -> tuple[App, NightController, Journal]:
     """The App on ``backend`` (callbacks routed by ``start_backend``), the rulebook's five
     seats; Théodore leads (highest house number), Julius moderates (lowest)."""
     config = dataclasses.replace(demo_config((800, 480), "en"), seats=RULEBOOK)
@@ -64,12 +64,12 @@ def open_app(backend, tmp_path) -> tuple[App, KdTable, Journal]:
         campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
     momenta = {"influence": "up", "prosperity": "up", "morale": "down", "welfare": "up",
                "knowledge": "up"}
-    table = KdTable.new(NAMES, journal, momenta=momenta, campaign=campaign,
+    table = NightController.new(NAMES, journal, momenta=momenta, campaign=campaign,
                         ledger=ledger_for(journal))
     return app, table, journal
 
 
-def night(app: App, table: KdTable, press: Callable[[int, str], None],
+def night(app: App, table: NightController, press: Callable[[int, str], None],
           seen: Callable[[], list[Light]], diana: str) -> bytes:
     """The scripted night; ``press(seat, keys)`` presses ``keys`` on the seat's pad (lower
     case short, upper case long), each handled by the App loop; ``seen()`` reads every

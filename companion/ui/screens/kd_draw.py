@@ -30,9 +30,9 @@ class KdScreen(Screen):
     buttons at the bottom. Subclasses set ``actions`` (catalog key, callback) and draw the
     body in ``draw_body``; the seat lights follow ``lights()`` on every change."""
 
-    def __init__(self, app: App, table) -> None:
+    def __init__(self, app: App, night) -> None:
         super().__init__(app)
-        self.table = table
+        self.night = night
         self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
         px = app.theme.px
         inner = self.ring.centre.inflate(-2 * px(10), -2 * px(8))
@@ -60,7 +60,7 @@ class KdScreen(Screen):
         return ()
 
     def lights(self) -> list[Light]:
-        return self.table.lights()
+        return self.night.lights()
 
     def confirm(self, label: str, callback: Callable[[], None]
                 ) -> tuple[str, Callable[[], None]]:

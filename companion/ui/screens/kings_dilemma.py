@@ -2,7 +2,7 @@
 (open or secret), the reveal with its clean-up, the dilemma's outcome, the kingdom board,
 the secret agendas and open agenda tokens at the end, the end scoring, the prestige and
 crave the rulebook's table gives (values the data file leaves empty are entered by hand)
-and the campaign ledger, saved beside the journal (``KdTable``).
+and the campaign ledger, saved beside the journal (``NightController``).
 
 The council's Home button leaves the night unfinished in the journal: the menu entry (and
 start-up) resumes it.
@@ -26,6 +26,7 @@ import pygame
 from companion.engine import kd_kingdom, kd_score, kd_vote
 from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
+from companion.play.kings_dilemma import NightController, ledger_for
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
 from companion.ui import theme as th
@@ -40,7 +41,6 @@ from companion.ui.screens.kd_draw import (
     table_grid,
     vote_help,
 )
-from companion.ui.screens.kd_table import KdTable, ledger_for
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button
 
@@ -76,8 +76,8 @@ class CouncilScreen(KdScreen):
     name = "kd-council"
 
     def title(self) -> tuple[str, str]:
-        view = self.table.view()
-        return (self.t("kd.council.title", number=self.table.dilemma),
+        view = self.night.view()
+        return (self.t("kd.council.title", number=self.night.dilemma),
                 self.t("kd.balance", power=view["balance"]))
 
     def actions(self) -> Actions:
@@ -97,14 +97,14 @@ class CouncilScreen(KdScreen):
             self.app.pop()
 
     def vote(self, mode: str) -> None:
-        self.table.start_vote(mode)
-        self.app.replace(VoteScreen(self.app, self.table))
+        self.night.start_vote(mode)
+        self.app.replace(VoteScreen(self.app, self.night))
 
     def kingdom(self) -> None:
-        self.app.push(KingdomScreen(self.app, self.table))
+        self.app.push(KingdomScreen(self.app, self.night))
 
     def campaign(self) -> None:
-        self.app.push(CampaignScreen(self.app, self.table))
+        self.app.push(CampaignScreen(self.app, self.night))
 
     def status(self, view: dict, name: str) -> str:
         last = view["vote"]
@@ -114,13 +114,13 @@ class CouncilScreen(KdScreen):
 
     def describe(self) -> str:
         left, right = self.title()
-        view = self.table.view()
+        view = self.night.view()
         rows = ", ".join(f"{n}: {self.status(view, n)}" for n in view["players"])
         return (f"{left} | {right} | {self.t('kd.token.leader')}: {view['leader']} | "
                 f"{self.t('kd.token.moderator')}: {view['moderator']} | {rows}")
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
-        view = self.table.view()
+        view = self.night.view()
         for i, box in enumerate(row_rects(rect, len(view["players"]), self.app.theme.px(44))):
             name = view["players"][i]
             seat_row(self, p, box, name, self.app.seats[view["seats"][i]].colour,
@@ -135,9 +135,9 @@ class VoteScreen(KdScreen):
     name = "kd-vote"
 
     def title(self) -> tuple[str, str]:
-        vote = self.table.vote_view()
+        vote = self.night.vote_view()
         key = "kd.vote.title_secret" if vote["mode"] == kd_vote.SECRET else "kd.vote.title_open"
-        left = self.t(key, number=self.table.dilemma)
+        left = self.t(key, number=self.night.dilemma)
         if vote["mode"] == kd_vote.SECRET:
             locked = sum(s["locked"] for s in vote["seats"].values())
             return left, self.t("kd.vote.locked_count", count=locked, total=len(vote["players"]))
@@ -147,25 +147,25 @@ class VoteScreen(KdScreen):
         return undo_action(self)
 
     def on_button(self, event: ButtonEvent) -> None:
-        if not self.table.press(event):  # a secret vote's pending or refused press: no trace
+        if not self.night.press(event):  # a secret vote's pending or refused press: no trace
             return
         self.confirming = None
-        if self.table.vote_view()["phase"] != kd_vote.VOTING:
-            self.app.replace(RevealScreen(self.app, self.table))
+        if self.night.vote_view()["phase"] != kd_vote.VOTING:
+            self.app.replace(RevealScreen(self.app, self.night))
         else:
             self.refresh()
 
     def headline(self, vote: dict) -> tuple[str, tuple]:
         if vote["mode"] == kd_vote.SECRET:
             return " / ".join(vote_help(self.t, kd_vote.SECRET)), th.INK_SOFT
-        if self.table.refused:  # an open vote's refusal and its reason are public
-            name, exc = self.table.refused
+        if self.night.refused:  # an open vote's refusal and its reason are public
+            name, exc = self.night.refused
             reason = self.app.catalog.refusal(exc, {"side": lambda s: self.t(f"kd.side.{s}")})
             return self.t("kd.vote.refused", name=name, reason=reason), th.MISSING
         return self.t("kd.vote.turn", name=vote["turn"], end=vote["ends_after"]), th.WARNING
 
     def describe(self) -> str:
-        vote = self.table.vote_view()
+        vote = self.night.vote_view()
         left, right = self.title()
         rows = ", ".join(f"{n}: {self.status(vote, n)[0]}" for n in vote["players"])
         return f"{left} | {right} | {self.headline(vote)[0]} | {rows}"
@@ -187,7 +187,7 @@ class VoteScreen(KdScreen):
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         px = self.app.theme.px
-        view = self.table.view()
+        view = self.night.view()
         vote = view["vote"]
         line = pygame.Rect(rect.x, rect.y, rect.w, px(30))
         if vote["mode"] == kd_vote.SECRET:  # what each press and hold does, two lines
@@ -213,11 +213,11 @@ class RevealScreen(KdScreen):
     name = "kd-reveal"
 
     def title(self) -> tuple[str, str]:
-        vote = self.table.vote_view()
-        return self.t("kd.reveal.title", number=self.table.dilemma), self.footer(vote)
+        vote = self.night.vote_view()
+        return self.t("kd.reveal.title", number=self.night.dilemma), self.footer(vote)
 
     def actions(self) -> Actions:
-        vote = self.table.vote_view()
+        vote = self.night.vote_view()
         if vote["phase"] == kd_vote.TIE:
             return [*((self.t("kd.reveal.decide", side=self.t(f"kd.side.{side}")),
                        partial(self.decide, side)) for side in kd_vote.SIDES),
@@ -228,20 +228,20 @@ class RevealScreen(KdScreen):
         return [(self.t("kd.reveal.outcome"), self.outcome), *undo_action(self)]
 
     def decide(self, side: str) -> None:
-        self.table.break_tie(side)
+        self.night.break_tie(side)
         self.refresh()
 
     def choose(self, name: str) -> None:
-        self.table.choose_leader(name)
+        self.night.choose_leader(name)
         self.refresh()
 
     def on_button(self, event: ButtonEvent) -> None:
-        if self.table.press(event):
+        if self.night.press(event):
             self.confirming = None
             self.refresh()
 
     def outcome(self) -> None:
-        self.app.replace(OutcomeScreen(self.app, self.table))
+        self.app.replace(OutcomeScreen(self.app, self.night))
 
     def headline(self, vote: dict) -> str:
         totals, moderator = vote["totals"], vote["moderator"]
@@ -278,13 +278,13 @@ class RevealScreen(KdScreen):
         return self.t("kd.reveal.balance", before=before, after=vote["balance"])
 
     def describe(self) -> str:
-        vote = self.table.vote_view()
+        vote = self.night.vote_view()
         rows = ", ".join(f"{n}: {self.status(vote, n)}" for n in vote["players"])
         return f"{self.title()[0]} | {self.headline(vote)} | {self.footer(vote)} | {rows}"
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         px = self.app.theme.px
-        view = self.table.view()
+        view = self.night.view()
         vote = view["vote"]
         line = pygame.Rect(rect.x, rect.y, rect.w, px(30))
         fit(p, self.headline(vote), px(30), line, th.WARNING)
@@ -299,9 +299,9 @@ class StepperScreen(KdScreen):
     """Numbers entered by touch: up to five − / + steppers and the Done button, in three
     columns and two rows (every target at least ``MIN_TARGET``)."""
 
-    def __init__(self, app: App, table: KdTable) -> None:
+    def __init__(self, app: App, night: NightController) -> None:
         self.values: dict[str, int] = {}  # in entry order
-        super().__init__(app, table)
+        super().__init__(app, night)
 
     def fields(self) -> list[tuple[str, str]]:
         """(key, label) of each stepper."""
@@ -368,7 +368,7 @@ class OutcomeScreen(StepperScreen):
     name = "kd-outcome"
 
     def title(self) -> tuple[str, str]:
-        return self.t("kd.outcome.title", number=self.table.dilemma), ""
+        return self.t("kd.outcome.title", number=self.night.dilemma), ""
 
     def fields(self) -> list[tuple[str, str]]:
         return [(r, self.t(f"kd.resource.{r}")) for r in kd_kingdom.RESOURCES]
@@ -377,8 +377,8 @@ class OutcomeScreen(StepperScreen):
         return self.t("kd.outcome.apply")
 
     def done(self) -> None:
-        self.table.apply_outcome(list(self.values.items()))
-        self.app.replace(KingdomScreen(self.app, self.table, after_outcome=True))
+        self.night.apply_outcome(list(self.values.items()))
+        self.app.replace(KingdomScreen(self.app, self.night, after_outcome=True))
 
     def describe(self) -> str:
         changes = ", ".join(f"{self.t(f'kd.resource.{r}')} {n:+d}" for r, n in self.values.items())
@@ -390,48 +390,48 @@ class KingdomScreen(KdScreen):
 
     name = "kd-kingdom"
 
-    def __init__(self, app: App, table: KdTable, after_outcome: bool = False) -> None:
+    def __init__(self, app: App, night: NightController, after_outcome: bool = False) -> None:
         self.after_outcome = after_outcome
-        super().__init__(app, table)
+        super().__init__(app, night)
 
     def title(self) -> tuple[str, str]:
-        ended = self.table.view()["ended"]
+        ended = self.night.view()["ended"]
         return self.t("kd.kingdom.title"), self.t(f"kd.ended.{ended}") if ended else ""
 
     def actions(self) -> Actions:
         if not self.after_outcome:
             return [(self.t("kd.back"), self.app.pop)]
-        if self.table.view()["phase"] == kd_game.OVER:
+        if self.night.view()["phase"] == kd_game.OVER:
             return [(self.t("kd.council.end_game"), self.end_game)]
         return [(self.t("kd.kingdom.next"), self.next_dilemma),
                 self.confirm(self.t("kd.kingdom.king_dies"), self.king_dies),
                 *undo_action(self)]
 
     def next_dilemma(self) -> None:
-        self.app.replace(CouncilScreen(self.app, self.table))
+        self.app.replace(CouncilScreen(self.app, self.night))
 
     def king_dies(self) -> None:
         """The dilemma's outcome kills the king (the timeline on the cards): the game ends."""
-        self.table.king_dies()
+        self.night.king_dies()
         self.confirming = None
         self.refresh()
 
     def end_game(self) -> None:
-        self.app.replace(AgendaScreen(self.app, self.table))
+        self.app.replace(AgendaScreen(self.app, self.night))
 
     def moved(self) -> set[str]:
-        moves = self.table.view()["moves"]
+        moves = self.night.view()["moves"]
         return {m["resource"] for m in moves} if self.after_outcome else set()
 
     def describe(self) -> str:
-        k = self.table.kingdom
+        k = self.night.kingdom
         parts = [f"{self.t(f'kd.resource.{r.name}')} {r.position:+d} {r.momentum}"
                  f"{'+marker' if r.marker else ''}" for r in k.resources]
         parts.append(f"{self.t('kd.kingdom.stability')} {k.stability.position:+d}")
         return f"{self.title()[0]} | {self.title()[1]} | " + ", ".join(parts)
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
-        kingdom_board(self, p, rect, self.table.kingdom, self.moved())
+        kingdom_board(self, p, rect, self.night.kingdom, self.moved())
 
 
 class AgendaScreen(StepperScreen):
@@ -442,29 +442,29 @@ class AgendaScreen(StepperScreen):
 
     name = "kd-agenda"
 
-    def __init__(self, app: App, table: KdTable, house: int = 0, entry: Entry | None = None
+    def __init__(self, app: App, night: NightController, house: int = 0, entry: Entry | None = None
                  ) -> None:
         self.house = house
         self.entry = entry or Entry()
-        player = table.players[house]
-        self.card = next(c for c in table.campaign.settings.agendas
+        player = night.players[house]
+        self.card = next(c for c in night.campaign.settings.agendas
                          if c not in self.entry.taken(player))
-        super().__init__(app, table)
+        super().__init__(app, night)
 
     def cards(self) -> tuple[str, ...]:
-        return self.table.campaign.settings.agendas
+        return self.night.campaign.settings.agendas
 
     @property
     def player(self) -> str:
-        return self.table.players[self.house]
+        return self.night.players[self.house]
 
     def title(self) -> tuple[str, str]:
         return (self.t("kd.agenda_entry.title", name=self.player),
                 self.t("kd.agenda_entry.count", number=self.house + 1,
-                       total=len(self.table.players)))
+                       total=len(self.night.players)))
 
     def lights(self) -> list[Light]:
-        seats = self.table.view()["seats"]
+        seats = self.night.view()["seats"]
         return [Light.YOUR_TURN if seat == seats[self.house] else Light.OFF
                 for seat in range(len(self.app.seats))]
 
@@ -501,7 +501,7 @@ class AgendaScreen(StepperScreen):
             "wealth": [v.get("wealth_1", 0), v.get("wealth_2", 0), v.get("wealth_3", 0)],
         }
         self.entry.cards[self.player] = self.card
-        self.app.replace(TokensScreen(self.app, self.table, self.house, self.entry))
+        self.app.replace(TokensScreen(self.app, self.night, self.house, self.entry))
 
     def describe(self) -> str:
         values = ", ".join(f"{k} {n:+d}" for k, n in self.values.items())
@@ -538,20 +538,20 @@ class TokensScreen(StepperScreen):
 
     name = "kd-tokens"
 
-    def __init__(self, app: App, table: KdTable, house: int, entry: Entry) -> None:
+    def __init__(self, app: App, night: NightController, house: int, entry: Entry) -> None:
         self.house = house
         self.entry = entry
         self.signs: dict[str, tuple[str, ...]] = dict.fromkeys(kd_kingdom.RESOURCES, ())
-        super().__init__(app, table)
+        super().__init__(app, night)
 
     @property
     def player(self) -> str:
-        return self.table.players[self.house]
+        return self.night.players[self.house]
 
     def title(self) -> tuple[str, str]:
         return (self.t("kd.tokens.title", name=self.player),
                 self.t("kd.agenda_entry.count", number=self.house + 1,
-                       total=len(self.table.players)))
+                       total=len(self.night.players)))
 
     lights = AgendaScreen.lights
 
@@ -559,7 +559,7 @@ class TokensScreen(StepperScreen):
         return []
 
     def done_label(self) -> str:
-        last = self.house == len(self.table.players) - 1
+        last = self.house == len(self.night.players) - 1
         return self.t("kd.agenda_entry.score" if last else "kd.agenda_entry.next")
 
     def tokens(self) -> list[str]:
@@ -601,11 +601,11 @@ class TokensScreen(StepperScreen):
 
     def done(self) -> None:
         self.entry.tokens[self.player] = self.tokens()
-        if self.house + 1 < len(self.table.players):
-            self.app.replace(AgendaScreen(self.app, self.table, self.house + 1, self.entry))
+        if self.house + 1 < len(self.night.players):
+            self.app.replace(AgendaScreen(self.app, self.night, self.house + 1, self.entry))
             return
-        self.table.score(self.entry.agendas, self.entry.tokens, self.entry.cards)
-        self.app.replace(EndScreen(self.app, self.table))
+        self.night.score(self.entry.agendas, self.entry.tokens, self.entry.cards)
+        self.app.replace(EndScreen(self.app, self.night))
 
     def describe(self) -> str:
         return f"{' | '.join(self.title())} | {', '.join(self.tokens()) or self.t('kd.tokens.none')}"
@@ -623,9 +623,9 @@ class EndScreen(KdScreen):
     name = "kd-score"
 
     def title(self) -> tuple[str, str]:
-        final = self.table.view()["final"]
+        final = self.night.view()["final"]
         winners = self.t("kd.score.winners", names=", ".join(final["winners"]))
-        if set(self.table.ranks().values()) == {"1st"}:  # the house rule, said where it acts
+        if set(self.night.ranks().values()) == {"1st"}:  # the house rule, said where it acts
             winners = self.t("kd.score.all_first")
         return self.t("kd.score.title"), winners
 
@@ -637,14 +637,14 @@ class EndScreen(KdScreen):
             self.app.pop()
 
     def campaign(self) -> None:
-        if self.table.recorded() or not self.table.missing_awards():
-            record(self.app, self.table, {})
+        if self.night.recorded() or not self.night.missing_awards():
+            record(self.app, self.night, {})
         else:
-            self.app.replace(AwardScreen(self.app, self.table))
+            self.app.replace(AwardScreen(self.app, self.night))
 
     def rows(self) -> list[list[str]]:
-        players = self.table.view()["final"]["players"]
-        ranks = self.table.ranks()  # the campaign's ranks: what the prestige table reads
+        players = self.night.view()["final"]["players"]
+        ranks = self.night.ranks()  # the campaign's ranks: what the prestige table reads
         rows = []
         for p in players:
             b = p["breakdown"]
@@ -664,19 +664,19 @@ class EndScreen(KdScreen):
         table_grid(p, rect, self.header(), self.rows(), bold_last=True)
 
 
-def record(app: App, table: KdTable, entered: dict[str, dict[str, int]]) -> None:
+def record(app: App, night: NightController, entered: dict[str, dict[str, int]]) -> None:
     """The scored night into the campaign ledger (saved), then out of the journal's
     unfinished games and into the history; the campaign screen shows the result. A ledger
     that can't be saved is said on Home and the night stays unfinished."""
     try:
-        table.record(entered)
+        night.record(entered)
     except (OSError, RuleError) as exc:
         log.error("kings-dilemma: the campaign could not be saved: %s", exc)
         app.warnings.append(("kd.notice.ledger", str(exc)))
-        app.replace(EndScreen(app, table))
+        app.replace(EndScreen(app, night))
         return
-    table.finish(app.history)
-    app.replace(CampaignScreen(app, table))
+    night.finish(app.history)
+    app.replace(CampaignScreen(app, night))
 
 
 class AwardScreen(StepperScreen):
@@ -686,29 +686,29 @@ class AwardScreen(StepperScreen):
 
     name = "kd-award"
 
-    def __init__(self, app: App, table: KdTable, page: int = 0,
+    def __init__(self, app: App, night: NightController, page: int = 0,
                  entered: dict[str, dict[str, int]] | None = None) -> None:
         self.page = page
         self.entered = dict(entered or {})
-        self.rank, self.keys = table.missing_awards()[page]
-        super().__init__(app, table)
+        self.rank, self.keys = night.missing_awards()[page]
+        super().__init__(app, night)
 
     def title(self) -> tuple[str, str]:
-        houses = [h for h, r in self.table.ranks().items() if r == self.rank]
+        houses = [h for h, r in self.night.ranks().items() if r == self.rank]
         return (self.t("kd.award.title", rank=self.t(f"kd.rank.{self.rank}"),
                        names=", ".join(houses)),
-                self.t(f"kd.ended.{self.table.view()['ended']}"))
+                self.t(f"kd.ended.{self.night.view()['ended']}"))
 
     def lights(self) -> list[Light]:
-        seats = dict(zip(self.table.players, self.table.view()["seats"], strict=True))
-        ranked = {seats[h] for h, r in self.table.ranks().items() if r == self.rank}
+        seats = dict(zip(self.night.players, self.night.view()["seats"], strict=True))
+        ranked = {seats[h] for h, r in self.night.ranks().items() if r == self.rank}
         return [Light.YOUR_TURN if s in ranked else Light.OFF for s in range(len(self.app.seats))]
 
     def fields(self) -> list[tuple[str, str]]:
         return [(k, self.t(f"kd.campaign.{k}")) for k in self.keys]
 
     def done_label(self) -> str:
-        last = self.page == len(self.table.missing_awards()) - 1
+        last = self.page == len(self.night.missing_awards()) - 1
         return self.t("kd.award.save" if last else "kd.award.next")
 
     def step(self, key: str, by: int) -> None:
@@ -717,10 +717,10 @@ class AwardScreen(StepperScreen):
 
     def done(self) -> None:
         self.entered[self.rank] = {k: self.values.get(k, 0) for k in self.keys}
-        if self.page + 1 < len(self.table.missing_awards()):
-            self.app.replace(AwardScreen(self.app, self.table, self.page + 1, self.entered))
+        if self.page + 1 < len(self.night.missing_awards()):
+            self.app.replace(AwardScreen(self.app, self.night, self.page + 1, self.entered))
             return
-        record(self.app, self.table, self.entered)
+        record(self.app, self.night, self.entered)
 
     def describe(self) -> str:
         values = ", ".join(f"{k} {self.values.get(k, 0)}" for k in self.keys)
@@ -741,44 +741,44 @@ class CampaignScreen(KdScreen):
     name = "kd-campaign"
 
     def title(self) -> tuple[str, str]:
-        return self.t("kd.campaign.title", games=len(self.table.campaign.games)), ""
+        return self.t("kd.campaign.title", games=len(self.night.campaign.games)), ""
 
     def next_setup(self) -> str:
-        setup = self.table.setup_order()
+        setup = self.night.setup_order()
         return self.t("kd.campaign.next", leader=setup.leader, moderator=setup.moderator)
 
     def actions(self) -> Actions:
         out = [(self.t("kd.back"), self.back),
                self.confirm(self.t("kd.campaign.new"), self.new_campaign)]
-        if self.table.played is not None:  # the night just finished: its BG Stats code
+        if self.night.played is not None:  # the night just finished: its BG Stats code
             out.append((self.t("playcode.open"), self.play_code))
         return out
 
     def play_code(self) -> None:
         """The night's code full screen (beside the ledger it would leave the ledger's
         columns too narrow at 800×480)."""
-        self.app.push(PlayCodeScreen(self.app, self.table.played))
+        self.app.push(PlayCodeScreen(self.app, self.night.played))
 
     def back(self) -> None:
         if len(self.app.screens) > 1:
             self.app.pop()
 
     def new_campaign(self) -> None:
-        self.table.new_campaign()
+        self.night.new_campaign()
         self.confirming = None
         self.refresh()
 
     def lights(self) -> list[Light]:
-        setup = self.table.setup_order()
-        seat = dict(zip(self.table.players, self.table.view()["seats"], strict=True))
+        setup = self.night.setup_order()
+        seat = dict(zip(self.night.players, self.night.view()["seats"], strict=True))
         out = [Light.OFF] * len(self.app.seats)
         out[seat[setup.moderator]] = Light.MODERATOR
         out[seat[setup.leader]] = Light.LEADER
         return out
 
     def rows(self) -> list[list[str]]:
-        campaign = self.table.campaign
-        order = self.table.setup_order().agenda_order
+        campaign = self.night.campaign
+        order = self.night.setup_order().agenda_order
         agendas = dict(campaign.games[-1].agendas) if campaign.games else {}
         return [[h.name, str(h.number), str(h.prestige), str(h.crave),
                  self.t(f"kd.agenda.{agendas[h.name]}") if h.name in agendas else "—",
@@ -853,11 +853,11 @@ class SetupScreen(KdScreen):
         """The night starts from the saved campaign ledger (a new one the first time; an
         unreadable one is moved aside and said on Home)."""
         ledger = ledger_for(self.app.journal)
-        table = KdTable.new([s.name for s in self.app.seats], self.app.journal, self.momenta,
+        night = NightController.new([s.name for s in self.app.seats], self.app.journal, self.momenta,
                             ledger=ledger)
         if ledger is not None and ledger.notice:
             self.app.warnings.append(("kd.notice.ledger", ledger.notice))
-        self.app.replace(CouncilScreen(self.app, table))
+        self.app.replace(CouncilScreen(self.app, night))
 
     def describe(self) -> str:
         sides = ", ".join(f"{self.t(f'kd.resource.{r}')} {self.t(f'kd.setup.{m}')}"
@@ -876,7 +876,7 @@ def undo_action(screen: KdScreen) -> list[tuple[str, Callable[[], None]]]:
     """The Undo button (two taps: "Sure? Undo") while the journal holds an action of the
     night. Touch only: on the pads every long press already means something in a vote
     (docs/button-grammar.md)."""
-    if not screen.table.can_undo():
+    if not screen.night.can_undo():
         return []
     return [screen.confirm(screen.t("kd.undo"), partial(undo, screen))]
 
@@ -886,8 +886,8 @@ def undo(screen: KdScreen) -> None:
     secret lock taken back before the reveal: that seat shows "not yet" again, exactly as
     if it had never locked (its ballot deleted unseen); every seat's unlocked pending
     choice is forgotten too."""
-    screen.table.undo()
-    screen.app.replace(screen_for(screen.app, screen.table))
+    screen.night.undo()
+    screen.app.replace(screen_for(screen.app, screen.night))
 
 
 # --------------------------------------------------------------------------- the menu
@@ -914,27 +914,27 @@ def new_game(app: App) -> KdScreen:
 def resume(app: App, game_id: int) -> KdScreen:
     """The screen of the unfinished game night ``game_id`` of the app's journal, as the
     journal left it (a secret vote: the locks, no ballot)."""
-    table = KdTable(Session.resume(app.journal, kd_game.KingsDilemma(), game_id),
+    night = NightController(Session.resume(app.journal, kd_game.KingsDilemma(), game_id),
                     ledger=ledger_for(app.journal))
-    return screen_for(app, table)
+    return screen_for(app, night)
 
 
-def screen_for(app: App, table: KdTable) -> KdScreen:
+def screen_for(app: App, night: NightController) -> KdScreen:
     """The screen of the night as it stands: the vote, the reveal (or the outcome to
     enter), the agendas, the scores or the council."""
-    view = table.view()
+    view = night.view()
     phase = view["phase"]
     if phase == kd_game.VOTE:
         if view["vote"]["phase"] == kd_vote.VOTING:
-            return VoteScreen(app, table)
-        return RevealScreen(app, table)
+            return VoteScreen(app, night)
+        return RevealScreen(app, night)
     if phase == kd_game.OUTCOME:
-        return RevealScreen(app, table)
+        return RevealScreen(app, night)
     if phase == kd_game.OVER:
-        return AgendaScreen(app, table)
+        return AgendaScreen(app, night)
     if phase == kd_game.SCORED:
-        return EndScreen(app, table)
-    return CouncilScreen(app, table)
+        return EndScreen(app, night)
+    return CouncilScreen(app, night)
 
 
 # --------------------------------------------------------------------------- demo
@@ -953,7 +953,7 @@ def demo(ctx) -> None:
     ctx.shot("coin-toss")
     ctx.tap(setup.buttons[-1].rect, "start")
     screen = app.screen
-    table = screen.table
+    night = screen.night
     ctx.shot("council")
     ctx.tap(screen.buttons[1].rect, "secret vote")
     ballots = [("a", 2), ("b", 1), ("c", 1), ("a", 3), ("b", 2)][: len(players)]
@@ -969,9 +969,9 @@ def demo(ctx) -> None:
     ctx.shot("secret-pending")
     ctx.press(last, button, Press.LONG)
     ctx.shot("revealed")
-    vote = table.vote_view()
+    vote = night.vote_view()
     if vote["phase"] == kd_vote.TIE:
-        ctx.press(vote["players"].index(vote["moderator"]), "a")
+        ctx.press(vote["players"].index(vote["moderator"]), "a", Press.LONG)
     ctx.tap(app.screen.buttons[0].rect, "outcome")
     steppers = app.screen.steppers()
     for name, by in (("morale", -1), ("morale", -1), ("influence", 1), ("welfare", 1)):
@@ -982,13 +982,13 @@ def demo(ctx) -> None:
     ctx.shot("kingdom")
     ctx.tap(app.screen.buttons[0].rect, "next dilemma")
     ctx.tap(app.screen.buttons[0].rect, "open vote")
-    lead = table.players.index(table.view()["leader"])
+    lead = night.players.index(night.view()["leader"])
     for press in (Press.SHORT, Press.SHORT, Press.LONG):
         ctx.press(lead, "a", press)
     ctx.press((lead + 1) % len(players), "b")
     ctx.shot("open-vote")
-    _play_on_until_abdication(table)
-    ctx.show(KingdomScreen(app, table, after_outcome=True))
+    _play_on_until_abdication(night)
+    ctx.show(KingdomScreen(app, night, after_outcome=True))
     ctx.shot("abdication")
     ctx.tap(app.screen.buttons[0].rect, "end of game")
     for house in range(len(players)):
@@ -1023,28 +1023,28 @@ def demo(ctx) -> None:
         if award.page == 0:
             ctx.shot("award")
         ctx.tap(award.buttons[0].rect, "next rank" if award.page + 1 < len(
-            table.missing_awards()) else "save")
+            night.missing_awards()) else "save")
     ctx.shot("campaign")
     ctx.tap(app.screen.buttons[-1].rect, "BG Stats")  # the night's code, then the ledger
     ctx.shot("night")
     ctx.tap(app.screen.back.rect, "back")
 
 
-def _play_on_until_abdication(table: KdTable) -> None:
+def _play_on_until_abdication(night: NightController) -> None:
     """The rest of the night, played fast (the demo's transcript skips it): every open
     vote's remaining turns hold or pass for power, the moderator breaks ties for Nay, and
     each dilemma's outcome drops Morale and Welfare until the king abdicates."""
-    session = table.session
-    while table.view()["phase"] != kd_game.OVER:
-        view = table.view()
+    session = night.session
+    while night.view()["phase"] != kd_game.OVER:
+        view = night.view()
         if view["phase"] == kd_game.COUNCIL:
-            table.start_vote(kd_vote.OPEN)
+            night.start_vote(kd_vote.OPEN)
         elif view["phase"] == kd_game.VOTE and view["vote"]["phase"] == kd_vote.TIE:
-            table.break_tie(kd_vote.NAY)
+            night.break_tie(kd_vote.NAY)
         elif view["phase"] == kd_game.VOTE:
             turn = view["vote"]["turn"]
             voted = view["vote"]["seats"][turn]["vote"] is not None
             session.dispatch({"action": "play", "player": turn,
                               "move": kd_vote.HOLD if voted else kd_vote.PASS_POWER})
         else:
-            table.apply_outcome([("morale", -3), ("welfare", -3)])
+            night.apply_outcome([("morale", -3), ("welfare", -3)])

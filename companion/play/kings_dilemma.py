@@ -1,17 +1,17 @@
-"""The King's Dilemma table as the screens see it: the game night's ``Session`` (rules
-adapter ``companion.games.kings_dilemma``, every action journaled), its ``SeatPads`` (the
-button grammar; secret ballots go to the journal's private part) and the campaign ledger.
+"""The King's Dilemma controller: a game night as the screens see it. The night's
+``Session`` (rules adapter ``companion.games.kings_dilemma``, every action journaled), its
+``SeatPads`` (the button grammar of docs/button-grammar.md, tie-break included; secret
+ballots go to the journal's private part) and the campaign ledger.
 
 Screens draw only from ``view()``, the adapter's public view (in a secret vote, per seat
 only whether it has locked; the pending choice on a seat's buttons only for the seat on
-turn of an open vote), and light the seats from ``lights()``, computed from that same view.
+turn of an open vote), and the seats show ``lights()``, computed from that same view.
 
 The campaign ledger is kept in the data directory beside the journal
 (``companion.kd_ledger``): a new game night starts from it, and the scored night is
 recorded into it (and saved) before the night leaves the journal's unfinished games, so a
 power cut in between resumes on the end scoring and never records a night twice. Without a
-journal nothing is kept: the night's journal lives in a temporary folder removed when the
-table is closed or dropped.
+journal nothing is kept: the night is journaled in a throwaway journal (``Session.start``).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def with_houses(campaign: kd_campaign.Campaign, players: Sequence[str]) -> kd_ca
     return campaign
 
 
-class KdTable:
+class NightController:
     """One game night in progress at the table (3–5 houses in seating order)."""
 
     def __init__(self, session: Session, campaign: kd_campaign.Campaign | None = None,
@@ -78,7 +78,7 @@ class KdTable:
     def new(cls, players: Sequence[str], journal: Journal | None = None,
             momenta: dict[str, str] | None = None,
             campaign: kd_campaign.Campaign | None = None,
-            ledger: kd_ledger.LedgerFile | None = None) -> KdTable:
+            ledger: kd_ledger.LedgerFile | None = None) -> NightController:
         """A game night with the shipped data file, from ``campaign`` (else the saved
         ledger of ``ledger``, else a new campaign); players without a house screen get one;
         power and coins stay behind the screens. Without a journal, the night is journaled
@@ -112,9 +112,8 @@ class KdTable:
         """The current (or last) vote's public view, with the tokens as they stand."""
         return self.view()["vote"]
 
-    def lights(self) -> list[Light]:
-        by_seat = kd_game.lights(self.view())
-        return [by_seat.get(seat, Light.OFF) for seat in range(max(by_seat) + 1)]
+    def lights(self) -> dict[int, Light]:
+        return kd_game.lights(self.view())
 
     @property
     def kingdom(self) -> kd_kingdom.Kingdom:
@@ -136,19 +135,13 @@ class KdTable:
         self.refused = None
 
     def press(self, event: ButtonEvent) -> bool:
-        """A seat's button; True if anything visible may have changed. In a secret vote a
-        press that only changes a pending choice, or is refused, changes nothing at all.
-        On a tie the moderator's A (Aye) or B (Nay) decides."""
+        """A seat's button, through the button grammar (``SeatPads``: on a tie the
+        moderator holds Aye or Nay); True if anything visible may have changed. In a secret
+        vote a press that only changes a pending choice, or is refused, changes nothing at
+        all; an open vote's refusal is kept in ``refused`` for the screen to say."""
         view = self.view()
         vote = view["vote"]
         if view["phase"] != kd_game.VOTE or vote is None:
-            return False
-        if vote["phase"] == kd_vote.TIE:
-            side = kd_vote.BUTTON_SIDES.get(event.button)
-            seat = dict(zip(view["players"], view["seats"], strict=True))[vote["moderator"]]
-            if event.seat == seat and side:
-                self.break_tie(side)
-                return True
             return False
         try:
             changed = self.pads.press(event)
@@ -165,7 +158,7 @@ class KdTable:
 
     def can_undo(self) -> bool:
         """Whether the journal holds an action of this night to take back."""
-        return bool(self.session.journal.actions(self.session.game_id))
+        return self.session.can_undo()
 
     def undo(self) -> dict | None:
         """Take back the night's last journaled action (returns its public part, None if
