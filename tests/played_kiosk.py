@@ -37,9 +37,9 @@ def koryo(ctx: DemoContext) -> None:
     screen = ctx.app.screen
     rng = random.Random(1)
     while screen.view["round"] < 2:
-        screen.dispatch(next_action(screen.rules, screen.session.state, rng))
+        screen.dispatch(next_action(screen.game.rules, screen.game.session.state, rng))
     ctx.press(screen.seat_of(screen.acting()), "a")  # round 2 starts
-    screen.dispatch(next_action(screen.rules, screen.session.state, rng))
+    screen.dispatch(next_action(screen.game.rules, screen.game.session.state, rng))
 
 
 def kings_dilemma(ctx: DemoContext) -> None:

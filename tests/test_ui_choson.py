@@ -95,7 +95,7 @@ def test_three_events_and_a_watcher_with_an_event_are_refused_or_taken(table):
     t = table()
     screen = start(t, choson, players=[0, 1])
     t.ctx.press(0, "a")
-    game = screen.session.game_id
+    game = screen.game.session.game_id
     t.ctx.tap(screen.button("entry").rect, "cards")
     t.ctx.tap(screen.tiles["9"], "Watcher")
     t.ctx.tap(screen.tiles["event"], "event")
@@ -136,14 +136,14 @@ def test_resume_after_reopening_the_journal_shows_the_same_screen(table):
     screen = start(t, choson, first=3)
     play_through(t, seed=9, until=lambda v: v["round"] == 5 and v["phase"] == "end")
     described, texts, lights = screen.describe(), t.texts(), t.lights()
-    game = screen.session.game_id
+    game = screen.game.session.game_id
     t.journal.close()
     t.journal = t.app.journal = Journal(t.journal_path)
     for seat in range(len(t.app.seats)):
         t.backend.set_light(seat, Light.OFF)
     t.ctx.show(choson.resume(t.app, game))
     assert t.screen.describe() == described and t.texts() == texts and t.lights() == lights
-    assert choson.resume(t.app, None).session.game_id == game  # the latest unfinished one
+    assert choson.resume(t.app, None).game.session.game_id == game  # the latest unfinished one
 
 
 @pytest.mark.parametrize(("size", "language"), [((800, 480), "fr"), ((1280, 720), "en")])
@@ -159,7 +159,7 @@ def test_layouts_fit(table, size, language):
         if screen.mode not in modes or (interesting and after["round"] in (4, 8)):
             modes.add(screen.mode)
             fits(t.app)
-        if screen.can_enter() and "entry" not in modes:
+        if screen.game.can_enter() and "entry" not in modes:
             t.ctx.tap(screen.button("entry").rect, "cards")
             t.ctx.tap(screen.tiles["8"], "Time Traveller")
             modes.add("entry")

@@ -100,7 +100,7 @@ def test_unfinished_game_shows_resume_with_its_progress_and_an_abandon_target(ap
     assert not resume.rect.colliderect(abandon.rect)
     tap(app, resume.rect)
     assert isinstance(app.screen, majority_common.GameScreen)
-    assert app.screen.session.game_id == game
+    assert app.screen.game.session.game_id == game
 
 
 def test_abandon_by_two_taps_keeps_the_actions_and_nothing_resumes(app, journal):

@@ -97,7 +97,7 @@ def test_impossible_count_is_refused_with_the_reason_and_changes_nothing(table):
     t = table()
     screen = start(t, koryo, players=[0, 1])
     t.ctx.press(0, "a")  # Ana starts round 1
-    game = screen.session.game_id
+    game = screen.game.session.game_id
     journaled = t.journal.actions(game)
     view = screen.view
     t.ctx.tap(screen.button("entry").rect, "cards")
@@ -138,7 +138,7 @@ def test_undo_restores_the_previous_view(table):
     t.ctx.press(0, "a")
     assert screen.view["round"] == 1
     t.ctx.tap(screen.button("undo").rect, "undo")
-    assert screen.view == before and t.journal.actions(screen.session.game_id) == []
+    assert screen.view == before and t.journal.actions(screen.game.session.game_id) == []
     t.ctx.press(0, "a")
     t.ctx.tap(screen.button("entry").rect, "cards")
     for _ in range(3):
@@ -183,7 +183,7 @@ def test_resume_after_reopening_the_journal_shows_the_same_screen(table, tmp_pat
     screen = start(t, koryo, players=[0, 1, 3], first=3)
     play_through(t, seed=4, until=lambda v: v["round"] == 3 and v["phase"] == "main")
     described, texts, lights = screen.describe(), t.texts(), t.lights()
-    game = screen.session.game_id
+    game = screen.game.session.game_id
     t.journal.close()
     t.journal = t.app.journal = Journal(t.journal_path)
     for seat in range(len(t.app.seats)):
@@ -330,7 +330,7 @@ def test_french_table_gets_the_engines_refusals_in_french(table):
     t = table(language="fr")
     screen = start(t, koryo, players=[0, 1])
     t.ctx.press(0, "a")
-    game = screen.session.game_id
+    game = screen.game.session.game_id
     t.ctx.tap(screen.button("entry").rect, "cards")
     t.ctx.tap(screen.tiles["barbarian"], "Barbare")
     t.ctx.tap(screen.tiles["lobbying"], "Lobbying")
@@ -398,7 +398,7 @@ def test_home_mid_game_leaves_it_unfinished_and_the_menu_resumes_it(table, langu
     play_through(t, seed=5, until=lambda v: v["round"] == 2 and v["phase"] == "main")
     fits(t.app)
     described, lights = screen.describe(), t.lights()
-    game = screen.session.game_id
+    game = screen.game.session.game_id
     t.ctx.tap(screen.button("home").rect, "home")
     assert t.screen is home and t.app.screens == [home]
     assert set(t.lights().values()) == {Light.OFF}
@@ -408,6 +408,6 @@ def test_home_mid_game_leaves_it_unfinished_and_the_menu_resumes_it(table, langu
     t.ctx.tap(t.screen.button("back").rect, "back")
     t.ctx.tap(menu("koryo.menu"), "Koryŏ")
     resumed = t.screen
-    assert isinstance(resumed, GameScreen) and resumed.session.game_id == game
+    assert isinstance(resumed, GameScreen) and resumed.game.session.game_id == game
     assert resumed.describe() == described and t.lights() == lights
     assert t.app.screens == [home, resumed]

@@ -151,7 +151,7 @@ def test_a_koryo_round_by_gpio_pins_and_the_first_player_led(rig):
         assert screen.view["areas"][player] == cards
         if player == "Ana":  # a long press asks, a second one from the same seat undoes
             press(0, "a", hold_ms=800)
-            assert screen.undo_request == 0 and screen.view["areas"]["Ana"] == cards
+            assert screen.game.undo_request == 0 and screen.view["areas"]["Ana"] == cards
             press(0, "a", hold_ms=800)
             assert screen.view["areas"]["Ana"] == {} and not screen.view["turn"]["revealed"]
             press(0, "b")
@@ -165,6 +165,6 @@ def test_a_koryo_round_by_gpio_pins_and_the_first_player_led(rig):
     view = screen.view
     assert (view["phase"], view["round"], view["first_player"]) == ("setup", 1, "Cleo")
     assert rig.leds() == in_game(first=2)
-    assert [a["action"] for a in rig.journal.actions(screen.session.game_id)] == [
+    assert [a["action"] for a in rig.journal.actions(screen.game.session.game_id)] == [
         "start_round", "reveal", "end_turn", "reveal", "end_turn", "reveal", "end_turn",
         "end_round"]

@@ -99,14 +99,14 @@ def play_through(table: Table, seed: int, until=None, check=None, fast=None) -> 
     done = []
     while screen.view["phase"] != "over" and not (until and until(screen.view)):
         before = screen.view
-        action = next_action(screen.rules, screen.session.state, rng)
+        action = next_action(screen.game.rules, screen.game.session.state, rng)
         if fast and fast(before):
             assert screen.dispatch(action)
             table.app.step(block=False)
         else:
             play(table.ctx, action)
         assert screen.message is None, screen.message
-        assert table.journal.actions(screen.session.game_id)[-1] == action
+        assert table.journal.actions(screen.game.session.game_id)[-1] == action
         done.append(action)
         if check:
             check(action, before, screen.view)
@@ -173,12 +173,12 @@ def turn_more_pages(table: Table) -> list[list[str]]:
     screen: GameScreen = table.screen
     pages = len(screen.info_pages)
     assert pages > 1 and screen.info_page == 0
-    journaled = table.journal.actions(screen.session.game_id)
+    journaled = table.journal.actions(screen.game.session.game_id)
     shown = []
     for page in range(pages):
         assert screen.info_page == page
         fits(table.app)
         shown.append(table.texts())
         table.ctx.tap(screen.button("more").rect, "more")
-    assert screen.info_page == 0 and table.journal.actions(screen.session.game_id) == journaled
+    assert screen.info_page == 0 and table.journal.actions(screen.game.session.game_id) == journaled
     return shown

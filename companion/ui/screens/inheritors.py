@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import pygame
 
+from companion import history
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet

@@ -43,10 +43,19 @@ import pygame
 from companion.engine.errors import RuleError
 from companion.games import rules_for
 from companion.games.autoplay import next_action
-from companion.games.majority import MajorityGame
-from companion.history import GameResult, result_of
+from companion.play.majority import (
+    NOT_YOUR_TURN,
+    NOTHING_TO_UNDO,
+    OPEN_ENTRY,
+    OPEN_POWERS,
+    OPTIONS_PER_PAGE,
+    REFUSED,
+    STEPPED,
+    UNDO_ASKED,
+    UNDONE,
+    MajorityController,
+)
 from companion.seat import ButtonEvent, Light, Press
-from companion.session import Session
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCode
@@ -56,7 +65,6 @@ from companion.ui.widgets import Button
 
 log = logging.getLogger(__name__)
 
-OPTIONS_PER_PAGE = 4  # two rows of two: room for names at a legible size
 VALUES_PER_PAGE = 6  # one choice at a time (a player, a family): two rows of three
 SMALLEST = 22  # units: the smallest type on these screens (legible on the 7" panel)
 HEAD_H, ROW_H, INFO_LINE = 34, 21, 19  # units: the board's header, a player's row, a line
@@ -273,7 +281,6 @@ class SetupScreen(BaseScreen):
         }
 
     def start(self) -> None:
-        rules = rules_for(self.spec.game)
         n = len(self.players())
         if not self.spec.min_players <= n <= self.spec.max_players:
             self.message = self.t(
@@ -282,12 +289,12 @@ class SetupScreen(BaseScreen):
             self.app.invalidate()
             return
         try:
-            session = Session.start(self.app.journal, rules, self.setup())
+            game = MajorityController.new(self.spec.game, self.setup(), self.app.journal)
         except RuleError as exc:
             self.message = self.t("majority.refused", reason=self.refusal(exc))
             self.app.invalidate()
             return
-        self.app.replace(GameScreen(self.app, self.spec, session))
+        self.app.replace(GameScreen(self.app, self.spec, game))
 
     def on_button(self, event: ButtonEvent) -> None:
         if event.seat < len(self.playing) and event.press is Press.SHORT:
@@ -345,12 +352,10 @@ class SetupScreen(BaseScreen):
 class GameScreen(BaseScreen):
     """A Koryŏ or Chosŏn game in progress (see the module docstring)."""
 
-    def __init__(self, app: App, spec: GameText, session: Session) -> None:
+    def __init__(self, app: App, spec: GameText, game: MajorityController) -> None:
         super().__init__(app)
         self.spec = spec
-        self.session = session
-        self.rules: MajorityGame = session.rules  # type: ignore[assignment]
-        self.view = session.public_view()
+        self.game = game
         self.mode = "board"
         self.entry: dict[str, int] = {}
         self.selected: str | None = None
@@ -358,12 +363,8 @@ class GameScreen(BaseScreen):
         self.page = 0
         self.picked: dict[str, object] = {}  # choices made towards a power's action
         self.pick_field: str | None = None  # what the power's buttons choose now
-        self.undo_request: int | None = None  # the seat asking for an undo
-        self.recorded = False
-        self.played: GameResult | None = None  # the history row, once the game is over
         self.info_page = 0  # 0: the board; 1…: the "more" pages of the lines under it
         self.info_pages: list[list[Line]] = [[]]
-        self._offered: tuple[dict, list] | None = None
         self.lang = app.catalog.language
         self.names = {f["value"]: f for f in self.view["families"]}
         self.events = {e["key"]: e for e in self.view["events"]}
@@ -384,11 +385,15 @@ class GameScreen(BaseScreen):
     def abbr(self, kind: str) -> str:
         return self.t(f"{self.spec.game}.abbr.{kind}")
 
+    @property
+    def view(self) -> dict:
+        return self.game.view
+
     def lights(self) -> dict[int, Light]:
-        return self.rules.lights(self.view)  # a seat out of the game stays dark
+        return self.game.lights()
 
     def seat_of(self, player: str) -> int:
-        return self.view["seats"][self.view["players"].index(player)]
+        return self.game.seat_of(player)
 
     # --- the session --------------------------------------------------------------------
 
@@ -397,87 +402,38 @@ class GameScreen(BaseScreen):
         view = self.view
         if view["final"] is not None:
             self.mode = "final"
-            self._record()
-        elif not {"entry": self.can_enter, "powers": self.offered}.get(self.mode, bool)():
+            self.game.record(self.app.history)
+        elif not {"entry": self.game.can_enter,
+                  "powers": self.game.offered}.get(self.mode, bool)():
             self.mode = "board"
         self.info_page = 0
         self._layout()
         self.app.invalidate()
 
-    def _record(self) -> None:
-        if self.recorded:
-            return
-        self.recorded = True
-        result = self.view["final"]
-        self.played = result_of(result, **self.session.history_facts())
-        if self.app.history is not None:
-            self.app.history.keep(self.played)
-        self.session.finish(result)
-        log.info("%s game %d over: winners %s", self.spec.game, self.session.game_id,
-                 ", ".join(result["winners"]))
-
     def dispatch(self, action: dict) -> bool:
-        """Send ``action`` to the session; a refusal shows its reason and changes nothing."""
-        try:
-            self.view = self.session.dispatch(action)
-        except RuleError as exc:
-            log.info("%s game %d: refused %s (%s)", self.spec.game, self.session.game_id,
-                     action, exc)
-            self.message = self.t("majority.refused", reason=self.refusal(exc))
+        """Send ``action`` to the game; a refusal shows its reason and changes nothing."""
+        if not self.game.dispatch(action):
+            self.message = self.t("majority.refused", reason=self.refusal(self.game.refusal))
             self.app.invalidate()
             return False
         self.message = None
-        self.undo_request = None
         self._show()
         return True
 
     def undo(self) -> None:
-        action = self.session.undo()
-        self.undo_request = None
-        if action is None:
-            self.message = self.t("majority.nothing_to_undo")
-        else:
-            self.message = self.t("majority.undone")
-            self.view = self.session.public_view()
+        self._undone(self.game.undo() is not None)
+
+    def _undone(self, done: bool) -> None:
+        self.message = self.t("majority.undone" if done else "majority.nothing_to_undo")
+        if done:
             self.mode = "board"
         self._show()
 
-    # --- what may happen now ------------------------------------------------------------
-
     def acting(self) -> str:
-        """Whose turn it is, or the first player between turns."""
-        return self.view["current_player"] or self.view["first_player"]
-
-    def can_enter(self) -> bool:
-        v = self.view
-        return v["phase"] in ("orders", "main") and not v["turn"]["revealed"]
-
-    def next_step(self) -> dict | None:
-        """The action of the big button: start the round, let Chosŏn's time-travel phase
-        pass without travelling, end the turn, end the round."""
-        v = self.view
-        if v["phase"] == "setup":
-            return {"action": "start_round"}
-        if v["phase"] == "time_travel":
-            return {"action": "no_time_travel", "player": v["current_player"]}
-        if v["phase"] == "end":
-            return {"action": "end_round"}
-        if v["phase"] == "main" and v["turn"]["revealed"]:
-            return {"action": "end_turn", "player": v["current_player"]}
-        return None
+        return self.game.acting()
 
     def offered(self) -> list[tuple[dict, list[dict]]]:
-        """Powers of the phase that some action carries out, with those actions (found by
-        trying every choice on the engine: kept until the view changes)."""
-        if self._offered is None or self._offered[0] is not self.view:
-            table = self.session.state
-            out = []
-            for power in self.view["powers"]:
-                options = self.rules.options(table, power)
-                if options:
-                    out.append((power, options))
-            self._offered = (self.view, out)
-        return self._offered[1]
+        return self.game.offered()
 
     # --- sentences ----------------------------------------------------------------------
 
@@ -548,8 +504,9 @@ class GameScreen(BaseScreen):
         """What the table does now."""
         v = self.view
         phase, who = v["phase"], v["current_player"]
-        if self.undo_request is not None:
-            return self.t("majority.undo_request", name=self.app.seats[self.undo_request].name)
+        if self.game.undo_request is not None:
+            name = self.app.seats[self.game.undo_request].name
+            return self.t("majority.undo_request", name=name)
         if phase == "setup":
             return self.t("majority.status.setup", player=v["first_player"], round=v["round"] + 1)
         if phase == "end":
@@ -563,12 +520,12 @@ class GameScreen(BaseScreen):
     # --- inputs -------------------------------------------------------------------------
 
     def step(self) -> None:
-        action = self.next_step()
+        action = self.game.next_step()
         if action is not None:
             self.dispatch(action)
 
     def open_entry(self) -> None:
-        if self.can_enter():
+        if self.game.can_enter():
             self.mode, self.entry, self.selected, self.message = "entry", {}, None, None
             self._layout()
             self.app.invalidate()
@@ -586,26 +543,26 @@ class GameScreen(BaseScreen):
         self.app.invalidate()
 
     def on_button(self, event: ButtonEvent) -> None:
-        if self.mode == "final":
-            return
-        if event.press is Press.LONG:
-            if self.undo_request == event.seat:
-                self.undo()
-            else:
-                self.undo_request = event.seat
-                self.app.invalidate()
-            return
-        acting = self.seat_of(self.acting())
-        if event.seat != acting:
-            self.message = self.t("majority.not_your_turn", name=self.app.seats[event.seat].name,
-                                  player=self.acting())
+        """What the press did (the controller decides) is shown."""
+        acting = self.game.acting()
+        did = self.game.press(event)
+        if did in (UNDONE, NOTHING_TO_UNDO):
+            self._undone(did == UNDONE)
+        elif did == UNDO_ASKED:
             self.app.invalidate()
-            return
-        if event.button == "a":
-            self.step()
-        elif event.button == "b":
+        elif did == NOT_YOUR_TURN:
+            self.message = self.t("majority.not_your_turn", name=self.app.seats[event.seat].name,
+                                  player=acting)
+            self.app.invalidate()
+        elif did == STEPPED:
+            self.message = None
+            self._show()
+        elif did == REFUSED:
+            self.message = self.t("majority.refused", reason=self.refusal(self.game.refusal))
+            self.app.invalidate()
+        elif did == OPEN_ENTRY:
             self.open_entry()
-        elif event.button == "c":
+        elif did == OPEN_POWERS:
             self.open_powers()
 
     # entry
@@ -621,36 +578,19 @@ class GameScreen(BaseScreen):
         counts[kind] = max(0, counts.get(kind, 0) + delta)
         if counts[kind] == 0:
             counts.pop(kind)
-        if delta > 0:
-            try:
-                self.rules.apply(self.session.state, self.reveal_action(counts))
-            except RuleError as exc:
-                # A count the deck or the deal cannot have is refused at once; an order not
-                # yet legal (a combination being built) is let through, Reveal checks it.
-                v = self.view
-                total, dealt = sum(counts.values()), v["deals"][v["current_player"]]
-                if exc.field == f"cards.{kind}":
-                    n, deck = counts[kind], v["deck"][kind]
-                    reason = self.t("majority.refuse.deck", n=n, deck=deck,
-                                    kind=self.kind_name(kind),
-                                    left=deck - v["in_play"][kind])
-                elif total > dealt:
-                    reason = self.t("majority.refuse.dealt", total=total, dealt=dealt,
-                                    player=v["current_player"])
-                else:
-                    reason = None
-                if reason is not None:
-                    self.message = self.t("majority.refused", reason=reason)
-                    self.app.invalidate()
-                    return
+        refused = self.game.entry_refusal(counts, kind) if delta > 0 else None
+        if refused is not None:
+            params = dict(refused.params)
+            if "deck" in params:
+                params["kind"] = self.kind_name(kind)
+            self.message = self.t("majority.refused", reason=self.t(refused.key, **params))
+            self.app.invalidate()
+            return
         self.entry, self.message = counts, None
         self.app.invalidate()
 
-    def reveal_action(self, counts: dict[str, int]) -> dict:
-        return {"action": "reveal", "player": self.view["current_player"], "cards": dict(counts)}
-
     def reveal(self) -> None:
-        if self.dispatch(self.reveal_action(self.entry)):
+        if self.dispatch(self.game.reveal_action(self.entry)):
             self.entry = {}
 
     # powers
@@ -663,15 +603,7 @@ class GameScreen(BaseScreen):
     def remaining(self) -> list[dict]:
         """The chosen power's actions that agree with the choices picked so far."""
         chosen = self.power_options()
-        options = chosen[1] if chosen else []
-        return [a for a in options if all(a.get(k) == v for k, v in self.picked.items())]
-
-    def choice_field(self, options: list[dict]) -> str | None:
-        """With more actions than a page holds, the first field they differ on: the
-        players pick it first (a Lobby swap: who gives, which card, who gets, which card)."""
-        if len(options) <= OPTIONS_PER_PAGE:
-            return None
-        return next(k for k in options[0] if len({repr(a.get(k)) for a in options}) > 1)
+        return self.game.remaining(chosen[1] if chosen else [], self.picked)
 
     def other_power(self) -> None:
         self.power_index += 1
@@ -759,7 +691,8 @@ class GameScreen(BaseScreen):
 
     def home(self) -> None:
         """Back to Home; the game stays unfinished in the journal (the menu resumes it)."""
-        log.info("%s game %d left unfinished for Home", self.spec.game, self.session.game_id)
+        log.info("%s game %d left unfinished for Home", self.spec.game,
+                 self.game.session.game_id)
         if len(self.app.screens) > 1:
             self.app.pop()
         else:
@@ -770,12 +703,12 @@ class GameScreen(BaseScreen):
     def _layout_board(self) -> None:
         items = [(self.t("majority.home"), self.home, "home"),
                  (self.t("majority.undo"), self.undo, "undo")]
-        if self.can_enter():
+        if self.game.can_enter():
             items.append((self.t("majority.enter", player=self.view["current_player"]),
                           self.open_entry, "entry"))
         if self.offered():
             items.append((self.t("majority.powers"), self.open_powers, "powers"))
-        step = self.next_step()
+        step = self.game.next_step()
         if step is not None:
             items.append((self.t(f"majority.step.{step['action']}"), self.step, "step"))
         self._bar(items)
@@ -814,7 +747,7 @@ class GameScreen(BaseScreen):
         px = self.app.theme.px
         gap = px(6)
         options = self.remaining()
-        self.pick_field = field = self.choice_field(options)
+        self.pick_field = field = self.game.choice_field(options)
         if field is None:
             shown = options
             per_page, columns = OPTIONS_PER_PAGE, 2
@@ -855,7 +788,7 @@ class GameScreen(BaseScreen):
         area = pygame.Rect(0, self.body.y, self.body.w * 2 // 5,
                            self.bar_rect.bottom - self.body.y)
         area.right = self.body.right
-        code = PlayCode(self.app, self.played, area)
+        code = PlayCode(self.app, self.game.played, area)
         self.body.w = self.bar_rect.w = code.rect.x - gap - self.body.x
         self._bar([(self.t("majority.done"), self.done, "done")])
         self.buttons.append(code)
@@ -881,7 +814,7 @@ class GameScreen(BaseScreen):
         {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,
          "final": self._draw_final}[self.mode](p)
         for button in self.buttons:
-            if getattr(button, "key", "") == "undo" and self.undo_request is not None:
+            if getattr(button, "key", "") == "undo" and self.game.undo_request is not None:
                 glow = button.rect.inflate(self.app.theme.px(6), self.app.theme.px(6))
                 pygame.draw.rect(p.surface, th.WARNING, glow, border_radius=glow.h // 4)
             key = getattr(button, "key", "")
@@ -909,7 +842,7 @@ class GameScreen(BaseScreen):
         else:
             status = self.status()
         status = self.message or status
-        warn = self.message is not None or self.undo_request is not None
+        warn = self.message is not None or self.game.undo_request is not None
         # Last resort for long names: the line ends with an ellipsis rather than cut off.
         self.name_text(p, status, 24, th.WARNING if warn else th.INK_SOFT, self.status_rect)
 
@@ -1171,8 +1104,8 @@ def resume(app: App, spec: GameText, game_id: int | None) -> Screen | None:
     unfinished game of this kind); None when there is none, or no journal."""
     if app.journal is None:
         return None
-    session = Session.resume(app.journal, rules_for(spec.game), game_id)
-    return None if session is None else GameScreen(app, spec, session)
+    game = MajorityController.resume(spec.game, app.journal, game_id)
+    return None if game is None else GameScreen(app, spec, game)
 
 
 # ------------------------------------------------------------------------------ driving
@@ -1235,7 +1168,7 @@ def demo_game(ctx, spec: GameText, seed: int, drop_seat: int | None) -> None:
     ctx.shot("before-round-1")
     shown: set[str] = set()
     while screen.view["phase"] != "over":
-        action = next_action(screen.rules, screen.session.state, rng)
+        action = next_action(screen.game.rules, screen.game.session.state, rng)
         v = screen.view
         if 2 <= v["round"] <= 7 and v["phase"] != "setup":
             screen.dispatch(action)

@@ -1,0 +1,218 @@
+"""The Koryŏ and Chosŏn controller: one game in progress, between its screen and its
+``Session``. Seat presses and touch intents come in, the session's public view goes out,
+and every rule of what a press or a tap means lives here:
+
+- **A** = the next step (start the round, no time travel, end the turn, end the round),
+  **B** = the card entry, **C** = the powers, each from the seat whose turn it is (the
+  first player's seat between turns); a press from another seat is refused;
+- a **long press** on any seat asks for an undo; the same seat's second long press (or the
+  screen's Undo) carries it out;
+- a card count the deck or the deal cannot have is refused as it is entered; an order not
+  yet legal (a combination being built) is let through, the reveal checks it;
+- the seats' lights come from the view (``MajorityGame.lights``); a game over is recorded
+  in the history and finished in the journal once.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from companion.engine.errors import RuleError
+from companion.games import rules_for
+from companion.games.majority import MajorityGame
+from companion.history import GameResult, result_of
+from companion.journal import Journal
+from companion.seat import ButtonEvent, Light, Press
+from companion.session import Session
+
+log = logging.getLogger(__name__)
+
+# What a seat press did, for the screen to show.
+IGNORED, STEPPED, REFUSED, NOT_YOUR_TURN = "ignored", "stepped", "refused", "not-your-turn"
+OPEN_ENTRY, OPEN_POWERS = "open-entry", "open-powers"
+UNDO_ASKED, UNDONE, NOTHING_TO_UNDO = "undo-asked", "undone", "nothing-to-undo"
+OPTIONS_PER_PAGE = 4  # the powers screen's page: more options are picked field by field
+
+
+@dataclass(frozen=True)
+class EntryRefusal:
+    """A card count refused as it is entered: the catalog key and its numbers."""
+
+    key: str
+    params: dict = field(default_factory=dict)
+
+
+class MajorityController:
+    """One Koryŏ or Chosŏn game (``session``) as its screen plays it."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.rules: MajorityGame = session.rules  # type: ignore[assignment]
+        self.view = session.public_view()
+        self.undo_request: int | None = None  # the seat asking for an undo
+        self.refusal: RuleError | None = None  # the last refused action's reason
+        self.recorded = False
+        self.played: GameResult | None = None  # the history row, once the game is over
+        self._offered: tuple[dict, list] | None = None
+
+    @classmethod
+    def new(cls, game: str, setup: dict, journal: Journal | None) -> MajorityController:
+        """A new game (``koryo``, ``choson``) of ``setup``; RuleError if the rules refuse
+        it. Without a journal the game is not kept (``Session.start``)."""
+        return cls(Session.start(journal, rules_for(game), setup))
+
+    @classmethod
+    def resume(cls, game: str, journal: Journal | None,
+               game_id: int | None) -> MajorityController | None:
+        """The unfinished game ``game_id`` (None: the latest of this kind), or None."""
+        if journal is None:
+            return None
+        session = Session.resume(journal, rules_for(game), game_id)
+        return None if session is None else cls(session)
+
+    # --- what may happen now ------------------------------------------------------------
+
+    def acting(self) -> str:
+        """Whose turn it is, or the first player between turns."""
+        return self.view["current_player"] or self.view["first_player"]
+
+    def seat_of(self, player: str) -> int:
+        return self.view["seats"][self.view["players"].index(player)]
+
+    def lights(self) -> dict[int, Light]:
+        return self.rules.lights(self.view)  # a seat out of the game stays dark
+
+    def over(self) -> bool:
+        return self.view["final"] is not None
+
+    def can_enter(self) -> bool:
+        v = self.view
+        return v["phase"] in ("orders", "main") and not v["turn"]["revealed"]
+
+    def next_step(self) -> dict | None:
+        """The action of the big button: start the round, let Chosŏn's time-travel phase
+        pass without travelling, end the turn, end the round."""
+        v = self.view
+        if v["phase"] == "setup":
+            return {"action": "start_round"}
+        if v["phase"] == "time_travel":
+            return {"action": "no_time_travel", "player": v["current_player"]}
+        if v["phase"] == "end":
+            return {"action": "end_round"}
+        if v["phase"] == "main" and v["turn"]["revealed"]:
+            return {"action": "end_turn", "player": v["current_player"]}
+        return None
+
+    def offered(self) -> list[tuple[dict, list[dict]]]:
+        """Powers of the phase that some action carries out, with those actions (found by
+        trying every choice on the engine: kept until the view changes)."""
+        if self._offered is None or self._offered[0] is not self.view:
+            state = self.session.state
+            out = []
+            for power in self.view["powers"]:
+                options = self.rules.options(state, power)
+                if options:
+                    out.append((power, options))
+            self._offered = (self.view, out)
+        return self._offered[1]
+
+    def can_undo(self) -> bool:
+        return self.session.can_undo()
+
+    # --- inputs -------------------------------------------------------------------------
+
+    def press(self, event: ButtonEvent) -> str:
+        """A seat's button: what it did (``STEPPED``, ``OPEN_ENTRY``…)."""
+        if self.over():
+            return IGNORED
+        if event.press is Press.LONG:
+            if self.undo_request == event.seat:
+                return UNDONE if self.undo() is not None else NOTHING_TO_UNDO
+            self.undo_request = event.seat
+            return UNDO_ASKED
+        if event.seat != self.seat_of(self.acting()):
+            return NOT_YOUR_TURN
+        if event.button == "a":
+            action = self.next_step()
+            if action is None:
+                return IGNORED
+            return STEPPED if self.dispatch(action) else REFUSED
+        if event.button == "b":
+            return OPEN_ENTRY if self.can_enter() else IGNORED
+        if event.button == "c":
+            return OPEN_POWERS if self.offered() else IGNORED
+        return IGNORED
+
+    def dispatch(self, action: dict) -> bool:
+        """Send ``action`` to the session; a refusal keeps its reason in ``refusal`` and
+        changes nothing."""
+        try:
+            self.view = self.session.dispatch(action)
+        except RuleError as exc:
+            log.info("%s game %d: refused %s (%s)", self.rules.name, self.session.game_id,
+                     action, exc)
+            self.refusal = exc
+            return False
+        self.refusal = None
+        self.undo_request = None
+        return True
+
+    def undo(self) -> dict | None:
+        """Take back the last action (None: nothing to undo); the undo request is over."""
+        action = self.session.undo()
+        self.undo_request = None
+        self.view = self.session.public_view()
+        return action
+
+    def record(self, history) -> None:
+        """Once the game is over: its result into ``history`` (when one is kept) and the
+        game finished in the journal, once."""
+        if self.recorded or not self.over():
+            return
+        self.recorded = True
+        result = self.view["final"]
+        self.played = result_of(result, **self.session.history_facts())
+        if history is not None:
+            history.keep(self.played)
+        self.session.finish(result)
+        log.info("%s game %d over: winners %s", self.rules.name, self.session.game_id,
+                 ", ".join(result["winners"]))
+
+    # --- card entry ---------------------------------------------------------------------
+
+    def reveal_action(self, counts: dict[str, int]) -> dict:
+        return {"action": "reveal", "player": self.view["current_player"], "cards": dict(counts)}
+
+    def entry_refusal(self, counts: dict[str, int], kind: str) -> EntryRefusal | None:
+        """Why ``counts`` (one more ``kind`` just entered) cannot be: more of a kind than the
+        deck has, or more cards than the deal; None for a count that may still come right
+        (an order not yet legal is for the reveal to check)."""
+        try:
+            self.rules.apply(self.session.state, self.reveal_action(counts))
+        except RuleError as exc:
+            v = self.view
+            total, dealt = sum(counts.values()), v["deals"][v["current_player"]]
+            if exc.field == f"cards.{kind}":
+                n, deck = counts[kind], v["deck"][kind]
+                return EntryRefusal("majority.refuse.deck",
+                                    {"n": n, "deck": deck, "left": deck - v["in_play"][kind]})
+            if total > dealt:
+                return EntryRefusal("majority.refuse.dealt", {
+                    "total": total, "dealt": dealt, "player": v["current_player"]})
+        return None
+
+    # --- powers -------------------------------------------------------------------------
+
+    @staticmethod
+    def remaining(options: list[dict], picked: dict) -> list[dict]:
+        """The actions of ``options`` that agree with the choices ``picked`` so far."""
+        return [a for a in options if all(a.get(k) == v for k, v in picked.items())]
+
+    @staticmethod
+    def choice_field(options: list[dict]) -> str | None:
+        """With more actions than a page holds, the first field they differ on: the
+        players pick it first (a Lobby swap: who gives, which card, who gets, which card)."""
+        if len(options) <= OPTIONS_PER_PAGE:
+            return None
+        return next(k for k in options[0] if len({repr(a.get(k)) for a in options}) > 1)
