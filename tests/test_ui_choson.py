@@ -265,6 +265,6 @@ def test_the_time_traveller_is_asked_before_anything_of_phase_4(table):
     after = screen.view
     assert (after["phase"], after["first_player"], after["current_player"]) == (
         "orders", first, first)
-    assert t.journal.actions(screen.session.game_id)[-1] == {
+    assert t.journal.actions(screen.game.session.game_id)[-1] == {
         "action": "no_time_travel", "player": traveller}
     assert screen.button("entry") is not None
