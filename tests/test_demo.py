@@ -15,7 +15,7 @@ from companion.i18n import load_catalog
 from companion.ui import demo as demo_mod
 from companion.ui.demo import run_demo
 
-QUICK = {"home": "companion.ui.home", "table-check": "companion.ui.table_check"}
+QUICK = {"home": "companion.ui.demo.home", "table-check": "companion.ui.demo.table_check"}
 
 
 @pytest.fixture(scope="module")

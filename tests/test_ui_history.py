@@ -15,6 +15,7 @@ from companion.history import History
 from companion.seat import Light
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DemoContext, demo_config
+from companion.ui.demo import history as history_demo
 from companion.ui.screens import MENU
 from companion.ui.screens import history as screens
 
@@ -200,7 +201,7 @@ def test_demo_script(tmp_path):
         app = make_app(config, backend, clock=ManualClock())
         app.start_backend()
         ctx = DemoContext(app, backend, app.clock, tmp_path)
-        screens.demo(ctx)
+        history_demo.demo(ctx)
         assert isinstance(app.history, History) and len(app.history.games()) == 5
         assert app.screen.view == screens.PLAYERS and app.screen.game is None
         # the list, a game's BG Stats code, filters, players, the charts of the four games

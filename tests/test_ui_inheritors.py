@@ -23,6 +23,7 @@ from companion.seat import Light
 from companion.tables import inheritors as table
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DEMOS, DemoContext, demo_config
+from companion.ui.demo import inheritors as inheritors_demo
 from companion.ui.home import HomeScreen
 from companion.ui.screens import inheritors as screens
 
@@ -370,11 +371,11 @@ def test_demo_script_runs_to_the_saved_final_score(tmp_path):
         app = make_app(config, backend, clock=ManualClock())
         app.start_backend()
         ctx = DemoContext(app, backend, app.clock, tmp_path)
-        screens.demo(ctx)
+        inheritors_demo.demo(ctx)
         assert isinstance(app.screen, screens.ResultScreen) and app.screen.saved
         assert len(app.history.games()) == 1
         assert any("Refused: 7" in line for line in ctx.transcript)
-        assert DEMOS["inheritors"] == screens.__name__
+        assert DEMOS["inheritors"] == inheritors_demo.__name__
         app.history.close()
     finally:
         backend.close()

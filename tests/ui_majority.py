@@ -20,7 +20,8 @@ from companion.journal import Journal
 from companion.seat import Light
 from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.demo import DemoContext, demo_config
-from companion.ui.screens.majority_common import GameScreen, play
+from companion.ui.demo.majority import play
+from companion.ui.screens.majority_common import GameScreen
 
 
 def expected_lights(view: dict, seats: int) -> dict[int, Light]:

@@ -22,8 +22,3 @@ def new_game(app: App) -> Screen:
 def resume(app: App, game_id: int | None = None) -> Screen | None:
     """The unfinished game ``game_id`` of ``app.journal`` (None: the latest one)."""
     return common.resume(app, SPEC, game_id)
-
-
-def demo(ctx) -> None:
-    """A shortened Chosŏn game for four (``companion demo``)."""
-    common.demo_game(ctx, SPEC, seed=5, drop_seat=None)

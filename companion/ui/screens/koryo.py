@@ -22,8 +22,3 @@ def new_game(app: App) -> Screen:
 def resume(app: App, game_id: int | None = None) -> Screen | None:
     """The unfinished game ``game_id`` of ``app.journal`` (None: the latest one)."""
     return common.resume(app, SPEC, game_id)
-
-
-def demo(ctx) -> None:
-    """A shortened Koryŏ game for three (``companion demo``)."""
-    common.demo_game(ctx, SPEC, seed=3, drop_seat=3)

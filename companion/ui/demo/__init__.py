@@ -4,8 +4,8 @@ A demo script is a function ``script(ctx: DemoContext)`` that shows a screen and
 presses seat buttons, holds keys, taps the touchscreen and waits, taking screenshots as
 it goes. Its inputs are injected as events into the same ``App.step`` the kiosk runs,
 with a manual clock, so what the demo shows is what the table shows. ``DEMOS`` lists the
-scripts in playing order (name -> module with a ``demo(ctx)`` function): a game's screens
-add theirs here. Home comes first and stays at the bottom of the stack: each script's
+scripts in playing order (name -> module of this package with a ``demo(ctx)`` function).
+Home comes first and stays at the bottom of the stack: each script's
 screen is shown on top of it, so a game's ``app.pop()`` returns there as on the table.
 
 The app has a journal and a history of its own, in a temporary directory next to the
@@ -31,13 +31,13 @@ from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.home import HomeScreen
 
 DEMOS: dict[str, str] = {
-    "home": "companion.ui.home",  # first: the other scripts' screens go on top of Home
-    "table-check": "companion.ui.table_check",
-    "koryo": "companion.ui.screens.koryo",
-    "choson": "companion.ui.screens.choson",
-    "inheritors": "companion.ui.screens.inheritors",
-    "kings-dilemma": "companion.ui.screens.kings_dilemma",
-    "history": "companion.ui.screens.history",  # last: the games the demos above kept
+    "home": "companion.ui.demo.home",  # first: the other scripts' screens go on top of Home
+    "table-check": "companion.ui.demo.table_check",
+    "koryo": "companion.ui.demo.koryo",
+    "choson": "companion.ui.demo.choson",
+    "inheritors": "companion.ui.demo.inheritors",
+    "kings-dilemma": "companion.ui.demo.kings_dilemma",
+    "history": "companion.ui.demo.history",  # last: the games the demos above kept
 }
 
 
