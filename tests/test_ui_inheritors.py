@@ -161,7 +161,7 @@ def test_three_players_entered_by_touch_score_as_companion_score_and_land_in_his
     assert [t.backend.light(s) for s in (0, 2, 3)] == [Light.OFF] * 3
     enter(t, sheet, THREE)
     assert sheet.view["score"] == expected
-    game_id = sheet.session.game_id
+    game_id = sheet.game.session.game_id
     assert len(t.journal.actions(game_id)) > 20  # every entry journaled
     t.tap(sheet.finish_rect, "final score")
     final = t.app.screen
@@ -212,10 +212,10 @@ def test_a_seven_is_refused_with_its_reason_and_changes_nothing(open_table, lang
     t = open_table(language=language)
     sheet = start(t)
     set_value(t, sheet, "stack:yellow", 6)
-    before = (sheet.sheet, len(t.journal.actions(sheet.session.game_id)))
+    before = (sheet.sheet, len(t.journal.actions(sheet.game.session.game_id)))
     t.tap(sheet.plus_rect, "+")
     assert sheet.message == text and text in t.texts()
-    assert (sheet.sheet, len(t.journal.actions(sheet.session.game_id))) == before
+    assert (sheet.sheet, len(t.journal.actions(sheet.game.session.game_id))) == before
 
 
 def test_two_players_a_fifth_colour_is_refused(open_table):
@@ -246,7 +246,7 @@ def test_the_sheet_offers_only_the_five_colours_of_the_game(open_table):
     colours = [f[6:] for f in sheet.field_rects if f.startswith("stack:")]
     assert colours == list(table.colours()) and len(colours) == 5
     with pytest.raises(engine.RuleError, match="not a colour of the game"):
-        sheet.session.dispatch({"kind": "stack", "player": "Ana", "colour": "black",
+        sheet.game.session.dispatch({"kind": "stack", "player": "Ana", "colour": "black",
                                 "value": 2})
 
 
@@ -290,7 +290,7 @@ def test_undo_takes_back_the_last_entry_in_the_journal_too(open_table):
     sheet = start(t)
     set_value(t, sheet, "stack:blue", 2)
     set_value(t, sheet, "honors", 1)
-    game_id = sheet.session.game_id
+    game_id = sheet.game.session.game_id
     n = len(t.journal.actions(game_id))
     t.tap(sheet.undo_rect, "undo")
     assert sheet.sheet.end("Ana").honors == 0 and sheet.sheet.end("Ana").stacks == {"blue": 2}
@@ -319,7 +319,7 @@ def test_a_journaled_sheet_resumes_after_a_restart(open_table, tmp_path):
     set_value(t, sheet, "stack:purple", 4)
     t.tap(sheet.tab_rects[1], "Ben")
     set_value(t, sheet, "tomes", 3)
-    game_id, before = sheet.session.game_id, sheet.sheet
+    game_id, before = sheet.game.session.game_id, sheet.sheet
     t.close()
     t2 = open_table()
     screen = screens.resume(t2.app, game_id)
@@ -438,7 +438,7 @@ def test_home_leaves_the_sheet_unfinished_and_home_resumes_it(open_table):
     t.app.push(home)
     sheet = start(t)
     set_value(t, sheet, "stack:red", 3)
-    game_id, before = sheet.session.game_id, sheet.sheet
+    game_id, before = sheet.game.session.game_id, sheet.sheet
     t.tap(sheet.home_rect, "home")
     assert t.app.screens == [home]
     assert [t.backend.light(s) for s in range(4)] == [Light.OFF] * 4

@@ -25,13 +25,12 @@ from collections.abc import Callable
 
 import pygame
 
-from companion import history
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet
 from companion.hardware.base import light_rgb
+from companion.play.inheritors import SheetController
 from companion.seat import ButtonEvent, Light
-from companion.session import Session
 from companion.tables import inheritors as table
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -165,8 +164,8 @@ def resume(app: App, game_id: int) -> Screen | None:
     """The sheet of the unfinished game ``game_id`` of ``app.journal`` (None without one)."""
     if app.journal is None:
         return None
-    session = Session.resume(app.journal, InheritorsSheet(), game_id)
-    return None if session is None else SheetScreen(app, session)
+    game = SheetController.resume(app.journal, game_id)
+    return None if game is None else SheetScreen(app, game)
 
 
 # --------------------------------------------------------------------------- setup
@@ -237,8 +236,7 @@ class SetupScreen(Touch):
         names = [self.app.seats[s].name for s in self.chosen]
         setup = {"players": names, "seats": list(self.chosen),
                  "first_player": self.app.seats[self.first].name}
-        session = Session.start(self.app.journal, InheritorsSheet(), setup)
-        self.app.replace(SheetScreen(self.app, session))
+        self.app.replace(SheetScreen(self.app, SheetController.new(setup, self.app.journal)))
 
     def build(self) -> None:
         theme, t = self.app.theme, self.app.catalog.text
@@ -341,23 +339,21 @@ class SheetScreen(Touch):
 
     name = "inheritors-sheet"
 
-    def __init__(self, app: App, session: Session) -> None:
+    def __init__(self, app: App, game: SheetController) -> None:
         super().__init__(app)
-        self.rules = InheritorsSheet()
-        self.session = session
+        self.game = game
         self.player = 0
         self.field = "stack:" + next(iter(table.colours()))
         self.quest = 0  # selected quest of the player
         self.message: str | None = None
         self.refused = False
         self.leaving = False  # without a journal: Home asked "Sure?" once
-        self.view = session.public_view()
         self.build()
 
     def home(self) -> None:
         """Back to Home, the sheet unfinished in the journal; without a journal (the
         entries are lost) only at the second tap."""
-        if not self.session.kept and not self.leaving:
+        if not self.game.kept and not self.leaving:
             self.leaving = True
             self.refresh()
             return
@@ -370,7 +366,11 @@ class SheetScreen(Touch):
 
     @property
     def sheet(self) -> Sheet:
-        return self.session.state
+        return self.game.sheet
+
+    @property
+    def view(self) -> dict:
+        return self.game.view
 
     @property
     def name_(self) -> str:
@@ -381,26 +381,25 @@ class SheetScreen(Touch):
             "tomes", "hand", "relics", "quests", "honors", "bonus"]
 
     def lights(self) -> dict[int, Light]:
-        """The first player's seat lit FIRST_PLAYER, every other seat off."""
-        return self.rules.lights(self.view)
+        return self.game.lights()
 
-    def enter(self, action: dict) -> None:
-        """Dispatch one entry; a refusal is shown with its reason and changes nothing."""
-        action = {"player": self.name_, **action}
-        try:
-            self.view = self.session.dispatch(action)
-        except RuleError as exc:
-            self.message, self.refused = refusal(self.app, self.rules, self.sheet, action, exc)
-        else:
+    def entered(self, done: bool | None) -> None:
+        """After an entry: a refusal is shown with its reason (nothing changed)."""
+        if done is None:
+            return
+        if done:
             self.message, self.refused = None, False
+        else:
+            action, exc = self.game.refusal
+            self.message, self.refused = refusal(self.app, self.game.rules, self.sheet,
+                                                 action, exc)
         self.refresh()
 
     def undo(self) -> None:
         t = self.app.catalog.text
-        if self.session.undo() is None:
+        if self.game.undo() is None:
             self.message = t("inheritors.sheet.nothing_to_undo")
         else:
-            self.view = self.session.public_view()
             self.message = t("inheritors.sheet.undone")
             end = self.sheet.end(self.name_)
             self.quest = min(self.quest, max(0, len(end.quests) - 1))
@@ -408,12 +407,12 @@ class SheetScreen(Touch):
         self.refresh()
 
     def finish(self) -> None:
-        self.app.replace(ResultScreen(self.app, self.session, self))
+        self.app.replace(ResultScreen(self.app, self.game, self))
 
     def on_button(self, event: ButtonEvent) -> None:
-        """Any button of a player's pad opens that player's column."""
-        if event.seat in self.sheet.seats:
-            self.select_player(self.sheet.seats.index(event.seat))
+        player = self.game.press(event)
+        if player is not None:
+            self.select_player(player)
 
     def select_player(self, i: int) -> None:
         self.player, self.quest, self.message = i, 0, None
@@ -426,48 +425,22 @@ class SheetScreen(Touch):
     # --- entries ------------------------------------------------------------------------
 
     def step(self, delta: int) -> None:
-        end = self.sheet.end(self.name_)
-        if self.field.startswith("stack:"):
-            colour = self.field[6:]
-            now = end.stacks.get(colour)
-            if now is None and delta < 0:
-                return
-            value = (0 if now is None else now) + delta
-            self.enter({"kind": "stack", "colour": colour,
-                        "value": None if value < engine.LOWEST and now is not None else value})
-        elif self.field == "hand":
-            if end.hand is None:
-                if delta > 0:
-                    self.enter({"kind": "count", "field": "hand",
-                                "value": end.tomes + len(end.relics)})
-                return
-            value = end.hand + delta
-            self.enter({"kind": "count", "field": "hand", "value": None if value < 0 else value})
-        elif self.field == "quests":
-            if not end.quests:
-                return
-            value = end.quests[self.quest] + delta
-            self.enter({"kind": "quest", "index": self.quest,
-                        "value": None if value < engine.FAILED else value})
-            self.quest = min(self.quest, max(0, len(self.sheet.end(self.name_).quests) - 1))
-        else:
-            self.enter({"kind": "count", "field": self.field,
-                        "value": getattr(end, self.field) + delta})
+        self.entered(self.game.step(self.name_, self.field, self.quest, delta))
+        if self.field == "quests":
+            self.quest = min(self.quest, max(0, self.game.quests(self.name_) - 1))
 
     def add_quest(self) -> None:
-        n = len(self.sheet.end(self.name_).quests)
-        self.enter({"kind": "quest", "index": n, "value": engine.FULFILLED})
-        self.quest = len(self.sheet.end(self.name_).quests) - 1
+        self.entered(self.game.add_quest(self.name_))
+        self.quest = self.game.quests(self.name_) - 1
 
     def next_quest(self, delta: int) -> None:
-        n = len(self.sheet.end(self.name_).quests)
+        n = self.game.quests(self.name_)
         if n:
             self.quest = (self.quest + delta) % n
             self.refresh()
 
     def relic(self, colour: str) -> None:
-        held = colour in self.sheet.end(self.name_).relics
-        self.enter({"kind": "relic", "colour": colour, "held": not held})
+        self.entered(self.game.relic(self.name_, colour))
 
     # --- layout -------------------------------------------------------------------------
 
@@ -712,30 +685,27 @@ class ResultScreen(Touch):
 
     name = "inheritors-final"
 
-    def __init__(self, app: App, session: Session, sheet: SheetScreen) -> None:
+    def __init__(self, app: App, game: SheetController, sheet: SheetScreen) -> None:
         super().__init__(app)
-        self.session = session
+        self.game = game
         self.sheet = sheet
-        self.result = session.public_view()["score"]
-        self.played: history.GameResult | None = None  # the history row, once saved
-        self.saved = False
+        self.result = game.view["score"]
         self.build()
+
+    @property
+    def saved(self) -> bool:
+        return self.game.saved
 
     def back(self) -> None:
         self.app.replace(self.sheet)
         self.sheet.refresh()
 
     def save(self) -> None:
-        self.played = history.result_of(self.result, **self.session.history_facts())
-        if self.app.history is not None:
-            self.app.history.keep(self.played)
-        self.session.finish(self.result)
-        self.saved = True
+        self.game.save(self.app.history)
         self.refresh()
 
     def lights(self) -> dict[int, Light]:
-        """The sheet's lights until the game is saved, then none."""
-        return {} if self.saved else self.sheet.lights()
+        return self.game.lights()
 
     def done(self) -> None:
         if len(self.app.screens) > 1:
@@ -760,7 +730,7 @@ class ResultScreen(Touch):
             # The play's BG Stats code on the right, above Done; the table keeps the rest.
             area = pygame.Rect(0, self.table_rect.y, w * 2 // 5, bottom - gap - self.table_rect.y)
             area.right = w - m
-            code = PlayCode(self.app, self.played, area)
+            code = PlayCode(self.app, self.game.played, area)
             self.table_rect.w = self.tie_rect.w = code.rect.x - gap - m
             self.buttons.append(code)
         else:
