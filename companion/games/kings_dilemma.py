@@ -26,6 +26,7 @@ from companion import kd_data
 from companion.engine import kd_kingdom, kd_vote
 from companion.engine.errors import RuleError
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
+from companion.games.seating import seat_indexes
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Listeners
 from companion.tables import kd_score
@@ -147,20 +148,6 @@ def _names(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _seats(setup: Mapping, n: int) -> tuple[int, ...]:
-    value = setup.get("seats", list(range(n)))
-    if not isinstance(value, list) or len(value) != n:
-        raise RuleError("seats", f"expected a list of {n} seat numbers, one per player",
-                        code="seat_list", params={"n": n})
-    for i, seat in enumerate(value):
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise RuleError(f"seats.{i}", f"{seat!r} is not a seat number",
-                            code="not_a_seat", params={"seat": repr(seat)})
-    if len(set(value)) != n:
-        raise RuleError("seats", "two players on the same seat", code="same_seat")
-    return tuple(value)
-
-
 def _set(values: tuple, seat: int, value: Any) -> tuple:
     out = list(values)
     out[seat] = value
@@ -220,7 +207,7 @@ def new_night(setup: Mapping) -> Night:
                             code="unknown_key", params={"allowed": ", ".join(SETUP_KEYS)})
     data = kd_data.shipped()
     names = _names(setup.get("players"))
-    seats = _seats(setup, len(names))
+    seats = seat_indexes(setup, len(names))
     start_power = dict.fromkeys(names, data.start_power)
     start_coins = dict.fromkeys(names, data.start_coins)
     leader, moderator = setup.get("leader"), setup.get("moderator")

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.engine.errors import RuleError
 from companion.engine.majority import FAMILY_VALUES, Area, Power, plain
+from companion.games.seating import seat_indexes
 from companion.seat import Light
 
 SETUP_KEYS = ("players", "seats", "first_player")
@@ -29,20 +30,6 @@ class SeatedState:
 
     seats: tuple[int, ...]
     state: Any
-
-
-def _seats(setup: Mapping, n: int) -> tuple[int, ...]:
-    value = setup.get("seats", list(range(n)))
-    if not isinstance(value, list) or len(value) != n:
-        raise RuleError("seats", f"expected a list of {n} seat numbers, one per player",
-                        code="seat_list", params={"n": n})
-    for i, seat in enumerate(value):
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise RuleError(f"seats.{i}", f"{seat!r} is not a seat number",
-                            code="not_a_seat", params={"seat": repr(seat)})
-    if len(set(value)) != n:
-        raise RuleError("seats", "two players on the same seat", code="same_seat")
-    return tuple(value)
 
 
 def round_number(view: Mapping) -> int:
@@ -79,7 +66,7 @@ class MajorityGame:
             raise RuleError("players", "expected a list of player names",
                             code="player_names")
         state = self.engine.new_game(names, setup.get("first_player"))
-        return SeatedState(_seats(setup, len(names)), state)
+        return SeatedState(seat_indexes(setup, len(names)), state)
 
     def apply(self, table: SeatedState, action: Mapping) -> SeatedState:
         """The table after ``action`` (an action dict, as journaled), or RuleError."""
