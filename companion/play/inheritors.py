@@ -22,7 +22,7 @@ class SheetController:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.rules: InheritorsSheet = session.rules  # type: ignore[assignment]
-        self.view = session.public_view()
+        self._view = session.public_view()
         self.refusal: tuple[dict, RuleError] | None = None  # the refused entry, its reason
         self.saved = False
         self.played: GameResult | None = None  # the history row, once saved
@@ -41,6 +41,10 @@ class SheetController:
 
     # --- what the screen shows ----------------------------------------------------------
 
+    def view(self) -> dict:
+        """The session's public view, as of the last change."""
+        return self._view
+
     @property
     def sheet(self) -> Sheet:
         return self.session.state
@@ -52,7 +56,7 @@ class SheetController:
 
     def lights(self) -> dict[int, Light]:
         """The first player's seat lit FIRST_PLAYER until the count is saved."""
-        return {} if self.saved else self.rules.lights(self.view)
+        return {} if self.saved else self.rules.lights(self._view)
 
     def quests(self, player: str) -> int:
         return len(self.sheet.end(player).quests)
@@ -68,7 +72,7 @@ class SheetController:
         """One entry for ``player``; a refusal is kept in ``refusal`` and changes nothing."""
         action = {"player": player, **action}
         try:
-            self.view = self.session.dispatch(action)
+            self._view = self.session.dispatch(action)
         except RuleError as exc:
             self.refusal = (action, exc)
             return False
@@ -117,7 +121,7 @@ class SheetController:
     def undo(self) -> dict | None:
         """Take back the last entry (None: nothing to undo)."""
         action = self.session.undo()
-        self.view = self.session.public_view()
+        self._view = self.session.public_view()
         self.refusal = None
         return action
 
@@ -127,7 +131,7 @@ class SheetController:
     def save(self, history) -> dict:
         """The final score into ``history`` (when one is kept) and the game finished in the
         journal, once; returns the score."""
-        result = self.view["score"]
+        result = self._view["score"]
         if not self.saved:
             self.played = result_of(result, **self.session.history_facts())
             if history is not None:

@@ -49,7 +49,7 @@ class MajorityController:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.rules: MajorityGame = session.rules  # type: ignore[assignment]
-        self.view = session.public_view()
+        self._view = session.public_view()
         self.undo_request: int | None = None  # the seat asking for an undo
         self.refusal: RuleError | None = None  # the last refused action's reason
         self.recorded = False
@@ -73,27 +73,31 @@ class MajorityController:
 
     # --- what may happen now ------------------------------------------------------------
 
+    def view(self) -> dict:
+        """The session's public view, as of the last change."""
+        return self._view
+
     def acting(self) -> str:
         """Whose turn it is, or the first player between turns."""
-        return self.view["current_player"] or self.view["first_player"]
+        return self._view["current_player"] or self._view["first_player"]
 
     def seat_of(self, player: str) -> int:
-        return self.view["seats"][self.view["players"].index(player)]
+        return self._view["seats"][self._view["players"].index(player)]
 
     def lights(self) -> dict[int, Light]:
-        return self.rules.lights(self.view)  # a seat out of the game stays dark
+        return self.rules.lights(self._view)  # a seat out of the game stays dark
 
     def over(self) -> bool:
-        return self.view["final"] is not None
+        return self._view["final"] is not None
 
     def can_enter(self) -> bool:
-        v = self.view
+        v = self._view
         return v["phase"] in ("orders", "main") and not v["turn"]["revealed"]
 
     def next_step(self) -> dict | None:
         """The action of the big button: start the round, let Chosŏn's time-travel phase
         pass without travelling, end the turn, end the round."""
-        v = self.view
+        v = self._view
         if v["phase"] == "setup":
             return {"action": "start_round"}
         if v["phase"] == "time_travel":
@@ -107,14 +111,14 @@ class MajorityController:
     def offered(self) -> list[tuple[dict, list[dict]]]:
         """Powers of the phase that some action carries out, with those actions (found by
         trying every choice on the engine: kept until the view changes)."""
-        if self._offered is None or self._offered[0] is not self.view:
+        if self._offered is None or self._offered[0] is not self._view:
             state = self.session.state
             out = []
-            for power in self.view["powers"]:
+            for power in self._view["powers"]:
                 options = self.rules.options(state, power)
                 if options:
                     out.append((power, options))
-            self._offered = (self.view, out)
+            self._offered = (self._view, out)
         return self._offered[1]
 
     def can_undo(self) -> bool:
@@ -148,7 +152,7 @@ class MajorityController:
         """Send ``action`` to the session; a refusal keeps its reason in ``refusal`` and
         changes nothing."""
         try:
-            self.view = self.session.dispatch(action)
+            self._view = self.session.dispatch(action)
         except RuleError as exc:
             log.info("%s game %d: refused %s (%s)", self.rules.name, self.session.game_id,
                      action, exc)
@@ -162,7 +166,7 @@ class MajorityController:
         """Take back the last action (None: nothing to undo); the undo request is over."""
         action = self.session.undo()
         self.undo_request = None
-        self.view = self.session.public_view()
+        self._view = self.session.public_view()
         return action
 
     def record(self, history) -> None:
@@ -171,7 +175,7 @@ class MajorityController:
         if self.recorded or not self.over():
             return
         self.recorded = True
-        result = self.view["final"]
+        result = self._view["final"]
         self.played = result_of(result, **self.session.history_facts())
         if history is not None:
             history.keep(self.played)
@@ -182,7 +186,7 @@ class MajorityController:
     # --- card entry ---------------------------------------------------------------------
 
     def reveal_action(self, counts: dict[str, int]) -> dict:
-        return {"action": "reveal", "player": self.view["current_player"], "cards": dict(counts)}
+        return {"action": "reveal", "player": self._view["current_player"], "cards": dict(counts)}
 
     def entry_refusal(self, counts: dict[str, int], kind: str) -> EntryRefusal | None:
         """Why ``counts`` (one more ``kind`` just entered) cannot be: more of a kind than the
@@ -191,7 +195,7 @@ class MajorityController:
         try:
             self.rules.apply(self.session.state, self.reveal_action(counts))
         except RuleError as exc:
-            v = self.view
+            v = self._view
             total, dealt = sum(counts.values()), v["deals"][v["current_player"]]
             if exc.field == f"cards.{kind}":
                 n, deck = counts[kind], v["deck"][kind]

@@ -370,7 +370,7 @@ class SheetScreen(Touch):
 
     @property
     def view(self) -> dict:
-        return self.game.view
+        return self.game.view()
 
     @property
     def name_(self) -> str:
@@ -689,7 +689,7 @@ class ResultScreen(Touch):
         super().__init__(app)
         self.game = game
         self.sheet = sheet
-        self.result = game.view["score"]
+        self.result = game.view()["score"]
         self.build()
 
     @property

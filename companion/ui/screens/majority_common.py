@@ -385,7 +385,7 @@ class GameScreen(BaseScreen):
 
     @property
     def view(self) -> dict:
-        return self.game.view
+        return self.game.view()
 
     def lights(self) -> dict[int, Light]:
         return self.game.lights()
