@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from companion.engine.errors import RuleError
 from companion.games import rules_for
-from companion.games.majority import MajorityGame
+from companion.games.majority import MajorityGame, acting_player
 from companion.history import GameResult, result_of
 from companion.journal import Journal
 from companion.seat import ButtonEvent, Light, Press
@@ -79,7 +79,7 @@ class MajorityController:
 
     def acting(self) -> str:
         """Whose turn it is, or the first player between turns."""
-        return self._view["current_player"] or self._view["first_player"]
+        return acting_player(self._view)
 
     def seat_of(self, player: str) -> int:
         return self._view["seats"][self._view["players"].index(player)]
