@@ -8,7 +8,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pytest
+import ui_kd
 from hypothesis import HealthCheck, settings
+from table_rig import TableRig
 
 # No per-example time limit (Hypothesis's default deadline is 200 ms) and no "too slow"
 # health check: on a loaded CI machine both fail tests on timing, not on what they prove.
@@ -33,3 +35,25 @@ def kiosk():
     yield _start
     for k in started:
         k.kill()
+
+
+@pytest.fixture
+def kd(tmp_path):
+    """``kd(size=(800, 480), language="en")`` → (app, backend, night): the King's Dilemma
+    rulebook's five seats on simulated pads, a journal in ``tmp_path`` (``ui_kd.open_kd``)."""
+    yield from ui_kd.open_kd(tmp_path)
+
+
+@pytest.fixture
+def open_table(tmp_path):
+    """``open_table(size=…, language=…, journal=True, history=True, seats=None)`` → a
+    ``TableRig`` in ``tmp_path``; every one is closed at the end."""
+    opened: list[TableRig] = []
+
+    def _open(**kw) -> TableRig:
+        opened.append(TableRig(tmp_path, **kw))
+        return opened[-1]
+
+    yield _open
+    for rig in opened:
+        rig.close()

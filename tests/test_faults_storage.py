@@ -26,13 +26,14 @@ from pathlib import Path
 
 import pytest
 from kiosk_process import env, write_config
-from ui_majority import Table, start
+from table_rig import TableRig
+from ui_majority import start
 
 from companion.games.autoplay import next_action
 from companion.journal import ACK_SUFFIX, Journal, StorageError
 from companion.logfile import KioskLogFile
+from companion.ui.demo.majority import play
 from companion.ui.screens import koryo
-from companion.ui.screens.majority_common import play
 
 SETUP = {"players": ["Ana", "Ben"]}
 A_PRESSES = ("start_round", "end_turn", "end_round")  # actions carried out by one A press
@@ -238,14 +239,14 @@ def test_full_disk_refuses_the_press_and_the_same_press_works_once_space_is_back
     that can't be saved changes nothing: same view, same journal, the kiosk runs, the band
     says so in the table's language and the log says "not saved: disk full". The cap
     lifted, the same press goes through and the band goes."""
-    table = Table(tmp_path, language=language)
+    table = TableRig(tmp_path, language=language)
     try:
         screen = start(table, koryo)
-        journal, game = table.journal, screen.session.game_id
+        journal, game = table.journal, screen.game.session.game_id
         rng = random.Random(1)
         caplog.set_level(logging.INFO, logger="companion")
         for _ in range(400):
-            action = next_action(screen.rules, screen.session.state, rng)
+            action = next_action(screen.game.rules, screen.game.session.state, rng)
             if action["action"] not in A_PRESSES:
                 play(table.ctx, action)
                 continue
@@ -258,7 +259,7 @@ def test_full_disk_refuses_the_press_and_the_same_press_works_once_space_is_back
                 continue
             assert journal.failure.cause == "disk_full"
             assert table.app.running and table.app.screen is screen
-            assert screen.view == view and screen.session.public_view() == view
+            assert screen.view == view and screen.game.session.public_view() == view
             assert journal.actions(game) == saved
             assert said in table.texts()
             assert any("not saved: disk full" in r.getMessage() for r in caplog.records)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 from ui_majority import (
-    Table,
     companion_score,
     expected_lights,
     fits,
@@ -28,16 +27,8 @@ from companion.ui.screens import choson
 
 
 @pytest.fixture
-def table(tmp_path):
-    opened: list[Table] = []
-
-    def _open(**kw) -> Table:
-        opened.append(Table(tmp_path, **kw))
-        return opened[-1]
-
-    yield _open
-    for t in opened:
-        t.close()
+def table(open_table):
+    return open_table
 
 
 # Seeds whose games use, between them, every Chosŏn power: 20 has time travel, a riposte,

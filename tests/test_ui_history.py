@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pygame
 import pytest
-from test_ui_inheritors import THREE, Table, enter, start
-from test_ui_look import check_layout
+from table_rig import TableRig
+from ui_inheritors import THREE, enter, start
+from ui_layout import check_layout
 
 from companion.hardware.sim import SimBackend
 from companion.history import History
@@ -30,21 +31,7 @@ def result(game, scores, winners=None):
 FIVE = {"Ana": 14, "Benoît": 17, "Cléo": 9, "Dominique-Alexandre": 17, "Eve": 12}
 
 
-@pytest.fixture
-def open_table(tmp_path):
-    tables: list[Table] = []
-
-    def _open(**kw) -> Table:
-        t = Table(tmp_path, **kw)
-        tables.append(t)
-        return t
-
-    yield _open
-    for t in tables:
-        t.close()
-
-
-def lit(t: Table, text: str) -> bool:
+def lit(t: TableRig, text: str) -> bool:
     """Whether ``text`` (the first drawn) is in the winners' colour."""
     box = next(b for b in t.app.painter.texts if b.text == text)
     return any(tuple(t.app.window.get_at((x, y)))[:3] == screens.WINNER
@@ -52,7 +39,7 @@ def lit(t: Table, text: str) -> bool:
                for y in range(box.rect.top, box.rect.bottom))
 
 
-def show(t: Table) -> screens.HistoryScreen:
+def show(t: TableRig) -> screens.HistoryScreen:
     screen = screens.new_game(t.app)
     t.app.push(screen)
     t.app.step(block=False)

@@ -14,7 +14,7 @@ import signal
 import pygame
 import pytest
 from kiosk_process import Kiosk, write_config
-from test_ui_look import check_layout
+from ui_layout import check_layout
 
 from companion.games import rules_for
 from companion.games.autoplay import next_action

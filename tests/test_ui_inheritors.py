@@ -12,13 +12,12 @@ import json
 import pygame
 import pytest
 import yaml
-from test_ui_look import FIVE, check_layout
+from ui_inheritors import THREE, enter, set_value, start
+from ui_layout import FIVE, check_layout
 
 from companion.cli import main
 from companion.engine import inheritors as engine
 from companion.hardware.sim import SimBackend
-from companion.history import History
-from companion.journal import Journal
 from companion.seat import Light
 from companion.tables import inheritors as table
 from companion.ui.app import ManualClock, make_app
@@ -26,118 +25,6 @@ from companion.ui.demo import DEMOS, DemoContext, demo_config
 from companion.ui.demo import inheritors as inheritors_demo
 from companion.ui.home import HomeScreen
 from companion.ui.screens import inheritors as screens
-
-
-class Table:
-    """An app on the shipped configuration (Ana, Ben, Cleo, Dan) with a journal and a
-    history in ``tmp``; inputs go through a DemoContext, as in ``companion demo``."""
-
-    def __init__(self, tmp, size=(800, 480), language="en", journal=True) -> None:
-        config = demo_config(size, language)
-        self.backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
-        self.journal = Journal(tmp / "journal.sqlite") if journal else None
-        self.history = History(tmp / "history.sqlite")
-        self.app = make_app(config, self.backend, clock=ManualClock(1000),
-                            journal=self.journal, history=self.history)
-        self.app.start_backend()
-        pygame.event.clear()
-        self.ctx = DemoContext(self.app, self.backend, self.app.clock, tmp)
-        self.closed = False
-
-    def close(self) -> None:
-        """Everything closed (again: nothing happens)."""
-        if self.closed:
-            return
-        self.closed = True
-        self.backend.close()
-        self.history.close()
-        if self.journal is not None:
-            self.journal.close()
-        pygame.event.clear()
-        pygame.display.quit()
-
-    def tap(self, rect, label="") -> None:
-        self.ctx.tap(rect, label)
-
-    def texts(self) -> list[str]:
-        return [box.text for box in self.app.painter.texts]
-
-
-@pytest.fixture
-def open_table(tmp_path):
-    tables: list[Table] = []
-
-    def _open(**kw) -> Table:
-        t = Table(tmp_path, **kw)
-        tables.append(t)
-        return t
-
-    yield _open
-    for t in tables:
-        t.close()
-
-
-def start(t: Table, seats=(0, 1, 2), first=1) -> screens.SheetScreen:
-    """The setup by touch: tap the seats that play, the first player, Start."""
-    t.ctx.show(screens.new_game(t.app))
-    setup = t.app.screen
-    for seat in seats:
-        t.tap(setup.seat_rects[seat], "seat")
-    t.tap(setup.first_rects[first], "first")
-    t.tap(setup.start_rect, "start")
-    assert isinstance(t.app.screen, screens.SheetScreen), t.app.screen.describe()
-    return t.app.screen
-
-
-def set_value(t: Table, sheet: screens.SheetScreen, field: str, value) -> None:
-    """Select ``field`` and tap − / + until it shows ``value`` (None: nothing)."""
-    t.tap(sheet.field_rects[field], field)
-    for _ in range(30):
-        end = sheet.sheet.end(sheet.name_)
-        now = end.stacks.get(field[6:]) if field.startswith("stack:") else getattr(end, field)
-        if now == value:
-            return
-        up = now is None or (value is not None and value > now)
-        t.tap(sheet.plus_rect if up else sheet.minus_rect, "+" if up else "-")
-        assert sheet.message is None, sheet.message
-    raise AssertionError(f"{field} never reached {value}")
-
-
-def enter(t: Table, sheet: screens.SheetScreen, data: dict) -> None:
-    """Everything of an Inheritors table file, entered by touch on the sheet."""
-    for i, player in enumerate(data["players"]):
-        t.tap(sheet.tab_rects[i], player)
-        for colour, value in data["stacks"].get(player, {}).items():
-            set_value(t, sheet, f"stack:{colour}", value)
-        for field in ("tomes", "hand", "honors", "bonus"):
-            if player in data.get(field, {}):
-                set_value(t, sheet, field, data[field][player])
-        t.tap(sheet.field_rects["quests"], "quests")
-        for value in data.get("quests", {}).get(player, []):
-            t.tap(sheet.add_rect, "add quest")
-            if value == engine.FAILED:
-                t.tap(sheet.minus_rect, "not fulfilled")
-        t.tap(sheet.field_rects["relics"], "relics")
-        for colour in data.get("relics", {}).get(player, []):
-            t.tap(sheet.relic_rects[colour], colour)
-        assert sheet.message is None, sheet.message
-
-
-THREE = {
-    "game": "inheritors",
-    "players": ["Ana", "Ben", "Cleo"],
-    "stacks": {
-        "Ana": {"yellow": 5, "purple": 3, "blue": 4, "green": 1},
-        "Ben": {"yellow": 5, "red": 4, "green": 2},
-        "Cleo": {"purple": 6, "blue": 5, "red": 3},
-    },
-    "tomes": {"Ana": 2, "Ben": 2, "Cleo": 1},
-    "hand": {"Ana": 5, "Ben": 4, "Cleo": 6},
-    "relics": {"Ana": ["blue", "green"], "Ben": ["yellow"], "Cleo": ["red"]},
-    "quests": {"Ana": [2], "Ben": [2, 1], "Cleo": [1, 1]},
-    "honors": {"Ana": 1, "Ben": 2},
-    "bonus": {"Cleo": 1, "Ben": -3},
-}
 
 
 def cli_score(tmp_path, capsys, data: dict) -> dict:

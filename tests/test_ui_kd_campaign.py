@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from test_ui_look import check_layout
+from ui_layout import check_layout
 
 from companion.engine import kd_vote
 from companion.hardware.sim import SimBackend

@@ -27,7 +27,7 @@ import pytest
 from fakes.pty_pad import WAIT, PtyPad
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from test_ui_kd import NAMES, RULEBOOK, _table, frame, show, tap, tap_button
+from ui_kd import NAMES, RULEBOOK, frame, show, tap, tap_button, zero_award_table
 
 from companion.engine import kd_campaign
 from companion.hardware import padproto
@@ -59,7 +59,7 @@ def open_app(backend, tmp_path) -> tuple[App, NightController, Journal]:
     pygame.event.clear()
     campaign = kd_campaign.new_campaign(kd_campaign.Settings(
         8, 10, (1, 12), ("opulence", "avarice", "rebellion", "moderation", "extremism"),
-        _table()))
+        zero_award_table()))
     for name, number in zip(NAMES, (9, 1, 2, 3, 4), strict=True):
         campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
     momenta = {"influence": "up", "prosperity": "up", "morale": "down", "welfare": "up",

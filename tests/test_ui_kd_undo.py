@@ -15,15 +15,12 @@ through ``Session.undo`` and forgets every seat's pending choice (``SeatPads.und
 from __future__ import annotations
 
 import pytest
-import test_ui_kd
-from test_ui_kd import LONG, frame, lights, press, show, tap, tap_button
-from test_ui_look import check_layout
+from ui_kd import LONG, NAMES, frame, lights, press, show, tap, tap_button
+from ui_layout import check_layout
 
 from companion.engine import kd_vote
 from companion.seat import Light
 from companion.ui.screens import kings_dilemma as kd_ui
-
-kd = test_ui_kd.kd  # the five rulebook seats on simulated pads, a journal
 
 
 def undo(app) -> None:
@@ -147,7 +144,7 @@ def test_undo_buttons_fit_beside_the_others(kd, size, language):
     tap_button(app, t("kd.undo"))
     check_layout(app)
     for seat in range(5):
-        table.session.dispatch({"action": "play", "player": test_ui_kd.NAMES[seat],
+        table.session.dispatch({"action": "play", "player": NAMES[seat],
                                 "move": "pass-power"})
     app.replace(kd_ui.screen_for(app, table))
     app.step(block=False)

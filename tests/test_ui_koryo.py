@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 from ui_majority import (
-    Table,
     companion_score,
     expected_lights,
     fits,
@@ -30,16 +29,8 @@ from companion.ui.screens.majority_common import GameScreen, SetupScreen
 
 
 @pytest.fixture
-def table(tmp_path):
-    opened: list[Table] = []
-
-    def _open(**kw) -> Table:
-        opened.append(Table(tmp_path, **kw))
-        return opened[-1]
-
-    yield _open
-    for t in opened:
-        t.close()
+def table(open_table):
+    return open_table
 
 
 def test_full_game_through_the_screens_scores_as_companion_score(table, tmp_path, capsys):

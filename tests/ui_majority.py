@@ -1,25 +1,19 @@
-"""Shared by tests/test_ui_koryo.py and tests/test_ui_choson.py: an app on the shipped
-configuration (four simulated seats) with a journal and a history in a temporary folder,
-and a game played through the screens with seat buttons and touch events."""
+"""Shared by the Koryŏ and Chosŏn screen tests: a game started and played through the
+screens of a ``TableRig`` with seat buttons and touch events, the lights it must show."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from pathlib import Path
 
-import pygame
 import yaml
+from table_rig import TableRig
 
 from companion import cli
 from companion.games.autoplay import next_action
-from companion.hardware.sim import SimBackend
-from companion.history import History
-from companion.journal import Journal
 from companion.seat import Light
-from companion.ui.app import App, ManualClock, Screen, make_app
-from companion.ui.demo import DemoContext, demo_config
+from companion.ui.app import App, Screen
 from companion.ui.demo.majority import play
 from companion.ui.screens.majority_common import GameScreen
 
@@ -35,46 +29,7 @@ def expected_lights(view: dict, seats: int) -> dict[int, Light]:
     return out
 
 
-class Table:
-    """An app at ``size`` in ``language`` whose inputs go through a DemoContext."""
-
-    def __init__(self, tmp: Path, size=(800, 480), language="en", history=True, seats=None):
-        config = demo_config(size, language)
-        if seats is not None:
-            config = dataclasses.replace(config, seats=seats)
-        self.backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
-        self.clock = ManualClock(1000)
-        self.journal_path = tmp / "journal.sqlite"
-        self.journal = Journal(self.journal_path)
-        self.history = History(tmp / "history.sqlite") if history else None
-        self.app: App = make_app(
-            config, self.backend, clock=self.clock, journal=self.journal, history=self.history
-        )
-        self.app.start_backend()
-        pygame.event.clear()
-        self.ctx = DemoContext(self.app, self.backend, self.clock, tmp)
-
-    def close(self) -> None:
-        self.backend.close()
-        self.journal.close()
-        if self.history is not None:
-            self.history.close()
-        pygame.event.clear()
-        pygame.display.quit()
-
-    @property
-    def screen(self):
-        return self.app.screen
-
-    def texts(self) -> list[str]:
-        """Every text of the last frame."""
-        return [box.text for box in self.app.painter.texts]
-
-    def lights(self) -> dict[int, Light]:
-        return {seat: self.backend.light(seat) for seat in range(len(self.app.seats))}
-
-
-def start(table: Table, module, players: list[int] | None = None, first: int = 0) -> GameScreen:
+def start(table: TableRig, module, players: list[int] | None = None, first: int = 0) -> GameScreen:
     """New game by touch: take out the seats not in ``players``, move the first-player
     button to seat ``first``, tap Start."""
     ctx = table.ctx
@@ -90,7 +45,7 @@ def start(table: Table, module, players: list[int] | None = None, first: int = 0
     return table.screen
 
 
-def play_through(table: Table, seed: int, until=None, check=None, fast=None) -> list[dict]:
+def play_through(table: TableRig, seed: int, until=None, check=None, fast=None) -> list[dict]:
     """Play the game on screen with the seeded player's choices, each one entered as players
     do (seat button A, taps on the card entry and the powers), or straight through the
     screen's ``dispatch`` while ``fast(view)``; stop when ``until(view)`` or at the end.
@@ -167,7 +122,7 @@ def middle_rounds(view: dict) -> bool:
     return 2 <= view["round"] <= 7 and view["phase"] != "setup"
 
 
-def turn_more_pages(table: Table) -> list[list[str]]:
+def turn_more_pages(table: TableRig) -> list[list[str]]:
     """On a board whose lines under it do not fit: tap the board through every "more" page
     back to the board, checking each page's layout; returns the texts of each page (the
     board's first). A tap on the board is no action: the journal does not change."""

@@ -1,0 +1,109 @@
+"""Test helpers for the King's Dilemma screens: the rulebook's five seats, a night on
+simulated pads with a journal (``open_kd``, the ``kd`` fixture of conftest.py), presses,
+taps and frames through the real App loop."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pygame
+
+from companion.config import SeatConfig
+from companion.engine import kd_campaign
+from companion.hardware.sim import SimBackend
+from companion.journal import Journal
+from companion.play.kings_dilemma import NightController, ledger_for
+from companion.seat import Light, Press
+from companion.ui.app import App, ManualClock, make_app
+from companion.ui.demo import demo_config
+
+# The rulebook's worked example seats them clockwise in this order; Théodore leads.
+RULEBOOK = (
+    SeatConfig("Théodore", (220, 40, 40), "bottom-left"),
+    SeatConfig("Julius", (40, 80, 220), "bottom-right"),
+    SeatConfig("Armin", (40, 180, 80), "right"),
+    SeatConfig("Diana", (230, 200, 40), "top"),
+    SeatConfig("Frances", (160, 60, 200), "left"),
+)
+NAMES = [s.name for s in RULEBOOK]
+LONG = Press.LONG
+
+
+def open_kd(tmp_path):
+    """``kd(size=(800, 480), language="en")`` → (app, backend, table): five seats, a
+    campaign where Théodore has the highest house number (he leads) and Julius the lowest
+    (he moderates), Morale on its black side, a journal in ``tmp_path``."""
+    opened: list[tuple[SimBackend, Journal]] = []
+
+    def _open(size=(800, 480), language="en", with_table=True):
+        config = dataclasses.replace(demo_config(size, language), seats=RULEBOOK)
+        backend = SimBackend(len(RULEBOOK), config.hardware.long_press_ms)
+        journal = Journal(tmp_path / f"journal-{len(opened)}.db")
+        opened.append((backend, journal))
+        app = make_app(config, backend, clock=ManualClock(0), journal=journal)
+        app.start_backend()
+        pygame.event.clear()
+        campaign = kd_campaign.new_campaign(
+            kd_campaign.Settings(8, 10, (1, 12), ("opulence", "avarice", "rebellion",
+                                                  "moderation", "extremism"),
+                                 zero_award_table()))
+        for name, number in zip(NAMES, (9, 1, 2, 3, 4), strict=True):
+            campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
+        momenta = {"influence": "up", "prosperity": "up", "morale": "down",
+                   "welfare": "up", "knowledge": "up"}
+        if not with_table:
+            return app, backend, None
+        table = NightController.new(NAMES, journal, momenta=momenta, campaign=campaign,
+                            ledger=ledger_for(journal))
+        return app, backend, table
+
+    yield _open
+    for backend, journal in opened:
+        backend.close()
+        journal.close()
+    pygame.event.clear()
+    pygame.display.quit()
+
+
+def zero_award_table() -> kd_campaign.AwardTable:
+    return kd_campaign.AwardTable(tuple(
+        (end, rank, kd_campaign.Award(0, 0)) for end in kd_campaign.ENDS
+        for rank in kd_campaign.RANKS
+    ))
+
+
+def show(app: App, screen) -> None:
+    app.push(screen)
+    app.step(block=False)
+
+
+def press(app: App, backend: SimBackend, seat: int, button: str, kind: Press = Press.SHORT,
+          times: int = 1) -> None:
+    for _ in range(times):
+        backend.press(seat, button, kind)
+        app.step(block=False)
+
+
+def tap(app: App, rect: pygame.Rect) -> None:
+    w, h = app.window.get_size()
+    x, y = rect.center
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        pygame.event.post(pygame.event.Event(kind, x=x / w, y=y / h, dx=0, dy=0, touch_id=1,
+                                             finger_id=0, pressure=1.0))
+        app.step(block=False)
+
+
+def tap_button(app: App, label: str) -> None:
+    matches = [b for b in app.screen.buttons if b.label == label]
+    assert len(matches) == 1, f"no single button {label!r}: {[b.label for b in app.screen.buttons]}"
+    tap(app, matches[0].rect)
+
+
+def frame(app: App) -> bytes:
+    app.invalidate()
+    app.step(block=False)
+    return pygame.image.tobytes(app.window, "RGB")
+
+
+def lights(backend: SimBackend) -> list[Light]:
+    return [backend.light(s) for s in range(backend.seats)]
