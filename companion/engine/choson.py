@@ -14,14 +14,24 @@ from companion.engine.majority import (
     FAMILY_VALUES,
     Action,
     Area,
+    Destroy,
+    Discard,
+    EndRound,
+    EndTurn,
     Family,
     Kind,
     LimitCheck,
     Majority,
     Power,
     Protection,
+    Reveal,
+    SeatedTable,
+    StartRound,
+    Swap,
     best,
+    discard_down,
     family_value,
+    legal,
     live_majority,
     plain,
     scoring_holders,
@@ -217,8 +227,10 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class State:
+class State(SeatedTable):
     """A Chosŏn game in progress. Seat-indexed tuples follow ``players`` (clockwise)."""
+
+    vp_tokens: ClassVar[int] = VP_TOKENS
 
     players: tuple[str, ...]
     areas: tuple[Area, ...]  # characters in front of each player
@@ -231,23 +243,6 @@ class State:
     legacy: str | None = None  # holder of Yi's Legacy
     turn_index: int = 0
     turn: Turn = Turn()
-
-    def seat(self, player: str) -> int:
-        return self.players.index(player)
-
-    def area(self, player: str) -> Area:
-        return self.areas[self.seat(player)]
-
-    def tokens_of(self, player: str) -> int:
-        return self.tokens[self.seat(player)]
-
-    @property
-    def bank(self) -> int:
-        return VP_TOKENS - sum(self.tokens)
-
-    @property
-    def first_player(self) -> str:
-        return self.players[self.first]
 
     @property
     def current_player(self) -> str | None:
@@ -418,13 +413,9 @@ def _turn_powers(state: State) -> list[Power]:
 
 
 # -- actions ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StartRound(Action):
-    """Turn the next season card; the round opens with the time-travel phase."""
-
-    name: ClassVar[str] = "start_round"
+# Shared with Koryŏ (engine.majority): StartRound (the round opens with the time-travel
+# phase), Reveal (families and ``event``), Destroy (Firearm or Sword, a 'comes into play'
+# effect), Swap (Lobby), EndTurn, Discard and EndRound.
 
 
 @dataclass(frozen=True)
@@ -443,37 +434,6 @@ class NoTimeTravel(Action):
 
     player: str
     name: ClassVar[str] = "no_time_travel"
-
-
-@dataclass(frozen=True)
-class Reveal(Action):
-    """The current player reveals their combination (``cards``: families and ``event``)."""
-
-    player: str
-    cards: Area
-    name: ClassVar[str] = "reveal"
-
-
-@dataclass(frozen=True)
-class Destroy(Action):
-    """Firearm or Sword ('comes into play' effect): destroy a character of another player."""
-
-    player: str
-    target: str
-    family: int
-    name: ClassVar[str] = "destroy"
-
-
-@dataclass(frozen=True)
-class Swap(Action):
-    """Lobby: ``a`` gives one ``a_family`` card to ``b`` and gets one ``b_family`` back."""
-
-    player: str
-    a: str
-    a_family: int
-    b: str
-    b_family: int
-    name: ClassVar[str] = "swap"
 
 
 @dataclass(frozen=True)
@@ -512,27 +472,6 @@ class MoveShield(Action):
     name: ClassVar[str] = "move_shield"
 
 
-@dataclass(frozen=True)
-class EndTurn(Action):
-    player: str
-    name: ClassVar[str] = "end_turn"
-
-
-@dataclass(frozen=True)
-class Discard(Action):
-    """End phase: discard characters down to the limit."""
-
-    player: str
-    family: int
-    count: int = 1
-    name: ClassVar[str] = "discard"
-
-
-@dataclass(frozen=True)
-class EndRound(Action):
-    name: ClassVar[str] = "end_round"
-
-
 ACTIONS: dict[str, type] = {
     cls.name: cls
     for cls in (StartRound, TimeTravel, NoTimeTravel, Reveal, Destroy, Swap, Riposte, TakeVP, KeepEvent,
@@ -555,11 +494,7 @@ def apply(state: State, action: Action) -> State:
 
 
 def is_legal(state: State, action: Action) -> bool:
-    try:
-        apply(state, action)
-    except RuleError:
-        return False
-    return True
+    return legal(apply, state, action)
 
 
 def score(state: State) -> FinalScore:
@@ -861,19 +796,8 @@ def _discard(state: State, action: Discard) -> State:
                         code="discard_phase")
     family = family_value(action.family, "family")
     check = next(c for c in limit_check(state) if c.player == p)
-    if action.count < 1:
-        raise RuleError("count", "discard at least 1 card", code="discard_none")
-    if action.count > check.excess:
-        raise RuleError("count", f"{p} has {check.counted} characters for a limit of "
-                                 f"{check.limit}: {check.excess} to discard, not {action.count}",
-                        code="discard_too_many_characters",
-                        params={"player": p, "counted": check.counted, "limit": check.limit,
-                                "excess": check.excess, "count": action.count})
-    if state.area(p)[family] < action.count:
-        raise RuleError("family", f"{p} has {state.area(p)[family]} {kind_name(family)} in play",
-                        code="discard_missing",
-                        params={"player": p, "n": state.area(p)[family], "kinds": family})
-    return with_area(state, p, state.area(p).add(family, -action.count))
+    return discard_down(state, p, family, action.count, check, kind_name,
+                        counted="characters", code="discard_too_many_characters")
 
 
 def _end_round(state: State, action: EndRound) -> State:

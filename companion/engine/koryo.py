@@ -15,14 +15,24 @@ from companion.engine.majority import (
     FAMILY_VALUES,
     Action,
     Area,
+    Destroy,
+    Discard,
+    EndRound,
+    EndTurn,
     Family,
     Kind,
     LimitCheck,
     Majority,
     Power,
     Protection,
+    Reveal,
+    SeatedTable,
+    StartRound,
+    Swap,
     best,
+    discard_down,
     family_value,
+    legal,
     majority,
     plain,
     scoring_holders,
@@ -163,8 +173,10 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class State:
+class State(SeatedTable):
     """A Koryŏ game in progress. Seat-indexed tuples follow ``players`` (clockwise)."""
+
+    vp_tokens: ClassVar[int] = VP_TOKENS
 
     players: tuple[str, ...]
     areas: tuple[Area, ...]
@@ -176,23 +188,6 @@ class State:
     ship_owner: str | None = None  # Ship Owner majority at the order phase
     turn_index: int = 0  # turns played this round (main phase)
     turn: Turn = Turn()
-
-    def seat(self, player: str) -> int:
-        return self.players.index(player)
-
-    def area(self, player: str) -> Area:
-        return self.areas[self.seat(player)]
-
-    def tokens_of(self, player: str) -> int:
-        return self.tokens[self.seat(player)]
-
-    @property
-    def bank(self) -> int:
-        return VP_TOKENS - sum(self.tokens)
-
-    @property
-    def first_player(self) -> str:
-        return self.players[self.first]
 
     @property
     def current_player(self) -> str | None:
@@ -365,44 +360,9 @@ def _turn_powers(state: State) -> list[Power]:
 
 
 # -- actions ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StartRound(Action):
-    """Turn the next season card: deal 11 − r cards (+1 Broadcaster majority)."""
-
-    name: ClassVar[str] = "start_round"
-
-
-@dataclass(frozen=True)
-class Reveal(Action):
-    """The current player reveals the cards they ordered face down."""
-
-    player: str
-    cards: Area
-    name: ClassVar[str] = "reveal"
-
-
-@dataclass(frozen=True)
-class Destroy(Action):
-    """Barbarian: destroy one character card of another player."""
-
-    player: str
-    target: str
-    family: int
-    name: ClassVar[str] = "destroy"
-
-
-@dataclass(frozen=True)
-class Swap(Action):
-    """Lobbying: ``a`` gives one ``a_family`` card to ``b`` and gets one ``b_family`` back."""
-
-    player: str
-    a: str
-    a_family: int
-    b: str
-    b_family: int
-    name: ClassVar[str] = "swap"
+# Shared with Chosŏn (engine.majority): StartRound (deal 11 − r cards, +1 with the
+# Broadcaster majority), Reveal, Destroy (the Barbarian), Swap (Lobbying), EndTurn, Discard
+# (never events) and EndRound (the first-player token passes).
 
 
 @dataclass(frozen=True)
@@ -431,29 +391,6 @@ class DestroyEvent(Action):
     name: ClassVar[str] = "destroy_event"
 
 
-@dataclass(frozen=True)
-class EndTurn(Action):
-    player: str
-    name: ClassVar[str] = "end_turn"
-
-
-@dataclass(frozen=True)
-class Discard(Action):
-    """End phase: discard characters down to the limit (never events)."""
-
-    player: str
-    family: int
-    count: int = 1
-    name: ClassVar[str] = "discard"
-
-
-@dataclass(frozen=True)
-class EndRound(Action):
-    """Close the round once everyone is within the limit; the first-player token passes."""
-
-    name: ClassVar[str] = "end_round"
-
-
 ACTIONS: dict[str, type] = {
     cls.name: cls
     for cls in (StartRound, Reveal, Destroy, Swap, TakeVP, StealVP, DestroyEvent, EndTurn,
@@ -474,11 +411,7 @@ def apply(state: State, action: Action) -> State:
 
 
 def is_legal(state: State, action: Action) -> bool:
-    try:
-        apply(state, action)
-    except RuleError:
-        return False
-    return True
+    return legal(apply, state, action)
 
 
 def score(state: State) -> FinalScore:
@@ -679,19 +612,8 @@ def _discard(state: State, action: Discard) -> State:
                                   "majority destroys them)", code="discard_event")
     family = family_value(action.family, "family")
     check = _limit_of(state.round, holder(state, SENATOR), p, state.area(p))
-    if action.count < 1:
-        raise RuleError("count", "discard at least 1 card", code="discard_none")
-    if action.count > check.excess:
-        raise RuleError("count", f"{p} has {check.counted} cards for a limit of {check.limit}: "
-                                 f"{check.excess} to discard, not {action.count}",
-                        code="discard_too_many",
-                        params={"player": p, "counted": check.counted, "limit": check.limit,
-                                "excess": check.excess, "count": action.count})
-    if state.area(p)[family] < action.count:
-        raise RuleError("family", f"{p} has {state.area(p)[family]} {kind_name(family)} in play",
-                        code="discard_missing",
-                        params={"player": p, "n": state.area(p)[family], "kinds": family})
-    return with_area(state, p, state.area(p).add(family, -action.count))
+    return discard_down(state, p, family, action.count, check, kind_name, counted="cards",
+                        code="discard_too_many")
 
 
 def _end_round(state: State, action: EndRound) -> State:

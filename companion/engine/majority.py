@@ -319,6 +319,110 @@ def action_from_dict(data: Mapping, registry: Mapping[str, type]) -> Action:
                         code="bad_action", params={"name": name, "error": str(exc)}) from None
 
 
+class SeatedTable:
+    """What both games' states answer about the players (seat-indexed ``players``, ``areas``
+    and ``tokens``, the first player's seat ``first``); ``vp_tokens``: the game's VP
+    tokens, the bank holding those no player has."""
+
+    players: tuple[str, ...]
+    areas: tuple[Area, ...]
+    tokens: tuple[int, ...]
+    first: int
+    vp_tokens: ClassVar[int]
+
+    def seat(self, player: str) -> int:
+        return self.players.index(player)
+
+    def area(self, player: str) -> Area:
+        return self.areas[self.seat(player)]
+
+    def tokens_of(self, player: str) -> int:
+        return self.tokens[self.seat(player)]
+
+    @property
+    def bank(self) -> int:
+        return self.vp_tokens - sum(self.tokens)
+
+    @property
+    def first_player(self) -> str:
+        return self.players[self.first]
+
+
+# ------------------------------------------------------- the actions both games share
+# Each game's engine adds its own (Koryŏ's StealVP, Chosŏn's TimeTravel…) and says which
+# power carries out Destroy and Swap; the names are what the journal keeps.
+
+
+@dataclass(frozen=True)
+class StartRound(Action):
+    """Turn the next season card and deal."""
+
+    name: ClassVar[str] = "start_round"
+
+
+@dataclass(frozen=True)
+class Reveal(Action):
+    """The current player reveals the cards they ordered face down."""
+
+    player: str
+    cards: Area
+    name: ClassVar[str] = "reveal"
+
+
+@dataclass(frozen=True)
+class Destroy(Action):
+    """Destroy one character card of another player (a power of the game)."""
+
+    player: str
+    target: str
+    family: int
+    name: ClassVar[str] = "destroy"
+
+
+@dataclass(frozen=True)
+class Swap(Action):
+    """``a`` gives one ``a_family`` card to ``b`` and gets one ``b_family`` back."""
+
+    player: str
+    a: str
+    a_family: int
+    b: str
+    b_family: int
+    name: ClassVar[str] = "swap"
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    player: str
+    name: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    """End phase: discard characters down to the limit."""
+
+    player: str
+    family: int
+    count: int = 1
+    name: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True)
+class EndRound(Action):
+    """Close the round once everyone is within the limit."""
+
+    name: ClassVar[str] = "end_round"
+
+
+def legal(apply: Callable[[Any, Action], Any], state: Any, action: Action) -> bool:
+    """Whether a game's ``apply`` accepts ``action`` in ``state``."""
+    try:
+        apply(state, action)
+    except RuleError:
+        return False
+    return True
+
+
 # ------------------------------------------------------- helpers for the games' state updates
 # Both games' states have ``players``, ``areas`` and ``tokens`` (seat-indexed) and ``seat()``.
 
@@ -350,3 +454,24 @@ def family_value(value: object, field: str) -> int:
         raise RuleError(field, f"{value!r} is not a family (1–9)",
                         code="not_a_family", params={"value": repr(value)})
     return value
+
+
+def discard_down(state: Any, player: str, family: int, count: int, check: LimitCheck,
+                 kind_name: Callable[..., str], *, counted: str, code: str) -> Any:
+    """The end phase's discard of ``count`` ``family`` cards by ``player`` down to the limit
+    (``check``, the player's ``LimitCheck``); ``counted`` names what the limit counts
+    (cards, characters) and ``code`` the refusal of too many."""
+    if count < 1:
+        raise RuleError("count", "discard at least 1 card", code="discard_none")
+    if count > check.excess:
+        raise RuleError("count", f"{player} has {check.counted} {counted} for a limit of "
+                                 f"{check.limit}: {check.excess} to discard, not {count}",
+                        code=code,
+                        params={"player": player, "counted": check.counted, "limit": check.limit,
+                                "excess": check.excess, "count": count})
+    held = state.area(player)[family]
+    if held < count:
+        raise RuleError("family", f"{player} has {held} {kind_name(family)} in play",
+                        code="discard_missing", params={"player": player, "n": held,
+                                                        "kinds": family})
+    return with_area(state, player, state.area(player).add(family, -count))
