@@ -1,5 +1,8 @@
 """Game history: every finished game of every game the companion scores, in SQLite.
 
+Its length: the schema, its migrations, the writes that survive faults and the
+statistics read the same tables; split, each part would reach into the others' SQL.
+
 One row per game (date, game, and when the table knows them the time the game started and
 its first player) and one per player (seat, name, total, breakdown, winner). A result is
 the dict ``companion score --json`` produces (``{"game", "players": [{"name", "total",

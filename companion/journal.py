@@ -1,5 +1,8 @@
 """The journal: an append-only SQLite log of every game, durable across power cuts.
 
+Its length: opening, durability checks, the private part and the fault handling all
+guard the same database file.
+
 Every action is committed (WAL, ``synchronous=FULL``: the WAL is fsynced at each commit)
 before ``append`` returns, so the session shows a result only once it would survive a
 power cut. An unfinished game is resumed by replaying its actions; a finished one stays

@@ -1,5 +1,8 @@
 """Chosŏn (Gary Kim): 2–4 players, 8 rounds, 9 families, events, Yi's tokens.
 
+Its length: every rule of the game in one place (phases, effects, Yi's tokens, each
+action's checks); what it shares with Koryŏ lives in ``companion.engine.majority``.
+
 Rules: shared/RULES.md section 2 (rulebook: seed 003, English inside).
 """
 

@@ -2,6 +2,9 @@
 ballots, the companion's own variant), its resolution and its clean-up; and the seat-pad
 button grammar that turns presses into vote actions.
 
+Its length: the vote's rules and its button grammar are one state machine; the grammar
+reads the vote's state at every press.
+
 Rules: shared/RULES.md section 4 (rulebook: seed 004, « Vote du Conseil », « Résolution du
 vote », « Nettoyage après le vote »). Button grammar: docs/button-grammar.md.
 

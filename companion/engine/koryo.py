@@ -1,5 +1,8 @@
 """Koryŏ (Gary Kim): 2–4 players, 8 rounds, 9 families and 2 kinds of events.
 
+Its length: every rule of the game in one place (powers, limits, each action's
+checks); what it shares with Chosŏn lives in ``companion.engine.majority``.
+
 Rules: shared/RULES.md section 1 (rulebooks: seeds 000 and 002).
 """
 

@@ -1,6 +1,9 @@
 """The King's Dilemma at the table: the Session rules adapter for a game night, and the seat
 pads that cast each seat's vote (button grammar: docs/button-grammar.md).
 
+Its length: the night's actions, public view and the seat pads share the night's state
+and its secrecy rules, kept in one place so nothing leaks between them.
+
 A game night is a series of dilemmas. For each: ``dilemma`` starts a vote (open or secret),
 the vote's actions follow (``companion.engine.kd_vote``), then ``outcome`` applies the chosen
 side's resource changes to the kingdom (``companion.engine.kd_kingdom``). The game ends when

@@ -1,5 +1,8 @@
 """The kiosk loop: sleep until an input or a timer, redraw only what changed.
 
+Its length (about 500 lines): the loop, the screen stack, input routing and the notice
+bands belong to one object every screen talks to.
+
 ``App.step()`` sleeps until an event arrives or the top screen's next deadline (a
 blinking light) is due, hands the events to the screen, and redraws only if something was
 invalidated; ``frames`` counts the redraws, so a test can prove an idle table draws

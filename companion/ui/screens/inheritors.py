@@ -1,5 +1,8 @@
 """Inheritors: the final score sheet on the touchscreen.
 
+Its length: three screens (setup, sheet, result) that share the sheet's layout
+helpers; the rules are in ``companion.play.inheritors``.
+
 ``new_game(app)`` opens the setup: tap the configured seats that play (2–4), then the
 first player (or let the table draw one); the first player's seat lights FIRST_PLAYER.
 The sheet then takes, per player, the top card of each colour, tomes and cards in hand,

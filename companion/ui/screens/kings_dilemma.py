@@ -4,6 +4,9 @@ the secret agendas and open agenda tokens at the end, the end scoring, the prest
 crave the rulebook's table gives (values the data file leaves empty are entered by hand)
 and the campaign ledger, saved beside the journal (``NightController``).
 
+Its length: the night's eleven screens share one drawing base (``kd_draw``) and
+move between each other; the rules are in ``companion.play.kings_dilemma``.
+
 The council's Home button leaves the night unfinished in the journal: the menu entry (and
 start-up) resumes it.
 

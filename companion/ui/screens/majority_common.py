@@ -1,8 +1,11 @@
 """Koryŏ and Chosŏn at the table: the screens both games share.
 
+Its length: the setup screen and the game screen's four modes with their sentences
+and drawing, shared by Koryŏ and Chosŏn; the rules are in ``companion.play.majority``.
+
 ``SetupScreen`` picks the players among the configured seats (2–4, clockwise in the
-configuration's order) and the first player, then starts a ``Session`` on ``app.journal``.
-``GameScreen`` shows one game through the session's public view, in four modes:
+configuration's order) and the first player, then opens the game (``MajorityController``).
+``GameScreen`` shows one game through its controller's view, in four modes:
 
 - ``board``: the season banner (round n/8, deal d, keep at most l, VP bank), the first
   player, the live majority board (a gold cell holds the family; ``=`` marks a tie; ``*``
@@ -16,7 +19,7 @@ configuration's order) and the first player, then starts a ``Session`` on ``app.
 - ``final``: the breakdown and winner(s); the result is recorded in ``app.history`` and the
   journal's game is finished as soon as the game is over.
 
-Every change goes through ``session.dispatch``; a refusal shows the engine's reason and
+Every change goes through the controller; a refusal shows the engine's reason and
 changes nothing. Undo is on every game screen but the final one. The board's Home button
 goes back to Home and leaves the game unfinished in the journal: the game's menu entry
 (``new_game``) opens it again where it was.
