@@ -95,6 +95,13 @@ class NightController:
         }
         return cls(Session.start(journal, kd_game.KingsDilemma(), setup), campaign, ledger)
 
+    @classmethod
+    def resume(cls, journal: Journal, game_id: int) -> NightController:
+        """The unfinished night ``game_id`` of ``journal``, as the journal left it (a secret
+        vote: the locks, no ballot), with the campaign ledger beside the journal."""
+        return cls(Session.resume(journal, kd_game.KingsDilemma(), game_id),
+                   ledger=ledger_for(journal))
+
     def close(self) -> None:
         """Remove the temporary journal of a night not kept (nothing for a kept one)."""
         self.session.close()

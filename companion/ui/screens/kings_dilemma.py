@@ -31,7 +31,6 @@ from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
 from companion.play.kings_dilemma import NightController, ledger_for
 from companion.seat import ButtonEvent, Light
-from companion.session import Session
 from companion.ui import theme as th
 from companion.ui.app import App
 from companion.ui.playcode import PlayCodeScreen
@@ -917,9 +916,7 @@ def new_game(app: App) -> KdScreen:
 def resume(app: App, game_id: int) -> KdScreen:
     """The screen of the unfinished game night ``game_id`` of the app's journal, as the
     journal left it (a secret vote: the locks, no ballot)."""
-    night = NightController(Session.resume(app.journal, kd_game.KingsDilemma(), game_id),
-                    ledger=ledger_for(app.journal))
-    return screen_for(app, night)
+    return screen_for(app, NightController.resume(app.journal, game_id))
 
 
 def screen_for(app: App, night: NightController) -> KdScreen:
