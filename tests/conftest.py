@@ -2,6 +2,7 @@
 Hypothesis without timing limits (see below)."""
 
 import os
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -46,12 +47,12 @@ def kd(tmp_path):
 
 @pytest.fixture
 def open_table(tmp_path):
-    """``open_table(size=…, language=…, journal=True, history=True, seats=None)`` → a
-    ``TableRig`` in ``tmp_path``; every one is closed at the end."""
+    """``open_table(size=…, language=…, journal=True, history=True, seats=None, tmp=None)``
+    → a ``TableRig`` in ``tmp`` (default ``tmp_path``); every one is closed at the end."""
     opened: list[TableRig] = []
 
-    def _open(**kw) -> TableRig:
-        opened.append(TableRig(tmp_path, **kw))
+    def _open(tmp: Path | None = None, **kw) -> TableRig:
+        opened.append(TableRig(tmp or tmp_path, **kw))
         return opened[-1]
 
     yield _open

@@ -7,12 +7,14 @@ from the campaign screen) holds nothing of the ballots or the secret agendas."""
 from __future__ import annotations
 
 import importlib
+import itertools
 
 import numpy as np
 import pygame
 import pytest
 import zxingcpp
-from ui_majority import Table, fits
+from table_rig import TableRig
+from ui_majority import fits
 
 from companion import bgstats
 from companion.history import GameResult
@@ -21,21 +23,19 @@ from companion.ui.playcode import PlayCode, PlayCodeScreen
 
 
 @pytest.fixture
-def table(tmp_path):
-    opened: list[Table] = []
+def table(open_table, tmp_path):
+    """Tables of their own folder each."""
+    count = itertools.count()
 
-    def _open(**kw) -> Table:
-        folder = tmp_path / f"table-{len(opened)}"
+    def _open(**kw) -> TableRig:
+        folder = tmp_path / f"table-{next(count)}"
         folder.mkdir()
-        opened.append(Table(folder, **kw))
-        return opened[-1]
+        return open_table(tmp=folder, **kw)
 
-    yield _open
-    for t in opened:
-        t.close()
+    return _open
 
 
-def decode(t: Table, path) -> list[str]:
+def decode(t: TableRig, path) -> list[str]:
     """The QR codes a real decoder reads from a screenshot of the window."""
     t.app.step(block=False)
     t.app.screenshot(path)
@@ -45,14 +45,14 @@ def decode(t: Table, path) -> list[str]:
             if r.format == zxingcpp.BarcodeFormat.QRCode]
 
 
-def play_demo(t: Table, game: str) -> GameResult:
+def play_demo(t: TableRig, game: str) -> GameResult:
     """``game``'s demo script to its end; returns the history row it left."""
     importlib.import_module(DEMOS[game]).demo(t.ctx)
     t.app.step(block=False)
     return t.history.games()[-1]
 
 
-def code_of(t: Table):
+def code_of(t: TableRig):
     return next((b for b in getattr(t.screen, "buttons", []) if isinstance(b, PlayCode)), None)
 
 

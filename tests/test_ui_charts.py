@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 from played import EVENINGS, campaign_ledger, evenings
-from ui_majority import Table, fits
+from table_rig import TableRig
+from ui_majority import fits
 
 from companion.history import History
 from companion.ui.screens.charts import ChartsScreen
@@ -14,19 +15,16 @@ from companion.ui.screens.history import HistoryScreen
 
 
 @pytest.fixture
-def table(tmp_path):
-    opened: list[Table] = []
+def table(open_table, tmp_path):
+    """Tables whose history holds the played evenings."""
 
-    def _open(**kw) -> Table:
-        t = Table(tmp_path, **kw)
+    def _open(**kw) -> TableRig:
+        t = open_table(**kw)
         t.history.close()
         t.app.history = t.history = History(evenings(tmp_path / "evenings.db"))
-        opened.append(t)
         return t
 
-    yield _open
-    for t in opened:
-        t.close()
+    return _open
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
