@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.engine import choson
 from companion.engine.errors import RuleError
-from companion.tables.koryo import families_block, read_areas, read_tokens, table
+from companion.tables.koryo import families_block, read_areas, read_tokens, text_columns
 from companion.validate import (
     check_keys,
     count,
@@ -59,7 +59,7 @@ def score(data: dict) -> dict:
 
 
 def render(result: dict) -> str:
-    text = table(
+    text = text_columns(
         "Chosŏn — final scoring (points, cards in play in brackets)",
         result,
         [

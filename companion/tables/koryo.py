@@ -92,7 +92,7 @@ def families_block(
     ]
 
 
-def table(title: str, result: dict, rows: list[tuple[str, str]]) -> str:
+def text_columns(title: str, result: dict, rows: list[tuple[str, str]]) -> str:
     """A plain text table: one column per player, one row per family then ``rows`` (label,
     breakdown key), the totals and the winners."""
     names = [p["name"] for p in result["players"]]
@@ -123,7 +123,7 @@ def table(title: str, result: dict, rows: list[tuple[str, str]]) -> str:
 
 
 def render(result: dict) -> str:
-    return table(
+    return text_columns(
         "Koryŏ — final scoring (points, cards in play in brackets)",
         result,
         [("Events (−1 each)", "events"), ("VP tokens", "tokens")],

@@ -7,7 +7,7 @@ import random
 
 from companion.games.autoplay import next_action
 from companion.seat import Press
-from companion.ui.screens.majority_common import GameScreen, GameText, SetupScreen
+from companion.ui.screens.majority_common import GameScreen, GameSpec, SetupScreen
 
 
 def play(ctx, action: dict) -> None:
@@ -49,7 +49,7 @@ def play(ctx, action: dict) -> None:
         raise AssertionError(f"{action} is not offered on screen")
 
 
-def demo_game(ctx, spec: GameText, seed: int, drop_seat: int | None) -> None:
+def demo_game(ctx, spec: GameSpec, seed: int, drop_seat: int | None) -> None:
     """A shortened game for ``companion demo``: set-up by touch, rounds 1, 2 and 8 played
     through the screen (card entry, a refused count, powers, undo, limit warnings), rounds
     3–7 fast-forwarded through the session, then the final score (recorded in the demo's

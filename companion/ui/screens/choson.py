@@ -12,7 +12,7 @@ from companion.engine import choson
 from companion.ui.app import App, Screen
 from companion.ui.screens import majority_common as common
 
-SPEC = common.GameText(choson.GAME, choson.MIN_PLAYERS, choson.MAX_PLAYERS)
+SPEC = common.GameSpec(choson.GAME, choson.MIN_PLAYERS, choson.MAX_PLAYERS)
 
 
 def new_game(app: App) -> Screen:

@@ -12,7 +12,7 @@ from companion.engine import koryo
 from companion.ui.app import App, Screen
 from companion.ui.screens import majority_common as common
 
-SPEC = common.GameText(koryo.GAME, koryo.MIN_PLAYERS, koryo.MAX_PLAYERS)
+SPEC = common.GameSpec(koryo.GAME, koryo.MIN_PLAYERS, koryo.MAX_PLAYERS)
 
 
 def new_game(app: App) -> Screen:

@@ -77,7 +77,7 @@ Line = list[tuple[str, tuple]]  # a line under the board: one or two (text, colo
 
 
 @dataclass(frozen=True)
-class GameText:
+class GameSpec:
     """Per game: the catalog prefix (``koryo``, ``choson``) and the player counts."""
 
     game: str
@@ -114,7 +114,7 @@ def row_of(rect: pygame.Rect, n: int, gap: int) -> list[pygame.Rect]:
 class BaseScreen(Screen):
     """A screen with the seat ring, touch buttons and a message line."""
 
-    spec: GameText
+    spec: GameSpec
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
@@ -201,7 +201,7 @@ class SetupScreen(BaseScreen):
     """Who plays (tap a seat to take it in or out) and who starts (the first-player button
     goes round the players in)."""
 
-    def __init__(self, app: App, spec: GameText) -> None:
+    def __init__(self, app: App, spec: GameSpec) -> None:
         super().__init__(app)
         self.spec = spec
         self.name = f"{spec.game}-setup"
@@ -353,7 +353,7 @@ class SetupScreen(BaseScreen):
 class GameScreen(BaseScreen):
     """A Koryŏ or Chosŏn game in progress (see the module docstring)."""
 
-    def __init__(self, app: App, spec: GameText, game: MajorityController) -> None:
+    def __init__(self, app: App, spec: GameSpec, game: MajorityController) -> None:
         super().__init__(app)
         self.spec = spec
         self.game = game
@@ -1094,13 +1094,13 @@ class GameScreen(BaseScreen):
 # ------------------------------------------------------------------------------ module API
 
 
-def new_game(app: App, spec: GameText) -> Screen:
+def new_game(app: App, spec: GameSpec) -> Screen:
     """The latest game of this kind left unfinished in ``app.journal`` (the game screen's
     Home button), else the new-game screen."""
     return resume(app, spec, None) or SetupScreen(app, spec)
 
 
-def resume(app: App, spec: GameText, game_id: int | None) -> Screen | None:
+def resume(app: App, spec: GameSpec, game_id: int | None) -> Screen | None:
     """The screen of the unfinished game ``game_id`` of ``app.journal`` (None: the latest
     unfinished game of this kind); None when there is none, or no journal."""
     if app.journal is None:
