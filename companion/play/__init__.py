@@ -11,13 +11,16 @@ open no session.
 - ``majority``: Koryŏ and Chosŏn (``MajorityController``);
 - ``inheritors``: the Inheritors score sheet (``SheetController``);
 - ``kings_dilemma``: a King's Dilemma night and its campaign (``NightController``);
-- ``lights``: the one writer of the seats' lights.
+- ``lights``: the one writer of the seats' lights;
+- ``where_it_stands``: an unfinished game's round and acting player, for Home.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
+from companion.games import progress, session_rules
+from companion.journal import GameRecord, Journal
 from companion.seat import ButtonEvent, Light
 from companion.session import Session
 
@@ -34,3 +37,10 @@ class GameController(Protocol):
     def undo(self) -> dict | None: ...
 
     def can_undo(self) -> bool: ...
+
+
+def where_it_stands(journal: Journal, record: GameRecord) -> dict[str, Any]:
+    """An unfinished game's ``round`` and acting ``player`` (each when it has one), from its
+    journal replayed; RuleError or JournalError when it no longer replays."""
+    session = Session(journal, session_rules(record.game), record.id)
+    return progress(record.game, session.public_view())

@@ -25,10 +25,9 @@ from datetime import datetime
 import pygame
 
 from companion.engine.errors import RuleError
-from companion.games import progress, session_rules
 from companion.journal import GameRecord, JournalError
+from companion.play import where_it_stands
 from companion.seat import ButtonEvent, Light
-from companion.session import Session
 from companion.ui import screens
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -152,8 +151,7 @@ class HomeScreen(Screen):
         """The game's round and acting player, from its journal replayed (nothing when it
         can't be: the Resume tap then says why)."""
         try:
-            session = Session(self.app.journal, session_rules(record.game), record.id)
-            return progress(record.game, session.public_view())
+            return where_it_stands(self.app.journal, record)
         except (RuleError, JournalError):  # it does not replay: its start time only
             log.warning("home: game %d (%s) does not replay for its progress", record.id,
                         record.game, exc_info=True)
