@@ -935,6 +935,3 @@ def screen_for(app: App, night: NightController) -> KdScreen:
     if phase == kd_game.SCORED:
         return EndScreen(app, night)
     return CouncilScreen(app, night)
-
-
-# --------------------------------------------------------------------------- demo
