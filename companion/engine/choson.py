@@ -800,7 +800,7 @@ def _discard(state: State, action: Discard) -> State:
     family = family_value(action.family, "family")
     check = next(c for c in limit_check(state) if c.player == p)
     return discard_down(state, p, family, action.count, check, kind_name,
-                        counted="characters", code="discard_too_many_characters")
+                        characters=True)
 
 
 def _end_round(state: State, action: EndRound) -> State:

@@ -615,8 +615,8 @@ def _discard(state: State, action: Discard) -> State:
                                   "majority destroys them)", code="discard_event")
     family = family_value(action.family, "family")
     check = _limit_of(state.round, holder(state, SENATOR), p, state.area(p))
-    return discard_down(state, p, family, action.count, check, kind_name, counted="cards",
-                        code="discard_too_many")
+    return discard_down(state, p, family, action.count, check, kind_name,
+                        characters=False)
 
 
 def _end_round(state: State, action: EndRound) -> State:

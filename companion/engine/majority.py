@@ -457,16 +457,17 @@ def family_value(value: object, field: str) -> int:
 
 
 def discard_down(state: Any, player: str, family: int, count: int, check: LimitCheck,
-                 kind_name: Callable[..., str], *, counted: str, code: str) -> Any:
+                 kind_name: Callable[..., str], *, characters: bool) -> Any:
     """The end phase's discard of ``count`` ``family`` cards by ``player`` down to the limit
-    (``check``, the player's ``LimitCheck``); ``counted`` names what the limit counts
-    (cards, characters) and ``code`` the refusal of too many."""
+    (``check``, the player's ``LimitCheck``); ``characters``: the limit counts characters
+    only (Chosŏn), else every card (Koryŏ)."""
     if count < 1:
         raise RuleError("count", "discard at least 1 card", code="discard_none")
     if count > check.excess:
+        counted = "characters" if characters else "cards"
         raise RuleError("count", f"{player} has {check.counted} {counted} for a limit of "
                                  f"{check.limit}: {check.excess} to discard, not {count}",
-                        code=code,
+                        code="discard_too_many_characters" if characters else "discard_too_many",
                         params={"player": player, "counted": check.counted, "limit": check.limit,
                                 "excess": check.excess, "count": count})
     held = state.area(player)[family]
