@@ -42,7 +42,6 @@ import errno
 import json
 import logging
 import os
-import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -201,6 +200,12 @@ def _dump(value: Any, what: str) -> str:
         return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise JournalError(f"{what} is not JSON data: {exc}") from None
+
+
+def _token() -> str:
+    """16 random hex digits (what ``secrets.token_hex(8)`` gives, without importing
+    ``secrets``: its hashlib loads OpenSSL, several ms of the kiosk's start-up)."""
+    return os.urandom(8).hex()
 
 
 # --- opening a durable database (also used by other SQLite stores) ---------------------
@@ -434,7 +439,7 @@ class Journal:
         if conn.execute("PRAGMA user_version").fetchone()[0] == JOURNAL_VERSION:
             if conn.execute("SELECT count(*) FROM meta").fetchone()[0] == 0:
                 with transaction(conn):  # a journal created just now
-                    conn.execute(_META, (secrets.token_hex(8),))
+                    conn.execute(_META, (_token(),))
                 self._created = True
             return
         with transaction(conn):
@@ -444,7 +449,7 @@ class Journal:
             if version < 3:
                 conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, "
                              "value NOT NULL)")
-                conn.execute(_META, (secrets.token_hex(8),))
+                conn.execute(_META, (_token(),))
             log.info("%s: journal format %d -> %d", self.path, version, JOURNAL_VERSION)
             conn.execute(f"PRAGMA user_version={JOURNAL_VERSION:d}")
 
