@@ -37,7 +37,7 @@ SIZES = [(800, 480, 0), (1024, 600, 0), (1280, 720, 0), (720, 1280, 90)]
 NOT_YET: dict[str, int] = {
     **{f"{game}-board{shot}": 14 for game in ("koryo", "choson") for shot in (
         "-before-round-1", "-revealed", "-round-2-first-player-passed", "-undo-request",
-        "-undone", "-crowded", "-board-again")},
+        "-undo-sure", "-undone", "-crowded", "-board-again")},
     "koryo-board-limit-warning": 14,
     "koryo-final": 14,
     "choson-final": 14,

@@ -116,6 +116,7 @@ def test_undo_restores_the_previous_view(table):
     t.ctx.tap(screen.button("reveal").rect, "reveal")
     assert screen.view != before
     t.ctx.tap(screen.button("undo").rect, "undo")
+    t.ctx.tap(screen.button("undo").rect, "undo, sure")
     assert screen.view == before
     assert [text for text in t.texts() if text != "Last action taken back"] == [
         text for text in texts if text != screen.status()

@@ -128,7 +128,9 @@ def test_undo_restores_the_previous_view(table):
     before = screen.view
     t.ctx.press(0, "a")
     assert screen.view["round"] == 1
-    t.ctx.tap(screen.button("undo").rect, "undo")
+    t.ctx.tap(screen.button("undo").rect, "undo")  # a first tap only asks
+    assert screen.view["round"] == 1 and screen.button("undo").label == "Sure? Undo"
+    t.ctx.tap(screen.button("undo").rect, "undo, sure")
     assert screen.view == before and t.journal.actions(screen.game.session.game_id) == []
     t.ctx.press(0, "a")
     t.ctx.tap(screen.button("entry").rect, "cards")
@@ -136,10 +138,13 @@ def test_undo_restores_the_previous_view(table):
         t.ctx.tap(screen.tiles["9"], "Merchant")
     t.ctx.tap(screen.button("reveal").rect, "reveal")
     assert screen.view["areas"]["Ana"] == {"9": 3}
-    t.ctx.press(2, "b", Press.LONG)
-    assert "Cleo asks to undo the last action: tap Undo" in t.texts()
+    t.ctx.press(2, "b", Press.LONG)  # Cleo only watches: she can't undo Ana's reveal
+    assert "Cleo can't undo Ana's move: Ana holds a button, or tap Undo" in t.texts()
+    assert screen.game.undo_request is None and screen.view["areas"]["Ana"] == {"9": 3}
+    t.ctx.press(0, "b", Press.LONG)
+    assert "Ana asks to undo: tap Undo twice, or hold again" in t.texts()
     assert screen.view["areas"]["Ana"] == {"9": 3}
-    t.ctx.press(2, "c", Press.LONG)
+    t.ctx.press(0, "c", Press.LONG)
     assert screen.view["areas"]["Ana"] == {} and screen.view["round"] == 1
     assert screen.view["current_player"] == "Ana" and not screen.view["turn"]["revealed"]
 

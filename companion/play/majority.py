@@ -5,8 +5,9 @@ and every rule of what a press or a tap means lives here:
 - **A** = the next step (start the round, no time travel, end the turn, end the round),
   **B** = the card entry, **C** = the powers, each from the seat whose turn it is (the
   first player's seat between turns); a press from another seat is refused;
-- a **long press** on any seat asks for an undo; the same seat's second long press (or the
-  screen's Undo) carries it out;
+- a **long press** asks for an undo, only from the seat that made the last action (a
+  watching seat can't undo someone's move); that seat's second long press (or the screen's
+  Undo, itself two taps) carries it out;
 - a card count the deck or the deal cannot have is refused as it is entered; an order not
   yet legal (a combination being built) is let through, the reveal checks it;
 - the seats' lights come from the view (``MajorityGame.lights``); a game over is recorded
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 IGNORED, STEPPED, REFUSED, NOT_YOUR_TURN = "ignored", "stepped", "refused", "not-your-turn"
 OPEN_ENTRY, OPEN_POWERS = "open-entry", "open-powers"
 UNDO_ASKED, UNDONE, NOTHING_TO_UNDO = "undo-asked", "undone", "nothing-to-undo"
+NOT_YOUR_UNDO = "not-your-undo"
 OPTIONS_PER_PAGE = 4  # the powers screen's page: more options are picked field by field
 
 
@@ -51,6 +53,9 @@ class MajorityController:
         self.rules: MajorityGame = session.rules  # type: ignore[assignment]
         self._view = session.public_view()
         self.undo_request: int | None = None  # the seat asking for an undo
+        # The seat that made each action of this sitting, last one last: only that seat may
+        # ask to take its action back (a game resumed from the journal: the touchscreen).
+        self.actors: list[int] = []
         self.refusal: RuleError | None = None  # the last refused action's reason
         self.recorded = False
         self.played: GameResult | None = None  # the history row, once the game is over
@@ -131,6 +136,8 @@ class MajorityController:
         if self.over():
             return IGNORED
         if event.press is Press.LONG:
+            if not self.actors or self.actors[-1] != event.seat:
+                return NOT_YOUR_UNDO
             if self.undo_request == event.seat:
                 return UNDONE if self.undo() is not None else NOTHING_TO_UNDO
             self.undo_request = event.seat
@@ -151,6 +158,7 @@ class MajorityController:
     def dispatch(self, action: dict) -> bool:
         """Send ``action`` to the session; a refusal keeps its reason in ``refusal`` and
         changes nothing."""
+        actor = self.seat_of(action.get("player") or self.acting())
         try:
             self._view = self.session.dispatch(action)
         except RuleError as exc:
@@ -160,12 +168,20 @@ class MajorityController:
             return False
         self.refusal = None
         self.undo_request = None
+        self.actors.append(actor)
         return True
+
+    def undo_seat(self) -> int | None:
+        """The seat that may ask to undo: the one that made the last action (None: only
+        the touchscreen, for an action made before this sitting)."""
+        return self.actors[-1] if self.actors else None
 
     def undo(self) -> dict | None:
         """Take back the last action (None: nothing to undo); the undo request is over."""
         action = self.session.undo()
         self.undo_request = None
+        if action is not None and self.actors:
+            self.actors.pop()
         self._view = self.session.public_view()
         return action
 

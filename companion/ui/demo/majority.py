@@ -109,9 +109,11 @@ def demo_game(ctx, spec: GameSpec, seed: int, drop_seat: int | None) -> None:
         play(ctx, action)
         if name == "start_round" and v["round"] == 1:
             ctx.shot("round-2-first-player-passed")
-            ctx.press(screen.seat_of(screen.view["players"][-1]), "c", Press.LONG)
+            ctx.press(screen.game.undo_seat(), "c", Press.LONG)  # the seat that made it
             ctx.shot("undo-request")
             ctx.tap(screen.button("undo").rect, "undo")
+            ctx.shot("undo-sure")
+            ctx.tap(screen.button("undo").rect, "undo, sure")
             ctx.shot("undone")
             ctx.press(screen.seat_of(screen.acting()), "a")
     ctx.shot()

@@ -28,9 +28,10 @@ On the new-game screen a seat's **A** takes it in or out and **B** makes it the 
 player. In the game (the help line of the new-game screen says it too): **A** = the next
 step (start the round, end the turn, end the round), from the seat whose turn it is (the
 first player's seat between turns); **B** = the current player opens their card entry;
-**C** = the current player opens the powers; a **long press** on any seat asks for an
-undo, shown on screen until someone taps Undo (or the same seat's second long press
-confirms it).
+**C** = the current player opens the powers; a **long press** of the seat that made the
+last action asks for an undo (another seat is told it can't), shown on screen until that
+seat's second long press or two taps on Undo ("Sure? Undo") carry it out. The top line
+names who acts and what, in large type; the round line under it has one round number.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from companion.engine.errors import RuleError
 from companion.games import rules_for
 from companion.play.majority import (
     NOT_YOUR_TURN,
+    NOT_YOUR_UNDO,
     NOTHING_TO_UNDO,
     OPEN_ENTRY,
     OPEN_POWERS,
@@ -68,7 +70,9 @@ log = logging.getLogger(__name__)
 
 VALUES_PER_PAGE = 6  # one choice at a time (a player, a family): two rows of three
 SMALLEST = 22  # units: the smallest type on these screens (legible on the 7" panel)
-HEAD_H, ROW_H, INFO_LINE = 34, 21, 19  # units: the board's header, a player's row, a line
+# units: the board's header, a player's row (its figures ≥ 24 px on the 800×480 panel), a line
+HEAD_H, ROW_H, INFO_LINE = 38, 30, 19
+FIGURE = 36  # units: the board's figures
 # Chosŏn's riposte tokens, as the engine names them -> catalog key.
 TOKENS = {"Return Fire": "return_fire", "Counter-Attack": "counter_attack"}
 # Refusal params that name a card kind (a family value or an event key): "kinds" in plural.
@@ -160,7 +164,8 @@ class BaseScreen(Screen):
         """A player's name: smaller to fit, then cut with an ellipsis."""
         theme = self.app.theme
         font = theme.fitting_font(name, theme.px(size), box.w, theme.px(SMALLEST))
-        p.text(shorten(name, font, box.w), font, colour, box, align)
+        # the painter condenses a line up to SQUEEZE before anything is cut
+        p.text(shorten(name, font, int(box.w / th.SQUEEZE)), font, colour, box, align)
 
     def refusal(self, exc: RuleError) -> str:
         """The engine's refusal in the screen's language: the catalog's ``refusal.<code>``
@@ -365,11 +370,13 @@ class GameScreen(BaseScreen):
         self.picked: dict[str, object] = {}  # choices made towards a power's action
         self.pick_field: str | None = None  # what the power's buttons choose now
         self.info_page = 0  # 0: the board; 1…: the "more" pages of the lines under it
+        self.undo_armed = False  # Undo tapped once: the next tap on it undoes
         self.info_pages: list[list[Line]] = [[]]
         self.lang = app.catalog.language
         self.names = {f["value"]: f for f in self.view["families"]}
         self.events = {e["key"]: e for e in self.view["events"]}
         self.kinds = [str(v) for v in sorted(self.names, reverse=True)] + list(self.events)
+
         self._show()
 
     @property
@@ -421,8 +428,28 @@ class GameScreen(BaseScreen):
         self._show()
         return True
 
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        undo = self.button("undo")
+        if self.undo_armed and (undo is None or not undo.rect.collidepoint(pos)):
+            self.disarm()
+        super().pointer_down(pos)
+
     def undo(self) -> None:
+        """Undo takes two taps: the first turns the button into "Sure? Undo"."""
+        if not self.undo_armed:
+            self.undo_armed = True
+            self._show()
+            return
+        self.undo_armed = False
         self._undone(self.game.undo() is not None)
+
+    def disarm(self) -> bool:
+        """Anything but the second tap on Undo cancels it; True if it was armed."""
+        if self.undo_armed:
+            self.undo_armed = False
+            self._show()
+            return True
+        return False
 
     def _undone(self, done: bool) -> None:
         self.message = self.t("majority.undone" if done else "majority.nothing_to_undo")
@@ -546,10 +573,18 @@ class GameScreen(BaseScreen):
     def on_button(self, event: ButtonEvent) -> None:
         """What the press did (the controller decides) is shown."""
         acting = self.game.acting()
+        self.disarm()
         did = self.game.press(event)
         if did in (UNDONE, NOTHING_TO_UNDO):
             self._undone(did == UNDONE)
         elif did == UNDO_ASKED:
+            self.message = None  # the request shows on the status line
+            self.app.invalidate()
+        elif did == NOT_YOUR_UNDO:
+            seat = self.game.undo_seat()
+            key = "majority.undo_not_yours" if seat is not None else "majority.undo_on_screen"
+            self.message = self.t(key, name=self.app.seats[event.seat].name,
+                                  player=self.app.seats[seat].name if seat is not None else "")
             self.app.invalidate()
         elif did == NOT_YOUR_TURN:
             self.message = self.t("majority.not_your_turn", name=self.app.seats[event.seat].name,
@@ -673,11 +708,12 @@ class GameScreen(BaseScreen):
         r = self.inner
         gap = px(6)
         bh = self.button_h()
-        self.banner_rect = pygame.Rect(r.x, r.y, r.w, px(28))
-        self.status_rect = pygame.Rect(r.x, self.banner_rect.bottom, r.w, px(24))
+        # Who acts and what, in large type at the top; the round and the bank under it.
+        self.status_rect = pygame.Rect(r.x, r.y, r.w, px(30))
+        self.banner_rect = pygame.Rect(r.x, self.status_rect.bottom, r.w, px(22))
         self.bar_rect = pygame.Rect(r.x, r.bottom - bh, r.w, bh)
-        self.body = pygame.Rect(r.x, self.status_rect.bottom + gap, r.w,
-                                self.bar_rect.top - gap - self.status_rect.bottom - gap)
+        self.body = pygame.Rect(r.x, self.banner_rect.bottom + gap, r.w,
+                                self.bar_rect.top - gap - self.banner_rect.bottom - gap)
         layout = {"board": self._layout_board, "entry": self._layout_entry,
                   "powers": self._layout_powers, "final": self._layout_final}[self.mode]
         layout()
@@ -703,7 +739,8 @@ class GameScreen(BaseScreen):
 
     def _layout_board(self) -> None:
         items = [(self.t("majority.home"), self.home, "home"),
-                 (self.t("majority.undo"), self.undo, "undo")]
+                 (self.t("majority.undo_sure" if self.undo_armed else "majority.undo"),
+                  self.undo, "undo")]
         if self.game.can_enter():
             items.append((self.t("majority.enter", player=self.view["current_player"]),
                           self.open_entry, "entry"))
@@ -714,7 +751,8 @@ class GameScreen(BaseScreen):
             items.append((self.t(f"majority.step.{step['action']}"), self.step, "step"))
         self._bar(items)
         px = self.app.theme.px
-        top = self.body.y + px(HEAD_H) + px(ROW_H) * len(self.view["players"]) + px(4)
+        head_h, row_h = self.board_metrics()
+        top = self.body.y + head_h + row_h * len(self.view["players"]) + px(4)
         self.info_rect = pygame.Rect(self.body.x, top, self.body.w, self.body.bottom - top)
         self.info_pages = self._info_pages()
         self.info_page %= len(self.info_pages)
@@ -798,12 +836,9 @@ class GameScreen(BaseScreen):
 
     def banner(self) -> str:
         v = self.view
-        if not v["round"]:
-            season = self.t("majority.banner.before", rounds=v["rounds"])
-        else:
-            season = self.t("majority.banner.round", round=v["round"], rounds=v["rounds"],
-                            deal=v["deal"], limit=v["limit"])
-        return season
+        s = v["season"]  # one round number: the prompt's, the banner's, Home's
+        return self.t("majority.banner.round", round=s["round"], rounds=v["rounds"],
+                      deal=s["deal"], limit=s["limit"])
 
     def draw(self, p: Painter) -> None:
         felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
@@ -830,7 +865,7 @@ class GameScreen(BaseScreen):
         if self.mode == "final":
             self.draw_text(p, self.t(f"{self.spec.game}.title"), 28, th.INK, left)
         else:
-            self.draw_text(p, self.banner(), 28, th.INK, left)
+            self.draw_text(p, self.banner(), 25, th.INK_SOFT, left)
             fmt = {"bank": v["bank"], "tokens": v["vp_tokens"]}
             room = right.w - font.size(self.t("majority.banner.side", player="", **fmt))[0]
             side = self.t("majority.banner.side", player=shorten(v["first_player"], font, room),
@@ -845,7 +880,7 @@ class GameScreen(BaseScreen):
         status = self.message or status
         warn = self.message is not None or self.game.undo_request is not None
         # Last resort for long names: the line ends with an ellipsis rather than cut off.
-        self.name_text(p, status, 24, th.WARNING if warn else th.INK_SOFT, self.status_rect)
+        self.name_text(p, status, 34, th.WARNING if warn else th.INK, self.status_rect)
 
     def _draw_alert(self, p: Painter, font: pygame.font.Font) -> None:
         """A message too long for the status line, over the banner and status lines."""
@@ -879,8 +914,8 @@ class GameScreen(BaseScreen):
         v = self.view
         players = v["players"]
         cols = self.board_columns()
-        row_h = px(ROW_H)
-        head_h = px(HEAD_H)
+        head_h, row_h = self.board_metrics()
+        figure = min(FIGURE, row_h / self.app.theme.unit + 4)  # units, within its row
         name_w = self.body.w * 2 // 15
         col_w = (self.body.w - name_w) // len(cols)
         x0 = self.body.x + name_w
@@ -889,7 +924,7 @@ class GameScreen(BaseScreen):
         for i, col in enumerate(cols):
             cell = pygame.Rect(x0 + i * col_w, y, col_w, head_h // 2)
             if col.isdigit():
-                self.draw_text(p, col, 22, th.INK_SOFT, cell, "center")
+                self.draw_text(p, col, 30, th.INK_SOFT, cell, "center")
                 label = self.abbr(col)
             else:
                 label = self.abbr(col) if col in self.events else self.t(f"majority.col.{col}")
@@ -903,7 +938,7 @@ class GameScreen(BaseScreen):
                                                             row_h - px(8)))
             name_box = pygame.Rect(row.x + px(9), row.y, name_w - px(11), row_h)
             is_current = player == v["current_player"]
-            self.name_text(p, player, 24, th.WARNING if is_current else th.INK, name_box)
+            self.name_text(p, player, 28, th.WARNING if is_current else th.INK, name_box)
             area = v["areas"][player]
             for i, col in enumerate(cols):
                 cell = pygame.Rect(x0 + i * col_w, y, col_w, row_h).inflate(-px(3), -px(2))
@@ -923,7 +958,7 @@ class GameScreen(BaseScreen):
                     pygame.draw.rect(p.surface, th.WARNING, cell, width=max(1, px(2)),
                                      border_radius=px(5))
                     mark = "="
-                self.draw_text(p, f"{n}{mark}" if n else "·", 24, ink, cell, "center")
+                self.draw_text(p, f"{n}{mark}" if n else "·", figure, ink, cell, "center")
             y += row_h
         self._draw_info(p, self.info_rect, self.info_pages[0])
 
@@ -964,6 +999,14 @@ class GameScreen(BaseScreen):
         if pair:
             lines.append(pair)
         return lines, pinned
+
+    def board_metrics(self) -> tuple[int, int]:
+        """The board's header and row heights: as large as ROW_H allows, leaving two lines
+        under the board (the rest goes on "more" pages)."""
+        px = self.app.theme.px
+        head_h = px(HEAD_H)
+        room = self.body.h - head_h - px(4) - 2 * px(INFO_LINE)
+        return head_h, max(px(18), min(px(ROW_H), room // len(self.view["players"])))
 
     def _info_pages(self) -> list[list[Line]]:
         """The lines under the board, and when they do not all fit there, "more" pages over
