@@ -9,6 +9,8 @@ SimBackend presses and posted FINGERDOWN/UP events on the widgets' rects."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from ui_majority import (
     companion_score,
@@ -22,6 +24,7 @@ from ui_majority import (
 
 from companion.engine import koryo as engine
 from companion.engine.errors import RuleError
+from companion.games.autoplay import next_action
 from companion.journal import Journal
 from companion.seat import Light, Press
 from companion.ui.screens import koryo
@@ -407,3 +410,16 @@ def test_home_mid_game_leaves_it_unfinished_and_the_menu_resumes_it(table, langu
     assert isinstance(resumed, GameScreen) and resumed.game.session.game_id == game
     assert resumed.describe() == described and t.lights() == lights
     assert t.app.screens == [home, resumed]
+
+
+def test_the_lights_follow_the_session_however_it_changes(table):
+    """The screen's controller is subscribed to the session: actions dispatched straight on
+    the session (not through the screen) move the view and the seats' lights at once."""
+    t = table()
+    screen = start(t, koryo, first=1)
+    game, rng, seen = screen.game, random.Random(4), []
+    for _ in range(12):
+        game.session.dispatch(next_action(game.rules, game.session.state, rng))
+        assert t.lights() == expected_lights(screen.view, 4)
+        seen.append(tuple(t.lights().values()))
+    assert len(set(seen)) > 1  # the acting seat moved

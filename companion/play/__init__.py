@@ -38,6 +38,8 @@ class GameController(Protocol):
 
     def can_undo(self) -> bool: ...
 
+    def subscribe(self, listener: Any) -> Any: ...
+
 
 def where_it_stands(journal: Journal, record: GameRecord) -> dict[str, Any]:
     """An unfinished game's ``round`` and acting ``player`` (each when it has one), from its

@@ -7,6 +7,8 @@ seat is lit."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet
@@ -23,6 +25,7 @@ class SheetController:
         self.session = session
         self.rules: InheritorsSheet = session.rules  # type: ignore[assignment]
         self._view = session.public_view()
+        session.subscribe(self._published)
         self.refusal: tuple[dict, RuleError] | None = None  # the refused entry, its reason
         self.saved = False
         self.played: GameResult | None = None  # the history row, once saved
@@ -42,8 +45,16 @@ class SheetController:
     # --- what the screen shows ----------------------------------------------------------
 
     def view(self) -> dict:
-        """The session's public view, as of the last change."""
+        """The session's public view, as of the last change (the controller is subscribed to
+        the session: a change made through it by anyone shows)."""
         return self._view
+
+    def _published(self, view: dict) -> None:
+        self._view = view
+
+    def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
+        """``listener(view)`` after every change of the sheet."""
+        return self.session.subscribe(listener)
 
     @property
     def sheet(self) -> Sheet:

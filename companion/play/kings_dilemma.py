@@ -115,6 +115,12 @@ class NightController:
     def view(self) -> dict:
         return self.pads.view()
 
+    def subscribe(self, listener) -> None:
+        """``listener(view)`` after every change of the night, and of the pending choice on
+        turn of an open vote."""
+        self.session.subscribe(listener)
+        self.pads.subscribe(listener)
+
     def vote_view(self) -> dict:
         """The current (or last) vote's public view, with the tokens as they stand."""
         return self.view()["vote"]

@@ -17,6 +17,7 @@ and every rule of what a press or a tap means lives here:
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from companion.engine.errors import RuleError
@@ -52,6 +53,7 @@ class MajorityController:
         self.session = session
         self.rules: MajorityGame = session.rules  # type: ignore[assignment]
         self._view = session.public_view()
+        session.subscribe(self._published)
         self.undo_request: int | None = None  # the seat asking for an undo
         # The seat that made each action of this sitting, last one last: only that seat may
         # ask to take its action back (a game resumed from the journal: the touchscreen).
@@ -79,8 +81,16 @@ class MajorityController:
     # --- what may happen now ------------------------------------------------------------
 
     def view(self) -> dict:
-        """The session's public view, as of the last change."""
+        """The session's public view, as of the last change (the controller is subscribed to
+        the session: a change made through it by anyone shows)."""
         return self._view
+
+    def _published(self, view: dict) -> None:
+        self._view = view
+
+    def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
+        """``listener(view)`` after every change of the game."""
+        return self.session.subscribe(listener)
 
     def acting(self) -> str:
         """Whose turn it is, or the first player between turns."""

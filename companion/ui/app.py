@@ -30,6 +30,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -192,6 +193,7 @@ class App:
         self.history = history  # finished games (companion.history), None: not kept
         self.warnings: list[tuple[str, str]] = []  # more notices: (catalog key, detail)
         self.screens: list[Screen] = []
+        self._followed: weakref.WeakSet = weakref.WeakSet()  # the games ``follow`` heard
         self.running = True
         self.frames = 0
         self.painter: Painter | None = None  # the last frame's, for tests
@@ -252,6 +254,13 @@ class App:
         found += [("notice.journal", getattr(self.journal, "notice", None))]
         found += [("notice.history", getattr(self.history, "notice", None))]
         return [(key, detail) for key, detail in found + self.warnings if detail]
+
+    def follow(self, game) -> None:
+        """Redraw, and show the seats' lights again, whenever the game (a controller of
+        ``companion.play``) changes, however it changed; once per game."""
+        if game not in self._followed:
+            self._followed.add(game)
+            game.subscribe(lambda _view: self.invalidate())
 
     def invalidate(self) -> None:
         """What is shown changed: a frame is due, and the seats show the lights of the

@@ -345,6 +345,7 @@ class SheetScreen(Touch):
     def __init__(self, app: App, game: SheetController) -> None:
         super().__init__(app)
         self.game = game
+        app.follow(game)
         self.player = 0
         self.field = "stack:" + next(iter(table.colours()))
         self.quest = 0  # selected quest of the player

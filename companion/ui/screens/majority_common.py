@@ -362,6 +362,7 @@ class GameScreen(BaseScreen):
         super().__init__(app)
         self.spec = spec
         self.game = game
+        app.follow(game)
         self.mode = "board"
         self.entry: dict[str, int] = {}
         self.selected: str | None = None
