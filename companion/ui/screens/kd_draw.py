@@ -33,7 +33,8 @@ class KdScreen(Screen):
     def __init__(self, app: App, night) -> None:
         super().__init__(app)
         self.night = night
-        app.follow(night)
+        if night is not None:  # the setup screen has no night yet
+            app.follow(night)
         self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
         px = app.theme.px
         inner = self.ring.centre.inflate(-2 * px(10), -2 * px(8))
