@@ -196,9 +196,10 @@ class VoteScreen(KdScreen):
             for i, text in enumerate(vote_help(self.t, kd_vote.SECRET)):
                 fit(p, text, px(26), line.move(0, i * px(28)), th.INK_SOFT)
             line = line.move(0, px(28))
-        else:
+        else:  # who plays now, in large type
+            line = pygame.Rect(rect.x, rect.y, rect.w, px(36))
             text, colour = self.headline(vote)
-            fit(p, text, px(28), line, colour)
+            fit(p, text, px(34), line, colour)
         rows = pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
         for i, box in enumerate(row_rects(rows, len(vote["players"]), px(44))):
             name = vote["players"][i]
