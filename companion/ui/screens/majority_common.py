@@ -710,7 +710,7 @@ class GameScreen(BaseScreen):
         gap = px(6)
         bh = self.button_h()
         # Who acts and what, in large type at the top; the round and the bank under it.
-        self.status_rect = pygame.Rect(r.x, r.y, r.w, px(30))
+        self.status_rect = pygame.Rect(r.x, r.y, r.w, px(29))
         self.banner_rect = pygame.Rect(r.x, self.status_rect.bottom, r.w, px(22))
         self.bar_rect = pygame.Rect(r.x, r.bottom - bh, r.w, bh)
         self.body = pygame.Rect(r.x, self.banner_rect.bottom + gap, r.w,
