@@ -1,5 +1,5 @@
-"""The King's Dilemma campaign ledger on disk (shared/RULES.md §4: "the campaign is saved
-for the next game"): one JSON file, ``kd-campaign.json``, in the data directory beside
+"""The King's Dilemma campaign ledger on disk (the campaign is saved
+for the next game): one JSON file, ``kd-campaign.json``, in the data directory beside
 the journal.
 
 - Written atomically: a temporary file in the same directory, flushed and fsynced, then

@@ -3,7 +3,7 @@
 Its length: every rule of the game in one place (phases, effects, Yi's tokens, each
 action's checks); what it shares with Koryŏ lives in ``companion.engine.majority``.
 
-Rules: shared/RULES.md section 2 (rulebook: seed 003, English inside).
+Rules: the Chosŏn rulebook; where it is silent, docs/house-rules.md.
 """
 
 from __future__ import annotations

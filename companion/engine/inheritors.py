@@ -1,6 +1,6 @@
 """Inheritors (« Cinq Fiefs », Jeffrey CCH and Kenneth YWN): final scoring, 2–4 players.
 
-Rules: shared/RULES.md section 3 (rulebook: seed 001, French). The colours of the game are
+Rules: the Inheritors rulebook; where it is silent, docs/house-rules.md. The colours of the game are
 card data (``companion/data/inheritors.yaml``): they are passed in, never read from here.
 """
 

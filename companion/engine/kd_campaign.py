@@ -1,5 +1,4 @@
-"""The King's Dilemma campaign ledger (shared/RULES.md §4 "Per game" and the end of "End of
-game scoring"; rulebook seed 004: « Trancher les égalités de Prestige », mise en place,
+"""The King's Dilemma campaign ledger (the rulebook: « Trancher les égalités de Prestige », mise en place,
 « Points de Prestige et points de Convoitise »).
 
 Houses keep prestige and crave from game to game. At the start of a game the house with

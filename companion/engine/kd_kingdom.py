@@ -1,5 +1,5 @@
-"""The King's Dilemma: the kingdom tracks (shared/RULES.md §4 "Kingdom tracks"; rulebook
-seed 004, « B. Déplacer les ressources et la stabilité, mettre à jour la progression »).
+"""The King's Dilemma: the kingdom tracks (the rulebook,
+« B. Déplacer les ressources et la stabilité, mettre à jour la progression »).
 
 Five resources move on the resource track; each marker shows its momentum (« progression »:
 white side = up, black side = down) and may carry one momentum marker of its colour.

@@ -1,5 +1,5 @@
-"""The King's Dilemma end-of-game scoring (shared/RULES.md §4 "End of game scoring"; rulebook
-seed 004 « 1. Calculer les scores »).
+"""The King's Dilemma end-of-game scoring (the rulebook,
+« 1. Calculer les scores »).
 
 1. Secret agenda: the resource objective's points (read off the card's diagram by the
    table) plus the wealth objective: the card's points for 1st, 2nd and 3rd most coins.

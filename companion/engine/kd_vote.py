@@ -5,7 +5,7 @@ button grammar that turns presses into vote actions.
 Its length: the vote's rules and its button grammar are one state machine; the grammar
 reads the vote's state at every press.
 
-Rules: shared/RULES.md section 4 (rulebook: seed 004, « Vote du Conseil », « Résolution du
+Rules: the rulebook (« Vote du Conseil », « Résolution du
 vote », « Nettoyage après le vote »). Button grammar: docs/button-grammar.md.
 
 Secrecy by construction (boardgame.io's ``playerView``): screens, lights and logs get

@@ -3,7 +3,7 @@
 Its length: every rule of the game in one place (powers, limits, each action's
 checks); what it shares with Chosŏn lives in ``companion.engine.majority``.
 
-Rules: shared/RULES.md section 1 (rulebooks: seeds 000 and 002).
+Rules: the Koryŏ rulebook; where it is silent, docs/house-rules.md.
 """
 
 from __future__ import annotations

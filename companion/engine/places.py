@@ -1,4 +1,4 @@
-"""Places counted over distinct amounts (shared/RULES.md §4, "Ruling on places").
+"""Places counted over distinct amounts (docs/house-rules.md, places).
 
 Tied players (or resources) share a place and the next distinct amount takes the next
 place: coins 10, 10, 6, 3 give places 1, 1, 2, 3. The King's Dilemma applies it to the

@@ -1,4 +1,4 @@
-"""Chosŏn at the table: the Session rules adapter (shared/RULES.md §2)."""
+"""Chosŏn at the table: the Session rules adapter."""
 
 from __future__ import annotations
 

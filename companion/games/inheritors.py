@@ -160,7 +160,7 @@ class InheritorsSheet:
 
 
 def table_file(sheet: Sheet) -> dict:
-    """The sheet as an Inheritors table file (shared/spec/table-files.md), blocks that are
+    """The sheet as an Inheritors table file (docs/table-files.md), blocks that are
     empty left out."""
     data: dict[str, Any] = {"game": inheritors.GAME, "players": list(sheet.players),
                             "stacks": {e.name: dict(e.stacks) for e in sheet.ends}}

@@ -1,4 +1,4 @@
-"""Koryŏ at the table: the Session rules adapter (shared/RULES.md §1)."""
+"""Koryŏ at the table: the Session rules adapter."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The King's Dilemma at the table (shared/RULES.md §4): the council, the vote in progress
+"""The King's Dilemma at the table: the council, the vote in progress
 (open or secret), the reveal with its clean-up, the dilemma's outcome, the kingdom board,
 the secret agendas and open agenda tokens at the end, the end scoring, the prestige and
 crave the rulebook's table gives (values the data file leaves empty are entered by hand)
