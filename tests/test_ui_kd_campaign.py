@@ -17,6 +17,7 @@ shipped data file and a journal in a temporary data directory:
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -29,7 +30,7 @@ from companion.history import History
 from companion.journal import Journal
 from companion.kd_ledger import LEDGER_FILE
 from companion.play.kings_dilemma import NightController, ledger_for
-from companion.seat import Press
+from companion.seat import Light, Press
 from companion.tables import kd_score
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
@@ -125,15 +126,18 @@ def king_dies(app: App) -> None:
 POINTS = (9, 6, 3, 1)  # resource points read off each house's card: ranks 1st, 2nd, 3rd, last
 
 
-def end_of_game(app: App, tokens: dict[int, list[int]] | None = None) -> None:
+def end_of_game(app: App, tokens: dict[int, list[int]] | None = None,
+                on_step: Callable[[], None] = lambda: None) -> None:
     """From the kingdom board after the end: each house's resource points (``POINTS``),
     the next free agenda card as many times as its seat index, and the open agenda token
-    buttons tapped (``tokens``: seat → resource indexes); then Score."""
+    buttons tapped (``tokens``: seat → resource indexes); then Score. ``on_step`` is
+    called as each house's agenda screen and tokens screen comes up."""
     t = app.catalog.text
     tap_button(app, t("kd.council.end_game"))
     for house in range(4):
         agenda = app.screen
         assert isinstance(agenda, kd_ui.AgendaScreen)
+        on_step()
         for _ in range(POINTS[house]):
             tap(app, agenda.steppers()["resources"][4])
         for _ in range(house):
@@ -141,6 +145,7 @@ def end_of_game(app: App, tokens: dict[int, list[int]] | None = None) -> None:
         tap(app, agenda.buttons[0].rect)
         screen = app.screen
         assert isinstance(screen, kd_ui.TokensScreen)
+        on_step()
         for k in (tokens or {}).get(house, []):
             tap(app, screen.token_rects()[k][1])
         tap(app, screen.buttons[0].rect)
@@ -209,6 +214,64 @@ def test_two_nights_of_a_campaign_kept_in_the_ledger_beside_the_journal(table_ap
     assert len(saved(app).games) == 2
     assert app.journal.unfinished() == []
     assert len(app.history.games("kings-dilemma")) == 2
+
+
+def test_the_end_of_night_steps_light_the_seats_the_controller_names(table_app, monkeypatch):
+    """Agenda and tokens: the reading house's seat YOUR_TURN; an award entered by hand:
+    the seats of the houses at that rank; the campaign: the next night's moderator and
+    leader. Each screen shows what the night's controller answers for its step (its
+    answers are recorded and compared with the seats), nothing it computed itself."""
+    app, backend = table_app()
+    t = app.catalog.text
+    table = start_night(app)
+    answers: list[tuple[str, object, dict[int, Light]]] = []
+    for method in ("reading_lights", "award_lights", "campaign_lights"):
+        real = getattr(NightController, method)
+
+        def recorded(self, *args, _real=real, _method=method):
+            out = _real(self, *args)
+            answers.append((_method, args, out))
+            return out
+
+        monkeypatch.setattr(NightController, method, recorded)
+    seat = dict(zip(table.view()["players"], table.view()["seats"], strict=True))
+
+    def shown() -> list[Light]:
+        return [backend.light(s) for s in range(backend.seats)]
+
+    def controllers(method: str, *args) -> list[Light]:
+        """The controller's last answer for this step, as the seats would show it."""
+        out = next(o for m, a, o in reversed(answers) if (m, a) == (method, args))
+        return [out.get(s, Light.OFF) for s in range(backend.seats)]
+
+    def only(lit: dict[str, Light]) -> list[Light]:
+        return [next((light for h, light in lit.items() if seat[h] == s), Light.OFF)
+                for s in range(backend.seats)]
+
+    def reading_step() -> None:
+        house = app.screen.player
+        assert shown() == controllers("reading_lights", house) == only({house: Light.YOUR_TURN})
+
+    one_vote(app, table)
+    king_dies(app)
+    end_of_game(app, on_step=reading_step)
+    tap_button(app, t("kd.council.campaign"))
+    ranks = table.ranks()
+    awards = []
+    while isinstance(app.screen, kd_ui.AwardScreen):
+        rank = app.screen.rank
+        awards.append(rank)
+        at_rank = {h: Light.YOUR_TURN for h, r in ranks.items() if r == rank}
+        assert shown() == controllers("award_lights", rank) == only(at_rank)
+        tap(app, app.screen.buttons[0].rect)
+    assert awards == ["1st", "2nd", "3rd", "last"]
+    assert isinstance(app.screen, kd_ui.CampaignScreen)
+    setup = table.setup_order()
+    assert setup.leader != setup.moderator
+    assert shown() == controllers("campaign_lights") == only(
+        {setup.moderator: Light.MODERATOR, setup.leader: Light.LEADER})
+    steps = [m for m, _, _ in answers]
+    assert steps.count("reading_lights") >= 8 and "campaign_lights" in steps
 
 
 def test_a_power_cut_between_saving_the_ledger_and_finishing_records_the_night_once(

@@ -17,7 +17,7 @@ journal nothing is kept: the night is journaled in a throwaway journal (``Sessio
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from companion import kd_data, kd_ledger
@@ -126,7 +126,39 @@ class NightController:
         return self.view()["vote"]
 
     def lights(self) -> dict[int, Light]:
+        """The council's lights, from the public view (``games.kings_dilemma.lights``)."""
         return kd_game.lights(self.view())
+
+    # The end of the night's steps (agendas read aloud, awards entered by hand, the
+    # campaign after) are the screens' own, not the session's: each asks here for its
+    # lights, naming the step's house or rank.
+
+    def reading_lights(self, house: str) -> dict[int, Light]:
+        """A house reading its agenda card and its open agenda tokens aloud: its seat
+        YOUR_TURN, every other seat OFF."""
+        return self._houses_lit({house: Light.YOUR_TURN})
+
+    def award_lights(self, rank: str) -> dict[int, Light]:
+        """Prestige and crave entered by hand for ``rank``: the seats of the houses that
+        reached it YOUR_TURN, every other seat OFF."""
+        return self._houses_lit({h: Light.YOUR_TURN for h, r in self.ranks().items()
+                                 if r == rank})
+
+    def campaign_lights(self) -> dict[int, Light]:
+        """The campaign after the night: the next night's moderator MODERATOR and leader
+        LEADER (one house holding both shows LEADER), every other seat OFF."""
+        setup = self.setup_order()
+        if setup is None:
+            return self._houses_lit({})
+        return self._houses_lit({setup.moderator: Light.MODERATOR, setup.leader: Light.LEADER})
+
+    def _houses_lit(self, houses: Mapping[str, Light]) -> dict[int, Light]:
+        view = self.view()
+        seat = dict(zip(view["players"], view["seats"], strict=True))
+        out = dict.fromkeys(view["seats"], Light.OFF)
+        for house, light in houses.items():
+            out[seat[house]] = light
+        return out
 
     @property
     def kingdom(self) -> kd_kingdom.Kingdom:

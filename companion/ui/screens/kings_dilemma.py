@@ -466,10 +466,8 @@ class AgendaScreen(StepperScreen):
                 self.t("kd.agenda_entry.count", number=self.house + 1,
                        total=len(self.night.players)))
 
-    def lights(self) -> list[Light]:
-        seats = self.night.view()["seats"]
-        return [Light.YOUR_TURN if seat == seats[self.house] else Light.OFF
-                for seat in range(len(self.app.seats))]
+    def lights(self) -> dict[int, Light]:
+        return self.night.reading_lights(self.player)
 
     def fields(self) -> list[tuple[str, str]]:
         return [(k, self.t(f"kd.agenda_entry.{k}"))
@@ -702,10 +700,8 @@ class AwardScreen(StepperScreen):
                        names=", ".join(houses)),
                 self.t(f"kd.ended.{self.night.view()['ended']}"))
 
-    def lights(self) -> list[Light]:
-        seats = dict(zip(self.night.players, self.night.view()["seats"], strict=True))
-        ranked = {seats[h] for h, r in self.night.ranks().items() if r == self.rank}
-        return [Light.YOUR_TURN if s in ranked else Light.OFF for s in range(len(self.app.seats))]
+    def lights(self) -> dict[int, Light]:
+        return self.night.award_lights(self.rank)
 
     def fields(self) -> list[tuple[str, str]]:
         return [(k, self.t(f"kd.campaign.{k}")) for k in self.keys]
@@ -771,13 +767,8 @@ class CampaignScreen(KdScreen):
         self.confirming = None
         self.refresh()
 
-    def lights(self) -> list[Light]:
-        setup = self.night.setup_order()
-        seat = dict(zip(self.night.players, self.night.view()["seats"], strict=True))
-        out = [Light.OFF] * len(self.app.seats)
-        out[seat[setup.moderator]] = Light.MODERATOR
-        out[seat[setup.leader]] = Light.LEADER
-        return out
+    def lights(self) -> dict[int, Light]:
+        return self.night.campaign_lights()
 
     def rows(self) -> list[list[str]]:
         campaign = self.night.campaign
