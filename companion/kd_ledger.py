@@ -5,9 +5,14 @@ the journal.
 - Written atomically: a temporary file in the same directory, flushed and fsynced, then
   ``os.replace`` (and the directory fsynced), so a power cut leaves the old ledger or the
   new one, never half of one.
-- A file that can't be read as a ledger is never overwritten: it is moved aside as
+- A file that is not a ledger (not JSON, not a campaign's shape, not a regular file, too
+  large) is never overwritten: it is moved aside as
   ``kd-campaign.json.corrupt-YYYYmmdd-HHMMSS`` and ``notice`` says so; the table starts a
   new campaign.
+- A ledger the system won't let us read now (permission, I/O error) is no sign of a
+  damaged file: it stays where it is, ``LedgerUnreadable`` says why (logged, and shown by
+  the screen that wanted the ledger) and nothing is started or saved over it; the next
+  ``load`` reads it again.
 - "New campaign" moves the current ledger aside as ``kd-campaign.json.ended-…`` (kept,
   not deleted); the prestige/crave values entered by hand carry over.
 - The prestige/crave table is a setting: the data file's values win; a value the data
@@ -33,6 +38,23 @@ log = logging.getLogger(__name__)
 
 LEDGER_FILE = "kd-campaign.json"
 MAX_LEDGER_BYTES = 5_000_000  # a campaign of a few dozen nights is a few kB
+
+
+class LedgerUnreadable(OSError):
+    """The ledger is there but can't be read now (permission, I/O): left as it is."""
+
+    def __init__(self, path: Path, cause: OSError) -> None:
+        super().__init__(cause.errno, f"{path} can't be read now ({cause.strerror or cause});"
+                         " it is kept as it is and read again next time")
+        self.cause = cause
+
+    @property
+    def reason(self) -> str:
+        """``permission`` or ``io``: what the screen says (its catalog's words)."""
+        return "permission" if isinstance(self.cause, PermissionError) else "io"
+
+    def __str__(self) -> str:
+        return self.strerror
 
 
 def _aside(path: Path, why: str) -> Path:
@@ -78,13 +100,14 @@ class LedgerFile:
 
     def load(self) -> kc.Campaign:
         """The saved campaign (its table merged with the data file's), or a new one when
-        none is saved yet or the saved one is unreadable (moved aside, ``notice``)."""
+        none is saved yet or the saved one is damaged (moved aside, ``notice``); a ledger
+        that can't be read now raises ``LedgerUnreadable`` and stays where it is."""
         try:
             info = self.path.stat()
         except FileNotFoundError:
             return kc.new_campaign(self.settings)
         except OSError as exc:
-            return self._unusable(str(exc))
+            raise self._unreadable(exc) from exc
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_LEDGER_BYTES:
             # a pipe would block the kiosk, a huge file exhaust it: neither is a ledger
             return self._unusable(f"not a regular file of at most {MAX_LEDGER_BYTES:,} bytes")
@@ -92,8 +115,10 @@ class LedgerFile:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return kc.new_campaign(self.settings)
-        except (OSError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError as exc:
             return self._unusable(str(exc))
+        except OSError as exc:
+            raise self._unreadable(exc) from exc
         try:
             campaign = kc.Campaign.from_dict(json.loads(text))
         except (ValueError, KeyError, TypeError, AttributeError, RuleError,
@@ -101,6 +126,11 @@ class LedgerFile:
             return self._unusable(f"not a campaign ledger ({type(exc).__name__}: {exc})")
         table = merged_table(campaign.settings.table, self.settings.table)
         return replace(campaign, settings=replace(self.settings, table=table))
+
+    def _unreadable(self, exc: OSError) -> LedgerUnreadable:
+        unreadable = LedgerUnreadable(self.path, exc)
+        log.error("%s", unreadable)
+        return unreadable
 
     def _unusable(self, reason: str) -> kc.Campaign:
         moved = _aside(self.path, "corrupt")

@@ -7,10 +7,12 @@ values entered by hand fill its gaps)."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 
 import pytest
+from fakes.failing_io import failing_reads
 
 from companion import kd_data, kd_ledger
 from companion.engine import kd_campaign as kc
@@ -149,3 +151,54 @@ def test_a_pipe_a_huge_or_a_deeply_nested_ledger_is_moved_aside_not_read(tmp_pat
     assert ledger.load() == kc.new_campaign(settings)
     assert ledger.notice and not path.exists()
     assert [p for p in tmp_path.iterdir() if p.name.startswith(f"{LEDGER_FILE}.corrupt-")]
+
+
+
+@pytest.mark.parametrize(("exc", "reason"), [
+    (PermissionError(errno.EACCES, "Permission denied"), "permission"),
+    (OSError(errno.EIO, "Input/output error"), "io"),
+])
+def test_a_ledger_that_cant_be_read_now_stays_where_it_is_and_is_read_once_the_cause_is_gone(
+        tmp_path, settings, monkeypatch, caplog, exc, reason):
+    """A permission or I/O error is no damaged file: ``load`` raises LedgerUnreadable
+    naming the cause (and logs it), the ledger keeps its place and its bytes, nothing is
+    moved aside; once the cause is gone the same ledger loads."""
+    path = tmp_path / LEDGER_FILE
+    saved = campaign_of(settings)
+    LedgerFile(tmp_path, settings).save(saved)
+    before = path.read_bytes()
+    failing = failing_reads(monkeypatch, path, exc)
+    ledger = LedgerFile(tmp_path, settings)
+    for _ in range(2):  # asked again while the cause lasts: the same answer
+        with pytest.raises(kd_ledger.LedgerUnreadable) as raised:
+            ledger.load()
+        assert raised.value.reason == reason and exc.strerror in str(raised.value)
+        assert sorted(p.name for p in tmp_path.iterdir()) == [LEDGER_FILE]
+        assert path.read_bytes() == before and ledger.notice is None
+    assert f"{path} can't be read now ({exc.strerror})" in caplog.text
+    with pytest.raises(kd_ledger.LedgerUnreadable):
+        ledger.start_over()  # a new campaign never sets aside a ledger it could not read
+    assert sorted(p.name for p in tmp_path.iterdir()) == [LEDGER_FILE]
+    failing.clear()
+    assert ledger.load() == saved
+
+
+def test_a_ledger_path_the_system_cant_reach_is_reported_and_read_once_it_can(tmp_path,
+                                                                              settings):
+    """The data directory's place taken by a file (stat: not a directory, a real OSError
+    even for root): reported, nothing moved or created; the directory back, its ledger
+    loads."""
+    data = tmp_path / "data"
+    data.mkdir()
+    saved = campaign_of(settings)
+    LedgerFile(data, settings).save(saved)
+    data.rename(tmp_path / "away")
+    data.write_text("not a directory")
+    ledger = LedgerFile(data, settings)
+    with pytest.raises(kd_ledger.LedgerUnreadable) as raised:
+        ledger.load()
+    assert raised.value.reason == "io" and data.read_text() == "not a directory"
+    data.unlink()
+    (tmp_path / "away").rename(data)
+    assert ledger.load() == saved
+    assert sorted(p.name for p in data.iterdir()) == [LEDGER_FILE]

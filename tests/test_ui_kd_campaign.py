@@ -6,7 +6,8 @@ shipped data file and a journal in a temporary data directory:
   prestige/crave: the data file's where it has them, entered by hand per rank where it
   doesn't, asked once per campaign); a power cut between saving and finishing records the
   night once; New campaign takes two taps and keeps the old ledger aside; a corrupt ledger
-  is moved aside and said on Home;
+  is moved aside and said on Home; a ledger that can't be read now (permission, I/O) is
+  said where it was wanted, kept as it is and read once the cause is gone;
 - "The king dies" after an outcome ends the game (two taps);
 - open agenda tokens entered per house count in the score exactly as ``companion score``;
 - an open vote's refusal shows the engine's reason, a secret vote's refusal shows nothing;
@@ -16,19 +17,21 @@ shipped data file and a journal in a temporary data directory:
 
 from __future__ import annotations
 
+import errno
 import gc
 from collections.abc import Callable
 from pathlib import Path
 
 import pygame
 import pytest
+from fakes.failing_io import failing_reads
 from ui_layout import check_layout
 
 from companion.engine import kd_vote
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
-from companion.kd_ledger import LEDGER_FILE
+from companion.kd_ledger import LEDGER_FILE, LedgerFile
 from companion.play.kings_dilemma import NightController, ledger_for
 from companion.seat import Light, Press
 from companion.tables import kd_score
@@ -327,6 +330,64 @@ def test_a_corrupt_ledger_is_moved_aside_and_said_on_home(table_app):
     assert aside.read_text(encoding="utf-8") == "{not json"
     assert [key for key, _ in app.notices] == ["kd.notice.ledger"]
     assert aside.name in dict(app.notices)["kd.notice.ledger"]
+
+
+def drawn(app: App) -> list[str]:
+    return [box.text for box in app.painter.texts]
+
+
+@pytest.mark.parametrize(("language", "exc", "cause"), [
+    ("en", PermissionError(errno.EACCES, "Permission denied"), "permission denied"),
+    ("fr", OSError(errno.EIO, "Input/output error"), "erreur de stockage"),
+])
+def test_a_ledger_that_cant_be_read_is_said_kept_and_read_once_the_cause_is_gone(
+        table_app, monkeypatch, language, exc, cause):
+    """Start: the saved ledger can't be read (injected where it is read, root or not): the
+    setup screen says so in the table's language, no night starts, the file keeps its
+    place and bytes. At the end of the next night, the same at Campaign: the end screen
+    says so and nothing is recorded. Each time, once the cause is gone, the same tap reads
+    the ledger."""
+    app, _ = table_app(language=language)
+    t = app.catalog.text
+    said = t("kd.ledger.unreadable", reason=cause)
+    folder = Path(app.journal.path).parent
+    path = folder / LEDGER_FILE
+    table = start_night(app)
+    one_vote(app, table)
+    king_dies(app)
+    end_of_game(app)
+    tap_button(app, t("kd.council.campaign"))
+    while isinstance(app.screen, kd_ui.AwardScreen):
+        tap(app, app.screen.buttons[0].rect)
+    before = path.read_bytes()
+    failing = failing_reads(monkeypatch, path, exc)
+    app.pop()
+    open_kd(app)
+    tap_button(app, t("kd.setup.start"))
+    assert isinstance(app.screen, kd_ui.SetupScreen) and said in drawn(app)
+    check_layout(app)
+    assert sorted(p.name for p in folder.glob(f"{LEDGER_FILE}*")) == [LEDGER_FILE]
+    assert path.read_bytes() == before
+    failing.clear()
+    tap_button(app, t("kd.setup.start"))
+    assert isinstance(app.screen, kd_ui.CouncilScreen)
+    table = app.screen.night
+    assert len(table.campaign.games) == 1  # the saved campaign, read this time
+    one_vote(app, table)
+    king_dies(app)
+    end_of_game(app)
+    failing.append(exc)
+    tap_button(app, t("kd.council.campaign"))
+    assert isinstance(app.screen, kd_ui.EndScreen) and said in drawn(app)
+    check_layout(app)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in folder.glob(f"{LEDGER_FILE}*")) == [LEDGER_FILE]
+    failing.clear()
+    tap_button(app, t("kd.council.campaign"))
+    while isinstance(app.screen, kd_ui.AwardScreen):
+        tap(app, app.screen.buttons[0].rect)
+    assert isinstance(app.screen, kd_ui.CampaignScreen)
+    assert len(LedgerFile(folder, table.campaign.settings).load().games) == 2
 
 
 # --------------------------------------------------------------------------- end of game

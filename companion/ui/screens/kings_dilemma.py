@@ -29,6 +29,7 @@ import pygame
 from companion.engine import kd_kingdom, kd_score, kd_vote
 from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
+from companion.kd_ledger import LedgerUnreadable
 from companion.play.kings_dilemma import NightController, ledger_for
 from companion.seat import ButtonEvent, Light
 from companion.ui import theme as th
@@ -59,6 +60,24 @@ def vote_text(t, seat: dict) -> str:
     if vote in kd_vote.PASSES:
         return t(f"kd.vote.{vote.replace('-', '_')}")
     return t("kd.vote.none")
+
+
+def unreadable_text(t, exc: LedgerUnreadable) -> str:
+    """A ledger that can't be read now, in the table's words (the screen that wanted it
+    says so at the top of its body, ``problem_line``; the file stays as it is)."""
+    return t("kd.ledger.unreadable", reason=t(f"kd.ledger.cause.{exc.reason}"))
+
+
+def problem_line(screen: KdScreen, p: Painter | None, rect: pygame.Rect) -> pygame.Rect:
+    """The screen's ``problem`` (if any) in a warning line at the top of ``rect`` (drawn
+    when ``p`` is given); what is left of ``rect`` below it."""
+    if not screen.problem:
+        return rect
+    px = screen.app.theme.px
+    line = pygame.Rect(rect.x, rect.y, rect.w, px(34))
+    if p is not None:
+        fit(p, screen.problem, px(28), line, th.WARNING)
+    return pygame.Rect(rect.x, line.bottom + px(4), rect.w, rect.bottom - line.bottom - px(4))
 
 
 def money_text(t, view: dict, name: str) -> str:
@@ -622,6 +641,7 @@ class EndScreen(KdScreen):
     until it is recorded into the campaign (Campaign), so a power cut comes back here."""
 
     name = "kd-score"
+    problem = ""  # the campaign ledger could not be read (problem_line)
 
     def title(self) -> tuple[str, str]:
         final = self.night.view()["final"]
@@ -638,10 +658,14 @@ class EndScreen(KdScreen):
             self.app.pop()
 
     def campaign(self) -> None:
-        if self.night.recorded() or not self.night.missing_awards():
-            record(self.app, self.night, {})
-        else:
-            self.app.replace(AwardScreen(self.app, self.night))
+        try:
+            if self.night.recorded() or not self.night.missing_awards():
+                record(self.app, self.night, {})
+            else:
+                self.app.replace(AwardScreen(self.app, self.night))
+        except LedgerUnreadable as exc:  # kept unread: Campaign tries it again
+            self.problem = unreadable_text(self.t, exc)
+            self.refresh()
 
     def rows(self) -> list[list[str]]:
         players = self.night.view()["final"]["players"]
@@ -662,7 +686,7 @@ class EndScreen(KdScreen):
         return f"{' | '.join(self.title())} | " + "; ".join(" ".join(r) for r in self.rows())
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
-        table_grid(p, rect, self.header(), self.rows(), bold_last=True)
+        table_grid(p, problem_line(self, p, rect), self.header(), self.rows(), bold_last=True)
 
 
 def record(app: App, night: NightController, entered: dict[str, dict[str, int]]) -> None:
@@ -674,7 +698,10 @@ def record(app: App, night: NightController, entered: dict[str, dict[str, int]])
     except (OSError, RuleError) as exc:
         log.error("kings-dilemma: the campaign could not be saved: %s", exc)
         app.warnings.append(("kd.notice.ledger", str(exc)))
-        app.replace(EndScreen(app, night))
+        end = EndScreen(app, night)
+        if isinstance(exc, LedgerUnreadable):
+            end.problem = unreadable_text(app.catalog.text, exc)
+        app.replace(end)
         return
     night.finish(app.history)
     app.replace(CampaignScreen(app, night))
@@ -738,6 +765,7 @@ class CampaignScreen(KdScreen):
     moderator. New campaign (two taps) starts over, keeping the old ledger aside."""
 
     name = "kd-campaign"
+    problem = ""  # the saved ledger could not be read for New campaign (problem_line)
 
     def title(self) -> tuple[str, str]:
         return self.t("kd.campaign.title", games=len(self.night.campaign.games)), ""
@@ -763,7 +791,11 @@ class CampaignScreen(KdScreen):
             self.app.pop()
 
     def new_campaign(self) -> None:
-        self.night.new_campaign()
+        self.problem = ""
+        try:
+            self.night.new_campaign()
+        except LedgerUnreadable as exc:  # nothing set aside or started: try again later
+            self.problem = unreadable_text(self.t, exc)
         self.confirming = None
         self.refresh()
 
@@ -789,6 +821,7 @@ class CampaignScreen(KdScreen):
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         px = self.app.theme.px
+        rect = problem_line(self, p, rect)
         line = pygame.Rect(rect.x, rect.y, rect.w, px(28))
         fit(p, self.next_setup(), px(28), line, th.WARNING)
         grid = pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
@@ -803,6 +836,7 @@ class SetupScreen(KdScreen):
     the lowest free house number."""
 
     name = "kd-setup"
+    problem = ""  # the saved ledger could not be read: no night started (problem_line)
 
     def __init__(self, app: App) -> None:
         self.momenta = dict.fromkeys(kd_kingdom.RESOURCES, kd_kingdom.UP)
@@ -817,8 +851,8 @@ class SetupScreen(KdScreen):
     def cells(self) -> list[tuple[pygame.Rect, pygame.Rect]]:
         """Six cells (three columns, two rows): a label box above a button."""
         px = self.app.theme.px
-        area = pygame.Rect(self.inner.x, self.body.y, self.inner.w,
-                           self.inner.bottom - self.body.y)
+        area = problem_line(self, None, pygame.Rect(self.inner.x, self.body.y, self.inner.w,
+                                                    self.inner.bottom - self.body.y))
         gap = px(10)
         w, h = (area.w - 2 * gap) // 3, (area.h - gap) // 2
         size = max(th.MIN_TARGET, px(64))
@@ -844,11 +878,18 @@ class SetupScreen(KdScreen):
         self.refresh()
 
     def start(self) -> None:
-        """The night starts from the saved campaign ledger (a new one the first time; an
-        unreadable one is moved aside and said on Home)."""
+        """The night starts from the saved campaign ledger (a new one the first time; a
+        damaged one is moved aside and said on Home; one that can't be read now is said
+        here and no night starts: a new campaign would be saved over it)."""
         ledger = ledger_for(self.app.journal)
-        night = NightController.new([s.name for s in self.app.seats], self.app.journal, self.momenta,
-                            ledger=ledger)
+        try:
+            night = NightController.new([s.name for s in self.app.seats], self.app.journal,
+                                        self.momenta, ledger=ledger)
+        except LedgerUnreadable as exc:
+            self.problem = unreadable_text(self.t, exc)
+            self.refresh()
+            return
+        self.problem = ""
         if ledger is not None and ledger.notice:
             self.app.warnings.append(("kd.notice.ledger", ledger.notice))
         self.app.replace(CouncilScreen(self.app, night))
@@ -859,6 +900,7 @@ class SetupScreen(KdScreen):
         return f"{self.title()[0]} | {sides}"
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
+        problem_line(self, p, rect)
         for r, (label, _) in zip(kd_kingdom.RESOURCES, self.cells(), strict=False):
             fit(p, self.t(f"kd.resource.{r}"), self.app.theme.px(30), label, th.INK, "center")
 
