@@ -92,18 +92,11 @@ class PlayCode:
         p.text(self.label, font, th.INK_SOFT, caption)
         p.targets.append(self.rect)
 
-    def pointer_down(self, pos: tuple[int, int]) -> bool:
-        inside = self.rect.collidepoint(pos)
-        changed = inside != self.pressed
-        self.pressed = inside
-        return changed
+    def on_tap(self) -> None:
+        self.app.push(PlayCodeScreen(self.app, self.game))
 
-    def pointer_up(self, pos: tuple[int, int]) -> bool:
-        was = self.pressed
-        self.pressed = False
-        if was and self.rect.collidepoint(pos):
-            self.app.push(PlayCodeScreen(self.app, self.game))
-        return was
+    pointer_down = Button.pointer_down
+    pointer_up = Button.pointer_up
 
 
 class PlayCodeScreen(Screen):
