@@ -421,58 +421,46 @@ def _turn_powers(state: State) -> list[Power]:
 # effect), Swap (Lobby), EndTurn, Discard and EndRound.
 
 
-@dataclass(frozen=True)
-class TimeTravel(Action):
+class TimeTravel(Action, name="time_travel"):
     """Time Traveller majority: discard one to take the first-player token and 1 VP (from
     ``source``, another player, only when the bank is empty). Once per round."""
 
     player: str
     source: str | None = None
-    name: ClassVar[str] = "time_travel"
 
 
-@dataclass(frozen=True)
-class NoTimeTravel(Action):
+class NoTimeTravel(Action, name="no_time_travel"):
     """The Time Traveller majority lets the time-travel phase pass without travelling."""
 
     player: str
-    name: ClassVar[str] = "no_time_travel"
 
 
-@dataclass(frozen=True)
-class Riposte(Action):
+class Riposte(Action, name="riposte"):
     """Return Fire / Counter-Attack: the player just hit destroys the attacker's character."""
 
     player: str
-    name: ClassVar[str] = "riposte"
 
 
-@dataclass(frozen=True)
-class TakeVP(Action):
+class TakeVP(Action, name="take_vp"):
     """Oracle (3) or Scientist (6) majority: take the VP due; ``source`` names another
     player to take it from, allowed only when the bank is empty."""
 
     player: str
     family: int
     source: str | None = None
-    name: ClassVar[str] = "take_vp"
 
 
-@dataclass(frozen=True)
-class KeepEvent(Action):
+class KeepEvent(Action, name="keep_event"):
     """Gosu majority: keep one played event in front (+1 point at the end)."""
 
     player: str
-    name: ClassVar[str] = "keep_event"
 
 
-@dataclass(frozen=True)
-class MoveShield(Action):
+class MoveShield(Action, name="move_shield"):
     """Yi majority: place or move Yi's Shield onto one of own families (once per turn)."""
 
     player: str
     family: int
-    name: ClassVar[str] = "move_shield"
 
 
 ACTIONS: dict[str, type] = {

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
 
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import BOTTOM, TOP, Kingdom
@@ -241,32 +240,26 @@ class GameSetup:
 # --------------------------------------------------------------------------- actions
 
 
-@dataclass(frozen=True)
-class AddHouse(Action):
+class AddHouse(Action, name="add_house"):
     """A player takes a house screen (at the start of the campaign or later)."""
 
-    name: ClassVar[str] = "add_house"
     house: str
     number: int
 
 
-@dataclass(frozen=True)
-class SetStart(Action):
+class SetStart(Action, name="set_start"):
     """Starting power and coins of a house changed (an achievement, a succession effect)."""
 
-    name: ClassVar[str] = "set_start"
     house: str
     power: int
     coins: int
 
 
-@dataclass(frozen=True)
-class RecordGame(Action):
+class RecordGame(Action, name="record_game"):
     """End of a game: each present house's total, its secret agenda, how the game ended, and
     any prestige/crave entered by hand (``{house: {"prestige": n, "crave": n}}``; a value
     given here replaces the table's)."""
 
-    name: ClassVar[str] = "record_game"
     end: str
     totals: Mapping[str, int]
     agendas: Mapping[str, str]

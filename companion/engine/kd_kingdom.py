@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import ClassVar
 
 from companion.engine.errors import RuleError
 from companion.engine.majority import Action
@@ -145,11 +144,9 @@ def _step(amount: int) -> int:
     return 1 if amount > 0 else -1
 
 
-@dataclass(frozen=True)
-class Change(Action):
+class Change(Action, name="change"):
     """One printed effect of an outcome: move ``resource`` by ``amount`` (positive = up)."""
 
-    name: ClassVar[str] = "change"
     resource: str
     amount: int
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar
+from typing import Any
 
 from companion.engine.errors import RuleError
 from companion.engine.majority import Action
@@ -210,23 +210,19 @@ def new_vote(
 # --------------------------------------------------------------------------- actions
 
 
-@dataclass(frozen=True)
-class Play(Action):
+class Play(Action, name="play"):
     """An open vote's turn: ``aye N`` / ``nay N`` / ``pass-power`` / ``pass-moderator`` on a
     first turn, ``add N`` / ``hold`` later."""
 
-    name: ClassVar[str] = "play"
     player: str
     move: str
     power: int = 0
 
 
-@dataclass(frozen=True)
-class Lock(Action):
+class Lock(Action, name="lock"):
     """A secret ballot, locked. ``choice`` and ``power`` are private until every seat has
     locked: they are left out of ``repr`` and of ``public_dict``."""
 
-    name: ClassVar[str] = "lock"
     player: str
     choice: str = field(repr=False)
     power: int = field(default=0, repr=False)
@@ -241,20 +237,16 @@ class Lock(Action):
         return {"choice": self.choice, "power": self.power}
 
 
-@dataclass(frozen=True)
-class BreakTie(Action):
+class BreakTie(Action, name="break-tie"):
     """The moderator decides a tied (or all-pass) vote."""
 
-    name: ClassVar[str] = "break-tie"
     player: str
     side: str
 
 
-@dataclass(frozen=True)
-class ChooseLeader(Action):
+class ChooseLeader(Action, name="choose-leader"):
     """The moderator gives the Leader token to one of the winners tied for most power."""
 
-    name: ClassVar[str] = "choose-leader"
     player: str
     leader: str
 

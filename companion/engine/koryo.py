@@ -368,30 +368,24 @@ def _turn_powers(state: State) -> list[Power]:
 # (never events) and EndRound (the first-player token passes).
 
 
-@dataclass(frozen=True)
-class TakeVP(Action):
+class TakeVP(Action, name="take_vp"):
     """Banker majority: take 1 VP token from the bank (once per own turn)."""
 
     player: str
-    name: ClassVar[str] = "take_vp"
 
 
-@dataclass(frozen=True)
-class StealVP(Action):
+class StealVP(Action, name="steal_vp"):
     """Spy majority: steal 1 VP token from another player (once per own turn)."""
 
     player: str
     victim: str
-    name: ClassVar[str] = "steal_vp"
 
 
-@dataclass(frozen=True)
-class DestroyEvent(Action):
+class DestroyEvent(Action, name="destroy_event"):
     """Priest majority: destroy one of own events (once per own turn)."""
 
     player: str
     event: str
-    name: ClassVar[str] = "destroy_event"
 
 
 ACTIONS: dict[str, type] = {

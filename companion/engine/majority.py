@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cache, lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, dataclass_transform
 
 from companion.engine.errors import RuleError
 
@@ -277,12 +277,20 @@ def plain(obj: object) -> object:
     return obj
 
 
+@dataclass_transform(frozen_default=True)
 class Action:
-    """Base of the small frozen dataclasses a player's press becomes. ``to_dict`` gives
-    ``{"action": name, field: value…}`` for the journal; each game's ``action_from_dict``
-    reads it back."""
+    """Base of the small frozen dataclasses a player's press becomes. A game's action names
+    itself in its class line, as the journal keeps it (``class Swap(Action, name="swap")``),
+    and is made a frozen dataclass of its fields here, for every game alike. ``to_dict``
+    gives ``{"action": name, field: value…}`` for the journal; each game's
+    ``action_from_dict`` reads it back."""
 
     name: ClassVar[str] = ""
+
+    def __init_subclass__(cls, name: str, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.name = name
+        dataclass(frozen=True)(cls)
 
     def to_dict(self) -> dict:
         data = plain(self)
@@ -353,34 +361,27 @@ class SeatedTable:
 # power carries out Destroy and Swap; the names are what the journal keeps.
 
 
-@dataclass(frozen=True)
-class StartRound(Action):
+class StartRound(Action, name="start_round"):
     """Turn the next season card and deal."""
 
-    name: ClassVar[str] = "start_round"
 
 
-@dataclass(frozen=True)
-class Reveal(Action):
+class Reveal(Action, name="reveal"):
     """The current player reveals the cards they ordered face down."""
 
     player: str
     cards: Area
-    name: ClassVar[str] = "reveal"
 
 
-@dataclass(frozen=True)
-class Destroy(Action):
+class Destroy(Action, name="destroy"):
     """Destroy one character card of another player (a power of the game)."""
 
     player: str
     target: str
     family: int
-    name: ClassVar[str] = "destroy"
 
 
-@dataclass(frozen=True)
-class Swap(Action):
+class Swap(Action, name="swap"):
     """``a`` gives one ``a_family`` card to ``b`` and gets one ``b_family`` back."""
 
     player: str
@@ -388,30 +389,23 @@ class Swap(Action):
     a_family: int
     b: str
     b_family: int
-    name: ClassVar[str] = "swap"
 
 
-@dataclass(frozen=True)
-class EndTurn(Action):
+class EndTurn(Action, name="end_turn"):
     player: str
-    name: ClassVar[str] = "end_turn"
 
 
-@dataclass(frozen=True)
-class Discard(Action):
+class Discard(Action, name="discard"):
     """End phase: discard characters down to the limit."""
 
     player: str
     family: int
     count: int = 1
-    name: ClassVar[str] = "discard"
 
 
-@dataclass(frozen=True)
-class EndRound(Action):
+class EndRound(Action, name="end_round"):
     """Close the round once everyone is within the limit."""
 
-    name: ClassVar[str] = "end_round"
 
 
 def legal(apply: Callable[[Any, Action], Any], state: Any, action: Action) -> bool:
