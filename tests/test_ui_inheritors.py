@@ -12,7 +12,7 @@ import json
 import pygame
 import pytest
 import yaml
-from ui_inheritors import THREE, enter, set_value, start
+from ui_inheritors import THREE, enter, set_value, start, undo
 from ui_layout import FIVE, check_layout
 
 from companion.cli import main
@@ -179,11 +179,38 @@ def test_undo_takes_back_the_last_entry_in_the_journal_too(open_table):
     set_value(t, sheet, "honors", 1)
     game_id = sheet.game.session.game_id
     n = len(t.journal.actions(game_id))
-    t.tap(sheet.undo_rect, "undo")
+    undo(t, sheet)
     assert sheet.sheet.end("Ana").honors == 0 and sheet.sheet.end("Ana").stacks == {"blue": 2}
     assert len(t.journal.actions(game_id)) == n - 1
     assert sheet.message == "Last entry undone"
     assert sheet.view["score"]["players"][0]["total"] == 2
+
+
+def test_undo_takes_two_taps_and_anything_else_cancels_it(open_table):
+    """The first tap on Undo only asks ("Sure? Undo" on the same button); a tap elsewhere
+    or a seat's press puts the button back and undoes nothing; the second tap undoes."""
+    t = open_table()
+    sheet = start(t)
+    set_value(t, sheet, "honors", 2)
+    label = t.app.catalog.text("inheritors.sheet.undo")
+    sure = t.app.catalog.text("app.confirm", action=label)
+
+    def undo_label() -> str:
+        return next(b.label for b in sheet.buttons if b.rect == sheet.undo_rect)
+
+    t.tap(sheet.undo_rect, "undo")
+    assert sheet.sheet.end("Ana").honors == 2 and undo_label() == sure
+    assert sure in t.texts()
+    t.tap(sheet.field_rects["tomes"], "tomes")  # another tap: asked no more
+    assert undo_label() == label and sheet.field == "tomes"
+    t.tap(sheet.undo_rect, "undo")
+    t.ctx.press(2, "a")  # a seat's press: asked no more
+    assert undo_label() == label and sheet.sheet.end("Ana").honors == 2
+    t.tap(sheet.undo_rect, "undo")  # asks again: this one alone undoes nothing
+    assert sheet.sheet.end("Ana").honors == 2
+    t.tap(sheet.undo_rect, "sure? undo")
+    assert sheet.sheet.end("Ana").honors == 1 and undo_label() == label
+    assert sheet.message == "Last entry undone"
 
 
 def test_without_a_journal_the_sheet_works_in_memory_with_undo(open_table):
@@ -191,9 +218,9 @@ def test_without_a_journal_the_sheet_works_in_memory_with_undo(open_table):
     sheet = start(t)
     set_value(t, sheet, "stack:red", 3)  # three entries: 1, 2, 3
     for _ in range(3):
-        t.tap(sheet.undo_rect, "undo")
+        undo(t, sheet)
     assert sheet.sheet.end("Ana").stacks == {} and sheet.message == "Last entry undone"
-    t.tap(sheet.undo_rect, "undo")
+    undo(t, sheet)
     assert sheet.message == "Nothing to undo"
     assert screens.resume(t.app, 1) is None
 

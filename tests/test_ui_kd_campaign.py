@@ -123,7 +123,7 @@ def one_vote(app: App, table: NightController) -> None:
 def king_dies(app: App) -> None:
     t = app.catalog.text
     tap_button(app, t("kd.kingdom.king_dies"))
-    tap_button(app, t("kd.confirm", action=t("kd.kingdom.king_dies")))
+    tap_button(app, t("app.confirm", action=t("kd.kingdom.king_dies")))
 
 
 POINTS = (9, 6, 3, 1)  # resource points read off each house's card: ranks 1st, 2nd, 3rd, last
@@ -312,7 +312,7 @@ def test_new_campaign_takes_two_taps_and_keeps_the_old_ledger_aside(table_app):
     tap_button(app, t("kd.campaign.new"))
     assert len(saved(app).games) == 1  # the first tap only asks
     check_layout(app)
-    tap_button(app, t("kd.confirm", action=t("kd.campaign.new")))
+    tap_button(app, t("app.confirm", action=t("kd.campaign.new")))
     fresh = saved(app)
     assert fresh.games == () and [h.prestige for h in fresh.houses] == [0, 0, 0, 0]
     folder = Path(app.journal.path).parent
@@ -402,7 +402,7 @@ def test_the_king_dies_takes_two_taps_then_the_game_is_over(table_app):
     one_vote(app, table)
     tap_button(app, t("kd.kingdom.king_dies"))
     assert table.view()["phase"] == "council" and table.view()["ended"] is None
-    tap_button(app, t("kd.confirm", action=t("kd.kingdom.king_dies")))
+    tap_button(app, t("app.confirm", action=t("kd.kingdom.king_dies")))
     assert (table.view()["phase"], table.view()["ended"]) == ("over", "king-died")
     assert [b.label for b in app.screen.buttons] == [t("kd.council.end_game")]
 
@@ -590,7 +590,7 @@ def test_new_campaign_during_a_night_then_a_power_cut_records_the_night_in_the_n
     assert second.games_before == 1
     tap_button(app, t("kd.council.campaign"))
     tap_button(app, t("kd.campaign.new"))
-    tap_button(app, t("kd.confirm", action=t("kd.campaign.new")))
+    tap_button(app, t("app.confirm", action=t("kd.campaign.new")))
     assert saved(app).games == ()
     resumed = kd_ui.resume(app, second.session.game_id)  # the power came back
     quick_night(resumed.night)

@@ -27,7 +27,7 @@ def undo(app) -> None:
     """Two taps on the Undo button: "Sure? Undo", then the undo."""
     t = app.catalog.text
     tap_button(app, t("kd.undo"))
-    tap_button(app, t("kd.confirm", action=t("kd.undo")))
+    tap_button(app, t("app.confirm", action=t("kd.undo")))
 
 
 def secret_then_undo(kd, ballot: tuple[str, int]):
@@ -89,9 +89,9 @@ def test_after_the_reveal_undo_steps_back_lock_then_outcome(kd):
         press(app, backend, seat, button, LONG)
     assert isinstance(app.screen, kd_ui.RevealScreen)
     tap_button(app, t("kd.undo"))
-    assert t("kd.confirm", action=t("kd.undo")) in [b.label for b in app.screen.buttons]
+    assert t("app.confirm", action=t("kd.undo")) in [b.label for b in app.screen.buttons]
     press(app, backend, 0, "a")  # a seat's press on the reveal changes nothing: still asked
-    tap_button(app, t("kd.confirm", action=t("kd.undo")))
+    tap_button(app, t("app.confirm", action=t("kd.undo")))
     assert isinstance(app.screen, kd_ui.VoteScreen)
     assert "Frances: " + t("kd.vote.waiting") in app.screen.describe()
     assert lights(backend) == [Light.BALLOT_LOCKED] * 4 + [Light.OFF]

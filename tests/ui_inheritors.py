@@ -21,6 +21,12 @@ def start(t: TableRig, seats=(0, 1, 2), first=1) -> screens.SheetScreen:
     return t.app.screen
 
 
+def undo(t: TableRig, sheet: screens.SheetScreen) -> None:
+    """Undo as the table does it: two taps on the button ("Sure? Undo" in between)."""
+    t.tap(sheet.undo_rect, "undo")
+    t.tap(sheet.undo_rect, "sure? undo")
+
+
 def set_value(t: TableRig, sheet: screens.SheetScreen, field: str, value) -> None:
     """Select ``field`` and tap − / + until it shows ``value`` (None: nothing)."""
     t.tap(sheet.field_rects[field], field)

@@ -122,3 +122,23 @@ class NoticeBand:
             box = pygame.Rect(rect.x + self.pad, y, rect.w - 2 * self.pad, line_h)
             p.text(line, self.font, th.WARNING, box, "left")
             y += line_h
+
+
+class TwoTaps:
+    """Actions that take two taps (Undo, New campaign…): the first tap turns the button
+    into "Sure? <action>", the second does it. For a screen that rebuilds its buttons in
+    ``refresh()`` from (label, callback) pairs; ``confirming`` is the label waiting for
+    its second tap (the screen sets it back to None when something else happens)."""
+
+    confirming: str | None = None
+
+    def confirm(self, label: str, callback: Callable[[], None]
+                ) -> tuple[str, Callable[[], None]]:
+        """``label``'s button: at its first tap it asks, at its second it runs ``callback``."""
+        if self.confirming == label:
+            return self.app.catalog.text("app.confirm", action=label), callback
+        return label, lambda: self.ask(label)
+
+    def ask(self, label: str) -> None:
+        self.confirming = label
+        self.refresh()  # type: ignore[attr-defined]  # the screen's

@@ -51,6 +51,8 @@ def demo(ctx) -> None:
     ctx.shot("refused")
     ctx.tap(sheet.tab_rects[2], "Cleo")
     ctx.tap(sheet.undo_rect, "undo")
+    ctx.shot("undo_sure")
+    ctx.tap(sheet.undo_rect, "sure? undo")
     ctx.tap(sheet.field_rects["quests"], "quests")
     ctx.shot("sheet")
     ctx.tap(sheet.tab_rects[1], "Ben")

@@ -40,7 +40,7 @@ from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCode
 from companion.ui.seats import next_change
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import Button, TwoTaps
 
 # What the Influence cards look like (keys of companion/data/inheritors.yaml).
 CARD_COLOURS = {
@@ -336,9 +336,10 @@ class SetupScreen(Touch):
 # --------------------------------------------------------------------------- the sheet
 
 
-class SheetScreen(Touch):
+class SheetScreen(TwoTaps, Touch):
     """Per player (tabs), the fields of the final count (tiles) and an editor for the
-    selected field (− / +, colour toggles, quests); the live breakdown underneath."""
+    selected field (− / +, colour toggles, quests); the live breakdown underneath. Undo
+    takes two taps ("Sure? Undo"); any other tap or a seat's press cancels it."""
 
     name = "inheritors-sheet"
 
@@ -400,7 +401,9 @@ class SheetScreen(Touch):
         self.refresh()
 
     def undo(self) -> None:
+        """The second tap on Undo: the last entry taken back."""
         t = self.app.catalog.text
+        self.confirming = None
         if self.game.undo() is None:
             self.message = t("inheritors.sheet.nothing_to_undo")
         else:
@@ -414,9 +417,18 @@ class SheetScreen(Touch):
         self.app.replace(ResultScreen(self.app, self.game, self))
 
     def on_button(self, event: ButtonEvent) -> None:
+        if self.confirming is not None:
+            self.confirming = None
+            self.refresh()
         player = self.game.press(event)
         if player is not None:
             self.select_player(player)
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        if self.confirming is not None and not self.undo_rect.collidepoint(pos):
+            self.confirming = None  # anything but the second tap on Undo cancels it
+            self.refresh()  # before the buttons hear the press: the rebuilt ones do
+        super().pointer_down(pos)
 
     def select_player(self, i: int) -> None:
         self.player, self.quest, self.message = i, 0, None
@@ -468,7 +480,8 @@ class SheetScreen(Touch):
         for i, rect in enumerate(self.tab_rects):
             self.buttons.append(Tile(rect, lambda i=i: self.select_player(i),
                                      lambda p, r, d, i=i: self.paint_tab(p, r, d, i)))
-        self.buttons.append(Button(self.undo_rect, t("inheritors.sheet.undo"), self.undo))
+        self.buttons.append(Button(self.undo_rect,
+                                   *self.confirm(t("inheritors.sheet.undo"), self.undo)))
         self.buttons.append(Button(self.finish_rect, t("inheritors.sheet.finish"), self.finish))
         # Bottom: the live breakdown and the last message.
         line = px(30)

@@ -16,7 +16,7 @@ from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.table_check import key_hints
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import Button, TwoTaps
 
 WHITE_SIDE = (244, 240, 230)
 BLACK_SIDE = (22, 20, 18)
@@ -25,7 +25,7 @@ END_ZONE = (170, 60, 50)
 STABILITY = (120, 170, 220)
 
 
-class KdScreen(Screen):
+class KdScreen(TwoTaps, Screen):
     """Felt in the middle, the seat ring around it, a title line, a body and a bar of
     buttons at the bottom. Subclasses set ``actions`` (catalog key, callback) and draw the
     body in ``draw_body``; the seat lights follow ``lights()`` on every change."""
@@ -49,7 +49,7 @@ class KdScreen(Screen):
             self.bar_rect.top - px(6) - self.title_rect.bottom - px(4),
         )
         self.buttons: list[Button] = []
-        self.confirming: str | None = None  # the label of an action waiting for its 2nd tap
+        self.confirming = None  # the label of an action waiting for its 2nd tap
         self.refresh()
 
     def t(self, key: str, **fmt) -> str:
@@ -63,18 +63,6 @@ class KdScreen(Screen):
 
     def lights(self) -> list[Light]:
         return self.night.lights()
-
-    def confirm(self, label: str, callback: Callable[[], None]
-                ) -> tuple[str, Callable[[], None]]:
-        """An action taking two taps: the first asks "Sure?" on the same button, the
-        second does it."""
-        if self.confirming == label:
-            return self.t("kd.confirm", action=label), callback
-        return label, lambda: self._ask(label)
-
-    def _ask(self, label: str) -> None:
-        self.confirming = label
-        self.refresh()
 
     def refresh(self) -> None:
         """Buttons follow the table; the frame is redrawn (the lights with it)."""
