@@ -11,13 +11,14 @@ from __future__ import annotations
 import dataclasses
 import os
 import threading
+import time
 
 import pygame
 import pytest
 from fakes.pty_pad import WAIT, PtyPad
 
 from companion.hardware import padproto
-from companion.hardware.base import next_light_change
+from companion.hardware.base import PadEvent, next_light_change
 from companion.hardware.serial_pad import SerialBackend
 from companion.hardware.sim import SimBackend
 from companion.seat import ButtonEvent, Light, Press
@@ -385,5 +386,96 @@ def test_a_pad_flooding_valid_presses_while_the_loop_stalls_loses_neither_reader
     finally:
         backend.close()
         pad.unplug()
+        pygame.event.clear()
+        pygame.display.quit()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_what_the_seat_pad_does_is_said_over_the_game_on_screen_and_goes_on_the_next_press(
+    tmp_path, language,
+):
+    """A secret vote on the screen, a ballot locked on the pad (a pty, the real firmware).
+    The pad's firmware fails and restarts (its guard): the band across the top says so in
+    the table's language over the same vote, exactly the screen's texts plus the catalog's
+    line and hint (nothing of the ballot); the next press through the pad clears it, as a
+    write that succeeds clears "Not saved". Unplugged: the band says the pad went silent,
+    and a press can't clear that; plugged back: it is back, until the next press."""
+    from companion.play.kings_dilemma import NightController
+    from companion.ui.screens.kings_dilemma import VoteScreen
+
+    config = demo_config((800, 480), language)
+    seats = len(config.seats)
+    link = tmp_path / "usb-MicroPython_Board_in_FS_mode-if00"
+    pad = PtyPad(link)
+    backend = SerialBackend(str(link), seats, heartbeat_timeout_ms=60_000)
+    app = make_app(config, backend, clock=ManualClock(1000))
+    night = NightController.new([s.name for s in config.seats])
+    t = app.catalog.text
+
+    def texts() -> list[str]:
+        return [box.text for box in app.painter.texts]
+
+    def band(kind: str) -> list[str]:
+        at = time.strftime("%H:%M", time.localtime(backend.pad_event.at))
+        return [t(f"pad_event.{kind}", time=at), t(f"pad_event.hint_{kind}")]
+
+    def until(done, what: str) -> None:
+        pad.pump_until(lambda: app.step(block=False) or done(), what)
+
+    try:
+        night.start_vote("secret")
+        app.push(VoteScreen(app, night))
+        app.start_backend()
+        until(lambda: all(backend.connected(s) for s in range(seats)), "the pad connected")
+        pad.press(0, "a")
+        pad.press(0, "a", hold_ms=1000)  # seat 0 locks Aye 1
+        until(lambda: night.view()["vote"]["seats"][night.players[0]].get("locked"),
+              "the lock")
+        app.invalidate()
+        app.step(block=False)
+        quiet = texts()
+        assert app.pad_event is None
+
+        pad.fw.machine.PINS[2].fail_reads(OSError("pin fault"))
+        pad.at(pad.t + 1)  # the scan hits the fault: the guard restarts the pad
+        until(lambda: app.pad_event is not None, "the restart on screen")
+        app.step(block=False)
+        assert isinstance(app.screen, VoteScreen) and app.screen.night is night
+        assert texts() == quiet + band(PadEvent.RESET)
+        assert all(backend.connected(s) for s in range(seats))
+
+        pad.press(1, "b")  # a press through the pad: the band goes
+        until(lambda: app.pad_event is None, "the press")
+        app.step(block=False)
+        assert texts() == quiet
+
+        pad.unplug()
+        pad = None
+        # no pad to pump: the loop sleeps until the reader's PAD_EVENT wakes it
+        nudge = threading.Timer(WAIT, pygame.event.post, [pygame.event.Event(pygame.USEREVENT)])
+        nudge.start()
+        try:
+            while app.pad_event is None:
+                assert nudge.is_alive(), "the loss never reached the screen"
+                app.step()
+        finally:
+            nudge.cancel()
+        assert app.pad_event.kind == PadEvent.LOST and band(PadEvent.LOST) == texts()[-2:]
+        app.post_button(ButtonEvent(2, "a"))  # a press from elsewhere: the loss stays said
+        app.step(block=False)
+        assert band(PadEvent.LOST) == texts()[-2:]
+        pad = PtyPad(link)  # plugged back: a rebooted pad
+        until(lambda: app.pad_event.kind == PadEvent.BACK, "the return on screen")
+        app.step(block=False)
+        assert band(PadEvent.BACK) == texts()[-2:] and isinstance(app.screen, VoteScreen)
+        pad.press(3, "a")
+        until(lambda: app.pad_event is None, "the press after the return")
+        app.step(block=False)
+        assert not any(line in texts() for line in band(PadEvent.BACK))
+    finally:
+        backend.close()
+        if pad is not None:
+            pad.unplug()
+        night.close()
         pygame.event.clear()
         pygame.display.quit()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from companion.hardware import padproto
 from companion.seat import ButtonEvent, Light
@@ -37,8 +38,24 @@ class NoHardware(RuntimeError):
     then falls back to the simulator and shows the message."""
 
 
+@dataclass(frozen=True, eq=False)
+class PadEvent:
+    """What the seat pad did that the table must see at once, over whatever screen is on
+    top (the App's band, like "Not saved"): it restarted and got its lights back (RESET),
+    it went silent or was unplugged (LOST), it answered again (BACK). It names the pad and
+    the time only, never a seat's buttons or lights: nothing of a secret ballot."""
+
+    kind: str  # RESET, LOST or BACK
+    at: float  # when (time.time())
+
+    RESET = "reset"
+    LOST = "lost"
+    BACK = "back"
+
+
 ButtonHandler = Callable[[ButtonEvent], None]
 StatusHandler = Callable[[int, bool], None]  # (seat, connected)
+PadHandler = Callable[[PadEvent], None]
 
 
 class SeatBackend:
@@ -49,11 +66,15 @@ class SeatBackend:
     # What the table must be told about the seats now (a pad restarted, a seat whose pins
     # a bus took), shown on screen under the catalog title ``notice.seats``; None: nothing.
     notice: str | None = None
+    # The pad's latest event (restarted, lost, back), also given to ``on_pad``; None: none.
+    pad_event: PadEvent | None = None
 
-    def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None) -> None:
-        """Begin delivering debounced button events to ``on_button`` and connection changes
-        of a seat's pad to ``on_status(seat, connected)``; both may be called from any
-        thread."""
+    def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None,
+              on_pad: PadHandler | None = None) -> None:
+        """Begin delivering debounced button events to ``on_button``, connection changes
+        of a seat's pad to ``on_status(seat, connected)`` and what the pad did to
+        ``on_pad(event)`` (backends with a pad that can restart or go); all may be called
+        from any thread."""
         raise NotImplementedError
 
     def set_light(self, seat: int, light: Light) -> None:

@@ -36,6 +36,7 @@ from companion.hardware import padproto
 from companion.hardware.base import (
     ButtonHandler,
     NoHardware,
+    PadHandler,
     SeatBackend,
     StatusHandler,
 )
@@ -190,7 +191,8 @@ class GpioBackend(SeatBackend):
 
     # -- buttons -----------------------------------------------------------------------
 
-    def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None) -> None:
+    def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None,
+              on_pad: PadHandler | None = None) -> None:
         self._on_button = on_button
 
     def _edge_handler(self, seat: int, name: str, deb: Debouncer, pressed: bool):

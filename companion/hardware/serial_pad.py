@@ -18,8 +18,9 @@ each time it has no pad, so a pad plugged in after start or moved to another USB
 found; a given path is reopened likewise. Retries start at 0.1 s and double up to
 ``RETRY_S[1]`` (0.5 s), so a pad is back, lights restored, well within 2 s. A pad that
 restarts without a USB reset (the firmware's guard, a reboot on a plain UART) is noticed
-by its unasked ``HELLO`` or its uptime going back: the host says so (log and
-``notice``), sends the timing and the lights again.
+by its unasked ``HELLO`` or its uptime going back: the host says so (log, and a
+``PadEvent`` RESET for the screen: no crash report, no light), sends the timing and the
+lights again. A connected pad that goes silent or away is a LOST event, its return BACK.
 """
 
 from __future__ import annotations
@@ -34,7 +35,13 @@ from collections.abc import Callable
 import serial
 
 from companion.hardware import padproto
-from companion.hardware.base import ButtonHandler, SeatBackend, StatusHandler
+from companion.hardware.base import (
+    ButtonHandler,
+    PadEvent,
+    PadHandler,
+    SeatBackend,
+    StatusHandler,
+)
 from companion.seat import ButtonEvent, Light, Press
 
 log = logging.getLogger(__name__)
@@ -110,7 +117,7 @@ class SerialBackend(SeatBackend):
         self.heartbeat_timeout_ms = heartbeat_timeout_ms
         self.find_port = find_port
         self.device: str | None = None  # the path in use now (the one found, with auto)
-        self.notice: str | None = None  # for the screen: the pad restarted, …
+        self.pad_event: PadEvent | None = None  # the latest: restarted, lost, back
         self.stats = {
             "frames": 0,  # valid frames received
             "bad_frames": 0,  # lines that failed the shape or checksum check
@@ -140,13 +147,16 @@ class SerialBackend(SeatBackend):
         self._losses = BurstLog("gaps in the event numbers")
         self._on_button: ButtonHandler | None = None
         self._on_status: StatusHandler | None = None
+        self._on_pad: PadHandler | None = None
         self._thread: threading.Thread | None = None
 
     # -- SeatBackend ---------------------------------------------------------------
 
-    def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None) -> None:
+    def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None,
+              on_pad: PadHandler | None = None) -> None:
         self._on_button = on_button
         self._on_status = on_status
+        self._on_pad = on_pad
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="seat-pads", daemon=True)
             self._thread.start()
@@ -177,6 +187,7 @@ class SerialBackend(SeatBackend):
             os.close(self._wake_w)
         self._on_button = None
         self._on_status = None
+        self._on_pad = None
 
     # -- the reader thread -------------------------------------------------------------
 
@@ -337,13 +348,15 @@ class SerialBackend(SeatBackend):
         if pad_seats < self.seats:
             log.warning("seat pads: the pad has %d seats, the table %d", pad_seats, self.seats)
         was = self._pad_seats
+        event = None
         if was and (self._restarted or not self._asked):  # the pad restarted under our feet
             self.stats["pad_resets"] += 1
-            why = f" ({self._crash})" if self._crash else ""
-            self.notice = (f"The seat pad restarted at {time.strftime('%H:%M')}{why}; "
-                           "its lights were restored.")
+            why = f" after: {self._crash}" if self._crash else ""
             self._crash = ""
-            log.warning("seat pads: the pad restarted (%s); lights restored", payload)
+            log.warning("seat pads: the pad restarted (%s)%s; lights restored", payload, why)
+            event = PadEvent.RESET
+        elif not was and self.pad_event is not None and self.pad_event.kind == PadEvent.LOST:
+            event = PadEvent.BACK
         with self._lock:
             self._asked = self._restarted = False
             self._uptime = -1
@@ -357,6 +370,8 @@ class SerialBackend(SeatBackend):
         if was > self._pad_seats:
             self._status(range(self._pad_seats, was), False)
         self._status(range(was, self._pad_seats), True)
+        if event is not None:
+            self._pad(event)
 
     def _beat(self, payload: str, now: float) -> None:
         uptime = padproto.number(payload, 12)
@@ -410,6 +425,19 @@ class SerialBackend(SeatBackend):
             was = self._pad_seats
             self._pad_seats = 0
         self._status(range(was), False)
+        if was:
+            self._pad(PadEvent.LOST)
+
+    def _pad(self, kind: str) -> None:
+        """What the pad did, for the screen (``pad_event``, ``on_pad``)."""
+        self.pad_event = event = PadEvent(kind, time.time())
+        handler = self._on_pad
+        if handler is not None:
+            try:
+                handler(event)
+            except Exception:
+                self.stats["errors"] += 1
+                log.exception("seat pads: the pad event handler failed (%s)", kind)
 
     def _status(self, seats: range, connected: bool) -> None:
         handler = self._on_status

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 
-from companion.hardware.base import ButtonHandler, SeatBackend, StatusHandler
+from companion.hardware.base import ButtonHandler, PadHandler, SeatBackend, StatusHandler
 from companion.seat import ButtonEvent, Light, Press
 
 BUTTONS = ("a", "b", "c")
@@ -35,7 +35,8 @@ class SimBackend(SeatBackend):
         self._on_button: ButtonHandler | None = None
         self._lock = threading.Lock()
 
-    def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None) -> None:
+    def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None,
+              on_pad: PadHandler | None = None) -> None:
         self._on_button = on_button
 
     def _seat_button(self, key: str) -> tuple[int, str] | None:

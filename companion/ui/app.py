@@ -7,7 +7,8 @@ bands belong to one object every screen talks to.
 blinking light) is due, hands the events to the screen, and redraws only if something was
 invalidated; ``frames`` counts the redraws, so a test can prove an idle table draws
 nothing. Seat buttons reach the loop from backend threads as pygame events
-(``BUTTON_EVENT``, ``STATUS_EVENT``) posted with ``pygame.event.post``, and wake it at once.
+(``BUTTON_EVENT``, ``STATUS_EVENT``, ``PAD_EVENT``) posted with ``pygame.event.post``, and
+wake it at once.
 At most ``SEAT_QUEUE_MAX`` of them wait at a time: a flood from a broken pad while the loop
 is busy is dropped (one log line when it starts, one with the count when the loop catches
 up, then a redraw), so SDL's own queue (65,535 events) never fills and never raises in the
@@ -37,7 +38,7 @@ from pathlib import Path
 import pygame
 
 from companion.config import WINDOW_SIZE, DisplayConfig
-from companion.hardware.base import SeatBackend
+from companion.hardware.base import PadEvent, SeatBackend
 from companion.history import History
 from companion.i18n import Catalog, load_catalog
 from companion.journal import Journal, StorageError
@@ -50,6 +51,7 @@ log = logging.getLogger(__name__)
 
 BUTTON_EVENT = pygame.event.custom_type()  # attribute: event (a ButtonEvent)
 STATUS_EVENT = pygame.event.custom_type()  # attributes: seat, connected
+PAD_EVENT = pygame.event.custom_type()  # the backend's pad_event changed (no attribute)
 POLL_MS = 20  # how often a sleeping loop looks at SDL's queue (touch, keys, window, QUIT)
 SEAT_QUEUE_MAX = 512  # seat events waiting for the loop; 100 times a table's burst of presses
 
@@ -192,6 +194,8 @@ class App:
         self.journal = journal  # games in progress (companion.journal), None: not kept
         self.history = history  # finished games (companion.history), None: not kept
         self.warnings: list[tuple[str, str]] = []  # more notices: (catalog key, detail)
+        self.pad_event: PadEvent | None = None  # what the pad did, in the band until cleared
+        self._pad_taken: PadEvent | None = None  # the backend's pad_event last taken
         self.screens: list[Screen] = []
         self._followed: weakref.WeakSet = weakref.WeakSet()  # the games ``follow`` heard
         self.running = True
@@ -245,10 +249,43 @@ class App:
         log.error("press refused, %s", exc)
         self.invalidate()
 
+    def _take_pad_event(self) -> None:
+        """The backend's latest pad event into the band, if the loop has not taken it yet
+        (a restart or a return stays until the next press, a loss until the return)."""
+        latest = getattr(self.backend, "pad_event", None)
+        if latest is not self._pad_taken:
+            self._pad_taken = self.pad_event = latest
+            self.invalidate()
+
+    def _pad_heard(self) -> None:
+        """A press came through: the pad works, the band of its restart or return goes
+        (as "Not saved" goes once a write succeeds); a loss stays until the pad is back."""
+        if self.pad_event is not None and self.pad_event.kind != PadEvent.LOST:
+            self.pad_event = None
+            self.invalidate()
+
+    def bands(self) -> list[tuple[str, str]]:
+        """What is said across the top of any screen, most urgent first, in the table's
+        language: (line, hint). A write that failed ("Not saved: disk full") until one
+        succeeds; what the seat pad did (restarted, lost, back: its name and the time,
+        nothing of any seat's buttons or lights)."""
+        t = self.catalog.text
+        out = []
+        failure = self.save_failure
+        if failure is not None:
+            key = f"storage.cause.{failure.cause}"
+            cause = t(key if key in self.catalog.texts else "storage.cause.other")
+            out.append((t("storage.not_saved", reason=cause), t("storage.hint")))
+        pad = self.pad_event
+        if pad is not None:
+            at = time.strftime("%H:%M", time.localtime(pad.at))
+            out.append((t(f"pad_event.{pad.kind}", time=at), t(f"pad_event.hint_{pad.kind}")))
+        return out
+
     @property
     def notices(self) -> list[tuple[str, str]]:
         """What the table must be told (catalog key of the title, detail): the seat
-        hardware fallback, the seat backend's own (a pad restarted, a seat lost to a bus), a journal or history database moved aside, ``warnings``."""
+        hardware fallback, the seat backend's own (a seat lost to a bus), a journal or history database moved aside, ``warnings``."""
         found = [("notice.fallback", self.notice)]
         found += [("notice.seats", getattr(self.backend, "notice", None))]
         found += [("notice.journal", getattr(self.journal, "notice", None))]
@@ -283,7 +320,11 @@ class App:
             self.post_status(seat, connected)
             self.wake()
 
-        self.backend.start(on_button, on_status)
+        def on_pad(_event: PadEvent) -> None:
+            self._post_seat(pygame.event.Event(PAD_EVENT))
+            self.wake()
+
+        self.backend.start(on_button, on_status, on_pad)
 
     def wake(self) -> None:
         """End the loop's sleep now (any thread), after posting an event."""
@@ -331,6 +372,7 @@ class App:
                 self._seat_dropped = 0
         if dropped:
             log.warning("seat events: %d dropped while the screen was busy", dropped)
+            self._take_pad_event()  # a dropped PAD_EVENT: the band still follows the pad
             self.invalidate()
 
     # --- the loop -----------------------------------------------------------------------
@@ -403,10 +445,14 @@ class App:
             self.running = False
         elif kind == BUTTON_EVENT:
             self._seat_event_taken()
+            self._pad_heard()
             self.screen.on_button(event.event)
         elif kind == STATUS_EVENT:
             self._seat_event_taken()
             self.screen.on_status(event.seat, event.connected)
+        elif kind == PAD_EVENT:
+            self._seat_event_taken()
+            self._take_pad_event()
         elif kind == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 self.running = False
@@ -464,9 +510,7 @@ class App:
         self._dirty = False
         painter = Painter(self.canvas, self.theme)
         self.screen.draw(painter)
-        failure = self.save_failure
-        if failure is not None:
-            self._draw_not_saved(painter, failure)
+        self._draw_bands(painter, self.bands())
         if self.rotation:
             self.window.blit(pygame.transform.rotate(self.canvas, -self.rotation), (0, 0))
         pygame.display.flip()
@@ -474,25 +518,25 @@ class App:
         self.frames += 1
         return True
 
-    def _draw_not_saved(self, p: Painter, failure: StorageError) -> None:
-        """An amber band across the top of any screen: "Not saved: disk full"."""
-        t = self.catalog.text
-        key = f"storage.cause.{failure.cause}"
-        cause = t(key if key in self.catalog.texts else "storage.cause.other")
-        lines = [t("storage.not_saved", reason=cause), t("storage.hint")]
+    def _draw_bands(self, p: Painter, bands: list[tuple[str, str]]) -> None:
+        """Amber bands across the top of any screen, one under the other: a line
+        ("Not saved: disk full", "The seat pad restarted at 20:14") and its hint."""
         font = self.theme.font(self.theme.px(30))
         hint_font = self.theme.font(self.theme.px(22))
         pad = self.theme.px(10)
         w = self.size[0]
         height = font.get_linesize() + hint_font.get_linesize() + 2 * pad
-        band = pygame.Rect(0, 0, w, height)
-        pygame.draw.rect(p.surface, WARNING_BG, band)
-        pygame.draw.rect(p.surface, WARNING, band, width=max(1, self.theme.px(3)))
-        y = pad
-        for text, f in zip(lines, (font, hint_font), strict=True):
-            box = pygame.Rect(pad, y, w - 2 * pad, f.get_linesize())
-            p.text(text, self.theme.fitting_font(text, f.get_height(), box.w), WARNING, box)
-            y += f.get_linesize()
+        top = 0
+        for lines in bands:
+            band = pygame.Rect(0, top, w, height)
+            pygame.draw.rect(p.surface, WARNING_BG, band)
+            pygame.draw.rect(p.surface, WARNING, band, width=max(1, self.theme.px(3)))
+            y = top + pad
+            for text, f in zip(lines, (font, hint_font), strict=True):
+                box = pygame.Rect(pad, y, w - 2 * pad, f.get_linesize())
+                p.text(text, self.theme.fitting_font(text, f.get_height(), box.w), WARNING, box)
+                y += f.get_linesize()
+            top += height
 
     def screenshot(self, path: Path) -> None:
         """What the window shows now, as a PNG."""

@@ -94,8 +94,14 @@ class Host:
         """``port``: the pad's path, or "auto" with ``find_port=`` in ``kw``."""
         self.events: queue.Queue = queue.Queue()
         self.status: queue.Queue = queue.Queue()
+        self.pad_events: queue.Queue = queue.Queue()  # PadEvent: restarted, lost, back
         self.backend = SerialBackend(str(port), seats, heartbeat_timeout_ms=60_000, **kw)
-        self.backend.start(self.events.put, lambda s, c: self.status.put((s, c)))
+        self.backend.start(self.events.put, lambda s, c: self.status.put((s, c)),
+                           self.pad_events.put)
+
+    def next_pad_event(self) -> str:
+        """The kind of the pad's next event (RESET, LOST, BACK)."""
+        return self.pad_events.get(timeout=WAIT).kind
 
     def statuses(self, n: int) -> list[tuple[int, bool]]:
         return sorted(self.status.get(timeout=WAIT) for _ in range(n))
