@@ -345,8 +345,8 @@ def test_a_ledger_that_cant_be_read_is_said_kept_and_read_once_the_cause_is_gone
     """Start: the saved ledger can't be read (injected where it is read, root or not): the
     setup screen says so in the table's language, no night starts, the file keeps its
     place and bytes. At the end of the next night, the same at Campaign: the end screen
-    says so and nothing is recorded. Each time, once the cause is gone, the same tap reads
-    the ledger."""
+    says so and nothing is recorded; then New campaign, the same. Each time, once the cause
+    is gone, the same tap reads the ledger."""
     app, _ = table_app(language=language)
     t = app.catalog.text
     said = t("kd.ledger.unreadable", reason=cause)
@@ -388,6 +388,18 @@ def test_a_ledger_that_cant_be_read_is_said_kept_and_read_once_the_cause_is_gone
         tap(app, app.screen.buttons[0].rect)
     assert isinstance(app.screen, kd_ui.CampaignScreen)
     assert len(LedgerFile(folder, table.campaign.settings).load().games) == 2
+    recorded = path.read_bytes()
+    failing.append(exc)  # New campaign: nothing set aside, nothing started
+    tap_button(app, t("kd.campaign.new"))
+    tap_button(app, t("app.confirm", action=t("kd.campaign.new")))
+    assert isinstance(app.screen, kd_ui.CampaignScreen) and said in drawn(app)
+    check_layout(app)
+    assert sorted(p.name for p in folder.glob(f"{LEDGER_FILE}*")) == [LEDGER_FILE]
+    assert path.read_bytes() == recorded
+    failing.clear()
+    tap_button(app, t("kd.campaign.new"))
+    tap_button(app, t("app.confirm", action=t("kd.campaign.new")))
+    assert said not in drawn(app) and len(list(folder.glob(f"{LEDGER_FILE}.ended-*"))) == 1
 
 
 # --------------------------------------------------------------------------- end of game
