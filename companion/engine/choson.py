@@ -32,12 +32,17 @@ from companion.engine.majority import (
     StartRound,
     Swap,
     best,
+    card_name,
+    check_revealed,
+    check_within_limit,
+    deal,
     discard_down,
     family_value,
     legal,
+    limit,
     live_majority,
-    plain,
     scoring_holders,
+    seat_players,
     seated,
     with_area,
     with_tokens,
@@ -94,21 +99,7 @@ EVENT_NAMES: dict[str, tuple[str, str, str, str]] = {
 
 def kind_name(kind: Kind, n: int = 2) -> str:
     """English name of a card kind, plural unless ``n`` is 1."""
-    if isinstance(kind, int):
-        f = FAMILIES[kind]
-        return f.en if n == 1 else f.en_plural
-    singular, _, plural, _ = EVENT_NAMES[kind]
-    return singular if n == 1 else plural
-
-
-def deal(round_no: int) -> int:
-    """Cards dealt in round ``round_no`` (season card): 10, 9, … 3; no Broadcaster in Chosŏn."""
-    return 11 - round_no
-
-
-def limit(round_no: int) -> int:
-    """Character cards a player may keep at the end of the round: 3, 4, … 10."""
-    return round_no + 2
+    return card_name(FAMILIES, EVENT_NAMES, kind, n)
 
 
 # --------------------------------------------------------------------------- final scoring
@@ -255,23 +246,11 @@ class State(SeatedTable):
             return holder(self, TIME_TRAVELLER)
         if self.phase not in (ORDERS, MAIN):
             return None
-        return self.players[(self.first + self.turn_index) % len(self.players)]
-
-    def to_dict(self) -> dict:
-        return plain(self)  # type: ignore[return-value]
+        return self.player_on_turn()
 
 
 def new_game(players: Sequence[str], first_player: str | None = None) -> State:
-    names = tuple(players)
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RuleError("players", f"{len(names)} players, but Chosŏn takes 2–4",
-                        code="player_count", params={"n": len(names), "low": 2, "high": 4})
-    if len(set(names)) != len(names):
-        raise RuleError("players", "a player is seated twice", code="seated_twice")
-    if first_player is not None and first_player not in names:
-        raise RuleError("first_player", f"{first_player} is not one of the players",
-                        code="not_a_player", params={"player": first_player})
-    first = names.index(first_player) if first_player is not None else 0
+    names, first = seat_players(players, first_player, "Chosŏn", MIN_PLAYERS, MAX_PLAYERS)
     zeros = tuple(0 for _ in names)
     return State(names, tuple(Area() for _ in names), zeros, zeros, first)
 
@@ -609,21 +588,11 @@ def _reveal(state: State, action: Reveal) -> State:
         raise RuleError("player", f"{p} has already revealed this turn",
                         code="already_revealed", params={"player": p})
     cards = action.cards
-    for kind, n in cards.items:
-        if kind not in DECK:
-            raise RuleError(f"cards.{kind}", f"{kind!r} is not a Chosŏn card",
-                            code="not_a_card", params={"card": kind})
-        if n < 0:
-            raise RuleError(f"cards.{kind}", "a count cannot be negative", code="negative_count")
-        in_play = sum(state.kept_events) if kind == EVENT else sum(a[kind] for a in state.areas)
-        if in_play + n > DECK[kind]:
-            raise RuleError(
-                f"cards.{kind}",
-                f"{n} {kind_name(kind, n)}, but only {DECK[kind] - in_play} of the "
-                f"{DECK[kind]} are not already in play",
-                code="deck",
-                params={"n": n, "kinds": kind, "left": DECK[kind] - in_play, "deck": DECK[kind]},
-            )
+
+    def in_play(kind: Kind) -> int:  # the events kept in front count against the deck's
+        return sum(state.kept_events) if kind == EVENT else sum(a[kind] for a in state.areas)
+
+    check_revealed(cards, DECK, in_play, "Chosŏn", kind_name)
     if cards.total > deal(state.round):
         raise RuleError("cards", f"{cards.total} cards, but {deal(state.round)} were dealt",
                         code="dealt", params={"total": cards.total, "dealt": deal(state.round)})
@@ -795,14 +764,7 @@ def _end_round(state: State, action: EndRound) -> State:
     if state.phase != END:
         raise RuleError("phase", f"the round is not at its end phase (phase: {state.phase})",
                         code="round_not_ending")
-    over = [c for c in limit_check(state) if c.excess]
-    if over:
-        c = over[0]
-        raise RuleError("player", f"{c.player} has {c.counted} characters for a limit of "
-                                  f"{c.limit}: discard {c.excess} first",
-                        code="over_limit_characters",
-                        params={"player": c.player, "counted": c.counted, "limit": c.limit,
-                                "excess": c.excess})
+    check_within_limit(limit_check(state), characters=True)
     if state.round == ROUNDS:
         # The token passes "and a new round begins": after round 8 none does, so it stays.
         return replace(state, phase=OVER, turn_index=0, turn=Turn())

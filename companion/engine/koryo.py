@@ -33,12 +33,17 @@ from companion.engine.majority import (
     StartRound,
     Swap,
     best,
+    card_name,
+    check_revealed,
+    check_within_limit,
+    deal,
     discard_down,
     family_value,
     legal,
+    limit,
     majority,
-    plain,
     scoring_holders,
+    seat_players,
     seated,
     with_area,
     with_tokens,
@@ -90,21 +95,7 @@ KINDS: tuple[Kind, ...] = (*FAMILY_VALUES, *EVENTS)
 
 def kind_name(kind: Kind, n: int = 2) -> str:
     """English name of a card kind, plural unless ``n`` is 1."""
-    if isinstance(kind, int):
-        f = FAMILIES[kind]
-        return f.en if n == 1 else f.en_plural
-    singular, _, plural, _ = EVENT_NAMES[kind]
-    return singular if n == 1 else plural
-
-
-def deal(round_no: int) -> int:
-    """Cards dealt in round ``round_no`` (season card): 10, 9, … 3."""
-    return 11 - round_no
-
-
-def limit(round_no: int) -> int:
-    """Cards a player may keep in front of them at the end of the round: 3, 4, … 10."""
-    return round_no + 2
+    return card_name(FAMILIES, EVENT_NAMES, kind, n)
 
 
 # --------------------------------------------------------------------------- final scoring
@@ -196,24 +187,12 @@ class State(SeatedTable):
     def current_player(self) -> str | None:
         if self.phase not in (ORDERS, MAIN):
             return None
-        return self.players[(self.first + self.turn_index) % len(self.players)]
-
-    def to_dict(self) -> dict:
-        return plain(self)  # type: ignore[return-value]
+        return self.player_on_turn()
 
 
 def new_game(players: Sequence[str], first_player: str | None = None) -> State:
     """A game before round 1: empty areas, the 8 VP tokens in the bank."""
-    names = tuple(players)
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RuleError("players", f"{len(names)} players, but Koryŏ takes 2–4",
-                        code="player_count", params={"n": len(names), "low": 2, "high": 4})
-    if len(set(names)) != len(names):
-        raise RuleError("players", "a player is seated twice", code="seated_twice")
-    first = names.index(first_player) if first_player in names else 0
-    if first_player is not None and first_player not in names:
-        raise RuleError("first_player", f"{first_player} is not one of the players",
-                        code="not_a_player", params={"player": first_player})
+    names, first = seat_players(players, first_player, "Koryŏ", MIN_PLAYERS, MAX_PLAYERS)
     return State(names, tuple(Area() for _ in names), tuple(0 for _ in names), first)
 
 
@@ -473,21 +452,8 @@ def _reveal(state: State, action: Reveal) -> State:
         raise RuleError("player", f"{p} has already revealed this turn",
                         code="already_revealed", params={"player": p})
     cards = action.cards
-    for kind, n in cards.items:
-        if kind not in DECK:
-            raise RuleError(f"cards.{kind}", f"{kind!r} is not a Koryŏ card",
-                            code="not_a_card", params={"card": kind})
-        if n < 0:
-            raise RuleError(f"cards.{kind}", "a count cannot be negative", code="negative_count")
-        in_play = sum(a[kind] for a in state.areas)
-        if in_play + n > DECK[kind]:
-            raise RuleError(
-                f"cards.{kind}",
-                f"{n} {kind_name(kind, n)}, but only {DECK[kind] - in_play} of the "
-                f"{DECK[kind]} are not already in play",
-                code="deck",
-                params={"n": n, "kinds": kind, "left": DECK[kind] - in_play, "deck": DECK[kind]},
-            )
+    check_revealed(cards, DECK, lambda kind: sum(a[kind] for a in state.areas), "Koryŏ",
+                   kind_name)
     dealt = state.deals[state.seat(p)]
     if cards.total > dealt:
         raise RuleError("cards", f"{cards.total} cards, but {p} was dealt {dealt}",
@@ -617,14 +583,7 @@ def _end_round(state: State, action: EndRound) -> State:
     if state.phase != END:
         raise RuleError("phase", f"the round is not at its end phase (phase: {state.phase})",
                         code="round_not_ending")
-    over = [c for c in limit_check(state) if c.excess]
-    if over:
-        c = over[0]
-        raise RuleError("player", f"{c.player} has {c.counted} cards for a limit of {c.limit}: "
-                                  f"discard {c.excess} {'character' if c.excess == 1 else 'characters'} first",
-                        code="over_limit",
-                        params={"player": c.player, "counted": c.counted, "limit": c.limit,
-                                "excess": c.excess})
+    check_within_limit(limit_check(state), characters=False)
     first = (state.first + 1) % len(state.players)
     phase = OVER if state.round == ROUNDS else SETUP
     return replace(state, first=first, phase=phase, deals=(), ship_owner=None, turn_index=0,

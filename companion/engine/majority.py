@@ -336,7 +336,15 @@ class SeatedTable:
     areas: tuple[Area, ...]
     tokens: tuple[int, ...]
     first: int
+    turn_index: int  # turns played this round
     vp_tokens: ClassVar[int]
+
+    def to_dict(self) -> dict:
+        return plain(self)  # type: ignore[return-value]
+
+    def player_on_turn(self) -> str:
+        """Whose turn it is among the round's turns: the first player's, then clockwise."""
+        return self.players[(self.first + self.turn_index) % len(self.players)]
 
     def seat(self, player: str) -> int:
         return self.players.index(player)
@@ -356,6 +364,69 @@ class SeatedTable:
         return self.players[self.first]
 
 
+def seat_players(players: Sequence[str], first_player: str | None, game: str,
+                 low: int, high: int) -> tuple[tuple[str, ...], int]:
+    """The players in seating order and the first player's seat (the first seated when
+    none is named), refusing a number of players ``game`` does not take, a player seated
+    twice or a first player who is not at the table."""
+    names = tuple(players)
+    if not low <= len(names) <= high:
+        raise RuleError("players", f"{len(names)} players, but {game} takes {low}–{high}",
+                        code="player_count", params={"n": len(names), "low": low, "high": high})
+    if len(set(names)) != len(names):
+        raise RuleError("players", "a player is seated twice", code="seated_twice")
+    if first_player is not None and first_player not in names:
+        raise RuleError("first_player", f"{first_player} is not one of the players",
+                        code="not_a_player", params={"player": first_player})
+    return names, names.index(first_player) if first_player is not None else 0
+
+
+def card_name(families: Mapping[int, Family], events: Mapping[str, tuple[str, str, str, str]],
+              kind: Kind, n: int = 2) -> str:
+    """English name of a card kind of a game with these families and events (each event's
+    names EN / FR, singular and plural), plural unless ``n`` is 1."""
+    if isinstance(kind, int):
+        f = families[kind]
+        return f.en if n == 1 else f.en_plural
+    singular, _, plural, _ = events[kind]
+    return singular if n == 1 else plural
+
+
+def deal(round_no: int) -> int:
+    """Cards dealt in round ``round_no`` (the season card): 10, 9, … 3 (in Koryŏ the
+    Broadcaster majority gets one more)."""
+    return 11 - round_no
+
+
+def limit(round_no: int) -> int:
+    """Cards a player may keep in front of them at the end of the round: 3, 4, … 10
+    (Koryŏ counts every card and gives the Senator majority two more; Chosŏn counts only
+    characters)."""
+    return round_no + 2
+
+
+def check_revealed(cards: Area, deck: Mapping[Kind, int], in_play: Callable[[Kind], int],
+                   game: str, name: Callable[[Kind, int], str]) -> None:
+    """Refuse revealed ``cards`` that are not cards of ``game`` (its ``deck``), a negative
+    count, or more of a kind than the deck has beside the ``in_play(kind)`` already
+    played."""
+    for kind, n in cards.items:
+        if kind not in deck:
+            raise RuleError(f"cards.{kind}", f"{kind!r} is not a {game} card",
+                            code="not_a_card", params={"card": kind})
+        if n < 0:
+            raise RuleError(f"cards.{kind}", "a count cannot be negative", code="negative_count")
+        played = in_play(kind)
+        if played + n > deck[kind]:
+            raise RuleError(
+                f"cards.{kind}",
+                f"{n} {name(kind, n)}, but only {deck[kind] - played} of the "
+                f"{deck[kind]} are not already in play",
+                code="deck",
+                params={"n": n, "kinds": kind, "left": deck[kind] - played, "deck": deck[kind]},
+            )
+
+
 # ------------------------------------------------------- the actions both games share
 # Each game's engine adds its own (Koryŏ's StealVP, Chosŏn's TimeTravel…) and says which
 # power carries out Destroy and Swap; the names are what the journal keeps.
@@ -363,7 +434,6 @@ class SeatedTable:
 
 class StartRound(Action, name="start_round"):
     """Turn the next season card and deal."""
-
 
 
 class Reveal(Action, name="reveal"):
@@ -407,7 +477,6 @@ class EndRound(Action, name="end_round"):
     """Close the round once everyone is within the limit."""
 
 
-
 def legal(apply: Callable[[Any, Action], Any], state: Any, action: Action) -> bool:
     """Whether a game's ``apply`` accepts ``action`` in ``state``."""
     try:
@@ -448,6 +517,26 @@ def family_value(value: object, field: str) -> int:
         raise RuleError(field, f"{value!r} is not a family (1–9)",
                         code="not_a_family", params={"value": repr(value)})
     return value
+
+
+def check_within_limit(checks: Iterable[LimitCheck], *, characters: bool) -> None:
+    """Refuse to close the round while a player is over the limit (the first one found in
+    ``checks``, in seating order); ``characters``: the limit counts characters only
+    (Chosŏn), else every card (Koryŏ)."""
+    c = next((c for c in checks if c.excess), None)
+    if c is None:
+        return
+    if characters:
+        raise RuleError("player", f"{c.player} has {c.counted} characters for a limit of "
+                                  f"{c.limit}: discard {c.excess} first",
+                        code="over_limit_characters",
+                        params={"player": c.player, "counted": c.counted, "limit": c.limit,
+                                "excess": c.excess})
+    raise RuleError("player", f"{c.player} has {c.counted} cards for a limit of {c.limit}: "
+                              f"discard {c.excess} {'character' if c.excess == 1 else 'characters'} first",
+                    code="over_limit",
+                    params={"player": c.player, "counted": c.counted, "limit": c.limit,
+                            "excess": c.excess})
 
 
 def discard_down(state: Any, player: str, family: int, count: int, check: LimitCheck,
