@@ -21,6 +21,7 @@ from ui_kd import (
     RULEBOOK,
     frame,
     lights,
+    past_the_winner_screen,
     press,
     show,
     tap,
@@ -338,6 +339,7 @@ def test_scored_game_is_finished_in_the_journal_and_kept_in_the_history(kd, tmp_
     assert table.session.game_id in [g.id for g in app.journal.unfinished()]
     assert app.history.games("kings-dilemma") == []
     tap_button(app, app.catalog.text("kd.council.campaign"))
+    past_the_winner_screen(app)
     assert isinstance(app.screen, kd_ui.CampaignScreen)
     assert table.session.game_id not in [g.id for g in app.journal.unfinished()]
     kept = app.history.games("kings-dilemma")

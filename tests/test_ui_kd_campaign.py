@@ -25,6 +25,7 @@ from pathlib import Path
 import pygame
 import pytest
 from fakes.failing_io import failing_reads
+from ui_kd import past_the_winner_screen
 from ui_layout import check_layout
 
 from companion.engine import kd_vote
@@ -189,6 +190,7 @@ def test_two_nights_of_a_campaign_kept_in_the_ledger_beside_the_journal(table_ap
         tap(app, award.buttons[0].rect)
     assert seen == [("1st", ("prestige", "crave")), ("2nd", ("prestige", "crave")),
                     ("3rd", ("prestige", "crave")), ("last", ("prestige",))]
+    past_the_winner_screen(app)
     assert isinstance(app.screen, kd_ui.CampaignScreen)
     assert (Path(app.journal.path).parent / LEDGER_FILE).is_file()
     ledger = saved(app)
@@ -212,7 +214,8 @@ def test_two_nights_of_a_campaign_kept_in_the_ledger_beside_the_journal(table_ap
     king_dies(app)
     end_of_game(app)
     tap_button(app, t("kd.council.campaign"))
-    assert isinstance(app.screen, kd_ui.CampaignScreen)  # nothing asked by hand
+    past_the_winner_screen(app)  # nothing asked by hand
+    assert isinstance(app.screen, kd_ui.CampaignScreen)
     assert [h.prestige for h in saved(app).houses] == [8, 4, 2, 0]
     assert len(saved(app).games) == 2
     assert app.journal.unfinished() == []
@@ -268,6 +271,8 @@ def test_the_end_of_night_steps_light_the_seats_the_controller_names(table_app, 
         assert shown() == controllers("award_lights", rank) == only(at_rank)
         tap(app, app.screen.buttons[0].rect)
     assert awards == ["1st", "2nd", "3rd", "last"]
+    assert shown() == [Light.OFF] * backend.seats  # the night's winner screen: no step
+    past_the_winner_screen(app)
     assert isinstance(app.screen, kd_ui.CampaignScreen)
     setup = table.setup_order()
     assert setup.leader != setup.moderator
@@ -293,6 +298,7 @@ def test_a_power_cut_between_saving_the_ledger_and_finishing_records_the_night_o
     assert isinstance(resumed, kd_ui.EndScreen)
     app.replace(resumed)
     tap_button(app, app.catalog.text("kd.council.campaign"))
+    past_the_winner_screen(app)
     assert isinstance(app.screen, kd_ui.CampaignScreen)
     assert len(saved(app).games) == 1
     assert app.journal.unfinished() == []
@@ -308,6 +314,7 @@ def test_new_campaign_takes_two_taps_and_keeps_the_old_ledger_aside(table_app):
     tap_button(app, t("kd.council.campaign"))
     while isinstance(app.screen, kd_ui.AwardScreen):
         tap(app, app.screen.buttons[0].rect)
+    past_the_winner_screen(app)
     assert len(saved(app).games) == 1
     tap_button(app, t("kd.campaign.new"))
     assert len(saved(app).games) == 1  # the first tap only asks
@@ -386,6 +393,7 @@ def test_a_ledger_that_cant_be_read_is_said_kept_and_read_once_the_cause_is_gone
     tap_button(app, t("kd.council.campaign"))
     while isinstance(app.screen, kd_ui.AwardScreen):
         tap(app, app.screen.buttons[0].rect)
+    past_the_winner_screen(app)
     assert isinstance(app.screen, kd_ui.CampaignScreen)
     assert len(LedgerFile(folder, table.campaign.settings).load().games) == 2
     recorded = path.read_bytes()
@@ -547,7 +555,8 @@ def test_council_home_leaves_the_night_unfinished_and_the_menu_resumes_it(table_
 
 @pytest.mark.parametrize(("size", "language"), [((800, 480), "fr"), ((1280, 720), "en")])
 def test_the_new_end_of_game_screens_fit(table_app, size, language):
-    """Agenda card, tokens, prestige entry, campaign with New campaign: nothing cut,
+    """Agenda card, tokens, prestige entry, the night's winner screen, campaign with New
+    campaign: nothing cut,
     overlapping, too small or off screen (French at 800×480, English at 1280×720)."""
     app, _ = table_app(size, language)
     t = app.catalog.text
@@ -574,6 +583,8 @@ def test_the_new_end_of_game_screens_fit(table_app, size, language):
     check_layout(app)
     while isinstance(app.screen, kd_ui.AwardScreen):
         tap(app, app.screen.buttons[0].rect)
+    check_layout(app)  # the night's winner screen
+    past_the_winner_screen(app)
     tap_button(app, t("kd.campaign.new"))
     check_layout(app)
 
@@ -608,7 +619,8 @@ def test_new_campaign_during_a_night_then_a_power_cut_records_the_night_in_the_n
     quick_night(resumed.night)
     app.replace(kd_ui.EndScreen(app, resumed.night))
     tap_button(app, t("kd.council.campaign"))
-    assert isinstance(app.screen, kd_ui.CampaignScreen)  # the values entered were kept
+    past_the_winner_screen(app)  # the values entered were kept
+    assert isinstance(app.screen, kd_ui.CampaignScreen)
     (game,) = saved(app).games
     assert game.number == 1 and app.journal.unfinished() == []
     assert [h.prestige for h in saved(app).houses] == [1, 1, 1, 1]

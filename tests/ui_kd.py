@@ -99,6 +99,15 @@ def tap_button(app: App, label: str) -> None:
     tap(app, matches[0].rect)
 
 
+def past_the_winner_screen(app: App) -> None:
+    """A recorded night shows the shared winner screen (its result and BG Stats code); its
+    Campaign button goes on to the campaign ledger."""
+    from companion.ui.winner import WinnerScreen
+
+    assert isinstance(app.screen, WinnerScreen), app.screen.describe()
+    tap_button(app, app.catalog.text("kd.council.campaign"))
+
+
 def frame(app: App) -> bytes:
     app.invalidate()
     app.step(block=False)

@@ -93,6 +93,8 @@ def demo(ctx) -> None:
             ctx.shot("award")
         ctx.tap(award.buttons[0].rect, "next rank" if award.page + 1 < len(
             night.missing_awards()) else "save")
+    ctx.shot("winner")  # the night's result and its BG Stats code
+    ctx.tap(app.screen.buttons[0].rect, "campaign")
     ctx.shot("campaign")
     ctx.tap(app.screen.buttons[-1].rect, "BG Stats")  # the night's code, then the ledger
     ctx.shot("night")

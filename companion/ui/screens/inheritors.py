@@ -37,10 +37,10 @@ from companion.seat import ButtonEvent, Light
 from companion.tables import inheritors as table
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
-from companion.ui.playcode import PlayCode
 from companion.ui.seats import next_change
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button, TwoTaps
+from companion.ui.winner import Standing, WinnerView
 
 # What the Influence cards look like (keys of companion/data/inheritors.yaml).
 CARD_COLOURS = {
@@ -731,32 +731,30 @@ class ResultScreen(Touch):
             self.app.replace(new_game(self.app))
 
     def build(self) -> None:
-        t, px = self.app.catalog.text, self.app.theme.px
-        w, h = self.app.size
-        m, gap = px(12), px(8)
-        bh = button_h(self.app)
-        self.title_rect = pygame.Rect(m, m, w - 2 * m, px(46))
-        bottom = h - m - bh
-        self.tie_rect = pygame.Rect(m, bottom - gap - px(32), w - 2 * m, px(32))
-        self.table_rect = pygame.Rect(m, self.title_rect.bottom + gap, w - 2 * m,
-                                      self.tie_rect.y - gap - self.title_rect.bottom - gap)
-        self.buttons = []
+        """The shared winner screen (companion/ui/winner.py): before Save, Back to the
+        sheet and Save; once saved, Done and the play's BG Stats code."""
+        t = self.app.catalog.text
+        players = self.result["players"]
         if self.saved:
-            self.done_rect = pygame.Rect(w - m - px(300), bottom, px(300), bh)
-            self.buttons.append(Button(self.done_rect, t("inheritors.final.done"), self.done))
-            # The play's BG Stats code on the right, above Done; the table keeps the rest.
-            area = pygame.Rect(0, self.table_rect.y, w * 2 // 5, bottom - gap - self.table_rect.y)
-            area.right = w - m
-            code = PlayCode(self.app, self.game.played, area)
-            self.table_rect.w = self.tie_rect.w = code.rect.x - gap - m
-            self.buttons.append(code)
+            actions = [(t("inheritors.final.done"), self.done, "done")]
+            kept = "inheritors.final.saved" if self.app.history is not None else \
+                "inheritors.final.not_kept"
+            notes = [self.tie_text() or "", t(kept)]
         else:
-            bw = (w - 2 * m - gap) // 2
-            self.back_rect = pygame.Rect(m, bottom, bw, bh)
-            self.save_rect = pygame.Rect(m + bw + gap, bottom, bw, bh)
-            self.buttons.append(Button(self.back_rect, t("inheritors.final.back"), self.back))
-            self.buttons.append(Button(self.save_rect, t("inheritors.final.save"), self.save))
-        self.saved_rect = pygame.Rect(m, bottom, w - 3 * m - px(300), bh)
+            actions = [(t("inheritors.final.back"), self.back, "back"),
+                       (t("inheritors.final.save"), self.save, "save")]
+            notes = [self.tie_text() or ""]
+        self.winner = WinnerView(
+            self.app, "inheritors",
+            [Standing(q["name"], str(q["total"]), [str(q["breakdown"][k]) for k in PARTS])
+             for q in players],
+            [t(f"inheritors.part.{k}") for k in PARTS], self.result["winners"], actions,
+            self.game.played if self.saved else None, notes)
+        self.buttons = self.winner.buttons
+        rects = {b.key: b.rect for b in self.buttons if hasattr(b, "key")}
+        self.done_rect = rects.get("done")
+        self.back_rect = rects.get("back")
+        self.save_rect = rects.get("save")
 
     def winners_text(self) -> str:
         t = self.app.catalog.text
@@ -780,46 +778,4 @@ class ResultScreen(Touch):
                                           "inheritors.final.saved")) if x)
 
     def draw(self, p: Painter) -> None:
-        t, px = self.app.catalog.text, self.app.theme.px
-        self.background(p)
-        title = f"{t('inheritors.final.title')} — {self.winners_text()}"
-        self.plain(p, title, self.title_rect, px(44), SELECTED)
-        players = self.result["players"]
-        rows = [(t(f"inheritors.part.{k}"), [str(q["breakdown"][k]) for q in players], False)
-                for k in PARTS]
-        rows.append((t("inheritors.part.total"), [str(q["total"]) for q in players], True))
-        area = self.table_rect
-        line = area.h // (len(rows) + 1)
-        label_w = area.w * 30 // 100
-        col_w = (area.w - label_w) // len(players)
-        size = min(px(32), line)
-        winners = set(self.result["winners"])
-        for i, q in enumerate(players):
-            box = pygame.Rect(area.x + label_w + i * col_w, area.y, col_w, line)
-            if q["name"] in winners:
-                pygame.draw.rect(p.surface, th.PLATE,
-                                 pygame.Rect(box.x + px(2), area.y, col_w - px(4),
-                                             line * (len(rows) + 1)), border_radius=px(10))
-            box = box.inflate(-px(8), 0)
-            font = self.app.theme.fitting_font(q["name"], size, box.w, smallest=px(22))
-            p.text(shortened(font, q["name"], box.w), font,
-                   SELECTED if q["name"] in winners else th.INK, box, "center")
-        for r, (label, cells, bold) in enumerate(rows, start=1):
-            y = area.y + r * line
-            if bold:
-                pygame.draw.line(p.surface, th.FELT_EDGE, (area.x, y), (area.right, y),
-                                 max(1, px(2)))
-            self.plain(p, label, pygame.Rect(area.x, y, label_w, line), size,
-                       th.INK if bold else th.INK_SOFT)
-            for i, cell in enumerate(cells):
-                box = pygame.Rect(area.x + label_w + i * col_w, y, col_w, line)
-                self.plain(p, cell, box, size, th.INK, "center")
-        tie = self.tie_text()
-        if tie:
-            self.plain(p, tie, self.tie_rect, px(28), th.INK_SOFT)
-        if self.saved:
-            key = "inheritors.final.saved" if self.app.history is not None else \
-                "inheritors.final.not_kept"
-            self.plain(p, t(key), self.saved_rect, px(30), th.INK)
-        for b in self.buttons:
-            b.draw(p)
+        self.winner.draw(p)

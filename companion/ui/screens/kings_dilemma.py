@@ -46,6 +46,7 @@ from companion.ui.screens.kd_draw import (
 )
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button
+from companion.ui.winner import Standing, WinnerScreen, WinnerView
 
 log = logging.getLogger(__name__)
 
@@ -691,7 +692,7 @@ class EndScreen(KdScreen):
 
 def record(app: App, night: NightController, entered: dict[str, dict[str, int]]) -> None:
     """The scored night into the campaign ledger (saved), then out of the journal's
-    unfinished games and into the history; the campaign screen shows the result. A ledger
+    unfinished games and into the history; the shared winner screen shows the result. A ledger
     that can't be saved is said on Home and the night stays unfinished."""
     try:
         night.record(entered)
@@ -704,7 +705,31 @@ def record(app: App, night: NightController, entered: dict[str, dict[str, int]])
         app.replace(end)
         return
     night.finish(app.history)
-    app.replace(CampaignScreen(app, night))
+    app.replace(night_winner(app, night))
+
+
+def night_winner(app: App, night: NightController) -> WinnerScreen:
+    """The shared winner screen of a recorded night (with its BG Stats code); its Campaign
+    button goes on to the campaign ledger."""
+    t = app.catalog.text
+    final = night.view()["final"]
+    ranks = night.ranks()
+    keys = ("agenda", "wealth", "open", "power", "place")
+
+    def cells(p: dict) -> list[str]:
+        b = p["breakdown"]
+        return [str(b["resources"]), str(b["wealth"]), f"{b['open_agendas']:+d}",
+                str(b["power"]), t(f"kd.rank.{ranks[p['name']]}")]
+
+    def campaign() -> None:
+        app.replace(CampaignScreen(app, night))
+
+    return WinnerScreen(app, WinnerView(
+        app, "kings-dilemma",
+        [Standing(p["name"], str(p["total"]), cells(p)) for p in final["players"]],
+        [t(f"kd.score.{k}") for k in keys], final["winners"],
+        [(t("kd.council.campaign"), campaign, "campaign")], night.played,
+        [t("kd.score.all_first")] if set(ranks.values()) == {"1st"} else []))
 
 
 class AwardScreen(StepperScreen):

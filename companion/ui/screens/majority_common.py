@@ -61,10 +61,10 @@ from companion.play.majority import (
 from companion.seat import ButtonEvent, Light, Press
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
-from companion.ui.playcode import PlayCode
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button
+from companion.ui.winner import Standing, WinnerView
 
 log = logging.getLogger(__name__)
 
@@ -823,15 +823,25 @@ class GameScreen(BaseScreen):
         self.buttons += self.option_buttons
 
     def _layout_final(self) -> None:
-        """The score table and Done on the left, the play's BG Stats code on the right."""
-        gap = self.app.theme.px(8)
-        area = pygame.Rect(0, self.body.y, self.body.w * 2 // 5,
-                           self.bar_rect.bottom - self.body.y)
-        area.right = self.body.right
-        code = PlayCode(self.app, self.game.played, area)
-        self.body.w = self.bar_rect.w = code.rect.x - gap - self.body.x
-        self._bar([(self.t("majority.done"), self.done, "done")])
-        self.buttons.append(code)
+        """The shared winner screen (companion/ui/winner.py) over the whole canvas."""
+        final = self.view["final"]
+        rows = [("families", self.t("majority.final.families")), *(
+            (k, label) for label, k in self.final_rows())]
+
+        def cell(pl: dict, key: str) -> str:
+            if key != "families":
+                return str(pl["breakdown"][key])
+            scored = [str(f["family"]) for f in final["families"] if f["holder"] == pl["name"]]
+            total = sum(pl["breakdown"][f"family_{f}"] for f in scored)
+            return f"{'+'.join(scored)} = {total}" if len(scored) > 1 else str(total)
+
+        self.winner = WinnerView(
+            self.app, self.spec.game,
+            [Standing(pl["name"], str(pl["total"]), [cell(pl, k) for k, _ in rows])
+             for pl in final["players"]],
+            [label for _, label in rows], final["winners"],
+            [(self.t("majority.done"), self.done, "done")], self.game.played)
+        self.buttons = self.winner.buttons
 
     # --- drawing ------------------------------------------------------------------------
 
@@ -842,6 +852,9 @@ class GameScreen(BaseScreen):
                       deal=s["deal"], limit=s["limit"])
 
     def draw(self, p: Painter) -> None:
+        if self.mode == "final":
+            self.winner.draw(p)
+            return
         felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
         font = self.app.theme.font(self.app.theme.px(SMALLEST))
         if self.message and font.size(self.message)[0] > self.status_rect.w:
@@ -849,7 +862,7 @@ class GameScreen(BaseScreen):
         else:
             self._draw_banner(p, font)
         {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,
-         "final": self._draw_final}[self.mode](p)
+         }[self.mode](p)
         for button in self.buttons:
             if getattr(button, "key", "") == "undo" and self.game.undo_request is not None:
                 glow = button.rect.inflate(self.app.theme.px(6), self.app.theme.px(6))
@@ -863,18 +876,13 @@ class GameScreen(BaseScreen):
         left = self.banner_rect.copy()
         left.w = self.banner_rect.w * 3 // 5
         right = pygame.Rect(left.right, left.y, self.banner_rect.w - left.w, left.h)
-        if self.mode == "final":
-            self.draw_text(p, self.t(f"{self.spec.game}.title"), 28, th.INK, left)
-        else:
-            self.draw_text(p, self.banner(), 25, th.INK_SOFT, left)
-            fmt = {"bank": v["bank"], "tokens": v["vp_tokens"]}
-            room = right.w - font.size(self.t("majority.banner.side", player="", **fmt))[0]
-            side = self.t("majority.banner.side", player=shorten(v["first_player"], font, room),
-                          **fmt)
-            self.draw_text(p, side, 24, th.WARNING, right, "right")
-        if self.mode == "final":
-            status = self.final_headline()
-        elif self.mode == "powers" and self.pick_field is not None:
+        self.draw_text(p, self.banner(), 25, th.INK_SOFT, left)
+        fmt = {"bank": v["bank"], "tokens": v["vp_tokens"]}
+        room = right.w - font.size(self.t("majority.banner.side", player="", **fmt))[0]
+        side = self.t("majority.banner.side", player=shorten(v["first_player"], font, room),
+                      **fmt)
+        self.draw_text(p, side, 24, th.WARNING, right, "right")
+        if self.mode == "powers" and self.pick_field is not None:
             status = self.t(f"majority.pick.{self.pick_field}")  # what the buttons choose
         else:
             status = self.status()
@@ -1075,50 +1083,6 @@ class GameScreen(BaseScreen):
         keys = ["events", "tokens"] if g == "koryo" else [
             "tokens", "kept_events", "first_player", "yi_legacy"]
         return [(self.t(f"majority.final.{k}"), k) for k in keys]
-
-    def _draw_final(self, p: Painter) -> None:
-        px = self.app.theme.px
-        final = self.view["final"]
-        players = final["players"]
-        rows = [(self.t("majority.final.families"), "families"), *self.final_rows(),
-                (self.t("majority.final.total"), "total")]
-        row_h = min(px(30), self.body.h // (len(rows) + 1))
-        # The labels take what they need (up to 2/5; the play's code narrows the table).
-        label_font = self.app.theme.font(px(23))
-        label_w = min(max(label_font.size(label)[0] for label, _ in rows) + px(8),
-                      self.body.w * 2 // 5)
-        col_w = (self.body.w - label_w) // len(players)
-
-        def families(pl: dict) -> tuple[str, int]:
-            scored = [str(f["family"]) for f in final["families"] if f["holder"] == pl["name"]]
-            total = sum(pl["breakdown"][f"family_{f}"] for f in scored)
-            return (f"{'+'.join(scored)} = {total}" if scored else "0"), total
-
-        # Too narrow for every player's families (beside the play's code): their sums.
-        small = self.app.theme.font(px(SMALLEST))
-        sums_only = any(small.size(families(pl)[0])[0] > col_w - px(12) for pl in players)
-        y = self.body.y
-        for i, pl in enumerate(players):
-            cell = pygame.Rect(self.body.x + label_w + i * col_w, y, col_w, row_h)
-            win = pl["name"] in final["winners"]
-            self.name_text(p, pl["name"], 24, th.WARNING if win else th.INK,
-                           cell.inflate(-px(6), 0), "center")
-        for label, key in rows:
-            y += row_h
-            self.draw_text(p, label, 23, th.INK_SOFT,
-                           pygame.Rect(self.body.x, y, label_w - px(6), row_h))
-            for i, pl in enumerate(players):
-                cell = pygame.Rect(self.body.x + label_w + i * col_w, y, col_w, row_h)
-                b = pl["breakdown"]
-                if key == "families":
-                    text, total = families(pl)
-                    text = str(total) if sums_only else text
-                elif key == "total":
-                    text = str(pl["total"])
-                else:
-                    text = str(b[key])
-                big = 27 if key == "total" else 23
-                self.draw_text(p, text, big, th.INK, cell.inflate(-px(6), 0), "center")
 
     def describe(self) -> str:
         v = self.view

@@ -1,0 +1,197 @@
+"""The winner screen every game shows once it is over (Koryŏ, Chosŏn, Inheritors, a King's
+Dilemma night): the winner(s) in large gold type at the top, each player's total large, the
+breakdown rows beneath, the play's BG Stats code at the right once the game is kept.
+
+One layout for every game, drawn over the whole screen so that every figure is readable
+from a chair (at least 24 px per 480 px of screen height, tests/test_legibility.py): a game
+screen builds a ``WinnerView`` from its result and hands it its buttons; a game that has no
+final screen of its own (the King's Dilemma night) shows ``WinnerScreen``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pygame
+
+from companion.history import GameResult
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.playcode import PlayCode
+from companion.ui.theme import Painter
+from companion.ui.widgets import Button
+
+GOLD = th.WARNING
+# Nominal type sizes in units (a 480th of the short side): pygame's font draws figures at
+# about two thirds of the nominal size, so 38 units keep every figure above 24 px.
+HEADLINE, NAME, FIGURE, TOTAL, LABEL, NOTE = 52, 34, 38, 54, 30, 28
+SMALLEST_LABEL = 22
+FIGURE_TEXT = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")  # a figure alone
+
+Action = tuple[str, Callable[[], None], str]  # label, what a tap does, a key for tests
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of the result: the figures as shown, one per breakdown row."""
+
+    name: str
+    total: str
+    breakdown: Sequence[str]
+
+
+def shorten(text: str, font: pygame.font.Font, width: int) -> str:
+    """``text`` with an ellipsis at its end if it is wider than ``width`` (long names)."""
+    if font.size(text)[0] * th.SQUEEZE <= width:
+        return text
+    while len(text) > 1 and font.size(text + "…")[0] * th.SQUEEZE > width:
+        text = text[:-1]
+    return text + "…"
+
+
+class WinnerView:
+    """The layout and drawing of the winner screen over the whole canvas: ``buttons`` (the
+    actions along the bottom, then the play's code) for the screen to put in its own."""
+
+    def __init__(self, app: App, game: str, standings: Sequence[Standing],
+                 labels: Sequence[str], winners: Sequence[str], actions: Sequence[Action],
+                 played: GameResult | None = None, notes: Sequence[str] = ()) -> None:
+        self.app = app
+        self.game = game
+        self.standings = list(standings)
+        self.labels = list(labels)
+        self.winners = list(winners)
+        self.notes = [n for n in notes if n]
+        t, px = app.catalog.text, app.theme.px
+        w, h = app.size
+        m, gap = px(10), px(8)
+        bh = max(th.MIN_TARGET, px(64))
+        self.headline_rect = pygame.Rect(m, m, w - 2 * m, px(56))
+        top = self.headline_rect.bottom + gap
+        self.bar_rect = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
+        self.code: PlayCode | None = None
+        if played is not None:  # the code at the right, from under the headline to the foot
+            area = pygame.Rect(0, top, (w - 2 * m) * 3 // 10, h - m - top)
+            area.right = w - m
+            self.code = PlayCode(app, played, area)
+            self.bar_rect.w = self.code.rect.x - gap - m
+        note_h = px(32) * len(self.notes)
+        self.notes_rect = pygame.Rect(m, self.bar_rect.y - gap - note_h, self.bar_rect.w, note_h)
+        self.table_rect = pygame.Rect(m, top, self.bar_rect.w,
+                                      self.notes_rect.y - top - (gap if note_h else 0))
+        bw = (self.bar_rect.w - gap * (len(actions) - 1)) // max(1, len(actions))
+        self.buttons: list = []
+        for i, (label, on_tap, key) in enumerate(actions):
+            rect = pygame.Rect(self.bar_rect.x + i * (bw + gap), self.bar_rect.y, bw, bh)
+            button = Button(rect, label, on_tap)
+            button.key = key  # type: ignore[attr-defined]
+            self.buttons.append(button)
+        if self.code is not None:
+            self.buttons.append(self.code)
+        self.title = t(f"history.game.{game}")
+
+    def headline(self) -> str:
+        t = self.app.catalog.text
+        key = "winner.one" if len(self.winners) == 1 else "winner.shared"
+        return t(key, names=", ".join(self.winners))
+
+    def describe(self) -> str:
+        totals = ", ".join(f"{s.name} {s.total}" for s in self.standings)
+        return " | ".join([self.title, self.headline(), totals, *self.notes])
+
+    def draw(self, p: Painter) -> None:
+        theme, px = self.app.theme, self.app.theme.px
+        p.surface.fill(th.FELT)
+        # The game's name small at the right, the winners as large as the rest allows.
+        head = self.headline_rect
+        title_font = theme.font(px(LABEL))
+        title_w = min(title_font.size(self.title)[0], head.w // 4)
+        title_box = pygame.Rect(head.right - title_w, head.y, title_w, head.h)
+        p.text(shorten(self.title, title_font, title_w), title_font, th.INK_SOFT, title_box,
+               "right")
+        room = head.w - title_w - px(16)
+        font = theme.fitting_font(self.headline(), px(HEADLINE), room, smallest=px(34))
+        p.text(shorten(self.headline(), font, room), font, GOLD,
+               pygame.Rect(head.x, head.y, room, head.h), "left")
+        self._draw_table(p)
+        y = self.notes_rect.y
+        for note in self.notes:
+            box = pygame.Rect(self.notes_rect.x, y, self.notes_rect.w, px(32))
+            fit = theme.fitting_font(note, px(NOTE), box.w, smallest=px(20))
+            p.text(shorten(note, fit, box.w), fit, th.INK_SOFT, box, "left")
+            y += px(32)
+        for button in self.buttons:
+            button.draw(p)
+
+    def _draw_table(self, p: Painter) -> None:
+        """Names across the top, each total large under its name, the breakdown beneath;
+        the winners' columns on a dark plate, their names in gold."""
+        theme, px = self.app.theme, self.app.theme.px
+        area = self.table_rect
+        n = len(self.standings)
+        # Heights in shares of a row: names 1, totals 1.5, each breakdown row 1.
+        unit = area.h / (2.5 + len(self.labels))
+        row_h = min(int(unit), px(44))
+        total_h = min(int(unit * 1.5), px(66))
+        label_font = theme.font(px(LABEL))
+        widest = max((label_font.size(label)[0] for label in self.labels), default=0)
+        label_w = min(int(widest * th.SQUEEZE) + px(12), area.w * 2 // 5)
+        col_w = (area.w - label_w) // max(1, n)
+        height = row_h + total_h + row_h * len(self.labels)
+        figure_font, total_font = theme.font(px(FIGURE)), theme.font(px(TOTAL))
+        for i, s in enumerate(self.standings):
+            col = pygame.Rect(area.x + label_w + i * col_w, area.y, col_w, height)
+            won = s.name in self.winners
+            if won:
+                pygame.draw.rect(p.surface, th.PLATE, col.inflate(-px(4), 0),
+                                 border_radius=px(10))
+            cell = pygame.Rect(col.x, area.y, col_w, row_h).inflate(-px(8), 0)
+            font = theme.fitting_font(s.name, px(NAME), cell.w, smallest=px(24))
+            p.text(shorten(s.name, font, cell.w), font, GOLD if won else th.INK, cell)
+            cell = pygame.Rect(col.x, area.y + row_h, col_w, total_h)
+            p.text(s.total, total_font, GOLD if won else th.INK, cell)
+        y = area.y + row_h
+        p.text(self.app.catalog.text("winner.total"), label_font, th.INK,
+               pygame.Rect(area.x, y, label_w - px(8), total_h), "left")
+        y += total_h
+        pygame.draw.line(p.surface, th.FELT_EDGE, (area.x, y), (area.right, y), max(1, px(2)))
+        for r, label in enumerate(self.labels):
+            box = pygame.Rect(area.x, y, label_w - px(8), row_h)
+            font = theme.fitting_font(label, px(LABEL), box.w, smallest=px(SMALLEST_LABEL))
+            p.text(shorten(label, font, box.w), font, th.INK_SOFT, box, "left")
+            for i, s in enumerate(self.standings):
+                cell = pygame.Rect(area.x + label_w + i * col_w, y, col_w, row_h)
+                text = s.breakdown[r]
+                # A sum spelt out (Koryŏ's "9+5+2 = 16") may take a smaller size to fit.
+                font = figure_font if FIGURE_TEXT.fullmatch(text) else theme.fitting_font(
+                    text, px(FIGURE), cell.w - px(6), smallest=px(26))
+                p.text(text, font, th.INK, cell.inflate(-px(6), 0))
+            y += row_h
+
+
+class WinnerScreen(Screen):
+    """The winner screen on its own, for a game whose result has no screen of its own (a
+    King's Dilemma night once recorded); the seats' lights are off."""
+
+    name = "winner"
+
+    def __init__(self, app: App, view: WinnerView) -> None:
+        super().__init__(app)
+        self.view = view
+        self.buttons = view.buttons
+
+    def describe(self) -> str:
+        return f"{self.name} | {self.view.describe()}"
+
+    def draw(self, p: Painter) -> None:
+        self.view.draw(p)
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        if [b for b in list(self.buttons) if b.pointer_down(pos)]:  # every one: unpress
+            self.app.invalidate()
+
+    def pointer_up(self, pos: tuple[int, int]) -> None:
+        if [b for b in list(self.buttons) if b.pointer_up(pos)]:
+            self.app.invalidate()
