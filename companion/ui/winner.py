@@ -76,6 +76,11 @@ class WinnerView:
             area = pygame.Rect(0, top, (w - 2 * m) * 3 // 10, h - m - top)
             area.right = w - m
             self.code = PlayCode(app, played, area)
+            # Only as tall as the code and its caption: the caption right under the code.
+            side = self.code.image.get_width()
+            caption_h = self.code.font(self.code.rect.w).get_linesize()
+            scale = max(1, min(self.code.rect.w, area.h - caption_h) // side)
+            self.code.rect.h = min(area.h, side * scale + caption_h + px(4))
             self.bar_rect.w = self.code.rect.x - gap - m
         note_h = px(32) * len(self.notes)
         self.notes_rect = pygame.Rect(m, self.bar_rect.y - gap - note_h, self.bar_rect.w, note_h)
@@ -140,6 +145,7 @@ class WinnerView:
         label_w = min(int(widest * th.SQUEEZE) + px(12), area.w * 2 // 5)
         col_w = (area.w - label_w) // max(1, n)
         height = row_h + total_h + row_h * len(self.labels)
+        area = area.move(0, (area.h - height) // 3)  # a short table nearer the middle
         figure_font, total_font = theme.font(px(FIGURE)), theme.font(px(TOTAL))
         for i, s in enumerate(self.standings):
             col = pygame.Rect(area.x + label_w + i * col_w, area.y, col_w, height)
