@@ -213,6 +213,26 @@ def test_undo_takes_two_taps_and_anything_else_cancels_it(open_table):
     assert sheet.message == "Last entry undone"
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_player_counted_and_the_field_head_the_editor_in_large_type(open_table, language):
+    """A seat's press opens its player's column: the editor's top line says whose count
+    and what is entered, as large as any words under the top bar (the figures are
+    larger)."""
+    t = open_table(language=language)
+    sheet = start(t)
+    t.ctx.press(2, "a")  # Cleo's seat
+    t.tap(sheet.field_rects["honors"], "honors")
+    text = t.app.catalog.text("inheritors.sheet.editing", name="Cleo",
+                              field=t.app.catalog.text("inheritors.field.honors"))
+    boxes = t.app.painter.texts
+    line = next(b for b in boxes if b.text == text)
+    assert not line.clipped and line.rect.top < sheet.minus_rect.top
+    words = [b for b in boxes if b is not line and b.rect.top >= sheet.undo_rect.bottom
+             and b.text.strip("0123456789 +−—")]
+    assert words
+    assert line.height >= max(b.height for b in words)
+
+
 def test_without_a_journal_the_sheet_works_in_memory_with_undo(open_table):
     t = open_table(journal=False)
     sheet = start(t)

@@ -408,3 +408,43 @@ def test_a_refused_press_is_said_in_the_tables_language(kd):
     press(app, backend, 0, "b")
     assert t("kd.vote.refused", name=leader, reason=f"{leader} a voté Oui-da et ne peut pas "
              "changer de camp") in app.screen.describe()
+
+
+# --------------------------------------------------------------------------- headlines
+
+
+def assert_headline(app: App, text: str) -> None:
+    """``text`` drawn whole at the top of the screen's body, above and at least as large
+    as everything else in it (the seat rows)."""
+    frame(app)
+    texts = app.painter.texts
+    shown = [b for b in texts if b.text == text]
+    assert len(shown) == 1, [b.text for b in texts]
+    line = shown[0]
+    body = app.screen.body
+    rest = [b for b in texts if b is not line and body.contains(b.rect)]
+    assert rest and not line.clipped
+    assert all(line.rect.bottom <= b.rect.top for b in rest)
+    assert line.height >= max(b.height for b in rest)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_council_and_reveal_name_who_acts_in_large_type_at_the_top(kd, language):
+    """The council: the Leader reads the next dilemma. The reveal: the moderator breaks
+    the tie, then the result and the Leader (the token moved to Julius) reads the
+    outcome."""
+    app, backend, table = kd(language=language)
+    t = app.catalog.text
+    show(app, kd_ui.CouncilScreen(app, table))
+    assert_headline(app, t("kd.council.turn", name="Théodore", number=1))
+    tap_button(app, t("kd.council.open_vote"))
+    for seat, button, how in TO_THE_TIE:
+        if how is LONG:
+            press(app, backend, seat, button, LONG)
+        else:
+            press(app, backend, seat, button, times=how)
+    assert isinstance(app.screen, kd_ui.RevealScreen)
+    assert_headline(app, t("kd.reveal.tie", name="Théodore", aye=6, nay=6))
+    tap_button(app, t("kd.reveal.decide", side=t("kd.side.aye")))
+    result = t("kd.reveal.aye_decided", name="Théodore")
+    assert_headline(app, t("kd.reveal.next", what=result, name="Julius"))

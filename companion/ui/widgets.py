@@ -9,6 +9,29 @@ import pygame
 from companion.ui import theme as th
 from companion.ui.theme import Painter
 
+HEADLINE = 34  # units: who acts now and what, at the top of a game screen
+SMALLEST = 22  # units: the smallest type a screen draws (legible on the 7" panel)
+
+
+def shorten(text: str, font: pygame.font.Font, width: int) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` (a long seat name in a narrow cell)."""
+    if font.size(text)[0] <= width:
+        return text
+    while len(text) > 1 and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def headline(p: Painter, text: str, box: pygame.Rect, colour=th.INK) -> None:
+    """The top line of a game screen: who acts now and what (the Koryŏ/Chosŏn board, the
+    King's Dilemma council, vote and reveal, the Inheritors sheet), in large type
+    (``HEADLINE`` units), smaller to fit ``box`` down to ``SMALLEST``, then cut with an
+    ellipsis rather than off the screen."""
+    theme = p.theme
+    font = theme.fitting_font(text, theme.px(HEADLINE), box.w, theme.px(SMALLEST))
+    # the painter condenses a line up to SQUEEZE before anything is cut
+    p.text(shorten(text, font, int(box.w / th.SQUEEZE)), font, colour, box, "left")
+
 
 def split_in_two(label: str) -> tuple[str, str] | None:
     """``label`` cut at the space nearest its middle, or None for a single word."""

@@ -39,7 +39,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import next_change
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, TwoTaps
+from companion.ui.widgets import Button, TwoTaps, headline
 from companion.ui.winner import Standing, WinnerView
 
 # What the Influence cards look like (keys of companion/data/inheritors.yaml).
@@ -577,8 +577,9 @@ class SheetScreen(TwoTaps, Touch):
         self.background(p)
         for b in self.buttons:
             b.draw(p)
+        # who is counted now and what, in large type (the seat's press opens its column)
         title = t("inheritors.sheet.editing", name=self.name_, field=self.field_label(self.field))
-        self.plain(p, title, self.editor_title, px(30), th.INK)
+        headline(p, title, self.editor_title)
         if self.value_rect is not None:
             value = self.field_value(self.field)
             if self.field == "quests":

@@ -128,6 +128,10 @@ class KdScreen(TwoTaps, Screen):
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         raise NotImplementedError
 
+    def headline_rect(self, body: pygame.Rect) -> pygame.Rect:
+        """The line at the top of ``body`` naming who acts now and what (``headline``)."""
+        return pygame.Rect(body.x, body.y, body.w, self.app.theme.px(36))
+
 
 def fit(
     p: Painter, text: str, size: int, box: pygame.Rect, colour=th.INK, align: str = "left"

@@ -45,7 +45,7 @@ from companion.ui.screens.kd_draw import (
     vote_help,
 )
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import Button, headline
 from companion.ui.winner import Standing, WinnerScreen, WinnerView
 
 log = logging.getLogger(__name__)
@@ -138,11 +138,20 @@ class CouncilScreen(KdScreen):
         left, right = self.title()
         view = self.night.view()
         rows = ", ".join(f"{n}: {self.status(view, n)}" for n in view["players"])
-        return (f"{left} | {right} | {self.t('kd.token.leader')}: {view['leader']} | "
+        return (f"{left} | {right} | {self.headline(view)} | "
+                f"{self.t('kd.token.leader')}: {view['leader']} | "
                 f"{self.t('kd.token.moderator')}: {view['moderator']} | {rows}")
+
+    def headline(self, view: dict) -> str:
+        """Who acts now and what: the Leader reads the next dilemma (then opens the vote,
+        which starts with them)."""
+        return self.t("kd.council.turn", name=view["leader"], number=self.night.dilemma)
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         view = self.night.view()
+        line = self.headline_rect(rect)
+        headline(p, self.headline(view), line, th.WARNING)
+        rect = pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
         for i, box in enumerate(row_rects(rect, len(view["players"]), self.app.theme.px(44))):
             name = view["players"][i]
             seat_row(self, p, box, name, self.app.seats[view["seats"][i]].colour,
@@ -217,9 +226,9 @@ class VoteScreen(KdScreen):
                 fit(p, text, px(26), line.move(0, i * px(28)), th.INK_SOFT)
             line = line.move(0, px(28))
         else:  # who plays now, in large type
-            line = pygame.Rect(rect.x, rect.y, rect.w, px(36))
+            line = self.headline_rect(rect)
             text, colour = self.headline(vote)
-            fit(p, text, px(34), line, colour)
+            headline(p, text, line, colour)
         rows = pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
         for i, box in enumerate(row_rects(rows, len(vote["players"]), px(44))):
             name = vote["players"][i]
@@ -274,10 +283,11 @@ class RevealScreen(KdScreen):
             return self.t(key, name=moderator, **totals)
         if vote["phase"] == kd_vote.LEADER_CHOICE:
             return self.t("kd.reveal.choose_leader", name=moderator)
-        text = self.t(f"kd.reveal.{vote['outcome']}_wins", **totals)
-        if vote["tie_broken"]:
-            text = f"{text} · {self.t('kd.reveal.tie_broken', name=moderator)}"
-        return text
+        if vote["tie_broken"]:  # the totals tied: the rows show them
+            text = self.t(f"kd.reveal.{vote['outcome']}_decided", name=moderator)
+        else:
+            text = self.t(f"kd.reveal.{vote['outcome']}_wins", **totals)
+        return self.t("kd.reveal.next", what=text, name=vote["leader"])
 
     def status(self, vote: dict, name: str) -> str:
         seat = vote["seats"][name]
@@ -309,8 +319,8 @@ class RevealScreen(KdScreen):
         px = self.app.theme.px
         view = self.night.view()
         vote = view["vote"]
-        line = pygame.Rect(rect.x, rect.y, rect.w, px(30))
-        fit(p, self.headline(vote), px(30), line, th.WARNING)
+        line = self.headline_rect(rect)
+        headline(p, self.headline(vote), line, th.WARNING)
         rows = pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
         for i, box in enumerate(row_rects(rows, len(vote["players"]), px(44))):
             name = vote["players"][i]

@@ -63,13 +63,12 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import SMALLEST, Button, headline, shorten
 from companion.ui.winner import Standing, WinnerView
 
 log = logging.getLogger(__name__)
 
 VALUES_PER_PAGE = 6  # one choice at a time (a player, a family): two rows of three
-SMALLEST = 22  # units: the smallest type on these screens (legible on the 7" panel)
 # units: the board's header, a player's row (its figures ≥ 24 px on the 800×480 panel), a line
 HEAD_H, ROW_H, INFO_LINE = 38, 30, 19
 FIGURE = 36  # units: the board's figures
@@ -98,15 +97,6 @@ def felt(p: Painter, ring: SeatRing, backend, now_ms: int) -> None:
         p.surface, th.FELT_EDGE, ring.centre, width=max(2, theme.px(3)), border_radius=theme.px(22)
     )
     ring.draw(p, backend, now_ms)
-
-
-def shorten(text: str, font: pygame.font.Font, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` (a long seat name in a narrow cell)."""
-    if font.size(text)[0] <= width:
-        return text
-    while len(text) > 1 and font.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def row_of(rect: pygame.Rect, n: int, gap: int) -> list[pygame.Rect]:
@@ -889,7 +879,7 @@ class GameScreen(BaseScreen):
         status = self.message or status
         warn = self.message is not None or self.game.undo_request is not None
         # Last resort for long names: the line ends with an ellipsis rather than cut off.
-        self.name_text(p, status, 34, th.WARNING if warn else th.INK, self.status_rect)
+        headline(p, status, self.status_rect, th.WARNING if warn else th.INK)
 
     def _draw_alert(self, p: Painter, font: pygame.font.Font) -> None:
         """A message too long for the status line, over the banner and status lines."""
