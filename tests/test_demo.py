@@ -1,4 +1,4 @@
-"""`companion demo --out DIR` (issue #2 section 1): plays the scripted session headless
+"""`companion demo --out DIR`: plays the scripted session headless
 through the real app loop and writes at least one screenshot per screen it passes through
 plus a transcript; a bad --size exits 2 naming the option; --lang fr speaks French; the
 demo's journal and history live in a temporary directory beside DIR, not in DIR."""

@@ -1,4 +1,4 @@
-"""The King's Dilemma campaign ledger on disk (``companion.kd_ledger``; issue #4 "Campaign
+"""The King's Dilemma campaign ledger on disk (``companion.kd_ledger``; "Campaign
 ledger kept across games", RULES.md §4 "the campaign is saved for the next game"):
 round trip, atomic write (a failed write leaves the old ledger and no temp file), a
 corrupt ledger moved aside with a timestamp and never overwritten, New campaign keeping

@@ -1,4 +1,4 @@
-"""Every worked example of the Koryŏ and Chosŏn rulebooks as a test (issue 3, "done when").
+"""Every worked example of the Koryŏ and Chosŏn rulebooks as a test.
 
 Sources (shared/seeds/): 000 = Koryŏ in French; 002 = Koryŏ in French then English, pages
 as printed ("O_REGLES2.indd N"); 003 = Chosŏn in French then English, cited by section

@@ -1,4 +1,4 @@
-"""The kiosk loop (companion.ui.app, issue #2 section 5): it sleeps until an input or a
+"""The kiosk loop (companion.ui.app): it sleeps until an input or a
 timer (an idle table draws nothing), seat buttons from backend threads wake it, screens
 stack, touch and mouse reach the screen once each, taps on a rotated display land where
 the canvas drew, and Esc or closing the window ends it.
@@ -100,7 +100,7 @@ def finger(kind: int, app: App, window_pos: tuple[int, int]) -> pygame.event.Eve
 
 
 def test_idle_table_draws_nothing(open_app):
-    """No input and no blinking light: steps draw no frame (issue #2: no redraw 60 times a
+    """No input and no blinking light: steps draw no frame (no redraw 60 times a
     second when nothing changes), and the loop may sleep forever (timeout None)."""
     app, _, clock = open_app()
     app.push(TableCheckScreen(app))

@@ -1,4 +1,4 @@
-"""Chosŏn at the table through its screens (issue #3, shared/RULES.md §2): whole 8-round
+"""Chosŏn at the table through its screens (shared/RULES.md §2): whole 8-round
 games entered with seat buttons and touch events score as ``companion score`` does and
 are recorded; time travel takes the first-player token and its light; Yi's Shield is
 shown as the tie-breaker; refusals change nothing; undo restores the view; a reopened

@@ -1,4 +1,4 @@
-"""The history screen (issue #5): every finished game kept (date, game, players, scores,
+"""The history screen: every finished game kept (date, game, players, scores,
 winners), newest first, paged with big targets; filtered by game; the per-player
 statistics of ``History.stats_per_game()`` (games, wins, average score, per game). Driven through
 the real App loop with touch events (SDL dummy driver), at 800x480 and 1280x720."""

@@ -1,4 +1,4 @@
-"""EN/FR texts from catalogs, never from code (issue #2 section 5).
+"""EN/FR texts from catalogs, never from code.
 
 The two catalogs hold the same keys with the same ``{placeholders}``; asking for a text
 that is missing, or without one of its placeholders, is a clear error; every key the UI

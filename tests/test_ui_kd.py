@@ -1,4 +1,4 @@
-"""The King's Dilemma screens (issue #4, shared/RULES.md §4) driven through the real App
+"""The King's Dilemma screens (shared/RULES.md §4) driven through the real App
 loop under SDL's dummy driver: seat presses from the simulated pads, taps as finger
 events, frames read back from the window.
 

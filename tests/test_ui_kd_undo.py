@@ -1,4 +1,4 @@
-"""Undo on the King's Dilemma screens (issue #4), through the real App loop: an Undo
+"""Undo on the King's Dilemma screens, through the real App loop: an Undo
 button (two taps, "Sure? Undo"; touch only — on the pads every long press already means
 something in a vote, docs/button-grammar.md) takes back the night's last journaled action
 through ``Session.undo`` and forgets every seat's pending choice (``SeatPads.undo``).

@@ -1,4 +1,4 @@
-"""What the table sees (issue #2 section 5): layouts legible at 800x480 (the official 7"
+"""What the table sees: layouts legible at 800x480 (the official 7"
 panel), 1280x720 and 1280x800, and turned 180° for a panel mounted upside down; the seat
 lights mirrored on screen in their exact colours, blinking like the pads; large touch
 targets; the simulator fallback notice shown.
