@@ -30,7 +30,7 @@ HEADLINE, NAME, FIGURE, TOTAL, LABEL, NOTE = 52, 34, 38, 54, 30, 28
 SMALLEST_LABEL = 22
 FIGURE_TEXT = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")  # a figure alone
 
-Action = tuple[str, Callable[[], None], str]  # label, what a tap does, a key for tests
+Action = tuple[str, Callable[[], None], str]  # label, what a tap does, a key to find it by
 
 
 @dataclass(frozen=True)

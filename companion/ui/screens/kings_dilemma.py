@@ -29,6 +29,7 @@ import pygame
 from companion.engine import kd_kingdom, kd_score, kd_vote
 from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
+from companion.history import GameResult
 from companion.kd_ledger import LedgerUnreadable
 from companion.play.kings_dilemma import NightController, ledger_for
 from companion.seat import ButtonEvent, Light
@@ -46,7 +47,7 @@ from companion.ui.screens.kd_draw import (
 )
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button, headline
-from companion.ui.winner import Standing, WinnerScreen, WinnerView
+from companion.ui.winner import Action, Standing, WinnerScreen, WinnerView
 
 log = logging.getLogger(__name__)
 
@@ -647,12 +648,12 @@ class TokensScreen(StepperScreen):
 
 
 class EndScreen(KdScreen):
-    """End scoring: each house's agenda, wealth, open agendas and power points, its place
-    and its total; the winners in the title. The night stays unfinished in the journal
+    """End scoring on the shared winner screen: each house's total, agenda, wealth, open
+    agendas and power points and its place; the winners at the top. The night stays unfinished in the journal
     until it is recorded into the campaign (Campaign), so a power cut comes back here."""
 
     name = "kd-score"
-    problem = ""  # the campaign ledger could not be read (problem_line)
+    problem = ""  # the campaign ledger could not be read (a note above the buttons)
 
     def title(self) -> tuple[str, str]:
         final = self.night.view()["final"]
@@ -696,8 +697,19 @@ class EndScreen(KdScreen):
     def describe(self) -> str:
         return f"{' | '.join(self.title())} | " + "; ".join(" ".join(r) for r in self.rows())
 
-    def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
-        table_grid(p, problem_line(self, p, rect), self.header(), self.rows(), bold_last=True)
+    def refresh(self) -> None:
+        """The shared winner screen (companion/ui/winner.py) over the whole canvas, without
+        a code yet (the night is kept once recorded): Campaign and Home along the foot, a
+        ledger that could not be read said above them."""
+        self.winner = night_result(
+            self.app, self.night, [(label, fn, key) for (label, fn), key in
+                                   zip(self.actions(), ("campaign", "home"), strict=True)],
+            None, [self.problem])
+        self.buttons = self.winner.buttons
+        self.app.invalidate()
+
+    def draw(self, p: Painter) -> None:
+        self.winner.draw(p)
 
 
 def record(app: App, night: NightController, entered: dict[str, dict[str, int]]) -> None:
@@ -712,6 +724,7 @@ def record(app: App, night: NightController, entered: dict[str, dict[str, int]])
         end = EndScreen(app, night)
         if isinstance(exc, LedgerUnreadable):
             end.problem = unreadable_text(app.catalog.text, exc)
+            end.refresh()
         app.replace(end)
         return
     night.finish(app.history)
@@ -721,9 +734,22 @@ def record(app: App, night: NightController, entered: dict[str, dict[str, int]])
 def night_winner(app: App, night: NightController) -> WinnerScreen:
     """The shared winner screen of a recorded night (with its BG Stats code); its Campaign
     button goes on to the campaign ledger."""
+
+    def campaign() -> None:
+        app.replace(CampaignScreen(app, night))
+
+    return WinnerScreen(app, night_result(
+        app, night, [(app.catalog.text("kd.council.campaign"), campaign, "campaign")],
+        night.played))
+
+
+def night_result(app: App, night: NightController, actions: Sequence[Action],
+                 played: GameResult | None, notes: Sequence[str] = ()) -> WinnerView:
+    """A scored night on the shared winner screen: each house's agenda, wealth, open agenda
+    tokens, power and place under its total; the all-first house rule said where it acts."""
     t = app.catalog.text
     final = night.view()["final"]
-    ranks = night.ranks()
+    ranks = night.ranks()  # the campaign's ranks: what the prestige table reads
     keys = ("agenda", "wealth", "open", "power", "place")
 
     def cells(p: dict) -> list[str]:
@@ -731,15 +757,12 @@ def night_winner(app: App, night: NightController) -> WinnerScreen:
         return [str(b["resources"]), str(b["wealth"]), f"{b['open_agendas']:+d}",
                 str(b["power"]), t(f"kd.rank.{ranks[p['name']]}")]
 
-    def campaign() -> None:
-        app.replace(CampaignScreen(app, night))
-
-    return WinnerScreen(app, WinnerView(
+    all_first = [t("kd.score.all_first")] if set(ranks.values()) == {"1st"} else []
+    return WinnerView(
         app, "kings-dilemma",
         [Standing(p["name"], str(p["total"]), cells(p)) for p in final["players"]],
-        [t(f"kd.score.{k}") for k in keys], final["winners"],
-        [(t("kd.council.campaign"), campaign, "campaign")], night.played,
-        [t("kd.score.all_first")] if set(ranks.values()) == {"1st"} else []))
+        [t(f"kd.score.{k}") for k in keys], final["winners"], actions, played,
+        [*all_first, *notes])
 
 
 class AwardScreen(StepperScreen):
