@@ -25,7 +25,7 @@ from pathlib import Path
 import pygame
 import pytest
 from fakes.failing_io import failing_reads
-from ui_kd import past_the_winner_screen
+from ui_kd import past_the_winner_screen, tap, tap_button
 from ui_layout import check_layout
 
 from companion.engine import kd_vote
@@ -71,21 +71,6 @@ def table_app(tmp_path):
         history.close()
     pygame.event.clear()
     pygame.display.quit()
-
-
-def tap(app: App, rect: pygame.Rect) -> None:
-    w, h = app.window.get_size()
-    x, y = rect.center
-    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
-        pygame.event.post(pygame.event.Event(kind, x=x / w, y=y / h, dx=0, dy=0, touch_id=1,
-                                             finger_id=0, pressure=1.0))
-        app.step(block=False)
-
-
-def tap_button(app: App, label: str) -> None:
-    matches = [b for b in app.screen.buttons if b.label == label]
-    assert len(matches) == 1, f"no single button {label!r}: {[b.label for b in app.screen.buttons]}"
-    tap(app, matches[0].rect)
 
 
 def press(app: App, backend: SimBackend, seat: int, button: str, kind=Press.SHORT) -> None:

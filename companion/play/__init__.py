@@ -17,6 +17,7 @@ open no session.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from companion.games import progress, session_rules
@@ -39,6 +40,27 @@ class GameController(Protocol):
     def can_undo(self) -> bool: ...
 
     def subscribe(self, listener: Any) -> Any: ...
+
+
+class FollowsSession:
+    """A controller's copy of its session's public view, kept by subscribing to the session,
+    so a change made through it by anyone (a screen, a seat pad, an undo) shows."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._view = session.public_view()
+        session.subscribe(self._published)
+
+    def view(self) -> dict:
+        """The session's public view, as of the last change."""
+        return self._view
+
+    def _published(self, view: dict) -> None:
+        self._view = view
+
+    def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
+        """``listener(view)`` after every change of the game."""
+        return self.session.subscribe(listener)
 
 
 def where_it_stands(journal: Journal, record: GameRecord) -> dict[str, Any]:

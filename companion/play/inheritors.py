@@ -7,25 +7,22 @@ seat is lit."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet
 from companion.history import GameResult, result_of
 from companion.journal import Journal
+from companion.play import FollowsSession
 from companion.seat import ButtonEvent, Light
 from companion.session import Session
 
 
-class SheetController:
+class SheetController(FollowsSession):
     """One Inheritors count (``session``) as its screen plays it."""
 
     def __init__(self, session: Session) -> None:
-        self.session = session
+        super().__init__(session)
         self.rules: InheritorsSheet = session.rules  # type: ignore[assignment]
-        self._view = session.public_view()
-        session.subscribe(self._published)
         self.refusal: tuple[dict, RuleError] | None = None  # the refused entry, its reason
         self.saved = False
         self.played: GameResult | None = None  # the history row, once saved
@@ -43,18 +40,6 @@ class SheetController:
         return None if session is None else cls(session)
 
     # --- what the screen shows ----------------------------------------------------------
-
-    def view(self) -> dict:
-        """The session's public view, as of the last change (the controller is subscribed to
-        the session: a change made through it by anyone shows)."""
-        return self._view
-
-    def _published(self, view: dict) -> None:
-        self._view = view
-
-    def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
-        """``listener(view)`` after every change of the sheet."""
-        return self.session.subscribe(listener)
 
     @property
     def sheet(self) -> Sheet:

@@ -17,7 +17,6 @@ and every rule of what a press or a tap means lives here:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from companion.engine.errors import RuleError
@@ -25,6 +24,7 @@ from companion.games import rules_for
 from companion.games.majority import MajorityGame, acting_player
 from companion.history import GameResult, result_of
 from companion.journal import Journal
+from companion.play import FollowsSession
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
 
@@ -46,14 +46,12 @@ class EntryRefusal:
     params: dict = field(default_factory=dict)
 
 
-class MajorityController:
+class MajorityController(FollowsSession):
     """One Koryŏ or Chosŏn game (``session``) as its screen plays it."""
 
     def __init__(self, session: Session) -> None:
-        self.session = session
+        super().__init__(session)
         self.rules: MajorityGame = session.rules  # type: ignore[assignment]
-        self._view = session.public_view()
-        session.subscribe(self._published)
         self.undo_request: int | None = None  # the seat asking for an undo
         # The seat that made each action of this sitting, last one last: only that seat may
         # ask to take its action back (a game resumed from the journal: the touchscreen).
@@ -79,18 +77,6 @@ class MajorityController:
         return None if session is None else cls(session)
 
     # --- what may happen now ------------------------------------------------------------
-
-    def view(self) -> dict:
-        """The session's public view, as of the last change (the controller is subscribed to
-        the session: a change made through it by anyone shows)."""
-        return self._view
-
-    def _published(self, view: dict) -> None:
-        self._view = view
-
-    def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
-        """``listener(view)`` after every change of the game."""
-        return self.session.subscribe(listener)
 
     def acting(self) -> str:
         """Whose turn it is, or the first player between turns."""
