@@ -27,6 +27,7 @@ from typing import Any
 from companion.engine import inheritors
 from companion.engine.errors import RuleError
 from companion.engine.inheritors import PlayerEnd
+from companion.games.seating import check_setup
 from companion.seat import Light
 from companion.tables import inheritors as table
 
@@ -63,12 +64,7 @@ class InheritorsSheet:
     def initial(self, setup: Mapping) -> Sheet:
         """``setup``: ``{"players": [names clockwise], "seats": [seat per player],
         "first_player": name}``; 2–4 players."""
-        if not isinstance(setup, Mapping):
-            raise RuleError("setup", "expected a mapping", code="expected_mapping")
-        for key in setup:
-            if key not in SETUP_KEYS:
-                raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})",
-                                code="unknown_key", params={"allowed": ", ".join(SETUP_KEYS)})
+        check_setup(setup, SETUP_KEYS)
         names = setup.get("players")
         if not isinstance(names, list) or not all(isinstance(p, str) and p for p in names):
             raise RuleError("players", "expected a list of player names", code="player_names")

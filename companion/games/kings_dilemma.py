@@ -29,7 +29,7 @@ from companion import kd_data
 from companion.engine import kd_kingdom, kd_vote
 from companion.engine.errors import RuleError
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
-from companion.games.seating import seat_indexes
+from companion.games.seating import check_setup, seat_indexes
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Listeners
 from companion.tables import kd_score
@@ -202,12 +202,7 @@ def _kingdom(setup: Mapping, data: Any) -> kd_kingdom.Kingdom:
 
 def new_night(setup: Mapping) -> Night:
     """The night's first council, from ``setup`` (see the module docstring)."""
-    if not isinstance(setup, Mapping):
-        raise RuleError("setup", "expected a mapping", code="expected_mapping")
-    for key in setup:
-        if key not in SETUP_KEYS:
-            raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})",
-                            code="unknown_key", params={"allowed": ", ".join(SETUP_KEYS)})
+    check_setup(setup, SETUP_KEYS)
     data = kd_data.shipped()
     names = _names(setup.get("players"))
     seats = seat_indexes(setup, len(names))

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.engine.errors import RuleError
 from companion.engine.majority import FAMILY_VALUES, Area, Power, plain
-from companion.games.seating import seat_indexes
+from companion.games.seating import check_setup, seat_indexes
 from companion.seat import Light
 
 SETUP_KEYS = ("players", "seats", "first_player")
@@ -55,12 +55,7 @@ class MajorityGame:
     def initial(self, setup: Mapping) -> SeatedState:
         """``setup``: ``{"players": [names clockwise], "seats": [seat index per player],
         "first_player": name}`` (seats default to 0, 1, …; first player to the first name)."""
-        if not isinstance(setup, Mapping):
-            raise RuleError("setup", "expected a mapping", code="expected_mapping")
-        for key in setup:
-            if key not in SETUP_KEYS:
-                raise RuleError(str(key), f"unknown key (allowed: {', '.join(SETUP_KEYS)})",
-                                code="unknown_key", params={"allowed": ", ".join(SETUP_KEYS)})
+        check_setup(setup, SETUP_KEYS)
         names = setup.get("players")
         if not isinstance(names, list) or not all(isinstance(p, str) and p for p in names):
             raise RuleError("players", "expected a list of player names",

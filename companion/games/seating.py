@@ -22,3 +22,14 @@ def seat_indexes(setup: Mapping, n: int) -> tuple[int, ...]:
     if len(set(value)) != n:
         raise RuleError("seats", "two players on the same seat", code="same_seat")
     return tuple(value)
+
+
+def check_setup(setup: object, allowed: tuple[str, ...]) -> Mapping:
+    """``setup`` as a mapping of only the ``allowed`` keys, else the refusal naming the key."""
+    if not isinstance(setup, Mapping):
+        raise RuleError("setup", "expected a mapping", code="expected_mapping")
+    for key in setup:
+        if key not in allowed:
+            raise RuleError(str(key), f"unknown key (allowed: {', '.join(allowed)})",
+                            code="unknown_key", params={"allowed": ", ".join(allowed)})
+    return setup

@@ -107,11 +107,21 @@ class Screen:
         """A seat pad came or went; by default just redraw its mark."""
         self.app.invalidate()
 
+    # The touch widgets a finger goes to (Button, TapArea, PlayCode): what a screen draws.
+    buttons: Sequence = ()
+
     def pointer_down(self, pos: tuple[int, int]) -> None:
-        """A finger or the mouse went down at ``pos`` (canvas pixels)."""
+        """A finger or the mouse went down at ``pos`` (canvas pixels): every button hears it
+        (all of them: a list first, then ``any``)."""
+        changed = [b.pointer_down(pos) for b in self.buttons]
+        if any(changed):
+            self.app.invalidate()
 
     def pointer_up(self, pos: tuple[int, int]) -> None:
-        """... and came up."""
+        """... and came up: over a copy of the buttons, since a tap may rebuild them."""
+        changed = [b.pointer_up(pos) for b in list(self.buttons)]
+        if any(changed):
+            self.app.invalidate()
 
     def next_deadline(self, now_ms: int) -> int | None:
         """When this screen next changes by itself (ms, the clock's time), or None."""

@@ -321,11 +321,6 @@ class HomeScreen(Screen):
         if any(changed):
             self.app.invalidate()
 
-    def pointer_up(self, pos: tuple[int, int]) -> None:
-        changed = [b.pointer_up(pos) for b in self.buttons]
-        if any(changed):
-            self.app.invalidate()
-
     def button(self, label: str) -> Button:
         """The button showing ``label`` (tests, demo)."""
         return next(b for b in self.buttons if b.label == label)

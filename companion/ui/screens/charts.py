@@ -78,16 +78,6 @@ class ChartsScreen(Screen):
             self.page = (self.page + by) % len(self.pages)
         self.app.invalidate()
 
-    def pointer_down(self, pos: tuple[int, int]) -> None:
-        changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
-        if any(changed):
-            self.app.invalidate()
-
-    def pointer_up(self, pos: tuple[int, int]) -> None:
-        changed = [b.pointer_up(pos) for b in self.buttons]
-        if any(changed):
-            self.app.invalidate()
-
     # --- texts --------------------------------------------------------------------------
 
     def t(self, key: str, **fmt: object) -> str:

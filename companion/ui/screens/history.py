@@ -164,16 +164,6 @@ class HistoryScreen(Screen):
 
     # --- input --------------------------------------------------------------------------
 
-    def pointer_down(self, pos: tuple[int, int]) -> None:
-        changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
-        if any(changed):
-            self.app.invalidate()
-
-    def pointer_up(self, pos: tuple[int, int]) -> None:
-        changed = [b.pointer_up(pos) for b in list(self.buttons)]  # a tap may rebuild them
-        if any(changed):
-            self.app.invalidate()
-
     # --- drawing ------------------------------------------------------------------------
 
     def shown(self) -> list:

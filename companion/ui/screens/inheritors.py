@@ -85,16 +85,6 @@ class Touch(Screen):
         self.build()
         self.app.invalidate()
 
-    def pointer_down(self, pos: tuple[int, int]) -> None:
-        changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
-        if any(changed):
-            self.app.invalidate()
-
-    def pointer_up(self, pos: tuple[int, int]) -> None:
-        changed = [b.pointer_up(pos) for b in list(self.buttons)]  # a tap may rebuild them
-        if any(changed):
-            self.app.invalidate()
-
     def next_deadline(self, now_ms: int) -> int | None:
         return next_change([self.app.backend.light(i) for i in range(len(self.app.seats))],
                            now_ms)

@@ -84,16 +84,6 @@ class KdScreen(TwoTaps, Screen):
 
     # --- input --------------------------------------------------------------------------
 
-    def pointer_down(self, pos: tuple[int, int]) -> None:
-        changed = [b.pointer_down(pos) for b in self.buttons]  # every button hears it
-        if any(changed):
-            self.app.invalidate()
-
-    def pointer_up(self, pos: tuple[int, int]) -> None:
-        changed = [b.pointer_up(pos) for b in self.buttons]  # a tap may rebuild the buttons
-        if any(changed):
-            self.app.invalidate()
-
     def next_deadline(self, now_ms: int) -> int | None:
         return self.ring.next_deadline(self.app.backend, now_ms)
 
