@@ -207,6 +207,37 @@ def test_two_nights_of_a_campaign_kept_in_the_ledger_beside_the_journal(table_ap
     assert len(app.history.games("kings-dilemma")) == 2
 
 
+def test_the_ledger_is_read_once_through_the_end_of_night_taps(table_app, monkeypatch):
+    """A saved ledger: from Campaign on the end scoring through every prestige/crave page
+    to the campaign screen, the ledger file is read once (by the first tap that needs it),
+    not once per question each screen asks of it."""
+    app, _ = table_app()
+    t = app.catalog.text
+    folder = Path(app.journal.path).parent
+    table = start_night(app)
+    LedgerFile(folder, table.campaign.settings).save(table.campaign)
+    one_vote(app, table)
+    king_dies(app)
+    end_of_game(app)
+    reads = []
+    load = LedgerFile.load
+
+    def counted(self):
+        reads.append(self.path)
+        return load(self)
+
+    monkeypatch.setattr(LedgerFile, "load", counted)
+    tap_button(app, t("kd.council.campaign"))
+    pages = 0
+    while isinstance(app.screen, kd_ui.AwardScreen):
+        pages += 1
+        tap(app, app.screen.buttons[0].rect)
+    past_the_winner_screen(app)
+    assert isinstance(app.screen, kd_ui.CampaignScreen)
+    assert pages >= 2 and reads == [folder / LEDGER_FILE]
+    assert len(load(LedgerFile(folder, table.campaign.settings)).games) == 1
+
+
 def test_the_end_of_night_steps_light_the_seats_the_controller_names(table_app, monkeypatch):
     """Agenda and tokens: the reading house's seat YOUR_TURN; an award entered by hand:
     the seats of the houses at that rank; the campaign: the next night's moderator and

@@ -71,6 +71,8 @@ class NightController:
         # The ledger as the night started: its games count tells whether this night is
         # already recorded (a power cut between saving the ledger and finishing the night).
         self.games_before = len(campaign.games) if campaign else 0
+        self._saved: kd_campaign.Campaign | None = None  # the ledger as read (``saved``)
+        self._saved_read = False
         self.refused: tuple[str, RuleError] | None = None  # (who, why): open vote only
         self.played: GameResult | None = None  # the history row, once the night is finished
 
@@ -289,18 +291,31 @@ class NightController:
         self.games_before = 0
         if self.ledger is not None:
             self.ledger.save(self.campaign)
+            self._saved_read = False
+
+    def saved(self) -> kd_campaign.Campaign | None:
+        """The campaign ledger as saved (None: no ledger kept, or none saved yet), read
+        from its file once and kept until this night saves it or starts it over: the end
+        of the night's screens ask for it several times a tap. A ledger that can't be read
+        (``LedgerUnreadable``) is not kept: the next tap reads it again."""
+        if self.ledger is None:
+            return None
+        if not self._saved_read:
+            self._saved = self.ledger.load() if self.ledger.path.exists() else None
+            self._saved_read = True
+        return self._saved
 
     def _base(self) -> kd_campaign.Campaign:
         """The campaign the night is recorded into: the ledger as saved now, if one is (a
         New campaign during the night included), else the night's own."""
-        if self.ledger is not None and self.ledger.path.exists():
-            return with_houses(self.ledger.load(), self.players)
-        return self.campaign
+        saved = self.saved()
+        return with_houses(saved, self.players) if saved is not None else self.campaign
 
     def recorded(self) -> bool:
         """This night is already in the saved ledger (the ledger has a game more than when
         the night started)."""
-        return self.ledger is not None and len(self.ledger.load().games) > self.games_before
+        saved = self.saved()
+        return saved is not None and len(saved.games) > self.games_before
 
     def record(self, entered: dict[str, dict[str, int]] | None = None) -> None:
         """The scored game into the campaign ledger with the agenda card each house chose
@@ -309,7 +324,7 @@ class NightController:
         in the ledger's table for the next games); the ledger is saved when kept. A night
         already recorded is not recorded twice."""
         if self.recorded():
-            self.campaign = self.ledger.load()
+            self.campaign = self.saved()
             return
         view = self.view()
         entered = entered or {}
@@ -323,3 +338,4 @@ class NightController:
         self.campaign = replace(campaign, settings=replace(campaign.settings, table=table))
         if self.ledger is not None:
             self.ledger.save(self.campaign)
+            self._saved_read = False

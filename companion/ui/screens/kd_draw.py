@@ -61,7 +61,8 @@ class KdScreen(TwoTaps, Screen):
         """The touch buttons: (label, callback), laid out left to right."""
         return ()
 
-    def lights(self) -> list[Light]:
+    def lights(self) -> dict[int, Light]:
+        """The seats' lights, from the night's controller (seat index → light)."""
         return self.night.lights()
 
     def refresh(self) -> None:

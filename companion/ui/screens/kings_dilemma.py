@@ -903,8 +903,8 @@ class SetupScreen(KdScreen):
     def title(self) -> tuple[str, str]:
         return self.t("kd.setup.title"), ""
 
-    def lights(self) -> list[Light]:
-        return [Light.OFF] * len(self.app.seats)
+    def lights(self) -> dict[int, Light]:
+        return {}  # no night yet: every seat off
 
     def cells(self) -> list[tuple[pygame.Rect, pygame.Rect]]:
         """Six cells (three columns, two rows): a label box above a button."""
