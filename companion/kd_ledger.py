@@ -90,6 +90,24 @@ def with_cells(table: kc.AwardTable, entered: dict[tuple[str, str], dict[str, in
     return kc.AwardTable(tuple(cells))
 
 
+def peek(directory: str | Path) -> kc.Campaign | None:
+    """The campaign saved in ``directory`` as it is, for a reader that changes nothing (the
+    charts): None when none is saved or it can't be read now or is no ledger (logged; the
+    King's Dilemma screens deal with it through ``LedgerFile``). Nothing is moved aside."""
+    path = Path(directory).expanduser() / LEDGER_FILE
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_LEDGER_BYTES:
+            raise ValueError(f"not a regular file of at most {MAX_LEDGER_BYTES:,} bytes")
+        return kc.Campaign.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RuleError,
+            RecursionError) as exc:
+        log.warning("%s: no campaign to read (%s: %s)", path, type(exc).__name__, exc)
+        return None
+
+
 class LedgerFile:
     """The saved campaign of a data directory."""
 

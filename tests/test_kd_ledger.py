@@ -202,3 +202,28 @@ def test_a_ledger_path_the_system_cant_reach_is_reported_and_read_once_it_can(tm
     (tmp_path / "away").rename(data)
     assert ledger.load() == saved
     assert sorted(p.name for p in data.iterdir()) == [LEDGER_FILE]
+
+
+def test_peek_reads_the_saved_campaign_and_moves_nothing(tmp_path, settings, monkeypatch):
+    """The charts' reader: the saved campaign as it is; None for none, a damaged file, a
+    pipe or an unreadable one, each left where it is."""
+    assert kd_ledger.peek(tmp_path) is None
+    saved = campaign_of(settings)
+    LedgerFile(tmp_path, settings).save(saved)
+
+    def peeked() -> tuple | None:
+        campaign = kd_ledger.peek(tmp_path)
+        return campaign and (campaign.houses, campaign.games)
+
+    assert peeked() == (saved.houses, saved.games)
+    path = tmp_path / LEDGER_FILE
+    failing = failing_reads(monkeypatch, path, OSError(errno.EIO, "I/O error"))
+    assert kd_ledger.peek(tmp_path) is None
+    failing.clear()
+    assert peeked() == (saved.houses, saved.games)
+    path.write_text("{not json", encoding="utf-8")
+    assert kd_ledger.peek(tmp_path) is None
+    path.unlink()
+    os.mkfifo(path)
+    assert kd_ledger.peek(tmp_path) is None  # not opened: it would block
+    assert sorted(p.name for p in tmp_path.iterdir()) == [LEDGER_FILE]

@@ -3,7 +3,7 @@
 ``PlayCode`` is the small widget a winner screen or History places in a rect: black
 modules on a white square (its own quiet zone) at a whole number of pixels per module,
 so a phone across the table reads it, and a screenshot decodes exactly. It behaves like
-a ``Button`` (``rect``, ``draw``, ``pointer_down``, ``pointer_up``), so a screen puts it
+a ``Button`` (a ``Pressable`` that draws itself), so a screen puts it
 in its list of buttons; a tap opens ``PlayCodeScreen``, the same code as large as the
 screen allows. The code holds only the history row (``bgstats.play``): nothing a game
 keeps secret is ever in it.
@@ -20,7 +20,7 @@ from companion.history import GameResult
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import Button, Pressable
 
 QUIET = 2  # modules of white around the code (phones and zxing read 2 from a screen)
 DARK, LIGHT = (0, 0, 0), (255, 255, 255)
@@ -53,7 +53,7 @@ def draw_code(p: Painter, image: pygame.Surface, rect: pygame.Rect) -> pygame.Re
     return where
 
 
-class PlayCode:
+class PlayCode(Pressable):
     """The code of ``game`` with a caption under it, at the right of ``area`` and as wide
     as the code drawn as large as ``area`` allows (``rect``: where the screen's own content
     must end); a tap opens it full screen."""
@@ -94,9 +94,6 @@ class PlayCode:
 
     def on_tap(self) -> None:
         self.app.push(PlayCodeScreen(self.app, self.game))
-
-    pointer_down = Button.pointer_down
-    pointer_up = Button.pointer_up
 
 
 class PlayCodeScreen(Screen):

@@ -14,12 +14,20 @@ SMALLEST = 22  # units: the smallest type a screen draws (legible on the 7" pane
 
 
 def shorten(text: str, font: pygame.font.Font, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` (a long seat name in a narrow cell)."""
+    """``text`` cut with an ellipsis to fit ``width`` pixels in ``font`` (a long seat name in
+    a narrow cell; the whole name shows elsewhere); ``fitted`` allows for the painter's
+    condensing."""
     if font.size(text)[0] <= width:
         return text
     while len(text) > 1 and font.size(text + "…")[0] > width:
         text = text[:-1]
-    return text + "…"
+    return text.rstrip(" -") + "…"
+
+
+def fitted(text: str, font: pygame.font.Font, width: int) -> str:
+    """``text`` as the painter can draw it ``width`` pixels wide: condensed up to
+    ``SQUEEZE``, then cut with an ellipsis (long names)."""
+    return shorten(text, font, int(width / th.SQUEEZE))
 
 
 def headline(p: Painter, text: str, box: pygame.Rect, colour=th.INK) -> None:
@@ -30,7 +38,7 @@ def headline(p: Painter, text: str, box: pygame.Rect, colour=th.INK) -> None:
     theme = p.theme
     font = theme.fitting_font(text, theme.px(HEADLINE), box.w, theme.px(SMALLEST))
     # the painter condenses a line up to SQUEEZE before anything is cut
-    p.text(shorten(text, font, int(box.w / th.SQUEEZE)), font, colour, box, "left")
+    p.text(fitted(text, font, box.w), font, colour, box, "left")
 
 
 def split_in_two(label: str) -> tuple[str, str] | None:
@@ -42,14 +50,39 @@ def split_in_two(label: str) -> tuple[str, str] | None:
     return label[:cut], label[cut + 1 :]
 
 
-class Button:
-    """A rounded button that acts when a finger lifts inside it, having gone down inside
-    it (so a finger sliding across the screen triggers nothing)."""
+class Pressable:
+    """A touch target that acts when a finger lifts inside it, having gone down inside it
+    (so a finger sliding across the screen triggers nothing): what every widget a screen
+    lists in ``buttons`` shares (``Button``, ``TapArea``, the play's code)."""
+
+    rect: pygame.Rect
+    pressed: bool = False
+
+    def on_tap(self) -> None:
+        raise NotImplementedError
+
+    def pointer_down(self, pos: tuple[int, int]) -> bool:
+        """True if this press changed how the target looks."""
+        inside = self.rect.collidepoint(pos)
+        changed = inside != self.pressed
+        self.pressed = inside
+        return changed
+
+    def pointer_up(self, pos: tuple[int, int]) -> bool:
+        was = self.pressed
+        self.pressed = False
+        if was and self.rect.collidepoint(pos):
+            self.on_tap()
+        return was
+
+
+class Button(Pressable):
+    """A rounded button with its label."""
 
     def __init__(self, rect: pygame.Rect, label: str, on_tap: Callable[[], None]) -> None:
         self.rect = pygame.Rect(rect)
         self.label = label
-        self.on_tap = on_tap
+        self.on_tap = on_tap  # type: ignore[method-assign]
         self.pressed = False
 
     def draw(self, p: Painter) -> None:
@@ -79,29 +112,14 @@ class Button:
         p.text(self.label, font, th.BUTTON_INK, inner)
         p.targets.append(self.rect)
 
-    def pointer_down(self, pos: tuple[int, int]) -> bool:
-        """True if this press changed how the button looks."""
-        inside = self.rect.collidepoint(pos)
-        changed = inside != self.pressed
-        self.pressed = inside
-        return changed
 
-    def pointer_up(self, pos: tuple[int, int]) -> bool:
-        was = self.pressed
-        self.pressed = False
-        if was and self.rect.collidepoint(pos):
-            self.on_tap()
-        return was
-
-
-class TapArea:
-    """An invisible touch target over something the screen draws itself (a list row):
-    acts like a ``Button`` (a tap is a lift inside it after a press inside it) but draws
-    nothing but its outline while pressed."""
+class TapArea(Pressable):
+    """An invisible touch target over something the screen draws itself (a list row, a
+    seat's plate): draws nothing but its outline while pressed."""
 
     def __init__(self, rect: pygame.Rect, on_tap: Callable[[], None]) -> None:
         self.rect = pygame.Rect(rect)
-        self.on_tap = on_tap
+        self.on_tap = on_tap  # type: ignore[method-assign]
         self.pressed = False
 
     def draw(self, p: Painter) -> None:
@@ -110,9 +128,6 @@ class TapArea:
             pygame.draw.rect(p.surface, th.BUTTON_PRESSED, self.rect, width=width,
                              border_radius=p.theme.px(10))
         p.targets.append(self.rect)
-
-    pointer_down = Button.pointer_down
-    pointer_up = Button.pointer_up
 
 
 class NoticeBand:
@@ -165,3 +180,12 @@ class TwoTaps:
     def ask(self, label: str) -> None:
         self.confirming = label
         self.refresh()  # type: ignore[attr-defined]  # the screen's
+
+    def cancels(self, pos: tuple[int, int]) -> bool:
+        """Whether a press at ``pos`` puts the asking button back: any press but the second
+        tap on it."""
+        if self.confirming is None:
+            return False
+        sure = self.app.catalog.text("app.confirm", action=self.confirming)  # type: ignore
+        return not any(getattr(b, "label", None) == sure and b.rect.collidepoint(pos)
+                       for b in self.buttons)  # type: ignore[attr-defined]

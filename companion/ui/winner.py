@@ -21,7 +21,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCode
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import Button, fitted
 
 GOLD = th.WARNING
 # Nominal type sizes in units (a 480th of the short side): pygame's font draws figures at
@@ -40,15 +40,6 @@ class Standing:
     name: str
     total: str
     breakdown: Sequence[str]
-
-
-def shorten(text: str, font: pygame.font.Font, width: int) -> str:
-    """``text`` with an ellipsis at its end if it is wider than ``width`` (long names)."""
-    if font.size(text)[0] * th.SQUEEZE <= width:
-        return text
-    while len(text) > 1 and font.size(text + "…")[0] * th.SQUEEZE > width:
-        text = text[:-1]
-    return text + "…"
 
 
 class WinnerView:
@@ -114,18 +105,18 @@ class WinnerView:
         title_font = theme.font(px(LABEL))
         title_w = min(title_font.size(self.title)[0], head.w // 4)
         title_box = pygame.Rect(head.right - title_w, head.y, title_w, head.h)
-        p.text(shorten(self.title, title_font, title_w), title_font, th.INK_SOFT, title_box,
+        p.text(fitted(self.title, title_font, title_w), title_font, th.INK_SOFT, title_box,
                "right")
         room = head.w - title_w - px(16)
         font = theme.fitting_font(self.headline(), px(HEADLINE), room, smallest=px(34))
-        p.text(shorten(self.headline(), font, room), font, GOLD,
+        p.text(fitted(self.headline(), font, room), font, GOLD,
                pygame.Rect(head.x, head.y, room, head.h), "left")
         self._draw_table(p)
         y = self.notes_rect.y
         for note in self.notes:
             box = pygame.Rect(self.notes_rect.x, y, self.notes_rect.w, px(32))
             fit = theme.fitting_font(note, px(NOTE), box.w, smallest=px(20))
-            p.text(shorten(note, fit, box.w), fit, th.INK_SOFT, box, "left")
+            p.text(fitted(note, fit, box.w), fit, th.INK_SOFT, box, "left")
             y += px(32)
         for button in self.buttons:
             button.draw(p)
@@ -155,7 +146,7 @@ class WinnerView:
                                  border_radius=px(10))
             cell = pygame.Rect(col.x, area.y, col_w, row_h).inflate(-px(8), 0)
             font = theme.fitting_font(s.name, px(NAME), cell.w, smallest=px(24))
-            p.text(shorten(s.name, font, cell.w), font, GOLD if won else th.INK, cell)
+            p.text(fitted(s.name, font, cell.w), font, GOLD if won else th.INK, cell)
             cell = pygame.Rect(col.x, area.y + row_h, col_w, total_h)
             p.text(s.total, total_font, GOLD if won else th.INK, cell)
         y = area.y + row_h
@@ -166,7 +157,7 @@ class WinnerView:
         for r, label in enumerate(self.labels):
             box = pygame.Rect(area.x, y, label_w - px(8), row_h)
             font = theme.fitting_font(label, px(LABEL), box.w, smallest=px(SMALLEST_LABEL))
-            p.text(shorten(label, font, box.w), font, th.INK_SOFT, box, "left")
+            p.text(fitted(label, font, box.w), font, th.INK_SOFT, box, "left")
             for i, s in enumerate(self.standings):
                 cell = pygame.Rect(area.x + label_w + i * col_w, y, col_w, row_h)
                 text = s.breakdown[r]

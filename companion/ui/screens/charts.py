@@ -10,12 +10,9 @@ colour of ``OTHERS``. The data is ``companion.charts``; only the drawing is here
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pygame
 
-from companion import charts
-from companion.engine.kd_campaign import Campaign
+from companion import charts, kd_ledger
 from companion.history import GameResult
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -31,7 +28,7 @@ CAMPAIGN = "campaign"
 class ChartsScreen(Screen):
     name = "charts"
 
-    def __init__(self, app: App, games: list[GameResult], ledger: Campaign | None) -> None:
+    def __init__(self, app: App, games: list[GameResult], ledger: charts.Campaign | None) -> None:
         super().__init__(app)
         self.games = games
         self.ledger = ledger
@@ -260,7 +257,9 @@ def series_text(chart: charts.LineChart) -> str:
                      for s in chart.series)
 
 
-def open_charts(app: App, ledger_of: Callable[[], Campaign | None]) -> None:
-    """Push the charts of ``app.history`` and the campaign ``ledger_of()`` reads."""
+def open_charts(app: App) -> None:
+    """Push the charts of ``app.history`` and of the King's Dilemma campaign saved beside
+    the journal (read as it is: none without a journal, or when it can't be read)."""
     games = app.history.games() if app.history is not None else []
-    app.push(ChartsScreen(app, games, ledger_of()))
+    ledger = kd_ledger.peek(app.journal.path.parent) if app.journal is not None else None
+    app.push(ChartsScreen(app, games, ledger))

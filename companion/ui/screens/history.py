@@ -9,23 +9,18 @@ the one filtered (scores of different games are never averaged together).
 
 from __future__ import annotations
 
-import json
-import logging
 from datetime import datetime
 
 import pygame
 
-from companion.engine.errors import RuleError
-from companion.engine.kd_campaign import Campaign
 from companion.history import GameResult, PlayerStats
-from companion.kd_ledger import LEDGER_FILE
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCodeScreen
+from companion.ui.screens.charts import open_charts
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button, TapArea
 
-log = logging.getLogger(__name__)
 GAMES, PLAYERS = "games", "players"
 WINNER = (255, 214, 120)
 
@@ -150,9 +145,7 @@ class HistoryScreen(Screen):
             self.buttons += self.rows
 
     def open_charts(self) -> None:
-        from companion.ui.screens.charts import open_charts
-
-        open_charts(self.app, lambda: campaign_of(self.app))
+        open_charts(self.app)
 
     def row_rect(self, i: int) -> pygame.Rect:
         gap = self.app.theme.px(8)
@@ -286,18 +279,3 @@ class HistoryScreen(Screen):
             row(area.y + i * (self.row_h + gap), [name, self.game_name(game), str(s.games),
                                                   str(s.wins), self.average(s)], th.INK, True)
 
-
-def campaign_of(app: App) -> Campaign | None:
-    """The King's Dilemma campaign saved beside the journal, read only (None: no journal,
-    none saved, or one that can't be read: the King's Dilemma screens say so)."""
-    if app.journal is None:
-        return None
-    path = app.journal.path.parent / LEDGER_FILE
-    try:
-        return Campaign.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
-            RuleError):
-        log.warning("%s: not a campaign ledger; the charts leave the campaign out", path)
-        return None

@@ -39,7 +39,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import next_change
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, TwoTaps, headline
+from companion.ui.widgets import Button, TwoTaps, fitted, headline
 from companion.ui.winner import Standing, WinnerView
 
 # What the Influence cards look like (keys of companion/data/inheritors.yaml).
@@ -119,15 +119,6 @@ def name_lines(font: pygame.font.Font, name: str, width: int) -> list[str]:
         return [name]
     cut = min(cuts, key=lambda i: max(font.size(name[:i])[0], font.size(name[i:])[0]))
     return [name[:cut].rstrip(), name[cut:]]
-
-
-def shortened(font: pygame.font.Font, name: str, width: int) -> str:
-    """``name`` cut with an ellipsis to fit ``width`` (the whole name shows elsewhere)."""
-    if font.size(name)[0] <= width:
-        return name
-    while len(name) > 1 and font.size(name + "…")[0] > width:
-        name = name[:-1]
-    return name.rstrip(" -") + "…"
 
 
 def colour_name(app: App, key: str) -> str:
@@ -342,16 +333,12 @@ class SheetScreen(TwoTaps, Touch):
         self.quest = 0  # selected quest of the player
         self.message: str | None = None
         self.refused = False
-        self.leaving = False  # without a journal: Home asked "Sure?" once
         self.build()
 
     def home(self) -> None:
-        """Back to Home, the sheet unfinished in the journal; without a journal (the
-        entries are lost) only at the second tap."""
-        if not self.game.kept and not self.leaving:
-            self.leaving = True
-            self.refresh()
-            return
+        """Back to Home, the sheet unfinished in the journal (without a journal, where the
+        entries are lost, Home takes two taps)."""
+        self.confirming = None
         if len(self.app.screens) > 1:
             self.app.pop()
         else:
@@ -415,8 +402,8 @@ class SheetScreen(TwoTaps, Touch):
             self.select_player(player)
 
     def pointer_down(self, pos: tuple[int, int]) -> None:
-        if self.confirming is not None and not self.undo_rect.collidepoint(pos):
-            self.confirming = None  # anything but the second tap on Undo cancels it
+        if self.cancels(pos):
+            self.confirming = None
             self.refresh()  # before the buttons hear the press: the rebuilt ones do
         super().pointer_down(pos)
 
@@ -464,8 +451,9 @@ class SheetScreen(TwoTaps, Touch):
         self.undo_rect = pygame.Rect(self.finish_rect.x - gap - uw, m, uw, bh)
         tabs = pygame.Rect(self.home_rect.right + gap, m,
                            self.undo_rect.x - gap - self.home_rect.right - gap, bh)
-        home = t("inheritors.sheet.home_sure" if self.leaving else "inheritors.sheet.home")
-        self.buttons.append(Button(self.home_rect, home, self.home))
+        home = (t("inheritors.sheet.home"), self.home)
+        self.buttons.append(Button(self.home_rect, *(home if self.game.kept else
+                                                     self.confirm(*home))))
         self.tab_rects = grid(tabs, len(self.sheet.players), 1, gap)
         for i, rect in enumerate(self.tab_rects):
             self.buttons.append(Tile(rect, lambda i=i: self.select_player(i),
@@ -604,7 +592,7 @@ class SheetScreen(TwoTaps, Touch):
         name_box = pygame.Rect(text.x, text.y, text.w, text.h * 11 // 20)
         total_box = pygame.Rect(text.x, name_box.bottom, text.w, text.h - name_box.h)
         font = self.app.theme.fitting_font(name, px(30), name_box.w, smallest=px(22))
-        p.text(shortened(font, name, name_box.w), font, th.INK if on else th.INK_SOFT,
+        p.text(fitted(name, font, name_box.w), font, th.INK if on else th.INK_SOFT,
                name_box, "left")
         total = self.app.catalog.text("inheritors.sheet.points",
                                       total=self.score_of(name)["total"])
