@@ -16,8 +16,8 @@ Two backends, each on what stands in for its hardware:
   that drives the pin (on a Pi: the pin library's callback thread).
 - **serial**: the real ``SerialBackend`` on a pty, the pad firmware (``firmware/pad/
   main.py`` with stand-in ``machine``/``neopixel`` modules) on the other end, run by a
-  thread doing what the firmware's main loop does (read what the host sent, scan the
-  pins, sleep 1 ms); the light is the pixel written to the WS2812 chain.
+  thread doing what the firmware's main loop does (read what the host sent, read the
+  pins, pause ``SCAN_US``: 250 µs); the light is the pixel written to the WS2812 chain.
 
 A press: the pin goes down with 3 ms of chatter (an edge every ms), is held 80 ms from
 its first edge, goes up with 3 ms of chatter. A press whose chatter the driver thread
@@ -317,7 +317,7 @@ def gpio_block(variant: str, directory: Path, window, count: int, rng) -> dict:
 
 class PadOnPty:
     """The pad firmware on the master side of a pty, run as its main loop runs: read what
-    the host sent, scan the pins at the current ms, sleep 1 ms."""
+    the host sent, read the pins (the per-ms work at each new ms), pause ``SCAN_US``."""
 
     def __init__(self, variant: str) -> None:
         module = debounce if variant == "ours" else baseline_debounce
@@ -349,7 +349,7 @@ class PadOnPty:
             while select.select([self.master], [], [], 0)[0]:
                 self.pad.feed(os.read(self.master, 4096))
             self.pad.poll((time.monotonic_ns() - start) // 1_000_000)
-            time.sleep(0.001)
+            time.sleep(self.fw.SCAN_US / 1e6)
 
     def set_pin(self, seat: int, pressed: bool) -> None:
         gp = dict(self.fw.board.SEATS[seat])["a"]

@@ -27,8 +27,9 @@ cause is gone.
 Losing the ``-wal`` file (garbage or a truncation: SQLite then silently drops the frames
 from the first bad one) would lose acknowledged actions without a trace. So every write
 also counts itself in the database (``meta.commits``) and the count is written, after the
-commit, to ``NAME-ack`` beside it (fsynced every ``SYNC_EVERY`` writes and at the end of a
-game). On opening, a count in the database below the one in ``NAME-ack`` means writes
+commit, to ``NAME-ack`` beside it (fsynced every ``SYNC_EVERY`` writes, by a thread of its own
+so that the light waiting for the commit does not also wait for this second fsync, and at
+once at the end of a game). On opening, a count in the database below the one in ``NAME-ack`` means writes
 went missing: ``Journal.lost`` says how many, ``notice`` and the log say so.
 
 Deleted rows leave no bytes (``PRAGMA secure_delete``); undoing a sealed ballot also
@@ -364,6 +365,52 @@ class transaction:
                 log.exception("rollback failed")
 
 
+class Syncer:
+    """fsyncs a file in a thread of its own when asked (``request``): a second flush to the
+    disk that nothing shown waits for, kept off the path of the commit a light waits for.
+    Requests made while one runs are merged into the next; ``close`` waits for what was
+    asked, then stops the thread (started at the first request)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._cond = threading.Condition()
+        self._fd: int | None = None  # asked and not yet begun
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    def request(self, fd: int) -> None:
+        with self._cond:
+            if self._closed:
+                return
+            self._fd = fd
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._fd is None and not self._closed:
+                    self._cond.wait()
+                if self._fd is None:
+                    return
+                fd, self._fd = self._fd, None
+            try:
+                os.fsync(fd)
+            except OSError as exc:
+                log.warning("%s failed (%s)", self.name, exc.strerror)
+
+    def close(self) -> None:
+        """Finish what was asked and stop; the file may be closed afterwards."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+            thread = self._thread
+        if thread is not None:
+            thread.join()
+
+
 # --- the journal ------------------------------------------------------------------------
 
 
@@ -386,6 +433,7 @@ class Journal:
         self._commits = 0
         self._unsynced = 0
         self._ack_fd: int | None = None
+        self._ack_syncer = Syncer(f"{self.ack_path.name} fsync")
         self._created = False  # this open started the database from nothing
         self._opened = False  # it has been open once (then never moved aside)
         try:
@@ -483,7 +531,8 @@ class Journal:
 
     def _write_ack(self, *, sync: bool = False) -> None:
         """Record the write count beside the database (after the commit: never ahead of
-        what the -wal holds). A failure here only weakens the loss check: logged."""
+        what the -wal holds); fsynced now with ``sync``, else every ``SYNC_EVERY`` writes by
+        the syncer's thread. A failure here only weakens the loss check: logged."""
         try:
             if self._ack_fd is None:
                 self._ack_fd = os.open(self.ack_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
@@ -491,8 +540,11 @@ class Journal:
             record = f"{self._id} {self._commits}\n".encode().ljust(48)
             os.pwrite(self._ack_fd, record, 0)
             self._unsynced += 1
-            if sync or self._unsynced >= SYNC_EVERY:
+            if sync:
                 os.fsync(self._ack_fd)
+                self._unsynced = 0
+            elif self._unsynced >= SYNC_EVERY:
+                self._ack_syncer.request(self._ack_fd)
                 self._unsynced = 0
         except OSError as exc:
             log.warning("%s: cannot record the write count (%s)", self.ack_path, exc.strerror)
@@ -502,6 +554,8 @@ class Journal:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+            self._ack_syncer.close()  # a journal used again after close gets a new one
+            self._ack_syncer = Syncer(self._ack_syncer.name)
             if self._ack_fd is not None:
                 try:
                     os.fsync(self._ack_fd)

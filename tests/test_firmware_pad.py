@@ -12,6 +12,7 @@ import pytest
 from fakes.firmware import PAD, load_firmware
 
 from companion.hardware import padproto
+from companion.hardware.padproto import ACK_COLOUR
 from companion.hardware.profile import load_profile, profile_path
 
 
@@ -288,6 +289,7 @@ class Board:
 
     def __init__(self, end: int) -> None:
         self.t = 0
+        self.us = 0  # pauses below a ms, not yet on the clock
         self.end = end
         self.at: dict = {}
         self.host = bytearray()  # bytes the host sent, not read yet
@@ -301,6 +303,14 @@ class Board:
 
     def ticks_diff(self, a: int, b: int) -> int:
         return a - b
+
+    def sleep_us(self, us: int) -> None:
+        """The loop's pause between two reads of the pins: the clock moves a whole ms once
+        the pauses add up to one."""
+        self.us += us
+        if self.us >= 1000:
+            self.us -= 1000
+            self.sleep_ms(1)
 
     def sleep_ms(self, ms: int) -> None:
         for t in range(self.t + 1, self.t + ms + 1):
@@ -360,6 +370,41 @@ def test_the_real_loop_says_hello_answers_the_host_and_survives_an_error_under_t
     assert kinds == [(padproto.HELLO, "1"), (padproto.HELLO, "1"),
                      (padproto.ERR, "crash OSError: pin fault"), (padproto.HELLO, "1"),
                      (padproto.HELLO, "1")]
+
+
+def test_the_real_loop_reads_the_pins_every_scan_and_acknowledges_at_the_read():
+    """A press edge waits at most one pause of the loop (SCAN_US, under a ms) before it is
+    read and acknowledged on the seat's pixel: the loop reads every pin 1000 / SCAN_US
+    times per ms of its clock, while the per-ms work (the heartbeat) stays once per ms."""
+    fw = load_firmware()
+    gp = dict(fw.board.SEATS[2])["b"]
+    reads: list[tuple[int, int]] = []  # (board ms, µs within it) of each read of that pin
+
+    class CountedPin(fw.machine.Pin):
+        def value(self, *level):
+            if self.gp == gp and not level:
+                reads.append((board.t, board.us))
+            return super().value(*level)
+
+    fw.machine.Pin = CountedPin
+    board = Board(end=1000)
+    acked: list[tuple[int, int]] = []
+    board.at[400] = lambda: fw.machine.PINS[gp].value(0)
+    pixels = fw.neopixel.NeoPixel
+
+    class Watched(pixels):
+        def write(self):
+            super().write()
+            if self.written[2] == ACK_COLOUR and not acked:
+                acked.append((board.t, board.us))
+
+    fw.neopixel.NeoPixel = Watched
+    board.run(fw)
+    per_ms = [sum(1 for t, _ in reads if t == ms) for ms in range(100, 200)]
+    assert fw.SCAN_US < 1000 and min(per_ms) == 1000 // fw.SCAN_US
+    assert acked and acked[0][0] == 400  # in the ms the edge came, not at the next one
+    beats = [f for f in board.frames() if f[1] == padproto.BEAT]
+    assert len(beats) == 1000 // padproto.BEAT_MS
 
 
 def test_the_real_loop_with_seat_1_c_held_at_power_up_starts_no_watchdog():

@@ -28,6 +28,41 @@ def test_database_is_wal_with_full_sync(journal):
     assert journal._db.execute("PRAGMA synchronous").fetchone()[0] == 2
 
 
+def test_ack_count_fsynced_off_the_committing_thread(tmp_path, monkeypatch):
+    """The -ack count is written after every commit, but its periodic fsync runs in the
+    syncer's thread, not in the thread whose commit a light waits for; a finished game
+    fsyncs it at once, and closing waits for what was asked."""
+    import os
+    import threading
+
+    from companion import journal as journal_module
+
+    synced: list[tuple[int, str]] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append((fd, threading.current_thread().name))
+        real_fsync(fd)
+
+    monkeypatch.setattr(journal_module.os, "fsync", fsync)
+    j = Journal(tmp_path / "journal.db")
+    game = j.begin_game("koryo", SETUP)
+    synced.clear()
+    for i in range(journal_module.SYNC_EVERY):
+        j.append(game, {"type": "play", "n": i})
+    j._ack_syncer.close()  # waits for the fsync it was asked for
+    ack_fd = j._ack_fd
+    assert [name for fd, name in synced if fd == ack_fd] == ["journal.db-ack fsync"]
+    words = j.ack_path.read_bytes().split()
+    assert int(words[1]) == j._commits  # the count written after the last commit
+    synced.clear()
+    j.finish(game, {"winner": "Ana"})
+    assert (ack_fd, threading.current_thread().name) in synced  # at once, by the caller
+    j.close()
+    with Journal(tmp_path / "journal.db") as again:
+        assert again.lost == 0 and again.notice is None
+
+
 def test_append_and_read_back_in_order(journal):
     game = journal.begin_game("koryo", SETUP)
     seqs = [journal.append(game, {"type": "play", "n": i}) for i in range(5)]

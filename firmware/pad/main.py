@@ -1,6 +1,6 @@
 # Seat-pad firmware (MicroPython, RP2040): one board serves every seat of the table.
-# Buttons are scanned every millisecond and debounced here (debounce.py, the same code
-# as the Pi's GPIO backend); each press is sent once as SHORT or LONG. A raw press edge
+# Buttons are read every SCAN_US (a press edge is acknowledged within that) and debounced
+# here (debounce.py, the same code as the Pi's GPIO backend); each press is sent once as SHORT or LONG. A raw press edge
 # is acknowledged on the seat's own pixel at once (padproto.ACK_COLOUR for ACK_MS, the
 # same for every button; a new light state from the host ends it). Seat lights are
 # pixels of a WS2812 chain. Protocol: firmware/PROTOCOL.md, codec padproto.py (copied
@@ -23,6 +23,10 @@ WDT_MS = 2000  # the board resets when the loop has not fed the watchdog for thi
 CRASH_LIMIT = 5  # guard restarts allowed within CRASH_WINDOW_MS; one more: board reset
 CRASH_WINDOW_MS = 10000
 REPORT_CHARS = 60  # an ERR payload's room (a frame is at most padproto.MAX_FRAME bytes)
+# The pins are read this often; the debounce deadlines, the heartbeat and the lights'
+# rhythm (all in whole ms) once per ms. A press edge is acknowledged within SCAN_US plus
+# one read of the pins, well inside 1 ms, instead of waiting up to a 1 ms scan.
+SCAN_US = 250
 
 
 class Pad:
@@ -45,6 +49,7 @@ class Pad:
         self._ack_until = [0] * self.seats  # a seat's acknowledgement shows until then
         self._since = [0] * self.seats  # when each seat's light state was set
         self._now = 0
+        self._polled = None  # the ms of the last poll: the per-ms work is done once per ms
         self._shown = [None] * self.seats
         self._splitter = padproto.LineSplitter()
         self._seq = 0
@@ -106,15 +111,21 @@ class Pad:
     # -- time passes ---------------------------------------------------------------
 
     def poll(self, now):
+        """Read the pins (every call); once per ms also settle the debounce deadlines,
+        send the heartbeat when due and step the lights' rhythm."""
         self._now = now
+        new_ms = now != self._polled
+        self._polled = now
         for button in self.buttons:
             seat, name, pin, deb, last = button
             pressed = pin.value() == 0
             if pressed != last:
                 button[4] = pressed
                 events = deb.edge(pressed, now)
-            else:
+            elif new_ms:
                 events = deb.poll(now)
+            else:
+                continue
             for press in events:
                 if press == "down":
                     self._ack_until[seat] = now + padproto.ACK_MS
@@ -123,6 +134,8 @@ class Pad:
                 kind = padproto.LONG if press == "long" else padproto.SHORT
                 self.send(seat, kind, name + "," + str(self._seq))
                 self._seq = (self._seq + 1) % padproto.SEQ_MOD
+        if not new_ms:
+            return
         if now >= self._next_beat:
             self.send(None, padproto.BEAT, str(now))
             self._next_beat = now + padproto.BEAT_MS
@@ -295,7 +308,7 @@ def serve(stdin_stream, stdout, modules=None):
         if not guard.run(now, step):
             while True:  # the watchdog resets the board within WDT_MS
                 time.sleep_ms(100)
-        time.sleep_ms(1)
+        time.sleep_us(SCAN_US)
 
 
 if __name__ == "__main__":
