@@ -25,7 +25,7 @@ from companion.session import Session
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.home import HomeScreen, ResumeButton, resume_unfinished
-from companion.ui.screens import koryo, majority_common
+from companion.ui.screens import koryo, majority_game, majority_setup
 
 SETUP = {"players": ["Ana", "Ben"], "seats": [0, 1], "first_player": "Ana"}
 
@@ -99,7 +99,7 @@ def test_unfinished_game_shows_resume_with_its_progress_and_an_abandon_target(ap
         assert min(button.rect.size) >= 64
     assert not resume.rect.colliderect(abandon.rect)
     tap(app, resume.rect)
-    assert isinstance(app.screen, majority_common.GameScreen)
+    assert isinstance(app.screen, majority_game.GameScreen)
     assert app.screen.game.session.game_id == game
 
 
@@ -120,7 +120,7 @@ def test_abandon_by_two_taps_keeps_the_actions_and_nothing_resumes(app, journal)
     assert t("koryo.menu") in labels(home) and not home.abandons  # a plain menu entry again
     assert resume_unfinished(app) is None
     tap(app, home.button(t("koryo.menu")).rect)  # a new game, not the abandoned one
-    assert isinstance(app.screen, majority_common.SetupScreen)
+    assert isinstance(app.screen, majority_setup.SetupScreen)
 
 
 @pytest.mark.parametrize("how", ["tap elsewhere", "seat press", "other abandon"])
@@ -149,7 +149,7 @@ def test_home_shows_a_game_left_unfinished_when_it_comes_back(app, journal):
     t = app.catalog.text
     assert not home.abandons
     koryo_game(journal)
-    app.push(majority_common.SetupScreen(app, koryo.SPEC))
+    app.push(majority_setup.SetupScreen(app, koryo.SPEC))
     app.pop()
     app.step(block=False)
     assert app.screen is home and "koryo" in home.abandons

@@ -28,7 +28,8 @@ from companion.games.autoplay import next_action
 from companion.journal import Journal
 from companion.seat import Light, Press
 from companion.ui.screens import koryo
-from companion.ui.screens.majority_common import GameScreen, SetupScreen
+from companion.ui.screens.majority_game import GameScreen
+from companion.ui.screens.majority_setup import SetupScreen
 
 
 @pytest.fixture
@@ -256,8 +257,15 @@ def test_french_board_uses_french_family_names(table):
     t.ctx.tap(screen.tiles["1"], "Omniscient")
     t.ctx.tap(screen.tiles["1"], "Omniscient")
     assert "Refusé : 2 × Omniscient, mais le jeu en a 1 et seulement 1 reste hors jeu" in t.texts()
-    for label in ("9 Mar", "5 Arm", "2 Esp", "Manche 1/8 · 10 cartes · garder 3 au plus"):
+    for label in ("Marchand", "Armateur", "Espion", "Omniscient"):  # in full on the tiles
         assert label in t.texts()
+    # the round line, its figures drawn apart (larger) from its words
+    assert "Manche 1/8 · 10 cartes · garder 3 au plus" in "".join(t.texts())
+    t.ctx.tap(screen.button("cancel").rect, "annuler")
+    t.ctx.tap(screen.button("entry").rect, "cartes")
+    t.ctx.tap(screen.tiles["5"], "Armateur")
+    t.ctx.tap(screen.button("reveal").rect, "révéler")
+    assert "Armateurs" in t.texts()  # the board's head names the family in play in full
 
 
 @pytest.mark.parametrize("language", ["fr"])
@@ -378,7 +386,6 @@ def test_home_mid_game_leaves_it_unfinished_and_the_menu_resumes_it(table, langu
     without finishing the game; Koryŏ on Home's menu opens that game where it was (not a new
     game), while Chosŏn still starts a new one."""
     from companion.ui.home import HomeScreen
-    from companion.ui.screens.majority_common import SetupScreen
 
     t = table(language=language)
     home = HomeScreen(t.app)

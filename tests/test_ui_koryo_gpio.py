@@ -21,7 +21,8 @@ from companion.seat import Light
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DemoContext, demo_config
 from companion.ui.screens import koryo
-from companion.ui.screens.majority_common import GameScreen, SetupScreen
+from companion.ui.screens.majority_game import GameScreen
+from companion.ui.screens.majority_setup import SetupScreen
 
 FIVE = load_profile(profile_path("gpio-5-seats"))
 STEPS = 16  # 100 ms samples of each LED pin: 1.6 s, a whole cycle of every pattern

@@ -15,7 +15,7 @@ from companion.games.autoplay import next_action
 from companion.seat import Light
 from companion.ui.app import App, Screen
 from companion.ui.demo.majority import play
-from companion.ui.screens.majority_common import GameScreen
+from companion.ui.screens.majority_game import GameScreen
 
 
 def expected_lights(view: dict, seats: int) -> dict[int, Light]:

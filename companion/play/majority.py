@@ -39,6 +39,33 @@ OPTIONS_PER_PAGE = 4  # the powers screen's page: more options are picked field 
 
 
 @dataclass(frozen=True)
+class BoardCell:
+    """One player's count in one column of the majority board, and whether it holds the
+    family's majority (``HELD``; ``BROKEN``: by the tie-breaker in force) or ties for it."""
+
+    n: int
+    mark: str = ""
+
+
+HELD, BROKEN, TIED = "held", "broken", "tied"
+EVENTS, VP = "events", "vp"  # the board's columns after the families
+
+
+@dataclass(frozen=True)
+class BoardColumn:
+    """A column of the majority board: a family in play (``kind`` its value, ``"9"``…),
+    the events in front of the players (``EVENTS``) or the VP tokens (``VP``), with a cell
+    per player in the view's order."""
+
+    kind: str
+    cells: tuple[BoardCell, ...]
+
+    @property
+    def family(self) -> int | None:
+        return int(self.kind) if self.kind.isdigit() else None
+
+
+@dataclass(frozen=True)
 class EntryRefusal:
     """A card count refused as it is entered: the catalog key and its numbers."""
 
@@ -124,6 +151,29 @@ class MajorityController(FollowsSession):
 
     def can_undo(self) -> bool:
         return self.session.can_undo()
+
+    def board(self) -> list[BoardColumn]:
+        """The majority board: only the families someone has in play (highest value
+        first), then the events in front of the players (any kind, kept or not) when there
+        are any, then the VP tokens."""
+        v = self._view
+        players = v["players"]
+        majorities = {str(m["family"]): m for m in v["majorities"]}
+        columns = []
+        for value in sorted((f["value"] for f in v["families"]), reverse=True):
+            key = str(value)
+            counts = [v["areas"][p].get(key, 0) for p in players]
+            if any(counts):
+                m = majorities.get(key)
+                columns.append(BoardColumn(key, tuple(
+                    BoardCell(n, _mark(m, p)) for p, n in zip(players, counts, strict=True))))
+        kept = v.get("kept_events", {})
+        events = [sum(n for k, n in v["areas"][p].items() if not k.isdigit()) + kept.get(p, 0)
+                  for p in players]
+        if any(events):
+            columns.append(BoardColumn(EVENTS, tuple(BoardCell(n) for n in events)))
+        columns.append(BoardColumn(VP, tuple(BoardCell(v["tokens"][p]) for p in players)))
+        return columns
 
     # --- inputs -------------------------------------------------------------------------
 
@@ -232,3 +282,11 @@ class MajorityController(FollowsSession):
         if len(options) <= OPTIONS_PER_PAGE:
             return None
         return next(k for k in options[0] if len({repr(a.get(k)) for a in options}) > 1)
+
+
+def _mark(majority: dict | None, player: str) -> str:
+    if majority is None:
+        return ""
+    if majority["holder"] == player:
+        return BROKEN if majority["tie_breaker"] else HELD
+    return TIED if player in majority["tied"] else ""

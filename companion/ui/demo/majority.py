@@ -7,7 +7,9 @@ import random
 
 from companion.games.autoplay import next_action
 from companion.seat import Press
-from companion.ui.screens.majority_common import GameScreen, GameSpec, SetupScreen
+from companion.ui.screens.majority_common import GameSpec
+from companion.ui.screens.majority_game import GameScreen
+from companion.ui.screens.majority_setup import SetupScreen
 
 
 def play(ctx, action: dict) -> None:
@@ -95,7 +97,7 @@ def demo_game(ctx, spec: GameSpec, seed: int, drop_seat: int | None) -> None:
             ctx.tap(screen.button("powers").rect, "powers")
             ctx.shot()
             ctx.tap(screen.button("back").rect, "back")
-        if len(screen.info_pages) > 1 and "more" not in shown:
+        if v["round"] == v["rounds"] and len(screen.info_pages) > 1 and "more" not in shown:
             shown.add("more")
             ctx.app.step(block=False)  # after a fast-forward: draw this view first
             ctx.shot("crowded")

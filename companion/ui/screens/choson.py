@@ -1,24 +1,25 @@
-"""Chosŏn at the table: the screens of
-``companion.ui.screens.majority_common`` for Chosŏn (2–4 players, 9 families, events, Yi's
-Shield breaking ties on its family during the rounds).
+"""Chosŏn at the table: the screens of ``majority_setup`` and ``majority_game`` for Chosŏn
+(2–4 players, 9 families, events, Yi's Shield breaking ties on its family during the
+rounds).
 
 Seat buttons: A = next step (start the round, end the turn, end the round) from the seat
 whose turn it is, B = card entry, C = powers, long press = undo request (see
-``majority_common``)."""
+``majority_game``)."""
 
 from __future__ import annotations
 
 from companion.engine import choson
 from companion.ui.app import App, Screen
-from companion.ui.screens import majority_common as common
+from companion.ui.screens import majority_setup as setup
+from companion.ui.screens.majority_common import GameSpec
 
-SPEC = common.GameSpec(choson.GAME, choson.MIN_PLAYERS, choson.MAX_PLAYERS)
+SPEC = GameSpec(choson.GAME, choson.MIN_PLAYERS, choson.MAX_PLAYERS)
 
 
 def new_game(app: App) -> Screen:
-    return common.new_game(app, SPEC)
+    return setup.new_game(app, SPEC)
 
 
 def resume(app: App, game_id: int | None = None) -> Screen | None:
     """The unfinished game ``game_id`` of ``app.journal`` (None: the latest one)."""
-    return common.resume(app, SPEC, game_id)
+    return setup.resume(app, SPEC, game_id)

@@ -1,24 +1,25 @@
-"""Koryŏ at the table: the screens of
-``companion.ui.screens.majority_common`` for Koryŏ (2–4 players, 9 families, Barbarians and
-Lobbying; ties go to the Omniscient during the rounds).
+"""Koryŏ at the table: the screens of ``majority_setup`` and ``majority_game`` for Koryŏ
+(2–4 players, 9 families, Barbarians and Lobbying; ties go to the Omniscient during the
+rounds).
 
 Seat buttons: A = next step (start the round, end the turn, end the round) from the seat
 whose turn it is, B = card entry, C = powers, long press = undo request (see
-``majority_common``)."""
+``majority_game``)."""
 
 from __future__ import annotations
 
 from companion.engine import koryo
 from companion.ui.app import App, Screen
-from companion.ui.screens import majority_common as common
+from companion.ui.screens import majority_setup as setup
+from companion.ui.screens.majority_common import GameSpec
 
-SPEC = common.GameSpec(koryo.GAME, koryo.MIN_PLAYERS, koryo.MAX_PLAYERS)
+SPEC = GameSpec(koryo.GAME, koryo.MIN_PLAYERS, koryo.MAX_PLAYERS)
 
 
 def new_game(app: App) -> Screen:
-    return common.new_game(app, SPEC)
+    return setup.new_game(app, SPEC)
 
 
 def resume(app: App, game_id: int | None = None) -> Screen | None:
     """The unfinished game ``game_id`` of ``app.journal`` (None: the latest one)."""
-    return common.resume(app, SPEC, game_id)
+    return setup.resume(app, SPEC, game_id)

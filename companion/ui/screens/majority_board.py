@@ -1,0 +1,263 @@
+"""The Koryŏ and Chosŏn game screen's board mode: the live majority board and the lines
+under it, sized to be read from a chair.
+
+The board has a row per player (their seat's colour, their name) and a column per family
+someone has in play (highest value first), then the events in front of the players, then
+the VP tokens; the controller (``MajorityController.board``) says which. A family's head
+is a chip of its own colour with its value, and its name in full when the columns leave
+room for it; the family's majority holder has that colour in their cell, ``*`` when the
+tie-breaker in force gave it (said under the board), a tie is outlined and marked ``=``, a
+zero is left empty. Every figure is ``FIGURE`` units (24 px per 480 px of screen).
+
+Under the board, in the same large type: the powers of the phase, protections in force,
+end-of-round limit warnings, the tie-breaker and Chosŏn's tokens. The rows are as tall as
+the lines leave room for; what does not fit goes on "more" pages that a tap on the board
+turns (the board's head corner says how many lines wait there), the tie-breaker first on
+each when a cell shows ``*``.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.play.majority import BROKEN, HELD, TIED, VP, BoardColumn
+from companion.ui import theme as th
+from companion.ui.screens.majority_common import FIGURE, make_button, row_of
+from companion.ui.theme import Painter
+from companion.ui.widgets import SMALLEST
+
+# A colour per family value (the chips of the board's head, the holder's cell, the card
+# entry's tiles): light enough for dark ink, told apart by lightness as well as hue.
+FAMILY_COLOURS: dict[int, tuple[int, int, int]] = {
+    9: (240, 212, 96),
+    8: (242, 160, 84),
+    7: (168, 204, 108),
+    6: (104, 206, 186),
+    5: (128, 172, 240),
+    4: (192, 152, 232),
+    3: (232, 128, 132),
+    2: (164, 164, 176),
+    1: (244, 244, 236),
+}
+NAME = 30  # units: a player's name in their row
+HEAD = 36  # units: the board's head row (a family's chip)
+ROW_MIN, ROW_MAX = 29, 46  # units: a player's row
+INFO_LINE = 29  # units: a line under the board (its type: FIGURE units)
+FAMILY_MIN = 40  # units: a family's column (its chip and a two-figure count)
+COLUMN_MAX = 170  # units: a column's width when there is room to spare
+Line = list[tuple[str, tuple]]  # a line under the board: one or two (text, colour) items
+
+
+class BoardMode:
+    """The board mode of ``majority_game.GameScreen`` (its other methods are the game
+    screen's: the view, the sentences, the catalog)."""
+
+    # --- layout -------------------------------------------------------------------------
+
+    def _layout_board(self) -> None:
+        items = []
+        if len(self.app.screens) > 1:  # opened from Home: a way back
+            items.append((self.t("majority.home"), self.home, "home"))
+        items.append((self.t("majority.undo_sure" if self.undo_armed else "majority.undo"),
+                      self.undo, "undo"))
+        if self.game.can_enter():
+            items.append((self.t("majority.enter", player=self.view["current_player"]),
+                          self.open_entry, "entry"))
+        if self.offered():
+            items.append((self.t("majority.powers"), self.open_powers, "powers"))
+        step = self.game.next_step()
+        if step is not None:
+            items.append((self.t(f"majority.step.{step['action']}"), self.step, "step"))
+        self._bar(items)
+        self.columns = self.game.board()
+        self._size_columns()
+        px = self.app.theme.px
+        lines, _ = self.info_lines()
+        n = len(self.view["players"])
+        line_h = px(INFO_LINE)
+        room = self.body.h - self.head_h - px(4)
+        shown = min(len(lines), max(0, room - n * px(ROW_MIN)) // line_h)
+        self.row_h = min(px(ROW_MAX), (room - shown * line_h) // n)
+        top = self.body.y + self.head_h + self.row_h * n + px(4)
+        self.info_rect = pygame.Rect(self.body.x, top, self.body.w, self.body.bottom - top)
+        self.info_pages = self._info_pages()
+        self.info_page %= len(self.info_pages)
+        if len(self.info_pages) > 1:  # the whole board is the big target of "more"
+            self.buttons.append(make_button(self.body, "", self.next_info, "more"))
+
+    def column_label(self, column: BoardColumn) -> str:
+        """A column's name: the family's in full (plural), the events', the VP's."""
+        if column.family is not None:
+            return self.kind_name(column.family, plural=True)
+        return self.t(f"majority.col.{column.kind}")
+
+    def _size_columns(self) -> None:
+        """The name column and each board column's width; whether the families' heads have
+        room for their names beside their values."""
+        theme, px = self.app.theme, self.app.theme.px
+        body = self.body
+        name_font = theme.font(px(NAME))
+        widest = max(name_font.size(p)[0] for p in self.view["players"])
+        self.name_w = max(px(90), min(body.w * 3 // 10, round(widest * th.SQUEEZE) + px(18)))
+        small = theme.font(px(SMALLEST))
+        needs = [px(FAMILY_MIN) if c.family is not None
+                 else max(px(FAMILY_MIN), round(small.size(self.column_label(c))[0] * th.SQUEEZE)
+                          + px(8)) for c in self.columns]
+        room = body.w - self.name_w
+        if sum(needs) > room:  # the names give way first, then every column alike
+            self.name_w = max(px(64), body.w - sum(needs))
+            room = body.w - self.name_w
+            needs = [w * room // sum(needs) for w in needs]
+        spare = (room - sum(needs)) // len(needs)
+        self.col_w = [min(max(w, px(COLUMN_MAX)), w + spare) for w in needs]
+        figure = theme.font(px(FIGURE))
+        self.named_heads = all(
+            small.size(self.column_label(c))[0] * th.SQUEEZE + figure.size(c.kind)[0] + px(30)
+            <= w for c, w in zip(self.columns, self.col_w, strict=True) if c.family is not None)
+        self.head_h = px(HEAD)
+
+    # --- the lines under the board ------------------------------------------------------
+
+    def info_lines(self) -> tuple[list[Line], list[Line]]:
+        """What is said under the board, as lines of one or two (text, colour) items:
+        powers and protections (a line each, more when long), then limit warnings, the
+        tie-breaker and Chosŏn's tokens (two a line when short). When a cell shows ``*``
+        the tie-breaker comes first: it is also returned apart, to head every "more" page."""
+        theme, v = self.app.theme, self.view
+        p = Painter(self.app.canvas, theme)
+        font = theme.font(theme.px(FIGURE))
+        width = self.body.w
+        wide = [(self.power_text(pw), th.INK) for pw in v["powers"]] + [
+            (self.protection_text(pr), th.INK_SOFT) for pr in v["protections"]
+        ]
+        breaker = [(self.breaker_text(), th.INK_SOFT)]
+        broken = any(m["tie_breaker"] for m in v["majorities"])  # a cell shows "*": say why
+        narrow = [(w, th.WARNING) for w in self.limit_texts()] + ([] if broken else breaker) + [
+            (line, th.INK_SOFT) for line in self.token_texts()
+        ]
+        half = (width - theme.px(10)) // 2
+        pinned: list[Line] = []
+        for text, colour in breaker if broken else []:
+            pinned += [[(part, colour)] for part in p.lines(text, font, width)]
+        lines = list(pinned)
+        for text, colour in wide:  # a sentence too long for one line takes more
+            lines += [[(part, colour)] for part in p.lines(text, font, width)]
+        pair: Line = []
+        for item in narrow:  # short ones two a line
+            if font.size(item[0])[0] > half:
+                lines += [[(part, item[1])] for part in p.lines(item[0], font, width)]
+                continue
+            pair.append(item)
+            if len(pair) == 2:
+                lines.append(pair)
+                pair = []
+        if pair:
+            lines.append(pair)
+        return lines, pinned
+
+    def _info_pages(self) -> list[list[Line]]:
+        """The lines under the board, and when they do not all fit there, "more" pages over
+        the whole board (the tie-breaker line first on each); every page but the last ends
+        with how many lines are still to come, the last with how to get back to the board."""
+        lines, pinned = self.info_lines()
+        line_h = self.app.theme.px(INFO_LINE)
+        fit = self.info_rect.h // line_h
+        if len(lines) <= fit:
+            return [lines]
+        chunks = [lines[:fit]]
+        rest = lines[max(fit, len(pinned)):]
+        per = max(1, self.body.h // line_h - len(pinned) - 1)
+        chunks += [pinned + rest[i:i + per] for i in range(0, len(rest), per)]
+        total = sum(len(line) for line in lines)
+        self.hidden = [total - sum(len(line) for line in chunks[0])] + [
+            sum(len(line) for line in rest[i * per:]) for i in range(1, len(chunks))]
+        pages = [chunks[0]]
+        for i, chunk in enumerate(chunks[1:], 1):
+            if i + 1 < len(chunks):
+                footer = self.t("majority.more_tag", n=self.hidden[i])
+            else:
+                footer = self.t("majority.info_back")
+            pages.append(chunk + [[(footer, th.INK_SOFT)]])
+        return pages
+
+    def next_info(self) -> None:
+        """The next "more" page of the lines under the board (after the last: the board)."""
+        self.info_page = (self.info_page + 1) % len(self.info_pages)
+        self.app.invalidate()
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def _draw_board(self, p: Painter) -> None:
+        if len(self.info_pages) > 1:
+            p.targets.append(self.body)  # a tap on the board turns the "more" pages
+        if self.info_page:
+            self._draw_info(p, self.body, self.info_pages[self.info_page])
+            return
+        px = self.app.theme.px
+        v = self.view
+        x0 = self.body.x + self.name_w
+        y = self.body.y
+        if len(self.info_pages) > 1:  # the head's corner: how many lines wait on pages
+            corner = pygame.Rect(self.body.x, y, self.name_w - px(6), self.head_h)
+            pygame.draw.rect(p.surface, th.PLATE, corner.inflate(0, -px(4)),
+                             border_radius=px(8))
+            self.draw_text(p, self.t("majority.more_tag", n=self.hidden[0]), 26, th.WARNING,
+                           corner.inflate(-px(10), 0), "center")
+        x = x0
+        for column, w in zip(self.columns, self.col_w, strict=True):
+            self._draw_head(p, column, pygame.Rect(x, y, w, self.head_h))
+            x += w
+        y += self.head_h
+        for i, player in enumerate(v["players"]):
+            row = pygame.Rect(self.body.x, y, self.body.w, self.row_h)
+            seat = self.seat_of(player)
+            colour = self.app.seats[seat].colour if seat < len(self.app.seats) else th.INK
+            pygame.draw.rect(p.surface, colour, pygame.Rect(row.x, row.y + px(4), px(6),
+                                                            self.row_h - px(8)))
+            name_box = pygame.Rect(row.x + px(12), row.y, self.name_w - px(14), self.row_h)
+            is_current = player == v["current_player"]
+            self.name_text(p, player, NAME, th.WARNING if is_current else th.INK, name_box)
+            x = x0
+            for column, w in zip(self.columns, self.col_w, strict=True):
+                cell = pygame.Rect(x, y, w, self.row_h).inflate(-px(4), -px(3))
+                self._draw_cell(p, column, column.cells[i], cell)
+                x += w
+            y += self.row_h
+        self._draw_info(p, self.info_rect, self.info_pages[0])
+
+    def _draw_head(self, p: Painter, column: BoardColumn, rect: pygame.Rect) -> None:
+        px = self.app.theme.px
+        chip = rect.inflate(-px(4), -px(4))
+        if column.family is None:
+            self.draw_text(p, self.column_label(column), 26, th.INK_SOFT, chip, "center")
+            return
+        pygame.draw.rect(p.surface, FAMILY_COLOURS[column.family], chip, border_radius=px(8))
+        if not self.named_heads:
+            self.draw_text(p, column.kind, FIGURE, th.BUTTON_INK, chip, "center")
+            return
+        figure = self.app.theme.font(px(FIGURE))
+        value = pygame.Rect(chip.x + px(6), chip.y, figure.size(column.kind)[0], chip.h)
+        p.text(column.kind, figure, th.BUTTON_INK, value, "left")
+        name = pygame.Rect(value.right + px(6), chip.y, chip.right - value.right - px(10), chip.h)
+        self.draw_text(p, self.column_label(column), SMALLEST, th.BUTTON_INK, name, "left")
+
+    def _draw_cell(self, p: Painter, column: BoardColumn, cell, rect: pygame.Rect) -> None:
+        px = self.app.theme.px
+        ink, mark = (th.INK_SOFT if column.kind == VP else th.INK), ""
+        if cell.mark in (HELD, BROKEN):
+            pygame.draw.rect(p.surface, FAMILY_COLOURS[column.family], rect, border_radius=px(6))
+            ink, mark = th.BUTTON_INK, "*" if cell.mark == BROKEN else ""
+        elif cell.mark == TIED:
+            pygame.draw.rect(p.surface, th.WARNING, rect, width=max(1, px(3)),
+                             border_radius=px(6))
+            mark = "="
+        if cell.n or column.kind == VP:
+            self.draw_text(p, f"{cell.n}{mark}", FIGURE, ink, rect, "center")
+
+    def _draw_info(self, p: Painter, rect: pygame.Rect, lines: list[Line]) -> None:
+        px = self.app.theme.px
+        line_h = px(INFO_LINE)
+        for i, line in enumerate(lines):
+            row = pygame.Rect(rect.x, rect.y + i * line_h, rect.w, line_h)
+            for (text, colour), cell in zip(line, row_of(row, len(line), px(10)), strict=True):
+                self.draw_text(p, text, FIGURE, colour, cell)

@@ -1,0 +1,458 @@
+"""A Koryŏ or Chosŏn game in progress: ``GameScreen`` shows one game through its
+controller's view (``companion.play.majority``), in four modes:
+
+- ``board``: the live majority board and the lines under it (``majority_board``);
+- ``entry`` and ``powers``: the card entry and the powers' choices (``majority_choice``);
+- ``final``: the shared winner screen; the result is recorded in ``app.history`` and the
+  journal's game is finished as soon as the game is over.
+
+Above every mode but the final one: who acts and what, in large type, then the round line
+(round n/8, deal d, keep at most l, first player, VP bank; one round number, the prompt's
+too), its figures large. Every change goes through the controller; a refusal shows the
+engine's reason and changes nothing. Undo is on every game screen but the final one. The
+board's Home button goes back to Home and leaves the game unfinished in the journal: the
+game's menu entry opens it again where it was.
+
+The seat buttons (the new-game screen's help line says it too): **A** = the next step
+(start the round, end the turn, end the round), from the seat whose turn it is (the first
+player's seat between turns); **B** = the current player opens their card entry; **C** =
+the current player opens the powers; a **long press** of the seat that made the last action
+asks for an undo (another seat is told it can't), shown on screen until that seat's second
+long press or two taps on Undo ("Sure? Undo") carry it out.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import pygame
+
+from companion.play.majority import (
+    NOT_YOUR_TURN,
+    NOT_YOUR_UNDO,
+    NOTHING_TO_UNDO,
+    OPEN_ENTRY,
+    OPEN_POWERS,
+    REFUSED,
+    STEPPED,
+    UNDO_ASKED,
+    UNDONE,
+    MajorityController,
+)
+from companion.seat import ButtonEvent, Light
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.screens.majority_board import BoardMode, Line
+from companion.ui.screens.majority_choice import ChoiceModes
+from companion.ui.screens.majority_common import (
+    BaseScreen,
+    GameSpec,
+    Runs,
+    felt,
+    make_button,
+    row_of,
+)
+from companion.ui.theme import Painter
+from companion.ui.widgets import SMALLEST, headline, shorten
+from companion.ui.winner import Standing, WinnerView
+
+log = logging.getLogger(__name__)
+
+# Chosŏn's riposte tokens, as the engine names them -> catalog key.
+TOKENS = {"Return Fire": "return_fire", "Counter-Attack": "counter_attack"}
+BANNER = 28  # units: the round line's height (its figures FIGURE units)
+
+
+class GameScreen(BoardMode, ChoiceModes, BaseScreen):
+    """A Koryŏ or Chosŏn game in progress (see the module docstring); ``new_setup`` makes
+    the new-game screen that follows a game over when nothing is under this screen."""
+
+    def __init__(self, app: App, spec: GameSpec, game: MajorityController,
+                 new_setup: Callable[[App, GameSpec], Screen]) -> None:
+        super().__init__(app)
+        self.spec = spec
+        self.new_setup = new_setup
+        self.game = game
+        app.follow(game)
+        self.mode = "board"
+        self.entry: dict[str, int] = {}
+        self.selected: str | None = None
+        self.power_index = 0
+        self.page = 0
+        self.picked: dict[str, object] = {}  # choices made towards a power's action
+        self.pick_field: str | None = None  # what the power's buttons choose now
+        self.info_page = 0  # 0: the board; 1…: the "more" pages of the lines under it
+        self.undo_armed = False  # Undo tapped once: the next tap on it undoes
+        self.info_pages: list[list[Line]] = [[]]
+        self.lang = app.catalog.language
+        self.names = {f["value"]: f for f in self.view["families"]}
+        self.events = {e["key"]: e for e in self.view["events"]}
+        self.kinds = [str(v) for v in sorted(self.names, reverse=True)] + list(self.events)
+
+        self._show()
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return f"{self.spec.game}-{self.mode}"
+
+    # --- names ------------------------------------------------------------------------
+
+    def kind_name(self, kind: str | int, plural: bool = False) -> str:
+        key = str(kind)
+        item = self.names[int(key)] if key.isdigit() else self.events[key]
+        return item[f"{self.lang}_plural"] if plural else item[self.lang]
+
+    @property
+    def view(self) -> dict:
+        return self.game.view()
+
+    def lights(self) -> dict[int, Light]:
+        return self.game.lights()
+
+    def seat_of(self, player: str) -> int:
+        return self.game.seat_of(player)
+
+    # --- the session --------------------------------------------------------------------
+
+    def _show(self) -> None:
+        """Take the session's view: mode, recording of a finished game."""
+        view = self.view
+        if view["final"] is not None:
+            self.mode = "final"
+            self.game.record(self.app.history)
+        elif not {"entry": self.game.can_enter,
+                  "powers": self.game.offered}.get(self.mode, bool)():
+            self.mode = "board"
+        self.info_page = 0
+        self._layout()
+        self.app.invalidate()
+
+    def dispatch(self, action: dict) -> bool:
+        """Send ``action`` to the game; a refusal shows its reason and changes nothing."""
+        if not self.game.dispatch(action):
+            self.message = self.t("majority.refused", reason=self.refusal(self.game.refusal))
+            self.app.invalidate()
+            return False
+        self.message = None
+        self._show()
+        return True
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        undo = self.button("undo")
+        if self.undo_armed and (undo is None or not undo.rect.collidepoint(pos)):
+            self.disarm()
+        super().pointer_down(pos)
+
+    def undo(self) -> None:
+        """Undo takes two taps: the first turns the button into "Sure? Undo"."""
+        if not self.undo_armed:
+            self.undo_armed = True
+            self._show()
+            return
+        self.undo_armed = False
+        self._undone(self.game.undo() is not None)
+
+    def disarm(self) -> bool:
+        """Anything but the second tap on Undo cancels it; True if it was armed."""
+        if self.undo_armed:
+            self.undo_armed = False
+            self._show()
+            return True
+        return False
+
+    def _undone(self, done: bool) -> None:
+        self.message = self.t("majority.undone" if done else "majority.nothing_to_undo")
+        if done:
+            self.mode = "board"
+        self._show()
+
+    def acting(self) -> str:
+        return self.game.acting()
+
+    def offered(self) -> list[tuple[dict, list[dict]]]:
+        return self.game.offered()
+
+    # --- sentences ----------------------------------------------------------------------
+
+    def power_text(self, power: dict) -> str:
+        """The engine's sentence for a power, from the catalog of the screen's language."""
+        g, code, params = self.spec.game, power["code"], power["params"]
+        fmt: dict[str, object] = {"player": power["player"], **params}
+        if power["family"] is not None:
+            fmt["family"] = self.kind_name(power["family"], plural=True)
+        key = f"{g}.power.{code}"
+        if g == "choson" and code == "take_vp" and not power["must"]:
+            key += "_from"
+        elif code == "sword" and params["n"] > 1:
+            key += "_left"
+        elif code == "riposte":
+            turn = self.view["turn"]
+            fmt["attacker"] = self.view["current_player"]
+            fmt["character"] = self.kind_name(turn["character"])
+            fmt["token"] = self.t(f"{g}.token.{TOKENS[turn['riposte'][1]]}")
+        return self.t(key, **fmt)
+
+    def protection_text(self, prot: dict) -> str:
+        g = self.spec.game
+        return self.t(
+            f"{g}.protection.{prot['family']}" if g == "koryo" else f"{g}.protection.shield",
+            player=prot["player"],
+            family=self.kind_name(prot["family"], plural=True),
+        )
+
+    def limit_texts(self) -> list[str]:
+        """Players over the end-of-round limit (during the round: a warning ahead; at the end:
+        those whose discard power does not already say it, Koryŏ's events)."""
+        v = self.view
+        discarding = {pw["player"] for pw in v["powers"] if pw["code"] == "discard"}
+        out = []
+        for check in v["limits"]:
+            if check["counted"] > check["limit"] and check["player"] not in discarding:
+                out.append(self.t(f"{self.spec.game}.over_limit", player=check["player"],
+                                  counted=check["counted"], limit=check["limit"]))
+        return out
+
+    def breaker_text(self) -> str:
+        """Which tie-breaker is in force during the rounds."""
+        v, g = self.view, self.spec.game
+        if g == "koryo":
+            if v["omniscient"]:
+                return self.t("koryo.breaker", player=v["omniscient"],
+                              family=self.kind_name(1, plural=True))
+            return self.t("koryo.no_breaker", family=self.kind_name(1))
+        if v["shield"]:
+            return self.t("choson.breaker", player=v["shield"]["player"],
+                          family=self.kind_name(v["shield"]["family"], plural=True))
+        return self.t("choson.no_breaker")
+
+    def token_texts(self) -> list[str]:
+        """Chosŏn's tokens that follow majorities, and Yi's Legacy."""
+        v = self.view
+        if self.spec.game != "choson":
+            return []
+        out = []
+        for key, who in (("return_fire", v["return_fire"]),
+                         ("counter_attack", v["counter_attack"]), ("legacy", v["legacy"])):
+            if who:
+                out.append(self.t(f"choson.holds.{key}", player=who))
+        return out
+
+    def status(self) -> str:
+        """What the table does now."""
+        v = self.view
+        phase, who = v["phase"], v["current_player"]
+        if self.game.undo_request is not None:
+            name = self.app.seats[self.game.undo_request].name
+            return self.t("majority.undo_request", name=name)
+        if phase == "setup":
+            return self.t("majority.status.setup", player=v["first_player"], round=v["round"] + 1)
+        if phase == "end":
+            return self.t("majority.status.end", player=v["first_player"])
+        if phase == "time_travel":
+            return self.t("majority.status.time_travel", player=who)
+        if not v["turn"]["revealed"]:
+            return self.t("majority.status.reveal", player=who, n=v["deals"][who])
+        return self.t("majority.status.main", player=who)
+
+    # --- inputs -------------------------------------------------------------------------
+
+    def step(self) -> None:
+        action = self.game.next_step()
+        if action is not None:
+            self.dispatch(action)
+
+    def back(self) -> None:
+        self.mode, self.message = "board", None
+        self._layout()
+        self.app.invalidate()
+
+    def on_button(self, event: ButtonEvent) -> None:
+        """What the press did (the controller decides) is shown."""
+        acting = self.game.acting()
+        self.disarm()
+        did = self.game.press(event)
+        if did in (UNDONE, NOTHING_TO_UNDO):
+            self._undone(did == UNDONE)
+        elif did == UNDO_ASKED:
+            self.message = None  # the request shows on the status line
+            self.app.invalidate()
+        elif did == NOT_YOUR_UNDO:
+            seat = self.game.undo_seat()
+            key = "majority.undo_not_yours" if seat is not None else "majority.undo_on_screen"
+            self.message = self.t(key, name=self.app.seats[event.seat].name,
+                                  player=self.app.seats[seat].name if seat is not None else "")
+            self.app.invalidate()
+        elif did == NOT_YOUR_TURN:
+            self.message = self.t("majority.not_your_turn", name=self.app.seats[event.seat].name,
+                                  player=acting)
+            self.app.invalidate()
+        elif did == STEPPED:
+            self.message = None
+            self._show()
+        elif did == REFUSED:
+            self.message = self.t("majority.refused", reason=self.refusal(self.game.refusal))
+            self.app.invalidate()
+        elif did == OPEN_ENTRY:
+            self.open_entry()
+        elif did == OPEN_POWERS:
+            self.open_powers()
+
+    def done(self) -> None:
+        """After the final screen: back to the screen below (Home), or a new game."""
+        if len(self.app.screens) > 1:
+            self.app.pop()
+        else:
+            self.app.replace(self.new_setup(self.app, self.spec))
+
+    def home(self) -> None:
+        """Back to Home; the game stays unfinished in the journal (the menu resumes it)."""
+        log.info("%s game %d left unfinished for Home", self.spec.game,
+                 self.game.session.game_id)
+        if len(self.app.screens) > 1:
+            self.app.pop()
+
+    # --- layout -------------------------------------------------------------------------
+
+    def _layout(self) -> None:
+        px = self.app.theme.px
+        r = self.inner
+        gap = px(6)
+        bh = self.button_h()
+        # Who acts and what, in large type at the top; the round and the bank under it.
+        self.status_rect = pygame.Rect(r.x, r.y, r.w, px(29))
+        self.banner_rect = pygame.Rect(r.x, self.status_rect.bottom, r.w, px(BANNER))
+        self.bar_rect = pygame.Rect(r.x, r.bottom - bh, r.w, bh)
+        self.body = pygame.Rect(r.x, self.banner_rect.bottom + gap, r.w,
+                                self.bar_rect.top - gap - self.banner_rect.bottom - gap)
+        layout = {"board": self._layout_board, "entry": self._layout_entry,
+                  "powers": self._layout_powers, "final": self._layout_final}[self.mode]
+        layout()
+
+    def _bar(self, items: list[tuple[str, Callable[[], None], str]]) -> None:
+        gap = self.app.theme.px(8)
+        self.buttons = [
+            make_button(rect, label, fn, key)
+            for rect, (label, fn, key) in zip(row_of(self.bar_rect, len(items), gap), items,
+                                              strict=True)
+        ]
+
+    def _layout_final(self) -> None:
+        """The shared winner screen (companion/ui/winner.py) over the whole canvas."""
+        final = self.view["final"]
+        rows = [("families", self.t("majority.final.families")), *(
+            (k, label) for label, k in self.final_rows())]
+
+        def cell(pl: dict, key: str) -> str:
+            if key != "families":
+                return str(pl["breakdown"][key])
+            scored = [str(f["family"]) for f in final["families"] if f["holder"] == pl["name"]]
+            total = sum(pl["breakdown"][f"family_{f}"] for f in scored)
+            return f"{'+'.join(scored)} = {total}" if len(scored) > 1 else str(total)
+
+        self.winner = WinnerView(
+            self.app, self.spec.game,
+            [Standing(pl["name"], str(pl["total"]), [cell(pl, k) for k, _ in rows])
+             for pl in final["players"]],
+            [label for _, label in rows], final["winners"],
+            [(self.t("majority.done"), self.done, "done")], self.game.played)
+        self.buttons = self.winner.buttons
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def banner(self) -> str:
+        v = self.view
+        s = v["season"]  # one round number: the prompt's, the banner's, Home's
+        return self.t("majority.banner.round", round=s["round"], rounds=v["rounds"],
+                      deal=s["deal"], limit=s["limit"])
+
+    def draw(self, p: Painter) -> None:
+        if self.mode == "final":
+            self.winner.draw(p)
+            return
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        font = self.app.theme.font(self.app.theme.px(SMALLEST))
+        if self.message and font.size(self.message)[0] > self.status_rect.w:
+            self._draw_alert(p, font)  # a long refusal takes the banner's place
+        else:
+            self._draw_banner(p, font)
+        {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,
+         }[self.mode](p)
+        for button in self.buttons:
+            if getattr(button, "key", "") == "undo" and self.game.undo_request is not None:
+                glow = button.rect.inflate(self.app.theme.px(6), self.app.theme.px(6))
+                pygame.draw.rect(p.surface, th.WARNING, glow, border_radius=glow.h // 4)
+            key = getattr(button, "key", "")
+            if not key.startswith("kind-") and key != "more":
+                button.draw(p)
+
+    def _draw_banner(self, p: Painter, font: pygame.font.Font) -> None:
+        """The round line (left) and the first player and VP bank (right), figures large:
+        the words as large as the line allows, then the first player's name shortened."""
+        v, theme, box = self.view, self.app.theme, self.banner_rect
+        gap = theme.px(16)
+        fmt = {"bank": v["bank"], "tokens": v["vp_tokens"]}
+        player = v["first_player"]
+        for words in (26, 24, SMALLEST):
+            left = Runs(theme, self.banner(), words)
+            right = Runs(theme, self.t("majority.banner.side", player=player, **fmt), words)
+            if left.width() + gap + right.width() <= box.w:
+                break
+        while left.width() + gap + right.width() > box.w and len(player) > 1:
+            player = player[:-1]
+            right = Runs(theme, self.t("majority.banner.side", player=player + "…", **fmt),
+                         SMALLEST)
+        if self.mode != "powers":  # there the power's sentence takes the line
+            left.draw(p, th.INK_SOFT, box)
+            right.draw(p, th.WARNING, box, "right")
+        if self.mode == "powers" and self.pick_field is not None:
+            status = self.t(f"majority.pick.{self.pick_field}")  # what the buttons choose
+        else:
+            status = self.status()
+        status = self.message or status
+        warn = self.message is not None or self.game.undo_request is not None
+        # Last resort for long names: the line ends with an ellipsis rather than cut off.
+        headline(p, status, self.status_rect, th.WARNING if warn else th.INK)
+
+    def _draw_alert(self, p: Painter, font: pygame.font.Font) -> None:
+        """A message too long for the status line, over the banner and status lines."""
+        px = self.app.theme.px
+        band = self.banner_rect.union(self.status_rect)
+        pygame.draw.rect(p.surface, th.WARNING_BG, band, border_radius=px(8))
+        inner = band.inflate(-px(16), -px(4))
+        line_h = font.get_linesize()
+        lines = p.lines(self.message or "", font, inner.w)
+        fit = max(1, inner.h // line_h)
+        if len(lines) > fit:
+            lines = lines[: fit - 1] + [shorten(" ".join(lines[fit - 1:]), font, inner.w)]
+        y = inner.centery - line_h * len(lines) // 2
+        for line in lines:
+            p.text(line, font, th.WARNING, pygame.Rect(inner.x, y, inner.w, line_h), "left")
+            y += line_h
+
+    def final_headline(self) -> str:
+        winners = self.view["final"]["winners"]
+        key = "majority.final.winner" if len(winners) == 1 else "majority.final.shared"
+        return self.t(key, names=", ".join(winners))
+
+    def final_rows(self) -> list[tuple[str, str]]:
+        g = self.spec.game
+        keys = ["events", "tokens"] if g == "koryo" else [
+            "tokens", "kept_events", "first_player", "yi_legacy"]
+        return [(self.t(f"majority.final.{k}"), k) for k in keys]
+
+    def describe(self) -> str:
+        v = self.view
+        if self.mode == "final":
+            totals = ", ".join(f"{pl['name']} {pl['total']}" for pl in v["final"]["players"])
+            return f"{self.name} | {self.final_headline()} | {totals}"
+        holders = " ".join(
+            f"{m['family']}:{m['holder'] or ('=' if m['tied'] else '-')}" for m in v["majorities"]
+        )
+        parts = [self.name, self.banner(), self.message or self.status(), holders]
+        if self.mode == "entry":
+            parts.append(str(self.entry))
+        parts += [self.power_text(pw) for pw in v["powers"]]
+        return " | ".join(parts)
+
+
