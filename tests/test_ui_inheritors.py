@@ -45,14 +45,18 @@ def test_three_players_entered_by_touch_score_as_companion_score_and_land_in_his
     t = open_table()
     sheet = start(t)
     assert t.backend.light(1) is Light.FIRST_PLAYER  # Ben, tapped first
-    assert [t.backend.light(s) for s in (0, 2, 3)] == [Light.OFF] * 3
+    assert t.backend.light(0) is Light.YOUR_TURN  # Ana's count open
+    assert [t.backend.light(s) for s in (2, 3)] == [Light.OFF] * 2
     enter(t, sheet, THREE)
     assert sheet.view["score"] == expected
     game_id = sheet.game.session.game_id
     assert len(t.journal.actions(game_id)) > 20  # every entry journaled
+    assert t.backend.light(2) is Light.YOUR_TURN  # Cleo's count open, the last
     t.tap(sheet.finish_rect, "final score")
     final = t.app.screen
     assert isinstance(final, screens.ResultScreen)
+    assert [t.backend.light(s) for s in range(4)] == [
+        Light.OFF, Light.FIRST_PLAYER, Light.OFF, Light.OFF]
     shown = " ".join(t.texts())
     assert "Winner: Ana" in shown and "most cards in hand" in shown
     for p in expected["players"]:
@@ -112,7 +116,7 @@ def test_two_players_a_fifth_colour_is_refused(open_table):
     sheet = start(t, seats=(0, 3), first=0)
     for colour in ("yellow", "purple"):
         set_value(t, sheet, f"stack:{colour}", 2)
-    t.tap(sheet.tab_rects[1], "Dan")
+    t.tap(sheet.player_rects[1], "Dan")
     set_value(t, sheet, "stack:blue", 3)
     set_value(t, sheet, "stack:red", 1)
     t.tap(sheet.field_rects["stack:green"], "green")
@@ -137,19 +141,28 @@ def test_the_sheet_offers_only_the_five_colours_of_the_game(open_table):
                                 "value": 2})
 
 
-def test_a_quest_of_three_is_refused(open_table):
-    """Quests are worth 2 (fulfilled) or 1 (not): + on a fulfilled quest is refused."""
+def test_quests_are_counted_fulfilled_and_failed_and_no_more_than_laid_out(open_table):
+    """Quests are worth 2 (fulfilled) or 1 (not): each kind has its own − / +; − takes the
+    last quest of that kind off; more quests than the game lays out (5 with 3 players) are
+    refused."""
     t = open_table()
     sheet = start(t)
     t.tap(sheet.field_rects["quests"], "quests")
-    t.tap(sheet.add_rect, "add quest")
-    assert sheet.sheet.end("Ana").quests == (2,)
-    t.tap(sheet.plus_rect, "+")
-    assert sheet.message == "Refused: a quest is worth 2 (fulfilled) or 1 (not), not 3"
-    assert sheet.sheet.end("Ana").quests == (2,)
-    t.tap(sheet.minus_rect, "-")
-    t.tap(sheet.minus_rect, "-")  # below 1: the quest is taken off
-    assert sheet.sheet.end("Ana").quests == ()
+    fulfilled, failed = (sheet.quest_rects[f"quests:{v}"] for v in (2, 1))
+    t.tap(fulfilled[1], "+ fulfilled")
+    t.tap(failed[1], "+ failed")
+    t.tap(fulfilled[1], "+ fulfilled")
+    assert sheet.sheet.end("Ana").quests == (2, 1, 2)
+    t.tap(fulfilled[0], "- fulfilled")
+    assert sheet.sheet.end("Ana").quests == (2, 1)
+    t.tap(failed[0], "- failed")
+    t.tap(failed[0], "- failed: none left, nothing happens")
+    assert sheet.sheet.end("Ana").quests == (2,) and sheet.message is None
+    for _ in range(4):
+        t.tap(failed[1], "+ failed")
+    t.tap(fulfilled[1], "+ fulfilled")
+    assert sheet.message == "Refused: the game lays out 5 quests"
+    assert sheet.sheet.end("Ana").quests == (2, 1, 1, 1, 1)
 
 
 def test_supplies_and_a_taken_relic_are_refused_with_their_reason(open_table):
@@ -159,7 +172,7 @@ def test_supplies_and_a_taken_relic_are_refused_with_their_reason(open_table):
     sheet = start(t)
     t.tap(sheet.field_rects["relics"], "relics")
     t.tap(sheet.relic_rects["red"], "red relic")
-    t.tap(sheet.tab_rects[1], "Ben")
+    t.tap(sheet.player_rects[1], "Ben")
     t.tap(sheet.relic_rects["red"], "red relic")
     assert sheet.message == "Refused: Ana already holds the Red relic"
     set_value(t, sheet, "honors", 5)
@@ -170,6 +183,29 @@ def test_supplies_and_a_taken_relic_are_refused_with_their_reason(open_table):
     t.tap(sheet.minus_rect, "-")
     assert sheet.message == "Refused: Ben holds 2 tomes and relics, more than 1 card in hand"
     assert sheet.sheet.end("Ben").hand == 2
+
+
+@pytest.mark.parametrize("language,tomes,said", [
+    ("en", 1, "Refused: Ana holds 1 tome or relic, more than 0 cards in hand"),
+    ("en", 2, "Refused: Ana holds 2 tomes and relics, more than 1 card in hand"),
+    ("en", 3, "Refused: Ana holds 3 tomes and relics, more than 2 cards in hand"),
+    ("fr", 1, "Refusé : Ana tient 1 livre ou relique, plus que 0 carte en main"),
+    ("fr", 2, "Refusé : Ana tient 2 livres et reliques, plus que 1 carte en main"),
+    ("fr", 3, "Refusé : Ana tient 3 livres et reliques, plus que 2 cartes en main"),
+])
+def test_a_hand_smaller_than_the_tomes_held_is_refused_in_plural_words(
+        open_table, language, tomes, said):
+    """The cards in hand start at the tomes and relics held; one fewer is refused, the
+    counts said with their plural forms (0, 1, 2 cards; 1, 2, 3 tomes)."""
+    t = open_table(language=language)
+    sheet = start(t)
+    set_value(t, sheet, "tomes", tomes)
+    t.tap(sheet.field_rects["hand"], "hand")
+    t.tap(sheet.plus_rect, "+")  # from nothing: the tomes held
+    assert sheet.sheet.end("Ana").hand == tomes
+    t.tap(sheet.minus_rect, "-")
+    assert sheet.message == said and said in t.texts()
+    assert sheet.sheet.end("Ana").hand == tomes
 
 
 def test_undo_takes_back_the_last_entry_in_the_journal_too(open_table):
@@ -215,9 +251,10 @@ def test_undo_takes_two_taps_and_anything_else_cancels_it(open_table):
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_player_counted_and_the_field_head_the_editor_in_large_type(open_table, language):
-    """A seat's press opens its player's column: the editor's top line says whose count
-    and what is entered, as large as any words under the top bar (the figures are
-    larger)."""
+    """A seat's press opens its player's count: the sheet's top line says whose count and
+    what is entered, above everything else on the felt and as large as any words there
+    (the figures are larger; the seats' names around the felt too, as on every game
+    screen); the player's seat is lit "your turn"."""
     t = open_table(language=language)
     sheet = start(t)
     t.ctx.press(2, "a")  # Cleo's seat
@@ -226,9 +263,11 @@ def test_the_player_counted_and_the_field_head_the_editor_in_large_type(open_tab
                               field=t.app.catalog.text("inheritors.field.honors"))
     boxes = t.app.painter.texts
     line = next(b for b in boxes if b.text == text)
-    assert not line.clipped and line.rect.top < sheet.minus_rect.top
-    words = [b for b in boxes if b is not line and b.rect.top >= sheet.undo_rect.bottom
-             and b.text.strip("0123456789 +−—")]
+    assert not line.clipped and sheet.inner.contains(line.rect)
+    felt = [b for b in boxes if b is not line and sheet.inner.contains(b.rect)]
+    assert all(b.rect.top >= line.rect.bottom for b in felt)
+    assert t.backend.light(2) is Light.YOUR_TURN
+    words = [b for b in felt if b.text.strip("0123456789 +−—")]
     assert words
     assert line.height >= max(b.height for b in words)
 
@@ -251,7 +290,7 @@ def test_a_journaled_sheet_resumes_after_a_restart(open_table, tmp_path):
     t = open_table()
     sheet = start(t, first=2)
     set_value(t, sheet, "stack:purple", 4)
-    t.tap(sheet.tab_rects[1], "Ben")
+    t.tap(sheet.player_rects[1], "Ben")
     set_value(t, sheet, "tomes", 3)
     game_id, before = sheet.game.session.game_id, sheet.sheet
     t.close()
@@ -260,11 +299,12 @@ def test_a_journaled_sheet_resumes_after_a_restart(open_table, tmp_path):
     t2.ctx.show(screen)
     assert screen.sheet == before
     assert t2.backend.light(2) is Light.FIRST_PLAYER
-    assert "Ben: Influence 0 · Tomes 3 · Relics 0 · Quests 0 · Honors 0 · Clan bonus 0 = 3" \
-        not in t2.texts()  # the sheet opens on the first player's tab
-    t2.tap(screen.tab_rects[1], "Ben")
-    assert "Ben: Influence 0 · Tomes 3 · Relics 0 · Quests 0 · Honors 0 · Clan bonus 0 = 3" \
-        in t2.texts()
+    ben = "Influence 0 · Tomes 3 · Relics 0 · Quests 0 · Honors 0 · Clan bonus 0 = 3"
+    assert ben not in t2.texts()  # the sheet opens on the first seat's count: Ana's
+    assert t2.backend.light(0) is Light.YOUR_TURN
+    t2.tap(screen.player_rects[1], "Ben")
+    assert ben in t2.texts() and "Ben · Yellow" in t2.texts()
+    assert t2.backend.light(1) is Light.YOUR_TURN and t2.backend.light(0) is Light.OFF
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
@@ -282,14 +322,19 @@ def test_every_screen_fits_with_four_players(open_table, size, language):
         t.tap(setup.seat_rects[seat], "seat")
     t.tap(setup.start_rect, "start")
     sheet = t.app.screen
-    t.tap(sheet.tab_rects[3], "Dan")
+    t.tap(sheet.player_rects[3], "Dan")
     set_value(t, sheet, "stack:purple", 6)
-    t.tap(sheet.plus_rect, "+")  # the longest line: a refusal
+    t.tap(sheet.plus_rect, "+")  # a refusal
+    check_layout(t.app)
+    set_value(t, sheet, "tomes", 2)
+    set_value(t, sheet, "hand", 2)
+    t.tap(sheet.minus_rect, "-")  # the longest line: the hand's refusal
+    assert sheet.refused
     check_layout(t.app)
     for field in ("relics", "quests"):
         t.tap(sheet.field_rects[field], field)
         check_layout(t.app)
-    t.tap(sheet.add_rect, "add quest")
+    t.tap(sheet.quest_rects["quests:1"][1], "+ failed quest")
     check_layout(t.app)
     t.tap(sheet.finish_rect, "final")
     check_layout(t.app)
@@ -335,7 +380,7 @@ def test_setup_fits_five_configured_seats_with_long_names(open_table, size):
     assert t.backend.light(3) is Light.FIRST_PLAYER
     t.tap(setup.start_rect, "start")
     sheet = t.app.screen
-    t.tap(sheet.tab_rects[2], "Dominique-Alexandre")
+    t.tap(sheet.player_rects[2], "Dominique-Alexandre")
     set_value(t, sheet, "hand", 3)
     check_layout(t.app)
     t.tap(sheet.finish_rect, "final")
@@ -351,8 +396,11 @@ def test_a_pad_button_opens_that_players_column_and_setup_back_returns(open_tabl
     assert sheet.name_ == "Dan"
     t.ctx.press(1, "a")  # Ben sits out
     assert sheet.name_ == "Dan"
+    assert t.backend.light(3) is Light.YOUR_TURN and t.backend.light(2) is Light.FIRST_PLAYER
     t.ctx.press(2, "c")
     assert sheet.name_ == "Cleo"
+    assert t.backend.light(3) is Light.OFF and t.backend.light(2) is Light.YOUR_TURN
+    t.ctx.press(3, "a")
     below = t.app.screen
     t.app.push(screens.new_game(t.app))
     setup = t.app.screen

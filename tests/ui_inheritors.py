@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from table_rig import TableRig
 
-from companion.engine import inheritors as engine
 from companion.ui.screens import inheritors as screens
 
 
@@ -44,7 +43,7 @@ def set_value(t: TableRig, sheet: screens.SheetScreen, field: str, value) -> Non
 def enter(t: TableRig, sheet: screens.SheetScreen, data: dict) -> None:
     """Everything of an Inheritors table file, entered by touch on the sheet."""
     for i, player in enumerate(data["players"]):
-        t.tap(sheet.tab_rects[i], player)
+        t.tap(sheet.player_rects[i], player)
         for colour, value in data["stacks"].get(player, {}).items():
             set_value(t, sheet, f"stack:{colour}", value)
         for field in ("tomes", "hand", "honors", "bonus"):
@@ -52,9 +51,7 @@ def enter(t: TableRig, sheet: screens.SheetScreen, data: dict) -> None:
                 set_value(t, sheet, field, data[field][player])
         t.tap(sheet.field_rects["quests"], "quests")
         for value in data.get("quests", {}).get(player, []):
-            t.tap(sheet.add_rect, "add quest")
-            if value == engine.FAILED:
-                t.tap(sheet.minus_rect, "not fulfilled")
+            t.tap(sheet.quest_rects[f"quests:{value}"][1], f"+ quest worth {value}")
         t.tap(sheet.field_rects["relics"], "relics")
         for colour in data.get("relics", {}).get(player, []):
             t.tap(sheet.relic_rects[colour], colour)

@@ -1,11 +1,15 @@
 """The Inheritors controller: the final score sheet between its screen and its
 ``Session``. What a press or a tap means lives here: any button of a player's seat pad
-opens that player's column; − / + on a field is the entry it makes (a stack below the
-lowest card is emptied, the hand starts from the tomes and relics held, a quest below
-"failed" is removed); a relic toggles; Save records the score once; the first player's
-seat is lit."""
+(or a tap on their seat) opens that player's column, the one counted now; − / + on a
+field is the entry it makes (a stack below the lowest card is emptied, the hand starts
+from the tomes and relics held, quests are counted as fulfilled and not fulfilled); a
+relic toggles; a refusal is said in the sheet's own words (``refusal``); Save records
+the score once. Lights: the counted player's seat "your turn", the first player's seat
+"first player" (when not the one counted)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
@@ -20,12 +24,15 @@ from companion.session import Session
 class SheetController(FollowsSession):
     """One Inheritors count (``session``) as its screen plays it."""
 
+    PLAYERS = (engine.MIN_PLAYERS, engine.MAX_PLAYERS)  # how many play: least, most
+
     def __init__(self, session: Session) -> None:
         super().__init__(session)
         self.rules: InheritorsSheet = session.rules  # type: ignore[assignment]
         self.refusal: tuple[dict, RuleError] | None = None  # the refused entry, its reason
         self.saved = False
         self.played: GameResult | None = None  # the history row, once saved
+        self.counting: int | None = 0  # the player whose column is open (None: no one)
 
     @classmethod
     def new(cls, setup: dict, journal: Journal | None) -> SheetController:
@@ -50,19 +57,77 @@ class SheetController(FollowsSession):
         """Whether the sheet is in the table's journal (else Home loses it)."""
         return self.session.kept
 
-    def lights(self) -> dict[int, Light]:
-        """The first player's seat lit FIRST_PLAYER until the count is saved."""
-        return {} if self.saved else self.rules.lights(self._view)
+    @property
+    def counted(self) -> str:
+        """The name of the player whose column is open (the first, when none is)."""
+        return self.sheet.players[self.counting or 0]
 
-    def quests(self, player: str) -> int:
-        return len(self.sheet.end(player).quests)
+    def lights(self, counting: bool = True) -> dict[int, Light]:
+        """Until the count is saved: the first player's seat FIRST_PLAYER and, while a
+        column is open (``counting``), the counted player's YOUR_TURN (in place of
+        FIRST_PLAYER on the same seat)."""
+        if self.saved:
+            return {}
+        out = self.rules.lights(self._view)
+        if counting and self.counting is not None:
+            out[self.sheet.seats[self.counting]] = Light.YOUR_TURN
+        return out
+
+    def quests(self, player: str, value: int) -> int:
+        """How many of ``player``'s quests are worth ``value`` (``engine.FULFILLED``,
+        ``engine.FAILED``)."""
+        return self.sheet.end(player).quests.count(value)
+
+    def refusal_text(self) -> tuple[str, dict[str, Any]]:
+        """The last refusal as a catalog key of the sheet and its values (``colour``: a
+        colour's key, for the screen to name); ``inheritors.refused.other`` with the
+        engine's ``error`` when the sheet has no words of its own for it."""
+        action, exc = self.refusal  # type: ignore[misc]
+        block, _, rest = exc.field.partition(".")
+        value = action.get("value")
+        n = len(self.sheet.players)
+        try:
+            after = self.rules.edit(self.sheet, action)
+        except RuleError:
+            return "inheritors.refused.other", {"error": exc}
+        holders = [e.name for e in after.ends if action.get("colour") in e.relics]
+        if isinstance(value, int) and value < 0 and action["kind"] == "count":
+            return "inheritors.refused.negative", {"value": value}
+        if block == "stacks" and not (isinstance(value, int)
+                                      and engine.LOWEST <= value <= engine.HIGHEST):
+            return "inheritors.refused.card", {"value": value, "low": engine.LOWEST,
+                                               "high": engine.HIGHEST}
+        if block == "relics" and len(holders) > 1:
+            holder = next(h for h in holders if h != action["player"])
+            return "inheritors.refused.relic", {"holder": holder, "colour": action["colour"]}
+        if block in ("stacks", "relics"):
+            return "inheritors.refused.colours", {"players": n,
+                                                  "limit": engine.colours_in_game(n)}
+        if block == "tomes":
+            return "inheritors.refused.tomes", {"supply": engine.TOMES_IN_GAME}
+        if block == "quests" and "." in rest:
+            return "inheritors.refused.quest", {"value": value, "good": engine.FULFILLED,
+                                                "bad": engine.FAILED}
+        if block in ("quests", "honors"):
+            return f"inheritors.refused.{block}", {"rows": engine.rows_in_game(n)}
+        if block == "hand":
+            end = after.end(rest)
+            return "inheritors.refused.hand", {"name": rest, "hand": end.hand,
+                                               "held": end.tomes + len(end.relics)}
+        return "inheritors.refused.other", {"error": exc}
 
     # --- inputs -------------------------------------------------------------------------
 
-    def press(self, event: ButtonEvent) -> int | None:
-        """A seat's button: the index of the player whose column it opens, or None."""
-        seats = self.sheet.seats
-        return seats.index(event.seat) if event.seat in seats else None
+    def press(self, event: ButtonEvent) -> bool:
+        """A seat's button opens its player's column (False: the seat does not play)."""
+        return self.open_seat(event.seat)
+
+    def open_seat(self, seat: int) -> bool:
+        """The player of ``seat`` counted now (a press of their pad, a tap on their seat)."""
+        if seat not in self.sheet.seats:
+            return False
+        self.counting = self.sheet.seats.index(seat)
+        return True
 
     def enter(self, player: str, action: dict) -> bool:
         """One entry for ``player``; a refusal is kept in ``refusal`` and changes nothing."""
@@ -75,9 +140,9 @@ class SheetController(FollowsSession):
         self.refusal = None
         return True
 
-    def step(self, player: str, field: str, quest: int, delta: int) -> bool | None:
-        """− (``delta`` -1) or + (1) on ``field`` of ``player`` (``quest``: the quest
-        selected): the entry it makes, or None when it makes none."""
+    def step(self, player: str, field: str, delta: int) -> bool | None:
+        """− (``delta`` -1) or + (1) on ``field`` of ``player`` (``quests:2``: the fulfilled
+        quests, ``quests:1`` the others): the entry it makes, or None when it makes none."""
         end = self.sheet.end(player)
         if field.startswith("stack:"):
             colour = field[6:]
@@ -97,18 +162,17 @@ class SheetController(FollowsSession):
             value = end.hand + delta
             return self.enter(player, {"kind": "count", "field": "hand",
                                        "value": None if value < 0 else value})
-        if field == "quests":
-            if not end.quests:
+        if field.startswith("quests:"):
+            worth = int(field[7:])
+            if delta > 0:
+                return self.enter(player, {"kind": "quest", "index": len(end.quests),
+                                           "value": worth})
+            if worth not in end.quests:
                 return None
-            value = end.quests[quest] + delta
-            return self.enter(player, {"kind": "quest", "index": quest,
-                                       "value": None if value < engine.FAILED else value})
+            last = len(end.quests) - 1 - end.quests[::-1].index(worth)
+            return self.enter(player, {"kind": "quest", "index": last, "value": None})
         return self.enter(player, {"kind": "count", "field": field,
                                    "value": getattr(end, field) + delta})
-
-    def add_quest(self, player: str) -> bool:
-        return self.enter(player, {"kind": "quest", "index": self.quests(player),
-                                   "value": engine.FULFILLED})
 
     def relic(self, player: str, colour: str) -> bool:
         held = colour in self.sheet.end(player).relics

@@ -11,6 +11,9 @@ from companion.ui.theme import Painter
 
 HEADLINE = 34  # units: who acts now and what, at the top of a game screen
 SMALLEST = 22  # units: the smallest type a screen draws (legible on the 7" panel)
+# units: a figure a player reads (a score, an axis value): pygame draws figures at about two
+# thirds of the nominal size, so 38 units keep them above 24 px per 480 px of screen.
+FIGURE = 38
 
 
 def shorten(text: str, font: pygame.font.Font, width: int) -> str:
@@ -39,6 +42,17 @@ def headline(p: Painter, text: str, box: pygame.Rect, colour=th.INK) -> None:
     font = theme.fitting_font(text, theme.px(HEADLINE), box.w, theme.px(SMALLEST))
     # the painter condenses a line up to SQUEEZE before anything is cut
     p.text(fitted(text, font, box.w), font, colour, box, "left")
+
+
+def felt(p: Painter, ring, backend, now_ms: int) -> None:
+    """The table every game screen draws on: the walnut rim, the green felt in the middle
+    with its edge, the seat ring (``companion.ui.seats.SeatRing``) around it."""
+    px = p.theme.px
+    p.surface.fill(th.RIM)
+    pygame.draw.rect(p.surface, th.FELT, ring.centre, border_radius=px(22))
+    pygame.draw.rect(p.surface, th.FELT_EDGE, ring.centre, width=max(2, px(3)),
+                     border_radius=px(22))
+    ring.draw(p, backend, now_ms)
 
 
 def split_in_two(label: str) -> tuple[str, str] | None:

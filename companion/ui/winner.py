@@ -21,12 +21,12 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCode
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, fitted
+from companion.ui.widgets import FIGURE, Button, fitted
 
 GOLD = th.WARNING
-# Nominal type sizes in units (a 480th of the short side): pygame's font draws figures at
-# about two thirds of the nominal size, so 38 units keep every figure above 24 px.
-HEADLINE, NAME, FIGURE, TOTAL, LABEL, NOTE = 52, 34, 38, 54, 30, 28
+# Nominal type sizes in units (a 480th of the short side); FIGURE keeps every figure above
+# 24 px per 480 px.
+HEADLINE, NAME, TOTAL, LABEL, NOTE = 52, 34, 54, 30, 28
 SMALLEST_LABEL = 22
 FIGURE_TEXT = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")  # a figure alone
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from companion.engine import inheritors as engine
 from companion.tables import inheritors as table
 from companion.ui.demo.history import demo_history
 from companion.ui.screens.inheritors import SetupScreen
@@ -29,15 +28,13 @@ def demo(ctx) -> None:
     }
     relics = {0: "blue", 1: "yellow", 2: "red"}
     for player, values in entries.items():
-        ctx.tap(sheet.tab_rects[player], f"player {player}")
+        ctx.tap(sheet.player_rects[player], f"player {player}")
         for field, value in values.items():
             key = f"stack:{field}" if field in table.colours() else field
             ctx.tap(sheet.field_rects[key], field)
             if field == "quests":
-                for _ in value:
-                    ctx.tap(sheet.add_rect, "add quest")
-                    if value[sheet.quest] == engine.FAILED:
-                        ctx.tap(sheet.minus_rect, "not fulfilled")
+                for worth in value:
+                    ctx.tap(sheet.quest_rects[f"quests:{worth}"][1], f"+ quest worth {worth}")
                 continue
             for _ in range(value):
                 ctx.tap(sheet.plus_rect, "+")
@@ -46,16 +43,16 @@ def demo(ctx) -> None:
     ctx.shot("relics")
     ctx.tap(sheet.field_rects["stack:yellow"], "yellow")
     ctx.tap(sheet.plus_rect, "+")  # Cleo has no yellow: 1
-    ctx.tap(sheet.tab_rects[1], "Ben")
+    ctx.tap(sheet.player_rects[1], "Ben")
     ctx.tap(sheet.plus_rect, "+")  # Ben's 6 → 7: refused
     ctx.shot("refused")
-    ctx.tap(sheet.tab_rects[2], "Cleo")
+    ctx.tap(sheet.player_rects[2], "Cleo")
     ctx.tap(sheet.undo_rect, "undo")
     ctx.shot("undo_sure")
     ctx.tap(sheet.undo_rect, "sure? undo")
     ctx.tap(sheet.field_rects["quests"], "quests")
     ctx.shot("sheet")
-    ctx.tap(sheet.tab_rects[1], "Ben")
+    ctx.tap(sheet.player_rects[1], "Ben")
     ctx.tap(sheet.field_rects["bonus"], "clan bonus")
     ctx.tap(sheet.plus_rect, "+")  # Ben ties Cleo at 19: Cleo has more tomes
     ctx.tap(sheet.finish_rect, "final score")

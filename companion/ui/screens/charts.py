@@ -17,7 +17,7 @@ from companion.history import GameResult
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import FIGURE, Button
 
 OTHERS = ((120, 200, 255), (255, 160, 90), (150, 230, 150), (230, 150, 230), (240, 220, 120),
           (180, 180, 255), (255, 255, 255))
@@ -146,16 +146,18 @@ class ChartsScreen(Screen):
         stands alone), the x labels; with ``legend``, the series' names in their colours
         under it."""
         px = self.app.theme.px
-        font = self.app.theme.font(px(24))
-        line_h = font.get_linesize()
+        line_h = self.app.theme.font(px(24)).get_linesize()
+        font = self.app.theme.font(px(FIGURE))  # the axes' figures, read from a chair
+        fig_h = font.get_linesize()
         text(p, label, pygame.Rect(box.x, box.y, box.w, line_h), px(24), th.INK_SOFT)
         legend_h = line_h if legend else 0
         low, high = chart.span()
         ticks = charts.ticks(low, high, most=4)
         low, high = ticks[0], ticks[-1]
         axis_w = max(font.size(str(v))[0] for v in ticks) + px(8)
-        plot = pygame.Rect(box.x + axis_w, box.y + line_h + px(8), box.w - axis_w - px(12),
-                           box.h - 2 * line_h - legend_h - px(12))
+        plot = pygame.Rect(box.x + axis_w, box.y + line_h + fig_h // 2,
+                           box.w - axis_w - px(12),
+                           box.h - line_h - 2 * fig_h - legend_h - px(4))
         n = len(chart.labels)
 
         def x(i: int) -> int:
@@ -166,14 +168,14 @@ class ChartsScreen(Screen):
 
         for v in ticks:
             pygame.draw.line(p.surface, GRID, (plot.x, y(v)), (plot.right, y(v)), 1)
-            text(p, str(v), pygame.Rect(box.x, y(v) - line_h // 2, axis_w - px(6), line_h),
-                 px(24), th.INK_SOFT, "right")
+            figure(p, str(v), pygame.Rect(box.x, y(v) - fig_h // 2, axis_w - px(6), fig_h),
+                   th.INK_SOFT, "right")
         shown = label_indices(n, font, chart.labels, plot.w)
         for i in shown:
             w = font.size(chart.labels[i])[0]
             left = min(max(x(i) - w // 2, plot.x - axis_w // 2), box.right - w)
-            text(p, chart.labels[i], pygame.Rect(left, plot.bottom + px(4), w, line_h),
-                 px(24), th.INK_SOFT, "left")
+            figure(p, chart.labels[i], pygame.Rect(left, plot.bottom + fig_h // 2, w, fig_h),
+                   th.INK_SOFT, "left")
         width = max(3, px(4))
         for s in chart.series:
             colour = self.colours.get(s.name, th.INK)
@@ -203,23 +205,23 @@ class ChartsScreen(Screen):
         """The wins: per player, name and ``wins/played`` over a bar of their share, in
         their colour (the legend of the lines)."""
         px = self.app.theme.px
-        font = self.app.theme.font(px(24))
+        head_h = self.app.theme.font(px(24)).get_linesize()
+        font = self.app.theme.font(px(FIGURE))
         line_h = font.get_linesize()
-        text(p, self.t("charts.wins"), pygame.Rect(box.x, box.y, box.w, line_h), px(24),
+        text(p, self.t("charts.wins"), pygame.Rect(box.x, box.y, box.w, head_h), px(24),
              th.INK_SOFT)
-        rows = box.h - line_h - px(8)
-        row_h = min(px(62), rows // max(1, len(shares)))
-        y = box.y + line_h + px(8)
+        rows = box.h - head_h - px(4)
+        row_h = max(line_h + px(12), min(line_h + px(34), rows // max(1, len(shares))))
+        y = box.y + head_h + px(4)
         for s in shares[:max(1, rows // row_h)]:
             colour = self.colours.get(s.name, th.INK)
             label = pygame.Rect(box.x, y, box.w, line_h)
             score = self.t("charts.share", wins=s.wins, played=s.played)
             score_w = font.size(score)[0]
             text(p, s.name, pygame.Rect(label.x, label.y, label.w - score_w - px(8), line_h),
-                 px(26), colour)
-            text(p, score, label, px(26), th.INK, "right")
-            bar = pygame.Rect(box.x, label.bottom + px(2), box.w,
-                              max(px(8), row_h - line_h - px(8)))
+                 px(30), colour)
+            figure(p, score, label, th.INK, "right")
+            bar = pygame.Rect(box.x, label.bottom, box.w, row_h - line_h - px(6))
             pygame.draw.rect(p.surface, GRID, bar, border_radius=px(4))
             filled = bar.copy()
             filled.w = round(bar.w * s.wins / s.played) if s.played else 0
@@ -233,6 +235,12 @@ def text(p: Painter, words: str, box: pygame.Rect, size: int, colour, align: str
     """One line, smaller to fit ``box`` but never below the legible 22 units."""
     theme = p.theme
     p.text(words, theme.fitting_font(words, size, box.w, theme.px(22)), colour, box, align)
+
+
+def figure(p: Painter, words: str, box: pygame.Rect, colour, align: str) -> None:
+    """A figure of the charts (an axis value, a date, a share of wins): ``FIGURE`` units,
+    never smaller (its box is made for it)."""
+    p.text(words, p.theme.font(p.theme.px(FIGURE)), colour, box, align)
 
 
 def label_indices(n: int, font: pygame.font.Font, labels: tuple[str, ...], width: int

@@ -1,0 +1,106 @@
+"""Drawing pieces shared by the Inheritors screens (setup, sheet, final score): the table
+(the felt in the middle, the seat ring around it, as on every game screen), touch tiles
+drawn by their owner, a grid, the Influence cards' colours and names."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from companion.tables import inheritors as table
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.home import HomeScreen
+from companion.ui.seats import SeatRing
+from companion.ui.theme import Painter
+from companion.ui.widgets import SMALLEST, Button, felt
+
+# What the Influence cards look like (keys of companion/data/inheritors.yaml).
+CARD_COLOURS = {
+    "yellow": (226, 186, 40),
+    "purple": (136, 78, 170),
+    "blue": (58, 108, 200),
+    "red": (196, 58, 48),
+    "green": (58, 146, 72),
+}
+SELECTED = (255, 214, 120)
+
+
+class Tile(Button):
+    """A touch target drawn by its owner (``paint(p, rect, pressed)``)."""
+
+    def __init__(self, rect: pygame.Rect, on_tap: Callable[[], None],
+                 paint: Callable[[Painter, pygame.Rect, bool], None]) -> None:
+        super().__init__(rect, "", on_tap)
+        self.paint = paint
+
+    def draw(self, p: Painter) -> None:
+        self.paint(p, self.rect, self.pressed)
+        p.targets.append(self.rect)
+
+
+class TableScreen(Screen):
+    """The felt in the middle with the seat ring around it (every seat at its place, its
+    pad's light mirrored); ``inner``: where the screen draws; ``buttons`` rebuilt by
+    ``build()`` after every change."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.ring = SeatRing(app.theme, app.seats, app.catalog)
+        px = app.theme.px
+        self.inner = self.ring.centre.inflate(-2 * px(10), -2 * px(8))
+        self.buttons: list = []
+
+    def build(self) -> None:
+        raise NotImplementedError
+
+    def refresh(self) -> None:
+        self.build()
+        self.app.invalidate()
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        return self.ring.next_deadline(self.app.backend, now_ms)
+
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()
+
+    def background(self, p: Painter) -> None:
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+
+    def mark_seat(self, p: Painter, seat: int) -> None:
+        """An outline round ``seat``'s plate: the seat this screen is about."""
+        px = self.app.theme.px
+        rect = self.ring.plates[seat].rect.inflate(px(6), px(6))
+        pygame.draw.rect(p.surface, SELECTED, rect, width=max(2, px(3)), border_radius=px(16))
+
+    def plain(self, p: Painter, text: str, box: pygame.Rect, size: int,
+              colour=th.INK, align: str = "left") -> None:
+        """One line of ``size`` pixels, smaller to fit ``box`` (not below ``SMALLEST``)."""
+        theme = self.app.theme
+        p.text(text, theme.fitting_font(text, size, box.w, theme.px(SMALLEST)), colour, box,
+               align)
+
+    def leave(self) -> None:
+        """Back to the screen below (Home), or Home when there is none."""
+        if len(self.app.screens) > 1:
+            self.app.pop()
+        else:
+            self.app.replace(HomeScreen(self.app))
+
+
+def colour_name(app: App, key: str) -> str:
+    c = table.colours()[key]
+    return c.fr if app.catalog.language == "fr" else c.en
+
+
+def grid(area: pygame.Rect, cols: int, rows: int, gap: int) -> list[pygame.Rect]:
+    """``area`` cut into ``cols`` × ``rows`` cells, row by row."""
+    w = (area.w - gap * (cols - 1)) // cols
+    h = (area.h - gap * (rows - 1)) // rows
+    return [pygame.Rect(area.x + c * (w + gap), area.y + r * (h + gap), w, h)
+            for r in range(rows) for c in range(cols)]
+
+
+def button_h(app: App) -> int:
+    return max(th.MIN_TARGET, app.theme.px(64))
