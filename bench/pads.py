@@ -15,9 +15,11 @@ Two backends, each on what stands in for its hardware:
   mock LED pin's change of state. A pin edge runs the backend's callback in the thread
   that drives the pin (on a Pi: the pin library's callback thread).
 - **serial**: the real ``SerialBackend`` on a pty, the pad firmware (``firmware/pad/
-  main.py`` with stand-in ``machine``/``neopixel`` modules) on the other end, run by a
-  thread doing what the firmware's main loop does (read what the host sent, read the
-  pins, pause ``SCAN_US``: 250 µs); the light is the pixel written to the WS2812 chain.
+  main.py`` with stand-in ``machine``/``neopixel`` modules) on the other end, in a
+  process of its own (``bench/pad_process.py``: the board shares no interpreter with the
+  kiosk) doing what the firmware's main loop does (every ``SCAN_US``, 250 µs: read what
+  the host sent and the pins); the light is the pixel written to the WS2812 chain, timed
+  in that process, and a press edge is the moment it changed the pin there.
 
 A press: the pin goes down with 3 ms of chatter (an edge every ms), is held 80 ms from
 its first edge, goes up with 3 ms of chatter. A press whose chatter the driver thread
@@ -46,8 +48,9 @@ from __future__ import annotations
 import contextlib
 import os
 import pty
+import queue
 import random
-import select
+import subprocess
 import sys
 import tempfile
 import threading
@@ -76,9 +79,6 @@ from companion.journal import Journal
 from companion.session import Session
 from companion.ui.app import App, Screen, open_window
 
-sys.path.insert(0, str(ROOT / "tests"))
-from fakes.firmware import load_firmware  # the pad firmware with stand-in pins and pixels
-
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 HOLD_S = 0.080
 CHATTER = 3  # edges after the first, 1 ms apart
@@ -101,8 +101,10 @@ class Lights:
             self.first_change.clear()
             self.first_on.clear()
 
-    def saw(self, seat: int, on: bool) -> None:
-        t = time.perf_counter_ns()
+    def saw(self, seat: int, on: bool, t: int | None = None) -> None:
+        """``seat``'s light changed (now, or at ``t``: ``perf_counter_ns`` of the pad's
+        process)."""
+        t = time.perf_counter_ns() if t is None else t
         with self.cond:
             self.first_change.setdefault(seat, t)
             if on:
@@ -199,12 +201,14 @@ class Rig:
         self.journal.close()
 
 
-def drive(set_level: Callable[[bool], None], pressed: bool) -> float:
-    """The pin to ``pressed``, through CHATTER bounces 1 ms apart; returns the longest
-    gap between two edges (ms): a loaded machine may oversleep, and a "bounce" held 20 ms
-    is a press to any debouncer, so such a press is not a sample."""
+def drive(set_level: Callable[[bool], int | None], pressed: bool) -> tuple[int, float]:
+    """The pin to ``pressed``, through CHATTER bounces 1 ms apart; returns when the first
+    edge was made (``perf_counter_ns``: the time ``set_level`` gives, else now) and the
+    longest gap between two edges (ms): a loaded machine may oversleep, and a "bounce"
+    held 20 ms is a press to any debouncer, so such a press is not a sample."""
     level = pressed
-    set_level(level)
+    before = time.perf_counter_ns()
+    first = set_level(level) or before
     last, longest = time.perf_counter_ns(), 0
     for _ in range(CHATTER):
         time.sleep(0.001)
@@ -216,7 +220,7 @@ def drive(set_level: Callable[[bool], None], pressed: bool) -> float:
         time.sleep(0.001)
         set_level(pressed)
         longest = max(longest, time.perf_counter_ns() - last)
-    return longest / 1e6
+    return first, longest / 1e6
 
 
 def presses(rig: Rig, set_pin: Callable[[int, bool], None], count: int, rng: random.Random,
@@ -231,11 +235,11 @@ def presses(rig: Rig, set_pin: Callable[[int, bool], None], count: int, rng: ran
             nxt = (seat + 1) % len(PLAYERS)
             before = rig.actions()
             LIGHTS.arm()
-            pressed = time.perf_counter_ns()
-            gaps = [drive(lambda level, s=seat: set_pin(s, level), True)]
+            pressed, gap = drive(lambda level, s=seat: set_pin(s, level), True)
+            gaps = [gap]
             time.sleep(max(0.0, HOLD_S - (time.perf_counter_ns() - pressed) / 1e9))
-            released = time.perf_counter_ns()
-            gaps.append(drive(lambda level, s=seat: set_pin(s, level), False))
+            released, gap = drive(lambda level, s=seat: set_pin(s, level), False)
+            gaps.append(gap)
             LIGHTS.wait(lambda n=nxt: n in LIGHTS.first_on)
             if max(gaps) < MAX_GAP_MS:
                 out["release"].append((LIGHTS.first_on[nxt] - released) / 1e6)
@@ -316,48 +320,52 @@ def gpio_block(variant: str, directory: Path, window, count: int, rng) -> dict:
 
 
 class PadOnPty:
-    """The pad firmware on the master side of a pty, run as its main loop runs: read what
-    the host sent, read the pins (the per-ms work at each new ms), pause ``SCAN_US``."""
+    """The pad firmware in a process of its own (``bench/pad_process.py``: a board shares
+    no interpreter with the kiosk) on the master side of a pty; ``port`` is the slave for
+    the ``SerialBackend``. Its pixel changes reach ``LIGHTS`` with the pad's timestamps."""
 
     def __init__(self, variant: str) -> None:
-        module = debounce if variant == "ours" else baseline_debounce
-        self.fw = load_firmware(debouncer=module)
         self.master, self.slave = pty.openpty()
         tty.setraw(self.slave)
         self.port = os.ttyname(self.slave)
-        fw_pixels = self.fw.neopixel.NeoPixel
-        shown: list = []
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bench.pad_process", variant, str(self.master)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(self.master,),
+            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.answers: queue.Queue[str] = queue.Queue()
+        self.reader = threading.Thread(target=self.read, name="pad-process", daemon=True)
+        self.reader.start()
 
-        class TimedPixels(fw_pixels):
-            def write(self) -> None:
-                super().write()
-                for seat, colour in enumerate(self.written):
-                    if seat < len(shown) and colour != shown[seat]:
-                        LIGHTS.saw(seat, colour != (0, 0, 0))
-                shown[:] = self.written
+    def read(self) -> None:
+        for line in self.proc.stdout:
+            word, _, rest = line.decode().strip().partition(" ")
+            if word == "pixel":
+                seat, on, t = rest.split()
+                LIGHTS.saw(int(seat), on == "1", int(t))
+            else:
+                self.answers.put(rest)
 
-        self.fw.neopixel.NeoPixel = TimedPixels  # the module the firmware builds it from
-        self.pad = self.fw.Pad(lambda data: os.write(self.master, data))
-        shown[:] = self.pad.pixels.written
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.loop, name="pad-firmware", daemon=True)
-        self.thread.start()
+    def ask(self, command: str) -> str:
+        self.proc.stdin.write(f"{command}\n".encode())
+        self.proc.stdin.flush()
+        return self.answers.get(timeout=WAIT_S)
 
-    def loop(self) -> None:
-        start = time.monotonic_ns()
-        while not self.stop.is_set():
-            while select.select([self.master], [], [], 0)[0]:
-                self.pad.feed(os.read(self.master, 4096))
-            self.pad.poll((time.monotonic_ns() - start) // 1_000_000)
-            time.sleep(self.fw.SCAN_US / 1e6)
+    def set_pin(self, seat: int, pressed: bool) -> int:
+        """Close or open seat's button "a"; returns when the contact changed."""
+        return int(self.ask(f"pin {seat} {int(pressed)}"))
 
-    def set_pin(self, seat: int, pressed: bool) -> None:
-        gp = dict(self.fw.board.SEATS[seat])["a"]
-        self.fw.machine.PINS[gp].value(0 if pressed else 1)
+    def lights(self) -> list[str]:
+        """The light states the host has set on the pad, by seat."""
+        return self.ask("lights").split(",")
 
     def close(self) -> None:
-        self.stop.set()
-        self.thread.join()
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.reader.join()
         os.close(self.master)
         os.close(self.slave)
 
@@ -377,7 +385,7 @@ def serial_block(variant: str, directory: Path, window, count: int, rng) -> dict
                 connected.set()
 
         rig.app.post_status = status
-        rig.settled = lambda: pad.pad.lights[:len(PLAYERS)] == [
+        rig.settled = lambda: pad.lights()[:len(PLAYERS)] == [
             rig.backend.light(s).value for s in range(len(PLAYERS))]
         rig.app.start_backend()
         if not connected.wait(WAIT_S):

@@ -527,7 +527,11 @@ class Journal:
             pass
         except (OSError, ValueError, UnicodeDecodeError) as exc:
             log.warning("%s: unreadable, not checked (%s)", self.ack_path, exc)
-        self._write_ack(sync=True)
+        # The count as it is now, fsynced by the syncer's thread: the kiosk's first frame
+        # need not wait for it (a cut before it is on disk leaves an older, lower count:
+        # never a false loss).
+        self._write_ack()
+        self._request_sync()
 
     def _write_ack(self, *, sync: bool = False) -> None:
         """Record the write count beside the database (after the commit: never ahead of
@@ -544,10 +548,15 @@ class Journal:
                 os.fsync(self._ack_fd)
                 self._unsynced = 0
             elif self._unsynced >= SYNC_EVERY:
-                self._ack_syncer.request(self._ack_fd)
-                self._unsynced = 0
+                self._request_sync()
         except OSError as exc:
             log.warning("%s: cannot record the write count (%s)", self.ack_path, exc.strerror)
+
+    def _request_sync(self) -> None:
+        """Have the syncer's thread fsync the -ack count written last."""
+        if self._ack_fd is not None:
+            self._ack_syncer.request(self._ack_fd)
+            self._unsynced = 0
 
     def close(self) -> None:
         with self._lock:

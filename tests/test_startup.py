@@ -59,3 +59,55 @@ def test_run_draws_home_before_importing_any_game(tmp_path):
                    "companion.engine.kd_vote", "companion.commands.install_service",
                    "companion.commands.score"):
         assert absent not in loaded, absent
+
+
+def test_a_shipped_catalog_is_kept_parsed_and_read_back_whole(tmp_path, monkeypatch):
+    """The first read of a shipped file keeps its data as JSON (named by size and CRC);
+    the next read returns the same data from there without YAML; a changed file is read
+    afresh (never its old data); a cache that can't be written only costs the parse."""
+    from companion import yamlsrc
+    from companion.i18n import catalog_path
+
+    source = tmp_path / "en.yaml"
+    source.write_bytes(catalog_path("en").read_bytes())
+    kept = tmp_path / "cache"
+    first = yamlsrc.load_shipped(source, kept)
+    [cached] = kept.iterdir()
+    assert json.loads(cached.read_text(encoding="utf-8")) == first
+    assert not list(kept.glob("*.part"))
+
+    def no_yaml(*args, **kwargs):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(yamlsrc.yaml, "load", no_yaml)
+    assert yamlsrc.load_shipped(source, kept) == first
+    monkeypatch.undo()
+    source.write_text(source.read_text(encoding="utf-8").replace(
+        first["app"]["name"], "Renamed", 1), encoding="utf-8")
+    assert yamlsrc.load_shipped(source, kept)["app"]["name"] == "Renamed"
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("", encoding="utf-8")
+    assert yamlsrc.load_shipped(source, blocked)["app"]["name"] == "Renamed"
+    dated = tmp_path / "dated.yaml"
+    dated.write_text("when: 2026-11-23\n", encoding="utf-8")
+    assert str(yamlsrc.load_shipped(dated, kept)["when"]) == "2026-11-23"
+    assert not list(kept.glob("dated-*"))  # a date is not JSON: not kept
+
+
+def test_theme_fonts_opened_by_path_are_pygames_default_font_at_every_size():
+    """Theme.font opens pygame's default font from its path (no resource lookup per size):
+    the same metrics and the same pixels as ``pygame.font.Font(None, px)``."""
+    import pygame
+
+    from companion.ui.theme import Theme
+
+    pygame.font.init()
+    theme = Theme((800, 480))
+    text = "Koryŏ · Chosŏn — Hériter 123"
+    for px in range(8, 161):
+        ours, pygames = theme.font(px), pygame.font.Font(None, px)
+        assert (ours.get_height(), ours.get_ascent(), ours.size(text)) == \
+            (pygames.get_height(), pygames.get_ascent(), pygames.size(text)), px
+        if px % 25 == 0:
+            assert pygame.image.tobytes(ours.render(text, True, (255, 255, 255)), "RGBA") == \
+                pygame.image.tobytes(pygames.render(text, True, (255, 255, 255)), "RGBA")

@@ -36,6 +36,9 @@ SOCKET = (14, 10, 8)  # an unlit light
 SQUEEZE = 0.9
 
 MIN_TARGET = 64  # px: the smallest touch target on the 800×480 panel
+# pygame.font.Font(None, px) opens its default font at this share of px (pygame-ce's
+# font.c); Theme.font opens the same file by its path at the same size.
+DEFAULT_SCALE = 0.6875
 
 
 class Theme:
@@ -50,10 +53,12 @@ class Theme:
         return max(1, round(units * self.unit))
 
     def font(self, px: int) -> pygame.font.Font:
-        """pygame's default font at a nominal size of ``px``."""
+        """pygame's default font at a nominal size of ``px``: what ``Font(None, px)``
+        gives, opened from its path (``Font(None, …)`` looks the file up through
+        importlib.resources at every size, a few ms of the first frame)."""
         px = max(8, int(px))
         if px not in self._fonts:
-            self._fonts[px] = pygame.font.Font(None, px)
+            self._fonts[px] = pygame.font.Font(_default_font_path(), int(px * DEFAULT_SCALE))
         return self._fonts[px]
 
     def fitting_font(self, text: str, px: int, width: int, smallest: int = 14) -> pygame.font.Font:
