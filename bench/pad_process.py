@@ -4,7 +4,9 @@ the kiosk's process to wait for).
 
 Run by ``bench.pads.PadProcess`` as ``python -m bench.pad_process VARIANT MASTER_FD``.
 It runs ``firmware/pad/main.py`` (stand-in pins and pixels) as its main loop runs: every
-``SCAN_US``, read what the host sent and the pins. Its stdin takes commands, one a
+``SCAN_US``, read what the host sent and the pins (a pass with nothing new to read in
+the same ms is skipped: it would do nothing, and this process shares the machine's two
+cores with the kiosk, which a board does not). Its stdin takes commands, one a
 line, each answered on stdout:
 
 - ``pin SEAT LEVEL``: the contact of SEAT's button "a" closes (1) or opens (0), now;
@@ -54,10 +56,20 @@ def main(variant: str, master: int) -> None:
     pending = b""
     start = time.monotonic_ns()
     scan_ns = fw.SCAN_US * 1000
-    next_scan = time.monotonic_ns()
+    due_pass = False  # a pin changed or the host sent bytes: the next pass has work
     while True:
-        timeout = max(0, next_scan - time.monotonic_ns()) / 1e9
-        if select.select([commands], [], [], timeout)[0]:
+        # The board's passes fall every SCAN_US; one that finds no new level, no host
+        # bytes and no new ms does nothing, so only the others are run here: the next
+        # pass after a change, else the first pass of the next ms.
+        now = time.monotonic_ns()
+        step = scan_ns if due_pass else 1_000_000
+        due = start + ((now - start) // step + 1) * step
+        watch = [commands] if due_pass else [commands, master]
+        ready = select.select(watch, [], [], max(0, due - now) / 1e9)[0]
+        if master in ready:
+            due_pass = True
+            continue
+        if commands in ready:
             data = os.read(commands.fileno(), 4096)
             if not data:
                 return  # the bench is done
@@ -69,16 +81,18 @@ def main(variant: str, master: int) -> None:
                     gp = dict(fw.board.SEATS[int(args[0])])["a"]
                     fw.machine.PINS[gp].value(0 if args[1] == "1" else 1)
                     out.write(f"edge {time.perf_counter_ns()}\n")
+                    due_pass = True
                 elif word == "lights":
                     out.write("lights " + ",".join(pad.lights) + "\n")
                 out.flush()
             continue
-        # The loop's pass, as on the board: what the host sent, the pins; then SCAN_US.
+        if time.monotonic_ns() < due:
+            continue
+        # The pass, as on the board: what the host sent, then the pins.
         while select.select([master], [], [], 0)[0]:
             pad.feed(os.read(master, 4096))
         pad.poll((time.monotonic_ns() - start) // 1_000_000)
-        next_scan = time.monotonic_ns() + scan_ns
-
+        due_pass = False
 
 if __name__ == "__main__":
     main(sys.argv[1], int(sys.argv[2]))

@@ -31,7 +31,11 @@ again, and counted ("resampled"). Timed, with ``perf_counter_ns``:
 - **press → acknowledgement**: from the first press edge to the first light that
   changes (ours: the acknowledgement on the pressing seat's own light — a press of ours
   whose seat light never changed is counted as "without"; the baseline has none, so
-  its first change is the result, after the hold).
+  its first change is the result, after the hold);
+- **the commit's share**: how long that press's ``Journal.append`` (the durable commit,
+  an fsync of the -wal on this machine's shared disk) took, and release → light without
+  it (the handoff to the loop, the rules, the view and the light): the disk's tail and
+  the kiosk's own path, told apart press by press.
 
 Baseline: the same rig with the debouncer the companion had before
 (``bench/baseline_debounce.py``: trailing, a level counts after 20 ms without an edge,
@@ -185,6 +189,17 @@ class Rig:
         self.app = App(window, backend=backend, seats=config.seats, catalog=load_catalog("en"))
         self.app.push(PressScreen(self.app, self.session, action))
         self.settled: Callable[[], bool] = lambda: True  # the lights have reached the pads
+        self.commit_ms = 0.0  # how long the last press's journal append (its commit) took
+        append = self.journal.append
+
+        def timed_append(*args, **kwargs):
+            start = time.perf_counter_ns()
+            try:
+                return append(*args, **kwargs)
+            finally:
+                self.commit_ms = (time.perf_counter_ns() - start) / 1e6
+
+        self.journal.append = timed_append
 
     def show(self, view: dict) -> None:
         for seat, light in self.rules.lights(view).items():
@@ -243,6 +258,8 @@ def presses(rig: Rig, set_pin: Callable[[int, bool], None], count: int, rng: ran
             LIGHTS.wait(lambda n=nxt: n in LIGHTS.first_on)
             if max(gaps) < MAX_GAP_MS:
                 out["release"].append((LIGHTS.first_on[nxt] - released) / 1e6)
+                out["commit"].append(rig.commit_ms)
+                out["rest"].append(out["release"][-1] - rig.commit_ms)
                 # The first light to change after the press edge: the acknowledgement on the
                 # pressing seat (ours), or the result (the baseline's only answer).
                 first = min(LIGHTS.first_change.get(seat, LIGHTS.first_on[nxt]),
@@ -265,7 +282,8 @@ def presses(rig: Rig, set_pin: Callable[[int, bool], None], count: int, rng: ran
 
 
 def run_block(rig: Rig, set_pin, count: int, rng: random.Random) -> dict[str, list[float]]:
-    out: dict = {"release": [], "ack": [], "skipped": 0, "no_ack": 0}
+    out: dict = {"release": [], "ack": [], "commit": [], "rest": [], "skipped": 0,
+                 "no_ack": 0}
     driver = threading.Thread(target=presses, args=(rig, set_pin, count, rng, out))
     driver.start()
     rig.app.running = True
@@ -426,6 +444,8 @@ def run(rounds: int = 3, count: int = 40, seed: int = 16) -> list[Row]:
         for key, label, p, goal in (
             ("release", "release → light", 99, 5.0),
             ("release", "release → light", 50, None),
+            ("commit", "the durable commit of those presses (Journal.append)", 99, None),
+            ("rest", "release → light but the commit", 99, None),
             ("ack", "press → acknowledgement", 99, 1.0),
         ):
             per_round = {v: [percentile(r[key], p) for r in results[(backend, v)]]
