@@ -10,6 +10,7 @@ from companion.ui import theme as th
 from companion.ui.theme import Painter
 
 HEADLINE = 34  # units: who acts now and what, at the top of a game screen
+TITLE = 40  # units: a screen's title, at its top left
 SMALLEST = 22  # units: the smallest type a screen draws (legible on the 7" panel)
 # units: a figure a player reads (a score, an axis value): pygame draws figures at about two
 # thirds of the nominal size, so 38 units keep them above 24 px per 480 px of screen.
@@ -44,15 +45,35 @@ def headline(p: Painter, text: str, box: pygame.Rect, colour=th.INK) -> None:
     p.text(fitted(text, font, box.w), font, colour, box, "left")
 
 
-def felt(p: Painter, ring, backend, now_ms: int) -> None:
-    """The table every game screen draws on: the walnut rim, the green felt in the middle
-    with its edge, the seat ring (``companion.ui.seats.SeatRing``) around it."""
+def panel(p: Painter, rect: pygame.Rect) -> None:
+    """The walnut rim with the green felt at ``rect``, its edge drawn: what every screen
+    draws on."""
     px = p.theme.px
     p.surface.fill(th.RIM)
-    pygame.draw.rect(p.surface, th.FELT, ring.centre, border_radius=px(22))
-    pygame.draw.rect(p.surface, th.FELT_EDGE, ring.centre, width=max(2, px(3)),
-                     border_radius=px(22))
+    pygame.draw.rect(p.surface, th.FELT, rect, border_radius=px(22))
+    pygame.draw.rect(p.surface, th.FELT_EDGE, rect, width=max(2, px(3)), border_radius=px(22))
+
+
+def felt(p: Painter, ring, backend, now_ms: int) -> None:
+    """The table every game screen draws on: the felt in the middle (``panel``), the seat
+    ring (``companion.ui.seats.SeatRing``) around it."""
+    panel(p, ring.centre)
     ring.draw(p, backend, now_ms)
+
+
+def title_line(p: Painter, left: str, right: str, box: pygame.Rect,
+               right_colour=th.WARNING) -> None:
+    """The top line of a screen as the game screens have it: the title at the left in
+    ``TITLE`` units, what stands now (a page, a balance) at the right in gold."""
+    theme, px = p.theme, p.theme.px
+    split = box.w
+    if right:  # the title keeps what it needs (up to 3/5), the rest goes to the right
+        split = min(box.w * 3 // 5, theme.font(px(TITLE)).size(left)[0] + px(16))
+        font = theme.fitting_font(right, px(28), box.w - split, px(SMALLEST))
+        p.text(right, font, right_colour, pygame.Rect(box.x + split, box.y, box.w - split,
+                                                      box.h), "right")
+    font = theme.fitting_font(left, px(TITLE), split, px(SMALLEST))
+    p.text(left, font, th.INK, pygame.Rect(box.x, box.y, split, box.h), "left")
 
 
 def split_in_two(label: str) -> tuple[str, str] | None:

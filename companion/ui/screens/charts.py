@@ -17,7 +17,7 @@ from companion.history import GameResult
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, Button
+from companion.ui.widgets import FIGURE, Button, panel, title_line
 
 OTHERS = ((120, 200, 255), (255, 160, 90), (150, 230, 150), (230, 150, 230), (240, 220, 120),
           (180, 180, 255), (255, 255, 255))
@@ -39,17 +39,17 @@ class ChartsScreen(Screen):
         self.colours = self._colours()
         t, px = app.catalog.text, app.theme.px
         w, h = app.size
-        m, gap = px(10), px(8)
-        bh = max(th.MIN_TARGET, px(68))
-        self.back_rect = pygame.Rect(m, m, px(130), bh)
-        self.title_rect = pygame.Rect(self.back_rect.right + gap, m,
-                                      w - m - self.back_rect.right - gap, bh)
-        self.prev_rect = pygame.Rect(m, h - m - bh, px(130), bh)
-        self.next_rect = pygame.Rect(w - m - px(130), h - m - bh, px(130), bh)
-        self.page_rect = pygame.Rect(self.prev_rect.right, self.prev_rect.y,
-                                     self.next_rect.x - self.prev_rect.right, bh)
-        self.body = pygame.Rect(m, self.back_rect.bottom + gap, w - 2 * m,
-                                self.prev_rect.y - gap - self.back_rect.bottom - gap)
+        gap = px(8)
+        bh = max(th.MIN_TARGET, px(64))
+        self.felt_rect = pygame.Rect(0, 0, w, h).inflate(-2 * px(8), -2 * px(8))
+        inner = self.felt_rect.inflate(-2 * px(10), -2 * px(8))
+        self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(40))
+        side = max(th.MIN_TARGET, px(72))
+        self.back_rect = pygame.Rect(inner.x, inner.bottom - bh, px(150), bh)
+        self.next_rect = pygame.Rect(inner.right - side, self.back_rect.y, side, bh)
+        self.prev_rect = self.next_rect.move(-side - gap, 0)
+        self.body = pygame.Rect(inner.x, self.title_rect.bottom + gap, inner.w,
+                                self.back_rect.y - gap - self.title_rect.bottom - gap)
         self.buttons = [Button(self.back_rect, t("charts.back"), self.close),
                         Button(self.prev_rect, "«", lambda: self.turn(-1)),
                         Button(self.next_rect, "»", lambda: self.turn(+1))]
@@ -110,17 +110,15 @@ class ChartsScreen(Screen):
 
     def draw(self, p: Painter) -> None:
         px = self.app.theme.px
-        p.surface.fill(th.RIM)
-        felt = p.surface.get_rect().inflate(-px(6), -px(6))
-        pygame.draw.rect(p.surface, th.FELT, felt, border_radius=px(18))
-        text(p, self.title(), self.title_rect, px(40), th.INK, "center")
+        panel(p, self.felt_rect)
+        page = self.t("history.page", page=self.page + 1, pages=len(self.pages)) \
+            if self.pages else ""
+        title_line(p, self.title(), page, self.title_rect)
         for b in self.buttons:
             b.draw(p)
         if not self.pages:
             text(p, self.t("history.empty"), self.body, px(32), th.INK_SOFT, "center")
             return
-        text(p, self.t("history.page", page=self.page + 1, pages=len(self.pages)),
-             self.page_rect, px(30), th.INK_SOFT, "center")
         key = self.pages[self.page]
         gap = px(16)
         if key == CAMPAIGN:

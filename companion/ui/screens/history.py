@@ -19,7 +19,7 @@ from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCodeScreen
 from companion.ui.screens.charts import open_charts
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, TapArea
+from companion.ui.widgets import TITLE, Button, TapArea, panel, title_line
 
 GAMES, PLAYERS = "games", "players"
 WINNER = (255, 214, 120)
@@ -107,21 +107,30 @@ class HistoryScreen(Screen):
     # --- layout -------------------------------------------------------------------------
 
     def build(self) -> None:
+        """The felt over the screen, the title line at its top (the page at the right), the
+        list, and the buttons along the foot: Back, the filter, the view (and the charts),
+        « and »."""
         t, px = self.app.catalog.text, self.app.theme.px
         w, h = self.app.size
-        m, gap = px(10), px(8)
-        bh = max(th.MIN_TARGET, px(68))
-        self.back_rect = pygame.Rect(m, m, px(130), bh)
-        self.view_rect = pygame.Rect(w - m - px(180), m, px(180), bh)
-        self.filter_rect = pygame.Rect(self.view_rect.x - gap - px(200), m, px(200), bh)
-        self.title_rect = pygame.Rect(self.back_rect.right + gap, m,
-                                      self.filter_rect.x - gap - self.back_rect.right - gap, bh)
-        self.prev_rect = pygame.Rect(m, h - m - bh, px(130), bh)
-        self.next_rect = pygame.Rect(w - m - px(130), h - m - bh, px(130), bh)
-        self.page_rect = pygame.Rect(self.prev_rect.right, self.prev_rect.y,
-                                     self.next_rect.x - self.prev_rect.right, bh)
-        self.list_rect = pygame.Rect(m, self.back_rect.bottom + gap, w - 2 * m,
-                                     self.prev_rect.y - gap - self.back_rect.bottom - gap)
+        gap = px(8)
+        bh = max(th.MIN_TARGET, px(64))
+        self.felt_rect = pygame.Rect(0, 0, w, h).inflate(-2 * px(8), -2 * px(8))
+        inner = self.felt_rect.inflate(-2 * px(10), -2 * px(8))
+        self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(40))
+        bar = pygame.Rect(inner.x, inner.bottom - bh, inner.w, bh)
+        side = max(th.MIN_TARGET, px(72))
+        self.next_rect = pygame.Rect(bar.right - side, bar.y, side, bh)
+        self.prev_rect = self.next_rect.move(-side - gap, 0)
+        cells = [px(120), px(190), px(150)] + ([px(150)] if self.view == PLAYERS else [])
+        room = self.prev_rect.x - gap - bar.x - gap * (len(cells) - 1)
+        cells = [c * room // sum(cells) for c in cells]  # the room shared in proportion
+        x, rects = bar.x, []
+        for c in cells:
+            rects.append(pygame.Rect(x, bar.y, c, bh))
+            x += c + gap
+        self.back_rect, self.filter_rect, self.view_rect = rects[:3]
+        self.list_rect = pygame.Rect(inner.x, self.title_rect.bottom + gap, inner.w,
+                                     bar.y - gap - self.title_rect.bottom - gap)
         self.row_h = px(66) if self.view == GAMES else px(44)
         self.per_page = max(1, (self.list_rect.h + gap) // (self.row_h + gap)
                             - (self.view == PLAYERS))  # the stats have a header row
@@ -135,9 +144,8 @@ class HistoryScreen(Screen):
             Button(self.prev_rect, "«", lambda: self.turn(-1)),
             Button(self.next_rect, "»", lambda: self.turn(+1)),
         ]
-        if self.view == PLAYERS:  # the charts, beside the page number
-            self.charts_rect = pygame.Rect(0, self.page_rect.y, px(260), bh)
-            self.charts_rect.right = self.page_rect.right - gap
+        if self.view == PLAYERS:  # the charts, beside the view
+            self.charts_rect = rects[3]
             self.buttons.append(Button(self.charts_rect, t("charts.open"), self.open_charts))
         if self.view == GAMES:  # a tap on a game shows its BG Stats code
             self.rows = [TapArea(self.row_rect(i), lambda g=g: self.show_code(g))
@@ -185,23 +193,15 @@ class HistoryScreen(Screen):
 
     def draw(self, p: Painter) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
-        p.surface.fill(th.RIM)
-        felt = p.surface.get_rect().inflate(-px(6), -px(6))
-        pygame.draw.rect(p.surface, th.FELT, felt, border_radius=px(18))
-        self.text(p, t("history.title"), self.title_rect, px(44), th.INK, "center")
+        panel(p, self.felt_rect)
         page = t("history.page", page=self.page + 1, pages=self.pages)
-        if self.view == GAMES and self.items():  # the page, and what a tap on a game does
-            top = self.page_rect.copy()
-            top.h = self.page_rect.h * 11 // 20
-            self.text(p, page, top, px(30), th.INK_SOFT, "center")
-            hint = pygame.Rect(top.x, top.bottom, top.w, self.page_rect.bottom - top.bottom)
-            self.text(p, t("history.code_hint"), hint, px(22), th.INK_SOFT, "center")
-        elif self.view == PLAYERS:
-            left = pygame.Rect(self.page_rect.x, self.page_rect.y,
-                               self.charts_rect.x - self.page_rect.x, self.page_rect.h)
-            self.text(p, page, left, px(30), th.INK_SOFT, "center")
-        else:
-            self.text(p, page, self.page_rect, px(30), th.INK_SOFT, "center")
+        title_line(p, t("history.title"), page, self.title_rect)
+        if self.view == GAMES and self.items():  # what a tap on a game does, between them
+            box, theme = self.title_rect, self.app.theme
+            left = box.x + theme.font(px(TITLE)).size(t("history.title"))[0] + px(16)
+            right = box.right - theme.font(px(28)).size(page)[0] - px(16)
+            self.text(p, t("history.code_hint"), pygame.Rect(left, box.y, right - left, box.h),
+                      px(24), th.INK_SOFT, "center")
         if self.app.history is None or not self.items():
             key = "history.not_kept" if self.app.history is None else "history.empty"
             self.text(p, t(key), self.list_rect, px(32), th.INK_SOFT, "center")
