@@ -1,4 +1,4 @@
-"""Chosŏn in-game engine (shared/RULES.md §2; rulebook seed 003): time travel, the four
+"""Chosŏn in-game engine (the Chosŏn rulebook): time travel, the four
 combinations, 'comes into play' effects, ripostes, Yi's Shield, majority powers, limit."""
 
 import json
@@ -69,7 +69,7 @@ def test_a_round_opens_with_the_time_travel_phase():
 
 
 def test_time_travel_phase_is_settled_before_any_turn_power():
-    """Rulebook (seed 003), "Ronde de jeu": « La ronde de jeu se décompose en cinq phases
+    """The Chosŏn rulebook, "Ronde de jeu": « La ronde de jeu se décompose en cinq phases
     successives » — I « Phase de voyage dans le temps » comes before IV « Phase principale »,
     where the Yi and Oracle powers belong ("NOTA : les effets se déclenchant pendant le tour
     d'un joueur … « Yi »(#1), « Oracle »(#3)"). Nothing of phase 4 is offered or accepted
@@ -114,7 +114,7 @@ def test_time_travel_needs_the_majority():
 
 
 def test_time_travel_with_an_empty_bank_may_take_from_another_player_or_none():
-    """Rulebook (seed 003), Voyageur temporel card: « IMPORTANT : Si vous DEVEZ prendre un
+    """The Chosŏn rulebook, Voyageur temporel card: « IMPORTANT : Si vous DEVEZ prendre un
     jeton « Point de Victoire » mais qu'il n'y en a plus de disponible au centre de la table,
     alors dans ce cas, et uniquement dans ce cas, vous POUVEZ en prendre un à un autre
     joueur. » — may, so travelling and taking none is legal."""
@@ -137,7 +137,7 @@ def test_first_player_token_passes_clockwise_and_game_ends_after_round_8():
 
 
 def test_first_player_token_stays_after_round_8():
-    """Rulebook (seed 003), « Phase de fin de ronde »: « le jeton « 1er Joueur » passe au
+    """The Chosŏn rulebook, « Phase de fin de ronde »: « le jeton « 1er Joueur » passe au
     joueur suivant dans le sens des aiguilles d'une montre et une nouvelle ronde [commence] »;
     "At the end of the 8th round, the game is over" — no new round, so no pass: a round-8
     time traveller keeps the +2 of the token."""

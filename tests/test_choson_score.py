@@ -1,5 +1,5 @@
-"""Chosŏn final scoring (shared/RULES.md §2 "Final scoring"; rulebook seed 003) and
-`companion score` on Chosŏn table files (shared/spec/table-files.md)."""
+"""Chosŏn final scoring (the Chosŏn rulebook, "Final scoring") and
+`companion score` on Chosŏn table files (docs/table-files.md)."""
 
 import json
 

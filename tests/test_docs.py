@@ -93,7 +93,13 @@ def test_an_example_for_every_game_and_every_table_command():
 
 USER_DOCS = [ROOT / "README.md", *PAGES, *sorted((ROOT / "hardware").glob("*.md")),
              *sorted((ROOT / "firmware").glob("*.md")), *sorted((ROOT / "systemd").glob("*.md"))]
-OUTSIDE = re.compile(r"shared/(spec|RULES|DESIGN|seeds)|/work/|\.\./")
+# The developers' notes a user of the repository does not have, by the names they go by
+# (spelt in pieces so that this file does not name them itself).
+NOTES = re.compile("|".join((
+    r"\b" + "RULES" + r"\.md", r"\b" + "DESIGN" + r"\.md", "shared" + "/",
+    "spec" + "/table-files", "seeds" + "/", r"\b[Ss]eeds? " + r"\d{3}",
+)))
+OUTSIDE = re.compile(NOTES.pattern + r"|/work/|\.\./")
 
 
 @pytest.mark.parametrize("doc", USER_DOCS, ids=lambda p: str(p.relative_to(ROOT)))
@@ -112,3 +118,26 @@ def test_command_help_points_at_nothing_outside_the_repository():
     for text in texts:
         assert not OUTSIDE.search(text), text
         assert "companion.commands" not in text and "``" not in text, text
+
+
+TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".toml", ".sh", ".service", ".txt", ".csv",
+                 ".cfg", ".ini", ".desktop"}
+SKIPPED_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis"}
+
+
+def repository_texts() -> list[Path]:
+    """Every text file of the repository: code, docstrings, comments, data, docs."""
+    return [p for p in sorted(ROOT.rglob("*"))
+            if p.is_file() and p.suffix in TEXT_SUFFIXES
+            and not SKIPPED_DIRS.intersection(p.relative_to(ROOT).parts)]
+
+
+def test_nothing_in_the_repository_names_the_developers_notes():
+    """Code, docstrings, comments, tests and data name the rulebooks, docs/ and the
+    repository's own files, never notes that live outside it."""
+    hits = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+            for path in repository_texts()
+            for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace")
+                                     .splitlines(), 1)
+            if NOTES.search(line)]
+    assert not hits, "\n".join(hits)

@@ -31,13 +31,13 @@ def counts(state, family: int) -> dict[str, int]:
 
 
 def koryo_rule(state: koryo.State, family: int):
-    """RULES.md §1: strict majority; during the rounds the Omniscient holder wins ties."""
+    """The Koryŏ rulebook: strict majority; during the rounds the Omniscient holder wins ties."""
     omni = next((p for p in state.players if state.area(p)[koryo.OMNISCIENT]), None)
     return majority(family, counts(state, family), state.players, omni, "Omniscient")
 
 
 def choson_rule(state: choson.State, family: int):
-    """RULES.md §2: strict majority; Yi's Shield wins the tie of the family it is on."""
+    """The Chosŏn rulebook: strict majority; Yi's Shield wins the tie of the family it is on."""
     shield = state.shield
     breaker = shield[0] if shield is not None and shield[1] == family else None
     return majority(family, counts(state, family), state.players, breaker, choson.SHIELD)

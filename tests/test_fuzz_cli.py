@@ -1,6 +1,6 @@
 """Issue 6 fuzz torture test: hypothesis-generated table files and configurations.
 
-Contract (shared/spec/table-files.md): `companion score|vote|kingdom FILE [--json]` and
+Contract (docs/table-files.md): `companion score|vote|kingdom FILE [--json]` and
 `companion check-config FILE` either exit 0 with a result, or exit 2 with exactly one line on
 stderr that names the file (check-config: one such line per mistake) — never a traceback,
 never exit code 1.

@@ -26,7 +26,7 @@ from companion.session import Session
 
 FIVE = ["Theodore", "Julius", "Armin", "Diana", "Frances"]
 UP = dict.fromkeys(RESOURCES, "up")
-# RULES.md §4 worked example: Théodore leads and passes to become moderator, …
+# Worked example of a council: Théodore leads and passes to become moderator, …
 WORKED = [("Theodore", "pass-moderator", 0), ("Julius", "aye", 1), ("Armin", "nay", 1),
           ("Diana", "aye", 1), ("Frances", "nay", 4), ("Julius", "add", 3),
           ("Armin", "add", 1), ("Diana", "add", 1)]
@@ -49,7 +49,7 @@ def play(session, player, move, power=0):
 
 
 def test_rulebook_worked_vote_example_through_the_session(journal):
-    """RULES.md §4 worked example: 6–6 after Diana (right of Frances), the moderator
+    """Worked example of a council: 6–6 after Diana (right of Frances), the moderator
     Théodore breaks the tie for Aye, the Leader token goes to Julius; clean-up as the spec's
     vote output (Balance 3 + 6 winners' power = 9, Théodore's pass coin)."""
     s = start(journal)
@@ -222,7 +222,7 @@ def quick_vote(session, winner="aye"):
 
 
 def test_outcome_applies_the_rulebook_momentum_examples(journal):
-    """RULES.md §4: Influence (down, marker) +1 → moves 1, flips up, marker removed,
+    """Kingdom tracks: Influence (down, marker) +1 → moves 1, flips up, marker removed,
     Stability +1; Morale (down, no marker) −1 → moves 2, gains a marker, Stability −2."""
     s = start(journal, momenta=None,
               kingdom=board(influence=("down", True), morale=("down", False)))

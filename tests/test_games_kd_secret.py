@@ -1,4 +1,4 @@
-"""Secret votes of The King's Dilemma stay secret until the last lock (RULES.md §4
+"""Secret votes of The King's Dilemma stay secret until the last lock (the King's Dilemma rulebook
 "Secret ballot"): for two different ballots of a seat (Aye 1 vs Nay 5, and different pending
 presses, refused presses included) the public view, the seat lights, the journal's public
 actions, the listener payloads, the log records and ``companion vote``'s output are the

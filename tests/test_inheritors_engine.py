@@ -1,4 +1,4 @@
-"""Inheritors final scoring engine (shared/RULES.md §3 "Final scoring"; rulebook seed 001,
+"""Inheritors final scoring engine (the Inheritors rulebook, "Final scoring",
 « V. Décompte final »)."""
 
 import pytest
@@ -330,7 +330,7 @@ def test_property_each_relic_is_worth_plus_or_minus_1(players):
 
 def test_engine_stays_pure():
     """companion.engine.inheritors imports no yaml, pygame, gpiozero, serial or sqlite3: the
-    colours come in as an argument (DESIGN.md)."""
+    colours come in as an argument."""
     import subprocess
     import sys
 

@@ -1,4 +1,4 @@
-"""`companion score` on Inheritors table files (shared/spec/table-files.md, "score:
+"""`companion score` on Inheritors table files (docs/table-files.md, "score:
 Inheritors" and "Output of score") and the colour data (companion/data/inheritors.yaml)."""
 
 import json

@@ -1,5 +1,5 @@
-"""The King's Dilemma campaign ledger (shared/RULES.md §4 "Per game", end of "End of game
-scoring"; rulebook seed 004 « Trancher les égalités de Prestige », set-up steps, « Points de
+"""The King's Dilemma campaign ledger (the King's Dilemma rulebook, "Per game", end of "End of game
+scoring", « Trancher les égalités de Prestige », set-up steps, « Points de
 Prestige et points de Convoitise ») and the data file behind it."""
 
 import json

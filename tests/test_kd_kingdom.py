@@ -1,5 +1,5 @@
-"""The King's Dilemma kingdom tracks (shared/RULES.md §4 "Kingdom tracks"; rulebook seed 004
-« Déplacer les ressources et la stabilité ») and `companion kingdom` (shared/spec/table-files.md
+"""The King's Dilemma kingdom tracks (the King's Dilemma rulebook, "Kingdom tracks",
+« Déplacer les ressources et la stabilité ») and `companion kingdom` (docs/table-files.md
 "kingdom: The King's Dilemma")."""
 
 import json

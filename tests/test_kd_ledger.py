@@ -1,5 +1,5 @@
-"""The King's Dilemma campaign ledger on disk (``companion.kd_ledger``; "Campaign
-ledger kept across games", RULES.md §4 "the campaign is saved for the next game"):
+"""The King's Dilemma campaign ledger on disk (``companion.kd_ledger``: the
+campaign is kept from one game night to the next):
 round trip, atomic write (a failed write leaves the old ledger and no temp file), a
 corrupt ledger moved aside with a timestamp and never overwritten, New campaign keeping
 the old ledger aside, and the prestige table as a setting (the data file's values win,

@@ -1,6 +1,6 @@
-"""The King's Dilemma end-of-game scoring (shared/RULES.md §4 "End of game scoring" and the
-ruling on places; rulebook seed 004 « 1. Calculer les scores ») and `companion score` on
-King's Dilemma table files (shared/spec/table-files.md)."""
+"""The King's Dilemma end-of-game scoring (its rulebook, "End of game scoring", and the
+ruling on places in docs/house-rules.md; « 1. Calculer les scores ») and `companion score` on
+King's Dilemma table files (docs/table-files.md)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""`companion vote FILE [--json]` (shared/spec/table-files.md, "vote: The King's Dilemma"):
+"""`companion vote FILE [--json]` (docs/table-files.md, "vote: The King's Dilemma"):
 the rulebook's worked vote, text output, and every invalid file → exit 2 naming the field."""
 
 import json
@@ -51,7 +51,7 @@ def run(tmp_path, capsys, text, *extra):
 
 
 def test_rulebook_example_json(tmp_path, capsys):
-    """RULES.md §4 worked example: aye 6–6, tie broken Aye, leader Julius, moderator
+    """Worked example of a council: aye 6–6, tie broken Aye, leader Julius, moderator
     Théodore; Balance 3 + 6; Théodore's coin from the reserve; Julius and Diana's power in
     the Balance."""
     code, out, err, _ = run(tmp_path, capsys, RULEBOOK, "--json")

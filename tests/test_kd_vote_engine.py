@@ -1,5 +1,5 @@
 """The King's Dilemma vote engine: open vote in rulebook order, resolution, clean-up,
-secret ballots (shared/RULES.md §4; rulebook seed 004 « Vote du Conseil », « Résolution du
+secret ballots (the King's Dilemma rulebook, « Vote du Conseil », « Résolution du
 vote », « Nettoyage après le vote »)."""
 
 import pytest

@@ -1,7 +1,7 @@
-"""Properties of the King's Dilemma vote (shared/RULES.md §4): power is conserved and coins
+"""Properties of the King's Dilemma vote (the King's Dilemma rulebook): power is conserved and coins
 only come from the general reserve (1 per passer); leader and moderator are always
 players; every valid vote ends within a bound; a secret ballot leaks nothing before the
-last lock (boardgame.io playerView idea, DESIGN.md)."""
+last lock (boardgame.io playerView idea)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -1,4 +1,4 @@
-"""Koryŏ in-game engine (shared/RULES.md §1): rounds, orders, powers, events, limit; each
+"""Koryŏ in-game engine (the Koryŏ rulebook): rounds, orders, powers, events, limit; each
 refusal is a RuleError naming the field."""
 
 import pytest
@@ -231,7 +231,7 @@ def test_lobbying_needs_two_different_players_and_characters():
 
 
 def test_two_player_lobbying_of_the_spy_majority_offers_no_swap():
-    """Rulebook (seed 000/002), LOBBYING: « vous pouvez échanger deux cartes personnages …
+    """The Koryŏ rulebook, LOBBYING: « vous pouvez échanger deux cartes personnages …
     entre deux joueurs (vous y compris). Attention cependant, si un joueur a la majorité des
     «Espions» (sans avoir de « Gardiens » dans son jeu), il ne peut être ciblé par cet
     événement » — EN: "even if he is the one playing it". With two players the Spy majority
@@ -258,7 +258,7 @@ def test_two_player_lobbying_of_the_spy_majority_offers_no_swap():
 
 
 def test_a_barbarian_with_nobody_to_hit_is_not_offered():
-    """Rulebook (seed 002), BARBARIANS: "the player may destroy a «Character» card of an
+    """The Koryŏ rulebook (FR/EN), BARBARIANS: "the player may destroy a «Character» card of an
     opponent … the player controlling a majority of «Guardians» (#7) may not be targeted"."""
     s = start(table({"Ben": {7: 1, 9: 2}}, names=("Ana", "Ben")))
     s = k.apply(s, k.Reveal("Ana", Area.of({"barbarian": 1})))

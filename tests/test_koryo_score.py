@@ -1,5 +1,5 @@
-"""Koryŏ final scoring (shared/RULES.md §1 "Final scoring"; rulebook seeds 000/002) and
-`companion score` on Koryŏ table files (shared/spec/table-files.md)."""
+"""Koryŏ final scoring (the Koryŏ rulebook, "Final scoring") and
+`companion score` on Koryŏ table files (docs/table-files.md)."""
 
 import json
 

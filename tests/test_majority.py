@@ -1,4 +1,4 @@
-"""The majority rule shared by Koryŏ and Chosŏn (shared/RULES.md §1 "Majority", §2)."""
+"""The majority rule shared by Koryŏ and Chosŏn (the Koryŏ and Chosŏn rulebooks, "Majority")."""
 
 import pytest
 from hypothesis import given
@@ -90,7 +90,7 @@ def test_at_most_one_holder_and_it_strictly_beats_everyone(counts, data):
 
 
 def test_engines_stay_pure():
-    """companion/engine imports no yaml, pygame, gpiozero, serial or sqlite3 (DESIGN.md)."""
+    """companion/engine imports no yaml, pygame, gpiozero, serial or sqlite3."""
     import subprocess
     import sys
 

@@ -1,4 +1,4 @@
-"""Session with the real Koryŏ engine (shared/RULES.md §1): a game interrupted mid-round
+"""Session with the real Koryŏ engine (the Koryŏ rulebook): a game interrupted mid-round
 resumes exactly where it was, refusals are not journaled, undo replays the engine."""
 
 from __future__ import annotations

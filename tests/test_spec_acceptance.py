@@ -1,9 +1,9 @@
-"""Acceptance audit of the headless contract, shared/spec/table-files.md, to the letter.
+"""Acceptance audit of the headless contract, docs/table-files.md, to the letter.
 
 Runs the real console script (``companion`` next to this interpreter, else
 ``python -m companion``) on every example of the spec, copied verbatim into
 tests/data/spec/, and on every error case the spec names. Expected figures are worked out
-by hand from shared/RULES.md in each test's docstring.
+by hand from the rulebooks and docs/house-rules.md in each test's docstring.
 """
 
 from __future__ import annotations

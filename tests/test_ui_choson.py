@@ -1,4 +1,4 @@
-"""Chosŏn at the table through its screens (shared/RULES.md §2): whole 8-round
+"""Chosŏn at the table through its screens (the Chosŏn rulebook): whole 8-round
 games entered with seat buttons and touch events score as ``companion score`` does and
 are recorded; time travel takes the first-player token and its light; Yi's Shield is
 shown as the tie-breaker; refusals change nothing; undo restores the view; a reopened
@@ -233,7 +233,7 @@ def test_lines_under_a_crowded_board_go_on_more_pages(table, game, seed):
 
 
 def test_the_time_traveller_is_asked_before_anything_of_phase_4(table):
-    """Rulebook (seed 003): « La ronde de jeu se décompose en cinq phases successives »,
+    """The Chosŏn rulebook: « La ronde de jeu se décompose en cinq phases successives »,
     I « Phase de voyage dans le temps » before IV « Phase principale ». On screen: while the
     Time Traveller majority decides, the screen names them, offers time travel or "No time
     travel" and nothing of phase 4 (no card entry, no Yi's Shield, no Oracle VP); the first

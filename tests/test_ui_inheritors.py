@@ -1,4 +1,4 @@
-"""The Inheritors score sheet on the touchscreen (RULES.md §3), driven through the
+"""The Inheritors score sheet on the touchscreen (the Inheritors rulebook), driven through the
 real App loop with touch events (SDL dummy driver): setup with the first player lit on the
 seat, every entry by touch, the validator's refusals shown with their reason, undo, the
 final score equal to ``companion score --json`` on the same table file, the result kept

@@ -1,4 +1,4 @@
-"""The King's Dilemma screens (shared/RULES.md §4) driven through the real App
+"""The King's Dilemma screens (the King's Dilemma rulebook) driven through the real App
 loop under SDL's dummy driver: seat presses from the simulated pads, taps as finger
 events, frames read back from the window.
 
@@ -155,7 +155,7 @@ def test_power_cut_mid_secret_vote_resumes_locks_and_reveals_none(kd, tmp_path):
 
 
 def test_rulebook_vote_example_by_seat_presses_and_taps_then_the_kingdom(kd):
-    """RULES.md §4 worked example: Théodore passes to moderate; Julius aye 1, Armin nay 1,
+    """Worked example of a council: Théodore passes to moderate; Julius aye 1, Armin nay 1,
     Diana aye 1, Frances nay 4 (leader); Julius +3, Armin +1, Diana +1 → 6–6, the vote
     ends after Diana; Théodore breaks the tie for Aye by touch; the Leader token goes to
     Julius. Clean-up: nobody passed for power, the winners' 6 power joins the Balance's 3.
@@ -288,7 +288,7 @@ def test_every_kd_screen_fits_with_five_seats(kd, size, language):
 
 
 def test_new_game_coin_toss_sets_each_marker_side_before_the_council(kd):
-    """Set-up (RULES.md §4, rulebook: a coin toss per resource): every marker starts on
+    """Set-up (the King's Dilemma rulebook: a coin toss per resource): every marker starts on
     the side the table taps, in the middle of its track, Stability in the middle."""
     app, _, _ = kd(with_table=False)
     t = app.catalog.text
@@ -362,7 +362,7 @@ def scored(app, table, resources: list[int]) -> None:
 
 
 def test_end_screen_shows_the_campaign_ranks_the_bottom_group_last(kd):
-    """Rulebook (seed 004, « Points de Prestige et points de Convoitise »): « il y a toujours
+    """Rulebook (« Points de Prestige et points de Convoitise »): « il y a toujours
     un joueur à la « dernière place », quel que soit le nombre de joueurs … si deux joueurs
     sont à égalité pour la quatrième place … ils sont tous deux considérés comme
     « derniers » »; places over distinct totals. The End screen shows the rank the prestige

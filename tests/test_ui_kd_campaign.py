@@ -1,4 +1,4 @@
-"""The King's Dilemma follow-ups through the real App loop (RULES.md §4), with the
+"""The King's Dilemma follow-ups through the real App loop (the King's Dilemma rulebook), with the
 shipped data file and a journal in a temporary data directory:
 
 - the campaign ledger kept across games: a night starts from the saved ledger (leader =

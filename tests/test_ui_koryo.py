@@ -1,4 +1,4 @@
-"""Koryŏ at the table through its screens (shared/RULES.md §1): a whole 8-round
+"""Koryŏ at the table through its screens (the Koryŏ rulebook): a whole 8-round
 game entered with seat buttons and touch events scores as ``companion score`` does and is
 recorded; refusals change nothing; undo restores the view; the first-player light follows
 the token; a reopened journal resumes the same screen; every sentence is the engine's;

@@ -71,7 +71,7 @@ def play_through(table: TableRig, seed: int, until=None, check=None, fast=None) 
 
 
 def table_file(path: Path, view: dict) -> Path:
-    """The table file (shared/spec/table-files.md) of the cards and tokens of a game over."""
+    """The table file (docs/table-files.md) of the cards and tokens of a game over."""
     state = view["final"]
     data = {
         "game": view["game"],

@@ -1,4 +1,4 @@
-"""Inheritors at the table: the final score sheet as a Session rules adapter (RULES.md §3).
+"""Inheritors at the table: the final score sheet as a Session rules adapter (its rulebook).
 
 The sheet is filled in entry by entry (one action each), so it is journaled like any game:
 a cut during the count loses nothing and undo takes back the last entry. Every entry is
