@@ -10,12 +10,18 @@ catalog's language and "seats" otherwise; a form may hold placeholders of its ow
 (``{left:only {left} is|only {left} are}``). English takes the singular for 1 only,
 French for 0 and 1 ("0 place sur 4 a répondu"). ``tests/test_i18n_plurals.py`` renders
 every text with counts 0, 1 and 2.
+
+French elides where a placeholder's value begins with a vowel: "Tour de {player}" reads
+"Tour d'Ana" but "Tour de Ben"; only at a placeholder, the catalog's own words being
+written as they are read. A list of names reads as a sentence ("Ana, Ben and Cleo"):
+:meth:`Catalog.names`.
 """
 
 from __future__ import annotations
 
+import re
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
@@ -54,12 +60,41 @@ def singular(language: str, n: int) -> bool:
     return abs(n) == 1
 
 
+# A French word that drops its vowel before one ("de Ana" → "d'Ana"); "y" is left out for
+# names such as Yi, read with a consonant.
+_ELIDABLE = re.compile(r"(?:^|(?<=[\s(«]))(de|que|le|la|ne|se|jusque|lorsque|puisque) $",
+                       re.IGNORECASE)
+_VOWEL = re.compile(r"[aeiouàâäéèêëîïôöùûüœæ]", re.IGNORECASE)
+
+
+def elide(before: str, value: str) -> str:
+    """``before`` followed by ``value``, an elidable French word at the end of ``before``
+    elided when ``value`` begins with a vowel."""
+    m = _ELIDABLE.search(before)
+    if m and _VOWEL.match(value):
+        return before[:m.start(1)] + m.group(1)[:-1] + "'" + value
+    return before + value
+
+
 class _Formatter(string.Formatter):
     """``str.format`` plus plural forms: a format spec ``one|other`` on a whole number picks
-    the form its language's rule asks for."""
+    the form its language's rule asks for; in French, elision before a placeholder."""
 
     def __init__(self, language: str) -> None:
         self.language = language
+
+    def vformat(self, format_string: str, args, kwargs) -> str:
+        if self.language != "fr":
+            return super().vformat(format_string, args, kwargs)
+        out = ""
+        for literal, name, spec, conversion in self.parse(format_string):
+            out += literal
+            if name is None:
+                continue
+            value = self.convert_field(self.get_field(name, args, kwargs)[0], conversion)
+            spec = self.vformat(spec, args, kwargs) if spec else ""
+            out = elide(out, self.format_field(value, spec))
+        return out
 
     def format_field(self, value: object, format_spec: str) -> str:
         if "|" in format_spec:
@@ -103,17 +138,27 @@ class Catalog:
             raise TextError(f"{self.language} catalog: text {key!r} needs {names}")
         return self._formatter.vformat(raw, (), params)
 
+    def names(self, names: Iterable[str]) -> str:
+        """Names as a sentence lists them: "Ana", "Ana and Ben", "Ana, Ben and Cleo" (the
+        last joined by the catalog's ``list.and``)."""
+        names = list(names)
+        if len(names) < 2:
+            return "".join(names)
+        return self.text("list.and", rest=", ".join(names[:-1]), last=names[-1])
+
     def refusal(
         self, exc: RuleError, words: Mapping[str, Callable[[object], str]] | None = None
     ) -> str:
         """A refusal of the rules in this language: the text ``refusal.<code>`` filled with
         the refusal's params, a param named in ``words`` first put into words by its function
-        (a card kind, a vote side); the English message only for a refusal without a text."""
+        (a card kind, a vote side), a tuple of names listed as a sentence lists them; the
+        English message only for a refusal without a text."""
         key = f"refusal.{exc.code}"
         if exc.code is None or key not in self.texts:
             return exc.message
         words = words or {}
-        params = {k: words[k](v) if k in words else v for k, v in exc.params.items()}
+        params = {k: words[k](v) if k in words else self.names(v) if isinstance(v, tuple) else v
+                  for k, v in exc.params.items()}
         return self.text(key, **params)
 
 

@@ -7,7 +7,9 @@ English in the French rulebook), « Riposte à l’épée », « Riposte par arm
 « Arme à Feu », « Epée »; Les Héritiers: cartes « Livre », « Légende », « Relique »,
 « Quête », « Exploit »; Le Dilemme du Roi: jetons « Meneur », « Modérateur », « Objectif
 secret », « Objectif public »). The engines' names and the French catalog must use them,
-and no other French name may stand for one of them."""
+and no other French name may stand for one of them. A round of Koryŏ and Chosŏn is a
+« ronde » (« Ronde de jeu »), one of The King's Dilemma a « manche » (« Phases d'une
+manche »): each game's texts say its own word, never the other."""
 
 from __future__ import annotations
 
@@ -82,6 +84,32 @@ def test_no_french_text_uses_another_name_for_a_card_or_token():
         if re.search(pattern, text)
     ]
     assert wrong == []
+
+
+def kings_dilemma_text(key: str) -> bool:
+    return key.startswith("kd.") or "kings-dilemma" in key
+
+
+def round_word_mistakes(texts: dict[str, str]) -> list[str]:
+    """Texts that call a round by the other game's word."""
+    return [f"{key}: {text!r}" for key, text in sorted(texts.items())
+            if re.search(r"(?i)\brondes?\b" if kings_dilemma_text(key) else r"(?i)\bmanches?\b",
+                         text)]
+
+
+def test_each_game_calls_its_rounds_as_its_rulebook_does():
+    texts = load_catalog("fr").texts
+    assert round_word_mistakes(texts) == []
+    assert re.search(r"\bronde\b", texts["majority.status.setup"])  # the check has texts to read
+    assert re.search(r"\bmanche\b", texts["home.round.kings-dilemma"])
+
+
+def test_the_round_word_check_catches_the_other_word():
+    assert round_word_mistakes({"majority.status.end": "Fin de manche"})
+    assert round_word_mistakes({"home.round.koryo": "Manche {round}"})
+    assert round_word_mistakes({"home.round.kings-dilemma": "ronde {round}"})
+    assert not round_word_mistakes({"home.round.choson": "ronde {round}",
+                                    "kd.round": "manche {round}"})
 
 
 def test_the_check_catches_a_wrong_name():

@@ -35,7 +35,7 @@ TEXTS = {
     "victim", "character", "token", "attacker", "average", "current", "turn", "step_name",
     "started", "who", "round_text", "what", "press", "hold", "game_name", "state", "seat",
     "breakdown", "winner", "winners", "points", "score", "scores", "date", "players_text",
-    "buttons",
+    "buttons", "rest",
     # in refusals: lists, names and values as the file or the rules wrote them
     "actions", "agenda", "agendas", "allowed", "amount", "backend", "by", "choice", "choices",
     "colours", "ends", "error", "expected", "got", "hint", "house", "houses", "item", "last",
@@ -146,3 +146,84 @@ def test_the_agreement_check_catches_what_was_seen_at_the_table():
 ])
 def test_sentences_players_read(language, key, params, expected):
     assert load_catalog(language).text(key, **params) == expected
+
+
+# --- French grammar of every text as rendered -----------------------------------------------
+
+# Names and words that fill a text's placeholders: one beginning with a vowel, one with a
+# consonant, one with an accented capital (each elides, or does not, differently).
+FILLERS = ("Ana", "Ben", "Élodie")
+ELIDABLE_BEFORE_VOWEL = re.compile(
+    r"(?i)(?<![\w'’-])(de|que|le|la|ne|se|jusque|lorsque|puisque) (?=[aeiouàâäéèêëîïôöùûüœæ])")
+
+
+def renderings(catalog: Catalog):
+    """(key, text) for every text of the catalog with each of its counts at 0, 1 and 2 (the
+    others at 3) and every other placeholder filled with each of FILLERS."""
+    for key, template in sorted(catalog.texts.items()):
+        names = placeholders(template)
+        counts = sorted(names & (COUNTS | VALUES)) or [None]
+        for filler in FILLERS:
+            for count in counts:
+                for n in (0, 1, 2):
+                    params = {p: 3 if p in COUNTS | VALUES else filler for p in names}
+                    if count is not None:
+                        params[count] = n
+                    yield key, catalog.text(key, **params)
+
+
+def french_grammar_mistakes(text: str) -> list[str]:
+    """What a French reader stops at in ``text``: a word that should elide before a vowel
+    ("de Ana", "que Élodie"), a list of names read as a bare enumeration."""
+    mistakes = [f"'{m.group(0)}…' not elided" for m in ELIDABLE_BEFORE_VOWEL.finditer(text)]
+    if re.search(r"(?i)\bentre \w+, \w+(?! et)\b(?!,)", text):
+        mistakes.append("a list of names without 'et'")
+    return mistakes
+
+
+def test_every_french_text_reads_right_with_counts_0_1_2_and_any_name():
+    """Every entry of the French catalog, rendered with counts 0, 1 and 2 and names that
+    begin with a vowel or not: elisions made, the plural forms chosen by French's rule."""
+    catalog = load_catalog("fr")
+    mistakes = {}
+    for key, text in renderings(catalog):
+        for mistake in french_grammar_mistakes(text):
+            mistakes.setdefault(key, (text, mistake))
+    assert mistakes == {}
+    assert sum(1 for _ in renderings(catalog)) > 3 * len(catalog.texts)  # every entry read
+
+
+def test_the_french_check_catches_what_was_seen_at_the_table():
+    for text in ["Tour de Ana : pouvoirs", "au tour de Élodie", "le bulletin de Ana",
+                 "Égalité entre Ben, Cleo : le plus de livres"]:
+        assert french_grammar_mistakes(text), text
+    for text in ["Tour d'Ana : pouvoirs", "Tour de Ben", "Tour de Yi", "de 2 à 5",
+                 "Égalité entre Ana, Ben et Cleo : victoire partagée"]:
+        assert not french_grammar_mistakes(text), text
+
+
+@pytest.mark.parametrize(("key", "params", "expected"), [
+    ("majority.status.main", {"player": "Ana"}, "Tour d'Ana : pouvoirs, puis fin du tour"),
+    ("majority.status.main", {"player": "Ben"}, "Tour de Ben : pouvoirs, puis fin du tour"),
+    ("home.progress_turn", {"round_text": "ronde 3", "player": "Élodie", "time": "20:14"},
+     "ronde 3, au tour d'Élodie, début 20:14"),
+    ("refusal.ballot_locked", {"player": "Ana"},
+     "le bulletin d'Ana est verrouillé et ne peut plus changer"),
+])
+def test_french_elides_before_a_name_with_a_vowel(key, params, expected):
+    assert load_catalog("fr").text(key, **params) == expected
+
+
+@pytest.mark.parametrize(("language", "names", "expected"), [
+    ("en", [], ""), ("en", ["Ana"], "Ana"), ("en", ["Ben", "Cleo"], "Ben and Cleo"),
+    ("en", ["Ana", "Ben", "Cleo"], "Ana, Ben and Cleo"),
+    ("fr", ["Ben", "Cleo"], "Ben et Cleo"), ("fr", ["Ana", "Ben", "Cleo"], "Ana, Ben et Cleo"),
+])
+def test_names_read_as_a_sentence_lists_them(language, names, expected):
+    assert load_catalog(language).names(names) == expected
+
+
+def test_a_tie_between_names_reads_as_a_sentence():
+    fr = load_catalog("fr")
+    assert fr.text("inheritors.tie.tomes", names=fr.names(["Ben", "Cleo"])) == (
+        "Égalité entre Ben et Cleo : le plus de livres en main l'emporte")

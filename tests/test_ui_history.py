@@ -83,7 +83,7 @@ def test_games_newest_first_paged_with_the_stats_of_history(open_table):
     dates = [g.date for g in screen.shown()]
     assert dates[0] == "2024-04-01" and dates == sorted(dates, reverse=True)
     assert "Shared victory" in t.texts()  # the winners lit in the scores line
-    assert "Ana 3, Cleo 3 (Shared victory: Ana, Cleo)" in screen.describe()
+    assert "Ana 3, Cleo 3 (Shared victory: Ana and Cleo)" in screen.describe()
     assert lit(t, "Ana 3 · ") and lit(t, "Cleo 3") and not lit(t, "Ana 1 · ")
     seen = list(dates)
     for page in range(2, screen.pages + 1):

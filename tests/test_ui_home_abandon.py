@@ -16,7 +16,8 @@ import pytest
 from kiosk_process import Kiosk, write_config
 from ui_layout import check_layout
 
-from companion.games import rules_for
+from companion.engine.kd_kingdom import RESOURCES
+from companion.games import rules_for, session_rules
 from companion.games.autoplay import next_action
 from companion.games.inheritors import InheritorsSheet
 from companion.hardware.sim import SimBackend
@@ -101,6 +102,49 @@ def test_unfinished_game_shows_resume_with_its_progress_and_an_abandon_target(ap
     tap(app, resume.rect)
     assert isinstance(app.screen, majority_game.GameScreen)
     assert app.screen.game.session.game_id == game
+
+
+def unfinished(journal: Journal, game: str) -> Session:
+    """A game of ``game`` left after its first step: Ana and Ben at the table, Ben acting
+    first (the King's Dilemma: Ben leads, an open vote on the first dilemma)."""
+    if game == "kings-dilemma":
+        session = Session.start(journal, session_rules(game), {
+            "players": ["Ana", "Ben", "Cleo"], "leader": "Ben", "moderator": "Cleo",
+            "momenta": dict.fromkeys(RESOURCES, "up")})
+        session.dispatch({"action": "dilemma", "mode": "open", "card": "first"})
+    elif game == "inheritors":
+        session = Session.start(journal, InheritorsSheet(),
+                                {"players": ["Ana", "Ben"], "first_player": "Ben"})
+    else:
+        session = Session.start(journal, rules_for(game), {**SETUP, "first_player": "Ben"})
+    return session
+
+
+@pytest.mark.parametrize(("game", "language", "expected"), [
+    ("koryo", "en", "round 1, Ben's turn, started {time}"),
+    ("koryo", "fr", "ronde 1, au tour de Ben, début {time}"),
+    ("choson", "en", "round 1, Ben's turn, started {time}"),
+    ("choson", "fr", "ronde 1, au tour de Ben, début {time}"),
+    ("kings-dilemma", "en", "round 1, Ben's turn, started {time}"),
+    ("kings-dilemma", "fr", "manche 1, au tour de Ben, début {time}"),
+    ("inheritors", "en", "started {time}"),
+    ("inheritors", "fr", "début {time}"),
+])
+def test_every_games_unfinished_game_says_where_it_stands(journal, game, language, expected):
+    """Home says, for every game, its round in the game's own word (the French rulebooks:
+    « ronde » for Koryŏ and Chosŏn, « manche » for The King's Dilemma), who acts and when
+    the game started; never a step number."""
+    session = unfinished(journal, game)
+    app = make(journal, language=language)
+    try:
+        home = home_on(app)
+        resume = next(b for b in home.buttons if isinstance(b, ResumeButton))
+        started = journal.game(session.game_id).started[11:16]
+        assert resume.detail == expected.format(time=started)
+        assert "step" not in resume.detail and "étape" not in resume.detail
+    finally:
+        app.backend.close()
+        pygame.display.quit()
 
 
 def test_abandon_by_two_taps_keeps_the_actions_and_nothing_resumes(app, journal):

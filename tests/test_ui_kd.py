@@ -370,7 +370,7 @@ def test_end_screen_shows_the_campaign_ranks_the_bottom_group_last(kd):
     app, _, table = kd()
     scored(app, table, [10, 10, 6, 3, 3])
     assert [row[5] for row in app.screen.rows()] == ["1st", "1st", "2nd", "Last", "Last"]
-    assert app.screen.title()[1] == f"Won by {NAMES[0]}, {NAMES[1]}"
+    assert app.screen.title()[1] == f"Won by {NAMES[0]} and {NAMES[1]}"
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

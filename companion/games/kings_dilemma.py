@@ -269,9 +269,9 @@ def _waiting(vote: kd_vote.Vote) -> RuleError:
                                    "first (break-tie aye or nay)",
                          code="waits_tie_break", params={"moderator": moderator})
     if vote.phase == kd_vote.LEADER_CHOICE:
-        names = ", ".join(vote.players[s] for s in vote.candidates)
+        names = tuple(vote.players[s] for s in vote.candidates)
         return RuleError("action", f"the moderator {moderator} first gives the Leader token to "
-                                   f"one of {names} (choose-leader)",
+                                   f"one of {', '.join(names)} (choose-leader)",
                          code="waits_leader_choice",
                          params={"moderator": moderator, "names": names})
     if vote.mode == kd_vote.OPEN:

@@ -166,10 +166,11 @@ def resolve(state: kd.Vote, rest: dict) -> kd.Vote:
                                     "moderator": state.moderator_name})
         state = kd.apply(state, kd.BreakTie(state.moderator_name, side))
     if state.phase == kd.LEADER_CHOICE:
-        names = ", ".join(state.players[s] for s in state.candidates)
+        names = tuple(state.players[s] for s in state.candidates)
         choice = rest["leader_choice"]
         if choice is None:
-            raise RuleError("leader_choice", f"missing: the winners {names} tie for most power, "
+            raise RuleError("leader_choice", f"missing: the winners {', '.join(names)} tie for "
+                                             "most power, "
                                              f"the moderator {state.moderator_name} chooses",
                             code="leader_choice_missing",
                             params={"names": names, "moderator": state.moderator_name})

@@ -140,12 +140,13 @@ class HomeScreen(Screen):
         now = datetime.now(started.tzinfo)
         time = started.strftime("%H:%M" if started.date() == now.date() else "%d/%m %H:%M")
         where = self._where(record)
+        if not where.get("round"):
+            return t("home.progress", time=time)
+        round_text = t(f"home.round.{record.game}", round=where["round"])  # the game's word
         if where.get("player") is not None:
-            return t("home.progress_turn", round=where["round"], player=where["player"],
+            return t("home.progress_turn", round_text=round_text, player=where["player"],
                      time=time)
-        if where.get("round"):
-            return t("home.progress_round", round=where["round"], time=time)
-        return t("home.progress", time=time)
+        return t("home.progress_round", round_text=round_text, time=time)
 
     def _where(self, record: GameRecord) -> dict:
         """The game's round and acting player, from its journal replayed (nothing when it

@@ -91,7 +91,7 @@ class WinnerView:
     def headline(self) -> str:
         t = self.app.catalog.text
         key = "winner.one" if len(self.winners) == 1 else "winner.shared"
-        return t(key, names=", ".join(self.winners))
+        return t(key, names=self.app.catalog.names(self.winners))
 
     def describe(self) -> str:
         totals = ", ".join(f"{s.name} {s.total}" for s in self.standings)

@@ -173,7 +173,7 @@ class HistoryScreen(Screen):
 
     def winners_text(self, g: GameResult) -> str:
         key = "history.winner" if len(g.winners) == 1 else "history.shared"
-        return self.app.catalog.text(key, names=", ".join(g.winners))
+        return self.app.catalog.text(key, names=self.app.catalog.names(g.winners))
 
     def describe(self) -> str:
         t = self.app.catalog.text

@@ -78,7 +78,7 @@ class ResultScreen(Screen):
 
     def winners_text(self) -> str:
         t = self.app.catalog.text
-        names = ", ".join(self.result["winners"])
+        names = self.app.catalog.names(self.result["winners"])
         key = "inheritors.final.winner" if len(self.result["winners"]) == 1 else \
             "inheritors.final.shared"
         return t(key, names=names)
@@ -88,7 +88,7 @@ class ResultScreen(Screen):
         if not tie:
             return None
         return self.app.catalog.text(f"inheritors.tie.{tie['decided_by']}",
-                                     names=", ".join(tie["tied"]))
+                                     names=self.app.catalog.names(tie["tied"]))
 
     def describe(self) -> str:
         totals = ", ".join(f"{p['name']} {p['total']}" for p in self.result["players"])

@@ -657,7 +657,7 @@ class EndScreen(KdScreen):
 
     def title(self) -> tuple[str, str]:
         final = self.night.view()["final"]
-        winners = self.t("kd.score.winners", names=", ".join(final["winners"]))
+        winners = self.t("kd.score.winners", names=self.app.catalog.names(final["winners"]))
         if set(self.night.ranks().values()) == {"1st"}:  # the house rule, said where it acts
             winners = self.t("kd.score.all_first")
         return self.t("kd.score.title"), winners
@@ -782,7 +782,7 @@ class AwardScreen(StepperScreen):
     def title(self) -> tuple[str, str]:
         houses = [h for h, r in self.night.ranks().items() if r == self.rank]
         return (self.t("kd.award.title", rank=self.t(f"kd.rank.{self.rank}"),
-                       names=", ".join(houses)),
+                       names=self.app.catalog.names(houses)),
                 self.t(f"kd.ended.{self.night.view()['ended']}"))
 
     def lights(self) -> dict[int, Light]:

@@ -433,7 +433,7 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
     def final_headline(self) -> str:
         winners = self.view["final"]["winners"]
         key = "majority.final.winner" if len(winners) == 1 else "majority.final.shared"
-        return self.t(key, names=", ".join(winners))
+        return self.t(key, names=self.app.catalog.names(winners))
 
     def final_rows(self) -> list[tuple[str, str]]:
         g = self.spec.game
