@@ -12,19 +12,17 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from companion import paths
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, Words
 from companion.hardware.profile import PROFILES_DIR, load_profile, profile_path
 from companion.safetext import escaped, shown
-from companion.validate import count, describe, join, mapping
+from companion.validate import Mistakes, count, describe, join, mapping
 from companion.yamlsrc import Document, SourceError, SourceErrors, load
-
-T = TypeVar("T")
 
 SHIPPED_CONFIG = Path(__file__).resolve().parent / "data" / "default-config.yaml"
 
@@ -126,34 +124,19 @@ def load_config(path: str | Path) -> Config:
         config = _config(doc, mistakes)
     except RuleError as exc:  # nothing further can be checked (not a mapping, no seats list…)
         mistakes.errors.append(exc)
-    if mistakes.errors:
-        found = sorted(mistakes.errors, key=lambda e: doc.line_of(e.field) or 0)
-        raise SourceErrors([str(doc.error(e.field, e.message)) for e in found])
+    mistakes.raise_found(doc)
     return config
 
 
 # --- validation -------------------------------------------------------------------------
 
 
-class Mistakes:
-    """The mistakes found so far: each field is checked on its own, so one bad value does
-    not hide the next."""
-
-    def __init__(self) -> None:
-        self.errors: list[RuleError] = []
-
-    def check(self, check: Callable[..., T], *args: Any, default: Any = None, **kw: Any) -> T:
-        """``check(*args, **kw)``, or ``default`` after noting the RuleError it raised."""
-        try:
-            return check(*args, **kw)
-        except RuleError as exc:
-            self.errors.append(exc)
-            return default
-
-
 def _suggest(word: str, choices: Iterable[str]) -> str:
+    """" (did you mean 'purple'?)" for the nearest of ``choices``; nothing when none is near."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    if not close:
+        return ""
+    return Words(f" (did you mean {close[0]!r}?)", "did_you_mean", value=repr(close[0]))
 
 
 def _check_keys(
@@ -342,13 +325,13 @@ def _hardware(data: dict, base: Path, seats: int, m: Mistakes) -> HardwareConfig
     if data.get("profile") is not None:
         name = m.check(_text, data["profile"], "hardware.profile")
         if name is not None:  # with an unknown backend, the profile's kind can't be checked
-            profile = m.check(_profile, name, base, backend or "", seats)
+            profile = m.check(_profile, name, base, backend or "", seats, m)
     return HardwareConfig(backend or "sim", profile, port, factory,
                           20 if debounce is None else debounce,
                           700 if long_press is None else long_press)
 
 
-def _profile(value: str, base: Path, backend: str, seats: int) -> Path:
+def _profile(value: str, base: Path, backend: str, seats: int, m: Mistakes) -> Path | None:
     """Resolve ``hardware.profile`` (a path relative to the config file, or the bare name of
     a shipped profile) and check it with the hardware engineer's loader."""
     path = "hardware.profile"
@@ -368,7 +351,12 @@ def _profile(value: str, base: Path, backend: str, seats: int) -> Path:
             )
     try:
         profile = load_profile(resolved)
-    except SourceError as exc:
+    except SourceErrors as exc:  # each of the profile's mistakes, one line each
+        m.errors += [RuleError(path, f"wiring profile: {message}", code="profile_mistake",
+                               params={"where": where, "field": refusal.field, "error": refusal})
+                     for message, (where, refusal) in zip(exc.messages, exc.refusals, strict=True)]
+        return None
+    except SourceError as exc:  # not a profile that can be read
         raise RuleError(path, f"wiring profile: {exc}",
                         code="profile_error", params={"error": str(exc)}) from None
     if backend in ("gpio", "serial") and profile.kind != backend:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, Words
 from companion.yamlsrc import Document, SourceError, load, load_shipped
 
 CATALOG_DIR = Path(__file__).resolve().parent / "data" / "i18n"
@@ -157,9 +157,20 @@ class Catalog:
         if exc.code is None or key not in self.texts:
             return exc.message
         words = words or {}
-        params = {k: words[k](v) if k in words else self.names(v) if isinstance(v, tuple) else v
+        params = {k: words[k](v) if k in words else self._param(v)
                   for k, v in exc.params.items()}
         return self.text(key, **params)
+
+    def _param(self, value: object) -> object:
+        """A refusal's param as this language says it: ``Words`` from the catalog, a refusal
+        in its own text, a tuple of names as a sentence lists them."""
+        if isinstance(value, Words):
+            return self.text(f"refusal.word.{value.key}", **value.params)
+        if isinstance(value, RuleError):  # a refusal inside another (a profile's, in the config)
+            return self.refusal(value)
+        if isinstance(value, tuple):
+            return self.names(value)
+        return value
 
 
 def catalog_path(language: str) -> Path:

@@ -4,11 +4,38 @@ dotted field, which the caller turns into ``FILE:LINE: field: message``."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, Words
 from companion.safetext import shown
-from companion.yamlsrc import OutOfRange
+from companion.yamlsrc import Document, OutOfRange, SourceErrors
+
+T = TypeVar("T")
+
+
+class Mistakes:
+    """The mistakes found so far: each field is checked on its own, so one bad value does
+    not hide the next."""
+
+    def __init__(self) -> None:
+        self.errors: list[RuleError] = []
+
+    def check(self, check: Callable[..., T], *args: Any, default: Any = None, **kw: Any) -> T:
+        """``check(*args, **kw)``, or ``default`` after noting the RuleError it raised."""
+        try:
+            return check(*args, **kw)
+        except RuleError as exc:
+            self.errors.append(exc)
+            return default
+
+    def raise_found(self, doc: Document) -> None:
+        """Every mistake noted, in the order of their lines, as one ``SourceErrors``
+        (``FILE:LINE: field: message`` each); nothing when there is none."""
+        if self.errors:
+            found = sorted(self.errors, key=lambda e: doc.line_of(e.field) or 0)
+            raise SourceErrors([str(doc.error(e.field, e.message)) for e in found],
+                               [(doc.where(e.field), e) for e in found])
 
 
 def join(path: str, key: object) -> str:
@@ -24,27 +51,35 @@ def mapping(value: Any, path: str) -> dict:
     return value
 
 
-def check_keys(data: dict, path: str, required: set[str], optional: set[str] = frozenset()) -> None:
-    """Unknown keys are errors (a typo must not be ignored); missing required keys too."""
+def check_keys(data: dict, path: str, required: set[str], optional: set[str] = frozenset(),
+               mistakes: Mistakes | None = None) -> None:
+    """Unknown keys are errors (a typo must not be ignored); missing required keys too. The
+    first is raised; with ``mistakes``, each is noted there instead."""
+    found = []
     for key in data:
         if key not in required and key not in optional:
             allowed = ", ".join(sorted(map(str, required | set(optional))))
-            raise RuleError(join(path, key), f"unknown key (allowed: {allowed})",
-                            code="unknown_key", params={"allowed": allowed})
-    for key in sorted(required):
-        if key not in data:
-            raise RuleError(join(path, key), "missing", code="missing")
+            found.append(RuleError(join(path, key), f"unknown key (allowed: {allowed})",
+                                   code="unknown_key", params={"allowed": allowed}))
+    found += [RuleError(join(path, key), "missing", code="missing")
+              for key in sorted(required) if key not in data]
+    if found and mistakes is None:
+        raise found[0]
+    if mistakes is not None:
+        mistakes.errors += found
 
 
 def describe(value: Any) -> str:
+    """What a file holds where something else was expected: the value as written, or what
+    kind of thing it is (words the catalogs translate)."""
     if value is None:
-        return "nothing"
+        return Words("nothing", "nothing")
     if isinstance(value, bool):
-        return f"{value!r} (a yes/no)"
+        return Words(f"{value!r} (a yes/no)", "yes_no", value=repr(value))
     if isinstance(value, dict):
-        return "a mapping"
+        return Words("a mapping", "mapping")
     if isinstance(value, list):
-        return "a list"
+        return Words("a list", "list")
     return shown(value)
 
 

@@ -58,11 +58,14 @@ class SourceError(Exception):
 
 
 class SourceErrors(SourceError):
-    """Every mistake found in one file, each a message ready to print on a line of its own."""
+    """Every mistake found in one file, each a message ready to print on a line of its own;
+    ``refusals`` the same mistakes as (``FILE:LINE``, the ``RuleError``) when they came
+    from one, for a screen to say in its language."""
 
-    def __init__(self, messages: list[str]) -> None:
+    def __init__(self, messages: list[str], refusals: list[tuple[str, Any]] = ()) -> None:
         super().__init__("\n".join(messages))
         self._messages = list(messages)
+        self.refusals = list(refusals)
 
     @property
     def messages(self) -> list[str]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -361,3 +362,93 @@ def test_a_mistake_that_stops_the_check_is_still_reported_with_the_others(tmp_pa
         load_config(f)
     assert [m.split(": ")[1] for m in caught.value.messages] == ["seats", "display.rotation",
                                                                  "language"]
+
+
+def test_check_config_reports_every_mistake_of_its_wiring_profile_too(tmp_path, capsys):
+    """The profile the file names is checked whole in the same run: each of its mistakes
+    one line, after the configuration's own line and field."""
+    profile = write(tmp_path, """\
+kind: gpio
+seats:
+  - buttons: {a: 5, b: 5, c: 6}
+    light: {led: 7}
+  - buttons: {a: 8, b: 9, c: 10}
+    light: {led: 99}
+""", name="pads.yaml")
+    f = write(tmp_path, """\
+seats:
+  - {name: Ana, colour: red, position: bottom}
+  - {name: Ben, colour: blue, position: top}
+hardware:
+  backend: gpio
+  profile: pads.yaml
+  debounce_ms: 900
+""")
+    assert main(["check-config", str(f)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(": ")[1:3] for line in lines] == [
+        [f"{f}:6", "hardware.profile"], [f"{f}:6", "hardware.profile"],
+        [f"{f}:7", "hardware.debounce_ms"]]
+    assert f"{profile}:3: seats.0.buttons.b: GPIO5 is already used" in lines[0]
+    assert f"{profile}:6: seats.1.light.led: GPIO99 is not a usable pin" in lines[1]
+
+
+ENGLISH = re.compile(r"\b(a|an|the|of|is|are|not|did|you|mean|one|nothing|mapping|list|"
+                     r"expected|got|missing|wiring|profile|unknown|already|used)\b")
+
+
+# What a refusal quotes from the file or the system rather than says: quoted values, paths,
+# dotted fields, a key before its colon, YAML's true/false.
+QUOTED = re.compile(r"'[^']*'|\S*/\S*|\b[\w-]+(\.[\w-]+)+|\b[\w-]+(?=:)|\b(true|false)\b")
+
+
+def ours(refusal: str) -> str:
+    """The words of a refusal that are ours to translate."""
+    return QUOTED.sub("", refusal)
+
+
+def french_refusals(path: Path) -> list[str]:
+    """Every mistake of the configuration ``path`` as the French screens say it."""
+    from companion.engine.errors import RuleError
+    from companion.i18n import load_catalog
+    from companion.validate import Mistakes
+    from companion.yamlsrc import load
+
+    mistakes = Mistakes()
+    try:
+        cfg._config(load(path), mistakes)
+    except RuleError as exc:
+        mistakes.errors.append(exc)
+    return [load_catalog("fr").refusal(e) for e in mistakes.errors]
+
+
+def test_french_refusals_of_a_configuration_and_its_profile_hold_no_english(tmp_path):
+    """Suggestions, kinds of values and a profile's own mistakes are said in French; only
+    what the file wrote (keys, values, names of colours) stays as written."""
+    write(tmp_path, "kind: gpio\npull_up: maybe\nseats:\n  - buttons: {a: 5, b: 5}\n"
+                    "    light: {led: [1]}\n", name="pads.yaml")
+    f = write(tmp_path, """\
+seats:
+  - {name: Ana, colour: purpel, position: bottm}
+  - {name: [Ben], colour: blue, position: top}
+hardware: {backend: gpio, profile: pads.yaml, debounce_ms: ~}
+display: {rotation: 45, fullscreen: {}}
+langage: fr
+""")
+    said = french_refusals(f)
+    assert len(said) >= 8
+    assert "couleur inconnue 'purpel' (vouliez-vous dire 'purple' ?) ; une de : red, blue, " \
+           "green, yellow, purple, orange, white, cyan, pink ou #rrggbb" in said
+    assert any("une liste" in s for s in said) and any("(vouliez-vous dire 'language' ?)" in s
+                                                       for s in said)
+    assert any(s.startswith("profil de câblage : ") and "déjà utilisée" in s for s in said)
+    assert [s for s in said if ENGLISH.search(ours(s))] == []
+
+
+def test_the_english_check_sees_english():
+    from companion.engine.errors import RuleError
+    from companion.i18n import load_catalog
+
+    fr = load_catalog("fr")
+    said = fr.refusal(RuleError("x", "m", code="expected_list", params={"got": "a mapping"}))
+    assert ENGLISH.search(ours(said))  # a plain English param would show through

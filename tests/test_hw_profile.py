@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.hardware.profile import load_profile, profile_path
-from companion.yamlsrc import SourceError
+from companion.yamlsrc import SourceError, SourceErrors
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -94,3 +94,34 @@ def test_profile_errors_name_file_line_and_field(tmp_path, text, expected):
 def test_missing_profile_file_is_a_source_error(tmp_path):
     with pytest.raises(SourceError, match="no such file"):
         load_profile(tmp_path / "absent.yaml")
+
+
+MANY_MISTAKES = """\
+kind: gpio
+pull_up: maybe
+seats:
+  - buttons: {a: 5, b: 5, c: 99}
+    light: {led: 7}
+  - buttons: {a: 8, b: 9, c: 10}
+    light: {led: x}
+  - buttons: {a: 11, b: 12, c: 13}
+    light: {led: 14}
+    bogus: 1
+"""
+
+
+def test_every_mistake_of_a_profile_comes_in_one_error(tmp_path):
+    """One bad flag, pin or key does not hide the next: each is a line of its own, in the
+    order of the file, each with its refusal for a screen."""
+    path = write(tmp_path, MANY_MISTAKES)
+    with pytest.raises(SourceErrors) as info:
+        load_profile(path)
+    assert [m.split(": ", 2)[:2] for m in info.value.messages] == [
+        [f"{path}:2", "pull_up"],
+        [f"{path}:4", "seats.0.buttons.b"],
+        [f"{path}:4", "seats.0.buttons.c"],
+        [f"{path}:7", "seats.1.light.led"],
+        [f"{path}:10", "seats.2.bogus"],
+    ]
+    assert [r.code for _, r in info.value.refusals] == [
+        "yes_no", "pin_used", "unusable_pin", "not_a_whole_number", "unknown_key"]

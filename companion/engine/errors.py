@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Self
 
 
 class RuleError(ValueError):
@@ -14,7 +15,8 @@ class RuleError(ValueError):
 
     ``code`` (optional) names the refusal for a translation (the screens show the catalog's
     ``refusal.<code>`` filled with ``params``, in the table's language); ``params`` holds
-    plain values: player names, numbers, card kinds as the engine names them.
+    plain values: player names, numbers, card kinds as the engine names them, and
+    ``Words`` where the param is words of ours rather than a value.
     """
 
     def __init__(
@@ -29,3 +31,19 @@ class RuleError(ValueError):
         self.message = message
         self.code = code
         self.params = dict(params or {})
+
+
+class Words(str):
+    """A refusal's param that is words of ours ("a list", " (did you mean 'red'?)"), not a
+    value the file or a player wrote: the English as a string, for the commands' message,
+    and the catalog text ``refusal.word.<key>`` (filled with ``params``) a screen shows
+    instead, so no English stays inside a French refusal."""
+
+    key: str
+    params: dict[str, object]
+
+    def __new__(cls, english: str, key: str, **params: object) -> Self:
+        self = super().__new__(cls, english)
+        self.key = key
+        self.params = params
+        return self

@@ -16,8 +16,9 @@ A profile is a YAML file (the shipped ones: ``hardware/profiles/*.yaml``, packag
       - buttons: {a: 2, b: 3, c: 4}
         light: {pixel: 0}
 
-Every error is a ``SourceError`` naming ``FILE:LINE: field``: unknown key, wrong type, a
-pin number the board doesn't have, a pin used twice.
+Every mistake is a line ``FILE:LINE: field: why`` (unknown key, wrong type, a pin number
+the board doesn't have, a pin used twice), all of a file's mistakes together in one
+``SourceErrors``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.errors import RuleError
-from companion.validate import check_keys, count, describe, join, mapping
+from companion.validate import Mistakes, check_keys, count, describe, join, mapping
 from companion.yamlsrc import Document, load
 
 # The repository's hardware/profiles/, seen through the symlink companion/hardware/profiles:
@@ -76,12 +77,13 @@ def profile_path(name: str) -> Path:
 
 
 def load_profile(path: str | Path) -> WiringProfile:
-    """Read and validate a wiring profile; errors are ``SourceError`` (file:line: field)."""
+    """Read and validate a wiring profile; its mistakes are all in one ``SourceErrors``
+    (``file:line: field`` each): one bad seat or pin does not hide the next."""
     doc = load(path, "a wiring profile")
-    try:
-        return _profile(doc)
-    except RuleError as exc:
-        raise doc.error(exc.field, exc.message) from None
+    mistakes = Mistakes()
+    profile = mistakes.check(_profile, doc, mistakes)
+    mistakes.raise_found(doc)
+    return profile
 
 
 def _flag(value: Any, path: str) -> bool:
@@ -114,34 +116,40 @@ class _Pins:
         return pin
 
 
-def _profile(doc: Document) -> WiringProfile:
+def _profile(doc: Document, m: Mistakes) -> WiringProfile | None:
+    """The profile, each field checked on its own (its mistakes noted in ``m``); RuleError
+    when nothing further can be checked (no kind, no list of seats)."""
     data = mapping(doc.data, "")
     kind = data.get("kind")
     if kind not in ("gpio", "serial"):
         raise RuleError("kind", f"expected gpio or serial, got {describe(kind)}",
                         code="profile_kind_value", params={"got": describe(kind)})
     optional = {"description", "pull_up", "active_high"}
-    if kind == "serial":
-        check_keys(data, "", {"kind", "seats", "pixel_pin"}, optional)
-    else:
-        check_keys(data, "", {"kind", "seats"}, optional)
+    required = {"kind", "seats", "pixel_pin"} if kind == "serial" else {"kind", "seats"}
+    check_keys(data, "", required, optional, m)
     pins = _Pins(kind)
-    pixel_pin = pins.take(data["pixel_pin"], "pixel_pin") if kind == "serial" else None
-    pull_up = _flag(data.get("pull_up", True), "pull_up")
-    active_high = _flag(data.get("active_high", True), "active_high")
+    pixel_pin = None
+    if kind == "serial" and "pixel_pin" in data:
+        pixel_pin = m.check(pins.take, data["pixel_pin"], "pixel_pin")
+    pull_up = m.check(_flag, data.get("pull_up", True), "pull_up", default=True)
+    active_high = m.check(_flag, data.get("active_high", True), "active_high", default=True)
     if "description" in data and not isinstance(data["description"], str):
-        raise RuleError("description", f"expected text, got {describe(data['description'])}",
-                        code="expected_text", params={"got": describe(data["description"])})
+        m.errors.append(RuleError(
+            "description", f"expected text, got {describe(data['description'])}",
+            code="expected_text", params={"got": describe(data["description"])}))
+    if "seats" not in data:
+        return None  # said missing above
     seats_data = data["seats"]
     if not isinstance(seats_data, list) or not seats_data:
         raise RuleError("seats", f"expected a list of seats, got {describe(seats_data)}",
                         code="seats_list", params={"got": describe(seats_data)})
     if len(seats_data) > MAX_SEATS:
-        raise RuleError("seats", f"{len(seats_data)} seats, at most {MAX_SEATS}",
-                        code="profile_seat_count", params={"n": len(seats_data), "most": MAX_SEATS})
+        m.errors.append(RuleError(
+            "seats", f"{len(seats_data)} seats, at most {MAX_SEATS}",
+            code="profile_seat_count", params={"n": len(seats_data), "most": MAX_SEATS}))
     pixels: dict[int, str] = {}
     seats = tuple(
-        _seat(s, f"seats.{i}", kind, pins, pixels, pull_up, active_high)
+        m.check(_seat, s, f"seats.{i}", kind, pins, pixels, pull_up, active_high, m)
         for i, s in enumerate(seats_data)
     )
     return WiringProfile(path=doc.path, kind=kind, seats=seats, pixel_pin=pixel_pin,
@@ -156,22 +164,35 @@ def _seat(
     pixels: dict[int, str],
     pull_up: bool,
     active_high: bool,
+    m: Mistakes,
 ) -> SeatWiring:
+    """One seat: its keys, flags, buttons and light each checked on their own."""
     data = mapping(value, path)
-    check_keys(data, path, {"buttons", "light"}, {"pull_up", "active_high"})
-    pull_up = _flag(data.get("pull_up", pull_up), join(path, "pull_up"))
-    active_high = _flag(data.get("active_high", active_high), join(path, "active_high"))
-    bpath = join(path, "buttons")
-    bdata = mapping(data["buttons"], bpath)
-    check_keys(bdata, bpath, set(), set(BUTTON_NAMES))
-    if not bdata:
-        raise RuleError(bpath, "a seat needs at least one button (a, b, c)",
+    check_keys(data, path, {"buttons", "light"}, {"pull_up", "active_high"}, m)
+    pull_up = m.check(_flag, data.get("pull_up", pull_up), join(path, "pull_up"), default=pull_up)
+    active_high = m.check(_flag, data.get("active_high", active_high), join(path, "active_high"),
+                          default=active_high)
+    buttons: tuple = ()
+    if "buttons" in data:
+        buttons = m.check(_buttons, data["buttons"], join(path, "buttons"), pins, m, default=())
+    light = m.check(_light, data["light"], join(path, "light"), kind, pins, pixels,
+                    default={}) if "light" in data else {}
+    return SeatWiring(buttons, **light, pull_up=pull_up, active_high=active_high)
+
+
+def _buttons(value: Any, path: str, pins: _Pins, m: Mistakes) -> tuple[tuple[str, int], ...]:
+    data = mapping(value, path)
+    check_keys(data, path, set(), set(BUTTON_NAMES), m)
+    if not data:
+        raise RuleError(path, "a seat needs at least one button (a, b, c)",
                         code="seat_needs_button")
-    buttons = tuple(
-        (name, pins.take(bdata[name], join(bpath, name))) for name in BUTTON_NAMES if name in bdata
-    )
-    lpath = join(path, "light")
-    ldata = mapping(data["light"], lpath)
+    return tuple((name, m.check(pins.take, data[name], join(path, name)))
+                 for name in BUTTON_NAMES if name in data)
+
+
+def _light(value: Any, lpath: str, kind: str, pins: _Pins, pixels: dict[int, str]) -> dict:
+    """The light's fields of a ``SeatWiring``: a pixel (serial), an LED or an RGB LED."""
+    ldata = mapping(value, lpath)
     if kind == "serial":
         check_keys(ldata, lpath, {"pixel"})
         pixel = count(ldata["pixel"], join(lpath, "pixel"), high=MAX_SEATS - 1)
@@ -179,18 +200,15 @@ def _seat(
             raise RuleError(join(lpath, "pixel"), f"pixel {pixel} is already used by {pixels[pixel]}",
                             code="pixel_used", params={"pixel": pixel, "by": pixels[pixel]})
         pixels[pixel] = join(lpath, "pixel")
-        return SeatWiring(buttons, pixel=pixel, pull_up=pull_up, active_high=active_high)
+        return {"pixel": pixel}
     if len(ldata) != 1 or next(iter(ldata)) not in ("led", "rgb"):
         check_keys(ldata, lpath, set(), {"led", "rgb"})
         raise RuleError(lpath, "give exactly one of led: PIN or rgb: [R, G, B]", code="led_or_rgb")
     if "led" in ldata:
-        led = pins.take(ldata["led"], join(lpath, "led"))
-        return SeatWiring(buttons, led=led, pull_up=pull_up, active_high=active_high)
+        return {"led": pins.take(ldata["led"], join(lpath, "led"))}
     rgb = ldata["rgb"]
     rpath = join(lpath, "rgb")
     if not isinstance(rgb, list) or len(rgb) != 3:
         raise RuleError(rpath, f"expected three pins [R, G, B], got {describe(rgb)}",
                         code="rgb_pins", params={"got": describe(rgb)})
-    r, g, b = (pins.take(p, join(rpath, i)) for i, p in enumerate(rgb))
-    return SeatWiring(buttons, rgb=(r, g, b), pull_up=pull_up, active_high=active_high)
-
+    return {"rgb": tuple(pins.take(p, join(rpath, i)) for i, p in enumerate(rgb))}
