@@ -28,16 +28,19 @@ with an example of each, in docs/table-files.md; the configuration in README.md.
 # imported (``build_parser``), so ``companion score`` never pays for pygame and
 # ``companion run`` never for the King's Dilemma tables.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "score": ("score", "final scoring of a table file (koryo, choson, inheritors, kings-dilemma)"),
-    "check-config": ("check_config", "validate a configuration file"),
+    "score": ("score", ("score a game at its end from its table file: each player's total and "
+                       "its breakdown (Koryŏ, Chosŏn, Inheritors, The King's Dilemma)")),
+    "check-config": ("check_config", ("check a configuration file and the wiring profile it "
+                                     "names: every mistake on a line of its own")),
     "run": ("run", "start the table companion (touchscreen kiosk and seat pads)"),
-    "demo": ("demo", "play a scripted session headless: PNG screenshots and a transcript"),
-    "vote": ("vote", "one King's Dilemma vote (open or secret), replayed and resolved"),
-    "kingdom": ("kingdom", "King's Dilemma outcomes applied to the kingdom tracks"),
-    "export": ("export", "the game history as CSV or JSON, or as BG Stats import links"),
-    "import": ("import_", "games from an export (CSV or JSON) into the history"),
+    "demo": ("demo", ("play a scripted session without a screen: a PNG of every screen shown "
+                     "and a transcript")),
+    "vote": ("vote", "resolve one King's Dilemma vote (open or secret) from its vote file"),
+    "kingdom": ("kingdom", "apply King's Dilemma outcomes to the kingdom tracks"),
+    "export": ("export", "write the game history as CSV or JSON, or as BG Stats import links"),
+    "import": ("import_", "add the games of an export (CSV or JSON) to the history"),
     "install-service": ("install_service", "install the kiosk as a systemd unit started at boot"),
-    "report": ("report", "the history and the campaign as one HTML page with charts"),
+    "report": ("report", "write the history and the campaign as one HTML page with charts"),
     "wiring": ("wiring", "draw the wiring of a wiring profile as an SVG (pins, buttons, lights)"),
 }
 
@@ -55,10 +58,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name, (module, help_text) in COMMANDS.items():
         if only and name != only:
             continue
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         if only is None or name == only:
             mod = importlib.import_module(f"companion.commands.{module}")
             mod.add_arguments(p)
+            p.epilog = getattr(mod, "EXAMPLES", None)  # what a user types, and what follows
             p.set_defaults(_module=mod)
     return parser
 

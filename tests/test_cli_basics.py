@@ -1,6 +1,14 @@
-"""The command line's shared behaviour: unknown game, bad YAML, missing file → exit 2, no traceback."""
+"""The command line's shared behaviour: unknown game, bad YAML, missing file → exit 2, no
+traceback; help that speaks to a user."""
+
+import re
+from pathlib import Path
+
+import pytest
 
 from companion.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_missing_file_exits_2(tmp_path, capsys):
@@ -30,3 +38,28 @@ def test_unknown_game_names_the_field(tmp_path, capsys):
     assert main(["score", str(f)]) == 2
     err = capsys.readouterr().err
     assert f"{f}:2: game:" in err and "chess" in err
+
+
+
+def test_every_help_speaks_to_a_user(capsys):
+    """`companion --help` and each `companion COMMAND --help` open with what the command
+    does for its user, in a sentence: no module docstring, no code markup; the commands on
+    table files show an example whose file the repository has."""
+    from companion.cli import COMMANDS
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    top = capsys.readouterr().out
+    assert top.splitlines()[2].startswith("The table companion: the bookkeeping of Koryŏ")
+    for name, (_, summary) in COMMANDS.items():
+        assert f"    {name}" in top and "``" not in summary and summary[0].islower()
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        shown = capsys.readouterr().out
+        assert " ".join(summary.split()) in " ".join(shown.split()), name
+        assert "companion.commands" not in shown and "``" not in shown, name
+    for name in ("score", "vote", "kingdom"):
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        examples = re.findall(r"companion \S+ (docs/examples/\S+)", capsys.readouterr().out)
+        assert examples and all((ROOT / e).is_file() for e in examples), name

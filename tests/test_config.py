@@ -452,3 +452,21 @@ def test_the_english_check_sees_english():
     fr = load_catalog("fr")
     said = fr.refusal(RuleError("x", "m", code="expected_list", params={"got": "a mapping"}))
     assert ENGLISH.search(ours(said))  # a plain English param would show through
+
+
+def test_check_config_names_every_seat_name_the_font_cant_draw_with_the_other_mistakes(
+        tmp_path, capsys):
+    """An emoji in a name would be empty boxes at the table: said for each seat, in the
+    same run and in the order of the file as the file's other mistakes."""
+    f = write(tmp_path, """\
+seats:
+  - {name: "Ana \U0001F3B2", colour: red, position: bottom}
+  - {name: Ben, colour: blu, position: top}
+  - {name: "\U0001F409", colour: green, position: left}
+""")
+    assert main(["check-config", str(f)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(": ")[1:3] for line in lines] == [
+        [f"{f}:2", "seats.0.name"], [f"{f}:3", "seats.1.colour"], [f"{f}:4", "seats.2.name"]]
+    assert "the screen's font can't draw \U0001F3B2 (U+1F3B2)" in lines[0]
+    assert "\U0001F409 (U+1F409)" in lines[2]

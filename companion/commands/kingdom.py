@@ -11,10 +11,16 @@ from companion.safetext import terminal_safe
 from companion.tables import kd_kingdom
 from companion.validate import mapping
 
+EXAMPLES = """\
+example:
+  companion kingdom docs/examples/kingdom.yaml
+Exit status 0; 2 with a line naming the file, the line and the field of a mistake."""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="kingdom file (YAML): tracks and outcomes (docs/table-files.md)")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("file", help="the kingdom file (YAML): the tracks and the outcomes to "
+                                "apply; its format: docs/table-files.md")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
 
 
 def run(args: argparse.Namespace) -> int:

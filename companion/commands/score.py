@@ -11,6 +11,12 @@ from companion.engine.errors import RuleError
 from companion.safetext import shown, terminal_safe
 from companion.validate import mapping
 
+EXAMPLES = """\
+example:
+  companion score docs/examples/koryo.yaml     (also choson.yaml, inheritors.yaml,
+                                               kings-dilemma.yaml)
+Exit status 0; 2 with a line naming the file, the line and the field of a mistake."""
+
 # game key in the file -> module under companion.tables with score(data) and render(result)
 GAMES: dict[str, str] = {
     "koryo": "koryo",
@@ -21,8 +27,9 @@ GAMES: dict[str, str] = {
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="table file (YAML): the end of a game (docs/table-files.md)")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("file", help="the table file (YAML) of a game at its end: what lies on "
+                                "the table; its format: docs/table-files.md")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,10 +10,17 @@ from companion.engine.errors import RuleError
 from companion.safetext import terminal_safe
 from companion.tables import kd_vote
 
+EXAMPLES = """\
+examples:
+  companion vote docs/examples/vote.yaml           an open vote
+  companion vote docs/examples/vote-secret.yaml    a secret vote
+Exit status 0; 2 with a line naming the file, the line and the field of a mistake."""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="vote file (YAML): a King's Dilemma vote (docs/table-files.md)")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("file", help="the vote file (YAML): the council and every turn of the "
+                                "vote; its format: docs/table-files.md")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
 
 
 def run(args: argparse.Namespace) -> int:
