@@ -141,3 +141,15 @@ def test_nothing_in_the_repository_names_the_developers_notes():
                                      .splitlines(), 1)
             if NOTES.search(line)]
     assert not hits, "\n".join(hits)
+
+
+def test_no_code_docstring_or_comment_names_an_issue_number():
+    """What a piece of code is for is said in words; the tracker's numbers mean nothing to
+    the next reader (spelt in pieces here too)."""
+    issue = re.compile(r"\b[Ii]ssue" + r" #?\d+")
+    hits = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+            for path in repository_texts()
+            for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace")
+                                     .splitlines(), 1)
+            if issue.search(line)]
+    assert not hits, "\n".join(hits)

@@ -1,4 +1,4 @@
-"""Issue 6 fuzz torture test: hypothesis-generated table files and configurations.
+"""Fuzz torture test: hypothesis-generated table files and configurations.
 
 Contract (docs/table-files.md): `companion score|vote|kingdom FILE [--json]` and
 `companion check-config FILE` either exit 0 with a result, or exit 2 with exactly one line on

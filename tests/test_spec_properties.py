@@ -1,5 +1,5 @@
-"""Issue 3 properties, through the headless contract (`companion score FILE --json` on
-generated legal Koryŏ and Chosŏn table files):
+"""Properties of Koryŏ and Chosŏn scoring, through the headless contract (`companion
+score FILE --json` on generated legal Koryŏ and Chosŏn table files):
 
 - at most one majority holder per family at scoring, and only with strictly the most cards;
 - a family's points never go to a tied player;

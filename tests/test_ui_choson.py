@@ -172,7 +172,7 @@ def test_layouts_fit(table, size, language):
 
 
 def test_french_table_gets_the_combination_refusal_in_french(table):
-    """Issue #3, EN and FR: a Watcher with an event is refused in French on a French table
+    """EN and FR: a Watcher with an event is refused in French on a French table
     (the catalog's ``refusal.watcher_event``), with the Chosŏn names of that language."""
     t = table(language="fr")
     screen = start(t, choson, players=[0, 1])

@@ -1,4 +1,4 @@
-"""Issue #4, "Done when": a scripted 5-player King's Dilemma night with mock seat pads runs
+"""A scripted 5-player King's Dilemma night with mock seat pads runs
 through the session AND the screens. The real App loop and KD screens, the backend's
 callbacks routed into the App exactly as ``companion run`` does (``App.start_backend``):
 

@@ -331,7 +331,7 @@ def test_limit_warning_then_discard_to_the_limit_by_touch(table):
 
 
 def test_french_table_gets_the_engines_refusals_in_french(table):
-    """Issue #3, EN and FR: with language fr, the refusals the engine raises (a mixed order
+    """EN and FR: with language fr, the refusals the engine raises (a mixed order
     at Reveal, ending a round over the limit) are the catalog's French ``refusal.<code>``
     texts, not the English message; nothing is journaled."""
     t = table(language="fr")
@@ -382,7 +382,7 @@ def test_a_refusal_the_catalog_has_no_text_for_shows_the_english_message(table):
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_home_mid_game_leaves_it_unfinished_and_the_menu_resumes_it(table, language):
-    """Issue #3 follow-up: the game screen's Home button goes back to Home (seat lights off)
+    """The game screen's Home button goes back to Home (seat lights off)
     without finishing the game; Koryŏ on Home's menu opens that game where it was (not a new
     game), while Chosŏn still starts a new one."""
     from companion.ui.home import HomeScreen

@@ -1,4 +1,4 @@
-"""Issue #3 with the gpio backend instead of the simulator: one full Koryŏ round played
+"""Koryŏ at the table with the gpio backend instead of the simulator: one full round played
 with seat buttons pressed through gpiozero's MockFactory pins (with contact chatter, our
 debounce in between) and taps on the screen, and the first-player light read back off the
 LED pins (a plain LED: steady on, hardware/WIRING.md). The real GpioBackend, App loop and
