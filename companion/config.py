@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import paths
-from companion.engine.errors import RuleError, Words
+from companion.engine.errors import RuleError, Words, counted
 from companion.hardware.profile import PROFILES_DIR, load_profile, profile_path
 from companion.safetext import escaped, shown
 from companion.validate import Mistakes, count, describe, join, mapping
@@ -250,7 +250,8 @@ def _seats(value: Any, m: Mistakes) -> tuple[SeatConfig, ...]:
                         code="seats_list", params={"got": describe(value)})
     if not MIN_SEATS <= len(value) <= MAX_SEATS:
         m.errors.append(RuleError(
-            "seats", f"{len(value)} seats, the table takes {MIN_SEATS}–{MAX_SEATS}",
+            "seats",
+            f"{counted(len(value), 'seat', 'seats')}, the table takes {MIN_SEATS}–{MAX_SEATS}",
             code="seat_count", params={"n": len(value), "low": MIN_SEATS, "high": MAX_SEATS}))
     seats: list[SeatConfig] = []
     names: dict[str, int] = {}
@@ -365,7 +366,8 @@ def _profile(value: str, base: Path, backend: str, seats: int, m: Mistakes) -> P
                         params={"profile": str(resolved), "kind": profile.kind, "backend": backend})
     if len(profile.seats) < seats:
         raise RuleError(
-            path, f"{resolved} wires {len(profile.seats)} seats, the configuration has {seats}",
+            path, f"{resolved} wires {counted(len(profile.seats), 'seat', 'seats')}, "
+                  f"the configuration has {seats}",
             code="profile_seats",
             params={"profile": str(resolved), "n": len(profile.seats), "seats": seats},
         )

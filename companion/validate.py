@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from companion.engine.errors import RuleError, Words
+from companion.engine.errors import RuleError, Words, counted
 from companion.safetext import shown
 from companion.yamlsrc import Document, OutOfRange, SourceErrors
 
@@ -129,7 +129,8 @@ def players(value: Any, path: str, low: int, high: int) -> list[str]:
         names.append(name)
         seated.add(name)
     if not low <= len(names) <= high:
-        raise RuleError(path, f"{len(names)} players, but the game takes {low}–{high}",
+        raise RuleError(path,
+                        f"{counted(len(names), 'player', 'players')}, but the game takes {low}–{high}",
                         code="player_count", params={"n": len(names), "low": low, "high": high})
     return names
 

@@ -63,3 +63,24 @@ def test_every_help_speaks_to_a_user(capsys):
             main([name, "--help"])
         examples = re.findall(r"companion \S+ (docs/examples/\S+)", capsys.readouterr().out)
         assert examples and all((ROOT / e).is_file() for e in examples), name
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("game: koryo\nplayers: [Ana]\ncards: {}\ntokens: {}\n",
+     "players: 1 player, but the game takes 2–4"),
+    (("game: inheritors\nplayers: [Ana, Ben]\nstacks: {}\ntomes: {Ana: 1}\nhand: {Ana: 1}\n"
+     "relics: {Ana: [yellow]}\nquests: {}\nhonors: {}\nbonus: {}\n"),
+     "hand.Ana: 1 card in hand, but 1 tome and 1 relic are held in hand"),
+])
+def test_a_count_of_one_takes_the_singular_in_the_commands_messages(tmp_path, capsys, text,
+                                                                     said):
+    f = tmp_path / "table.yaml"
+    f.write_text(text)
+    assert main(["score", str(f)]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_counted_says_one_and_the_others():
+    from companion.engine.errors import counted
+
+    assert [counted(n, "game", "games") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]

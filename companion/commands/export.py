@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion import history
+from companion.engine.errors import counted
 from companion.journal import JournalError
 
 
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion export: --out: {args.out}: cannot write ({exc.strerror})",
               file=sys.stderr)
         return 2
-    print(f"{args.out}: {len(games)} {'game' if len(games) == 1 else 'games'}", file=sys.stderr)
+    print(f"{args.out}: {counted(len(games), 'game', 'games')}", file=sys.stderr)
     return 0
 
 

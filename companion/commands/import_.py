@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from companion import history
+from companion.engine.errors import counted
 from companion.journal import JournalError
 from companion.safetext import escaped
 from companion.yamlsrc import SourceError, read_bounded
@@ -40,5 +41,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion import: {exc}", file=sys.stderr)
         return 1
     note = f" ({skipped} already in the history)" if skipped else ""
-    print(f"{args.file}: {kept} {'game' if kept == 1 else 'games'} imported{note}")
+    print(f"{args.file}: {counted(kept, 'game', 'games')} imported{note}")
     return 0

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from companion import history, paths
+from companion.engine.errors import counted
 from companion.journal import JournalError
 
 
@@ -63,5 +64,6 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     nights = len(campaign.games) if campaign else 0
-    print(f"{args.out}: {len(games)} games, {nights} campaign nights", file=sys.stderr)
+    print(f"{args.out}: {counted(len(games), 'game', 'games')}, "
+          f"{counted(nights, 'campaign night', 'campaign nights')}", file=sys.stderr)
     return 0

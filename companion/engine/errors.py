@@ -33,6 +33,11 @@ class RuleError(ValueError):
         self.params = dict(params or {})
 
 
+def counted(n: int, one: str, other: str) -> str:
+    """A count and its word for the English messages: "1 player", "0 players", "2 players"."""
+    return f"{n} {one if n == 1 else other}"
+
+
 class Words(str):
     """A refusal's param that is words of ours ("a list", " (did you mean 'red'?)"), not a
     value the file or a player wrote: the English as a string, for the commands' message,

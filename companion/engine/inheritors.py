@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, counted
 
 GAME = "inheritors"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -95,7 +95,8 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
     ``colours``: every colour of the game (the five of the box)."""
     names = [p.name for p in players]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RuleError("players", f"{len(names)} players, but Inheritors takes 2–4",
+        raise RuleError("players",
+                        f"{counted(len(names), 'player', 'players')}, but Inheritors takes 2–4",
                         code="player_count", params={"n": len(names), "low": 2, "high": 4})
     if len(set(names)) != len(names):
         raise RuleError("players", "a player is seated twice", code="seated_twice")
@@ -161,8 +162,9 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
             if p.hand < held:
                 raise RuleError(
                     f"hand.{p.name}",
-                    f"{p.hand} cards in hand, but {p.tomes} tomes and {len(p.relics)} relics "
-                    "are held in hand",
+                    f"{counted(p.hand, 'card', 'cards')} in hand, but "
+                    f"{counted(p.tomes, 'tome', 'tomes')} and "
+                    f"{counted(len(p.relics), 'relic', 'relics')} are held in hand",
                     code="hand_too_small",
                     params={"hand": p.hand, "tomes": p.tomes, "relics": len(p.relics)},
                 )

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, counted
 from companion.engine.majority import Action
 from companion.engine.majority import action_from_dict as _action_from_dict
 from companion.seat import ButtonEvent, Press
@@ -172,7 +172,8 @@ def new_vote(
     """A vote about to start: the leader plays first (open) or everyone locks (secret)."""
     names = tuple(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RuleError("players", f"{len(names)} players, but the game takes "
+        raise RuleError("players", f"{counted(len(names), 'player', 'players')}, but the game "
+                                   "takes "
                                    f"{MIN_PLAYERS}–{MAX_PLAYERS}",
                         code="player_count",
                         params={"n": len(names), "low": MIN_PLAYERS, "high": MAX_PLAYERS})

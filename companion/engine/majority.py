@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cache, lru_cache
 from typing import Any, ClassVar, dataclass_transform
 
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, counted
 
 # A card kind: a family value 1–9, or an event name ("barbarian", "lobbying", "event").
 Kind = int | str
@@ -371,7 +371,8 @@ def seat_players(players: Sequence[str], first_player: str | None, game: str,
     twice or a first player who is not at the table."""
     names = tuple(players)
     if not low <= len(names) <= high:
-        raise RuleError("players", f"{len(names)} players, but {game} takes {low}–{high}",
+        raise RuleError("players",
+                        f"{counted(len(names), 'player', 'players')}, but {game} takes {low}–{high}",
                         code="player_count", params={"n": len(names), "low": low, "high": high})
     if len(set(names)) != len(names):
         raise RuleError("players", "a player is seated twice", code="seated_twice")
@@ -533,7 +534,7 @@ def check_within_limit(checks: Iterable[LimitCheck], *, characters: bool) -> Non
                         params={"player": c.player, "counted": c.counted, "limit": c.limit,
                                 "excess": c.excess})
     raise RuleError("player", f"{c.player} has {c.counted} cards for a limit of {c.limit}: "
-                              f"discard {c.excess} {'character' if c.excess == 1 else 'characters'} first",
+                              f"discard {counted(c.excess, 'character', 'characters')} first",
                     code="over_limit",
                     params={"player": c.player, "counted": c.counted, "limit": c.limit,
                             "excess": c.excess})

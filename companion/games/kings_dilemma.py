@@ -27,7 +27,7 @@ from typing import Any
 
 from companion import kd_data
 from companion.engine import kd_kingdom, kd_vote
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, counted
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
 from companion.games.seating import check_setup, seat_indexes
 from companion.seat import ButtonEvent, Light, Press
@@ -141,7 +141,8 @@ def _names(value: Any) -> tuple[str, ...]:
         raise RuleError("players", "expected a list of player (house) names, clockwise",
                         code="house_names")
     if not kd_vote.MIN_PLAYERS <= len(value) <= kd_vote.MAX_PLAYERS:
-        raise RuleError("players", f"{len(value)} players, but the game takes "
+        raise RuleError("players", f"{counted(len(value), 'player', 'players')}, but the game "
+                                   "takes "
                                    f"{kd_vote.MIN_PLAYERS}–{kd_vote.MAX_PLAYERS}",
                         code="player_count",
                         params={"n": len(value), "low": kd_vote.MIN_PLAYERS,
@@ -405,7 +406,7 @@ def _adjust(night: Night, action: Mapping) -> Night:
         raise RuleError("power", f"{p} has only {power[seat]} power",
                         code="only_power", params={"player": p, "has": power[seat]})
     if coins[seat] + dc < 0:
-        raise RuleError("coins", f"{p} has only {coins[seat]} coins",
+        raise RuleError("coins", f"{p} has only {counted(coins[seat], 'coin', 'coins')}",
                         code="only_coins", params={"player": p, "has": coins[seat]})
     return _with_money(night, _set(power, seat, power[seat] + dp),
                        _set(coins, seat, coins[seat] + dc))
@@ -423,7 +424,8 @@ def _deal(night: Night, action: Mapping) -> Night:
                         code="coins_at_least_1", params={"value": repr(n)})
     power, coins, *_ = night.money()
     if coins[giver] < n:
-        raise RuleError("coins", f"{night.players[giver]} has only {coins[giver]} coins",
+        raise RuleError("coins",
+                        f"{night.players[giver]} has only {counted(coins[giver], 'coin', 'coins')}",
                         code="only_coins",
                         params={"player": night.players[giver], "has": coins[giver]})
     coins = _set(coins, giver, coins[giver] - n)
