@@ -278,7 +278,7 @@ def _seats(value: Any, m: Mistakes) -> tuple[SeatConfig, ...]:
         if position is not None:
             if position in positions:
                 m.errors.append(RuleError(
-                    join(path, "position"), f"{position} is already seat {positions[position]}",
+                    join(path, "position"), f"seat {positions[position]} already sits at {position}",
                     code="seat_position_taken",
                     params={"position": position, "seat": positions[position]}))
             positions.setdefault(position, i)

@@ -149,7 +149,7 @@ def test_defaults_for_optional_blocks(tmp_path, monkeypatch):
         ),
         # duplicate names (case-insensitive) and positions
         ("name: Ben", "name: ana", ":4: seats.1.name: ana is already seat 0"),
-        ("position: left", "position: bottom", ":7: seats.2.position: bottom is already seat 0"),
+        ("position: left", "position: bottom", ":7: seats.2.position: seat 0 already sits at bottom"),
         # missing field, out-of-range values
         (", position: top}", "}", ":4: seats.1.position: missing"),
         (
@@ -173,7 +173,7 @@ def test_seats_outside_2_to_5_refused(tmp_path, n):
     )
     text = "language: en\nseats:\n" + seats if n else "language: en\nseats: []\n"
     message = error_of(tmp_path, text)
-    assert f":2: seats: {n} seats, the table takes 2–5" in message
+    assert f":2: seats: {n} {'seat' if n == 1 else 'seats'}, the table takes 2–5" in message
 
 
 def test_long_press_must_outlast_debounce(tmp_path):

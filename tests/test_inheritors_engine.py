@@ -233,13 +233,13 @@ def test_refuses_more_tomes_than_the_game_has():
 def test_refuses_fewer_cards_in_hand_than_tomes_and_relics_held():
     assert refused(PlayerEnd("Ana", {"red": 2}, tomes=2, relics=("red",), hand=2),
                    PlayerEnd("Ben")) == (
-        "hand.Ana: 2 cards in hand, but 2 tomes and 1 relics are held in hand")
+        "hand.Ana: 2 cards in hand, but 2 tomes and 1 relic are held in hand")
 
 
 @pytest.mark.parametrize("n", [1, 5])
 def test_refuses_player_counts_outside_2_to_4(n):
     assert refused(*(PlayerEnd(f"P{i}") for i in range(n))) == (
-        f"players: {n} players, but Inheritors takes 2–4")
+        f"players: {n} {'player' if n == 1 else 'players'}, but Inheritors takes 2–4")
 
 
 def test_refuses_a_player_seated_twice():

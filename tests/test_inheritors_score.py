@@ -98,7 +98,7 @@ INVALID = [
     ("tomes not a number", "stacks: {}\ntomes: {Ana: two}", "tomes.Ana: expected a whole number"),
     ("bonus not a number", "stacks: {}\nbonus: {Ana: 1.5}", "bonus.Ana: expected a whole number"),
     ("hand below tomes", "stacks: {}\ntomes: {Ana: 3}\nhand: {Ana: 1}",
-     "hand.Ana: 1 cards in hand, but 3 tomes"),
+     "hand.Ana: 1 card in hand, but 3 tomes"),
     ("name not in players", "stacks: {}\nhonors: {Zed: 1}", "honors.Zed: Zed is not one of the players"),
     ("stacks of a stranger", "stacks: {Zed: {red: 1}}", "stacks.Zed: Zed is not one of the players"),
     ("unknown key", "stacks: {}\nhonours: {Ana: 1}", "honours: unknown key"),

@@ -317,7 +317,7 @@ def test_run_exits_with_the_status_the_unit_does_not_restart(tmp_path, capsys):
     rc = main(["run", "--config", str(bad)])
     _, err = capsys.readouterr()
     assert rc == svc.CONFIG_ERROR == 2
-    assert err == f"companion run: {bad}:1: seats: 1 seats, the table takes 2–5\n"
+    assert err == f"companion run: {bad}:1: seats: 1 seat, the table takes 2–5\n"
     unit = parse(svc.render_unit(Path("/x/companion"), "ana", HOME, svc.GROUPS, False))
     assert unit["Service"]["RestartPreventExitStatus"] == str(rc)
 

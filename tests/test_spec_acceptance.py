@@ -281,7 +281,7 @@ SCORE_ERRORS = [
      ["7 Barbarians", "deck has 6"]),
     (KORYO + "cards: {Ana: {lobbying: 5}}\n", "cards.Ana.lobbying", ["5", "deck has 4"]),
     (KORYO + "cards: {}\ntokens: {Ana: 5, Chloe: 4}\n", "tokens.Chloe", ["9", "8"]),
-    ("game: koryo\nplayers: [Ana]\ncards: {}\n", "players", ["1 players", "2–4"]),
+    ("game: koryo\nplayers: [Ana]\ncards: {}\n", "players", ["1 player,", "2–4"]),
     ("game: koryo\nplayers: [A, B, C, D, E]\ncards: {}\n", "players", ["5 players", "2–4"]),
     ("game: koryo\nplayers: [Ana, Ana]\ncards: {}\n", "players.1", ["twice"]),
     ("game: chess\nplayers: [Ana, Ben]\n", "game", ["chess"]),
