@@ -138,6 +138,10 @@ class Catalog:
             raise TextError(f"{self.language} catalog: text {key!r} needs {names}")
         return self._formatter.vformat(raw, (), params)
 
+    def decimal(self, value: float, digits: int = 1) -> str:
+        """A number with ``digits`` decimals as the language writes it ("18.3", "18,3")."""
+        return f"{value:.{digits}f}".replace(".", self.text("number.decimal_point"))
+
     def names(self, names: Iterable[str]) -> str:
         """Names as a sentence lists them: "Ana", "Ana and Ben", "Ana, Ben and Cleo" (the
         last joined by the catalog's ``list.and``)."""

@@ -197,3 +197,16 @@ def test_demo_script(tmp_path):
     finally:
         backend.close()
         pygame.display.quit()
+
+
+
+def test_french_statistics_write_the_average_with_a_decimal_comma(open_table):
+    """A French table reads « 18,3 » where an English one reads "18.3" (the catalogs'
+    decimal point)."""
+    t = open_table(language="fr")
+    for total in (15, 18, 22):
+        t.history.record(result("inheritors", {"Ana": total, "Ben": 10}), date="2024-01-01")
+    screen = show(t)
+    t.tap(screen.view_rect, "players")
+    texts = t.texts()
+    assert "18,3" in texts and "10,0" in texts and "18.3" not in texts

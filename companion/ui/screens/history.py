@@ -189,7 +189,7 @@ class HistoryScreen(Screen):
         return " | ".join([head, *rows])
 
     def average(self, s: PlayerStats) -> str:
-        return f"{s.average:.1f}"
+        return self.app.catalog.decimal(s.average)
 
     def draw(self, p: Painter) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
