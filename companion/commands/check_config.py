@@ -32,15 +32,17 @@ def run(args: argparse.Namespace) -> int:
     path = args.file or default_config_path()
     config: Config | None = None
     mistakes: list[tuple[int, str]] = []  # (line, message)
+    refused: set[str] = set()  # the fields already said wrong
     try:
         config = load_config(path)
     except SourceErrors as exc:  # the file reads: its names are checked too, in the same run
         doc = yamlsrc.load(path)
         mistakes = [(doc.line_of(refusal.field) or 0, message)
                     for message, (_, refusal) in zip(exc.messages, exc.refusals, strict=True)]
+        refused = {refusal.field for _, refusal in exc.refusals}
     else:
         doc = yamlsrc.load(path)
-    mistakes += _undrawable_names(doc)
+    mistakes += [m for field, m in _undrawable_names(doc) if field not in refused]
     if mistakes:
         raise SourceErrors([m for _, m in sorted(mistakes, key=lambda lm: lm[0])])
     hw = config.hardware
@@ -54,9 +56,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _undrawable_names(doc: Document) -> list[tuple[int, str]]:
+def _undrawable_names(doc: Document) -> list[tuple[str, tuple[int, str]]]:
     """Each seat name the screen's font can't draw (it would show as empty boxes at the
-    table), as (line, message)."""
+    table), as (field, (line, message))."""
     import os
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -70,6 +72,6 @@ def _undrawable_names(doc: Document) -> list[tuple[int, str]]:
         if missing:
             shown = " ".join(f"{escaped(c)} (U+{ord(c):04X})" for c in missing[:5])
             field = f"seats.{i}.name"
-            out.append((doc.line_of(field) or 0,
-                        str(doc.error(field, f"the screen's font can't draw {shown}"))))
+            out.append((field, (doc.line_of(field) or 0,
+                                str(doc.error(field, f"the screen's font can't draw {shown}")))))
     return out
