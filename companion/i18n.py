@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-from companion.engine.errors import RuleError, Words
+from companion.engine.errors import RuleError, Words, listed
 from companion.yamlsrc import Document, SourceError, load, load_shipped
 
 CATALOG_DIR = Path(__file__).resolve().parent / "data" / "i18n"
@@ -143,12 +143,9 @@ class Catalog:
         return f"{value:.{digits}f}".replace(".", self.text("number.decimal_point"))
 
     def names(self, names: Iterable[str]) -> str:
-        """Names as a sentence lists them: "Ana", "Ana and Ben", "Ana, Ben and Cleo" (the
-        last joined by the catalog's ``list.and``)."""
-        names = list(names)
-        if len(names) < 2:
-            return "".join(names)
-        return self.text("list.and", rest=", ".join(names[:-1]), last=names[-1])
+        """Names as a sentence of this language lists them: "Ana, Ben and Cleo", « Ana, Ben
+        et Cleo » (the last joined by the catalog's ``list.and``)."""
+        return listed(names, self.text("list.and"))
 
     def refusal(
         self, exc: RuleError, words: Mapping[str, Callable[[object], str]] | None = None

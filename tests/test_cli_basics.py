@@ -84,3 +84,10 @@ def test_counted_says_one_and_the_others():
     from companion.engine.errors import counted
 
     assert [counted(n, "game", "games") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+
+
+def test_a_shared_victory_lists_its_winners_as_a_sentence(tmp_path, capsys):
+    f = tmp_path / "table.yaml"
+    f.write_text("game: koryo\nplayers: [Ana, Ben, Cleo]\ncards: {}\n")
+    assert main(["score", str(f)]) == 0
+    assert "Shared victory: Ana, Ben and Cleo" in capsys.readouterr().out

@@ -35,7 +35,7 @@ TEXTS = {
     "victim", "character", "token", "attacker", "average", "current", "turn", "step_name",
     "started", "who", "round_text", "what", "press", "hold", "game_name", "state", "seat",
     "breakdown", "winner", "winners", "points", "score", "scores", "date", "players_text",
-    "buttons", "rest", "where",
+    "buttons", "where",
     # in refusals: lists, names and values as the file or the rules wrote them
     "actions", "agenda", "agendas", "allowed", "amount", "backend", "by", "choice", "choices",
     "colours", "ends", "error", "expected", "got", "hint", "house", "houses", "item", "last",

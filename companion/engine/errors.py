@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Self
 
 
@@ -36,6 +36,15 @@ class RuleError(ValueError):
 def counted(n: int, one: str, other: str) -> str:
     """A count and its word for the English messages: "1 player", "0 players", "2 players"."""
     return f"{n} {one if n == 1 else other}"
+
+
+def listed(names: Iterable[str], last_joined_by: str = "and") -> str:
+    """Names as a sentence lists them: "Ana", "Ana and Ben", "Ana, Ben and Cleo" (the
+    catalogs give the word for other languages)."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {last_joined_by} {names[-1]}"
 
 
 class Words(str):

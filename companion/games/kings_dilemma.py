@@ -27,7 +27,7 @@ from typing import Any
 
 from companion import kd_data
 from companion.engine import kd_kingdom, kd_vote
-from companion.engine.errors import RuleError, counted
+from companion.engine.errors import RuleError, counted, listed
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
 from companion.games.seating import check_setup, seat_indexes
 from companion.seat import ButtonEvent, Light, Press
@@ -272,7 +272,7 @@ def _waiting(vote: kd_vote.Vote) -> RuleError:
     if vote.phase == kd_vote.LEADER_CHOICE:
         names = tuple(vote.players[s] for s in vote.candidates)
         return RuleError("action", f"the moderator {moderator} first gives the Leader token to "
-                                   f"one of {', '.join(names)} (choose-leader)",
+                                   f"one of {listed(names)} (choose-leader)",
                          code="waits_leader_choice",
                          params={"moderator": moderator, "names": names})
     if vote.mode == kd_vote.OPEN:

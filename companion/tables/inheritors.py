@@ -10,7 +10,7 @@ from typing import Any
 
 from companion import yamlsrc
 from companion.engine import inheritors
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, listed
 from companion.validate import (
     check_keys,
     count,
@@ -199,7 +199,7 @@ def render(result: dict) -> str:
         out.append(line(label, cells))
     out.append(line("Total", [str(by_name[p]["total"]) for p in names]))
     winners = result["winners"]
-    out.append(("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners))
+    out.append(("Winner: " if len(winners) == 1 else "Shared victory: ") + listed(winners))
     tie = result["tie_break"]
     if tie:
         how = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import kd_score as ks
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, listed
 from companion.engine.kd_kingdom import RESOURCE_NAMES, RESOURCES
 from companion.validate import (
     check_keys,
@@ -139,5 +139,5 @@ def render(result: dict) -> str:
         for r in RESOURCES
     ))
     winners = result["winners"]
-    out.append(("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners))
+    out.append(("Winner: " if len(winners) == 1 else "Shared victory: ") + listed(winners))
     return "\n".join(out)

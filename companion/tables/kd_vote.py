@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import kd_vote as kd
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, listed
 from companion.validate import (
     check_keys,
     count,
@@ -169,7 +169,7 @@ def resolve(state: kd.Vote, rest: dict) -> kd.Vote:
         names = tuple(state.players[s] for s in state.candidates)
         choice = rest["leader_choice"]
         if choice is None:
-            raise RuleError("leader_choice", f"missing: the winners {', '.join(names)} tie for "
+            raise RuleError("leader_choice", f"missing: the winners {listed(names)} tie for "
                                              "most power, "
                                              f"the moderator {state.moderator_name} chooses",
                             code="leader_choice_missing",

@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from companion.engine import koryo
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, listed
 from companion.engine.majority import FAMILY_VALUES, Area, Family, Kind, check_deck
 from companion.validate import check_keys, count, join, mapping, per_player, players
 
@@ -118,7 +118,7 @@ def text_columns(title: str, result: dict, rows: list[tuple[str, str]]) -> str:
         out.append(line(label, [str(by_name[p]["breakdown"][key]) for p in names]))
     out.append(line("Total", [str(by_name[p]["total"]) for p in names]))
     winners = result["winners"]
-    out.append(("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners))
+    out.append(("Winner: " if len(winners) == 1 else "Shared victory: ") + listed(winners))
     return "\n".join(out)
 
 
