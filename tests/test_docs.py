@@ -132,24 +132,24 @@ def repository_texts() -> list[Path]:
             and not SKIPPED_DIRS.intersection(p.relative_to(ROOT).parts)]
 
 
-def test_nothing_in_the_repository_names_the_developers_notes():
-    """Code, docstrings, comments, tests and data name the rulebooks, docs/ and the
-    repository's own files, never notes that live outside it."""
-    hits = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+def lines_matching(pattern: re.Pattern) -> list[str]:
+    """``FILE:LINE: text`` of every line of the repository's texts ``pattern`` finds."""
+    return [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
             for path in repository_texts()
             for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace")
                                      .splitlines(), 1)
-            if NOTES.search(line)]
+            if pattern.search(line)]
+
+
+def test_nothing_in_the_repository_names_the_developers_notes():
+    """Code, docstrings, comments, tests and data name the rulebooks, docs/ and the
+    repository's own files, never notes that live outside it."""
+    hits = lines_matching(NOTES)
     assert not hits, "\n".join(hits)
 
 
 def test_no_code_docstring_or_comment_names_an_issue_number():
     """What a piece of code is for is said in words; the tracker's numbers mean nothing to
     the next reader (spelt in pieces here too)."""
-    issue = re.compile(r"\b[Ii]ssue" + r" #?\d+")
-    hits = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
-            for path in repository_texts()
-            for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace")
-                                     .splitlines(), 1)
-            if issue.search(line)]
+    hits = lines_matching(re.compile(r"\b[Ii]ssue" + r" #?\d+"))
     assert not hits, "\n".join(hits)
