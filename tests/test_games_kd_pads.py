@@ -70,7 +70,7 @@ def play_game(table: Table, press: Callable[[int, str], None],
     """The scripted game; ``press(seat, keys)`` presses ``keys`` (lower case short, upper
     case long) on the pad, ``seen()`` reads every seat's light off the hardware."""
     view = table.session.public_view
-    assert seen() == [L, M, O, O, O]
+    assert seen() == [T, M, O, O, O]  # the Leader reads the dilemma
     table.do({"action": "dilemma", "mode": "open", "card": "worked example"})
     assert seen() == [T, M, O, O, O]
     press(1, "a")  # not Julius's turn: refused, nothing changes
@@ -90,7 +90,7 @@ def play_game(table: Table, press: Callable[[int, str], None],
     press(0, "A")  # the moderator breaks the tie for Aye
     v = view()
     assert (v["phase"], v["leader"], v["balance"]) == ("outcome", "Julius", 9)
-    assert seen() == [M, L, O, O, O]
+    assert seen() == [M, T, O, O, O]  # Julius, the Leader, reads the outcome
     table.do({"action": "outcome", "changes": [{"resource": "morale", "amount": -1}]})
 
     table.do({"action": "dilemma", "mode": "secret"})
@@ -105,7 +105,7 @@ def play_game(table: Table, press: Callable[[int, str], None],
     v = view()
     assert v["vote"]["totals"] == {"aye": 4, "nay": 2} and v["vote"]["outcome"] == "aye"
     assert (v["leader"], v["moderator"]) == ("Frances", "Armin")
-    assert seen() == [O, O, M, O, L]
+    assert seen() == [O, O, M, O, T]
     table.do({"action": "outcome", "changes": [{"resource": "welfare", "amount": 2}],
               "king_dies": True})
     # Théodore alone passed for power: he took the Balance's 9 → 17 power, 12 coins.

@@ -14,6 +14,8 @@ events, frames read back from the window.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from ui_kd import (
     LONG,
@@ -162,8 +164,8 @@ def test_rulebook_vote_example_by_seat_presses_and_taps_then_the_kingdom(kd):
     Then Morale (black, no marker) −1 moves 2, gains its marker, Stability −2."""
     app, backend, table = kd()
     t = app.catalog.text
-    show(app, kd_ui.CouncilScreen(app, table))
-    assert lights(backend)[0] is Light.LEADER and lights(backend)[1] is Light.MODERATOR
+    show(app, kd_ui.CouncilScreen(app, table))  # the Leader reads the dilemma: their turn
+    assert lights(backend)[0] is Light.YOUR_TURN and lights(backend)[1] is Light.MODERATOR
     tap_button(app, t("kd.council.open_vote"))
     assert isinstance(app.screen, kd_ui.VoteScreen)
     assert lights(backend)[0] is Light.YOUR_TURN
@@ -197,7 +199,8 @@ def test_rulebook_vote_example_by_seat_presses_and_taps_then_the_kingdom(kd):
     assert (vote["outcome"], vote["tie_broken"], vote["leader"], vote["moderator"]) == (
         "aye", True, "Julius", "Théodore")
     assert t("kd.reveal.balance", before=3, after=9) in app.screen.describe()
-    assert lights(backend)[1] is Light.LEADER and lights(backend)[0] is Light.MODERATOR
+    # Julius, the new Leader, reads the outcome: his turn
+    assert lights(backend)[1] is Light.YOUR_TURN and lights(backend)[0] is Light.MODERATOR
     tap_button(app, t("kd.reveal.outcome"))
     _, _, minus, _, _ = app.screen.steppers()["morale"]
     tap(app, minus)
@@ -448,3 +451,59 @@ def test_council_and_reveal_name_who_acts_in_large_type_at_the_top(kd, language)
     tap_button(app, t("kd.reveal.decide", side=t("kd.side.aye")))
     result = t("kd.reveal.aye_decided", name="Théodore")
     assert_headline(app, t("kd.reveal.next", what=result, name="Julius"))
+
+
+# Who acts at each step of ``every_screen``, read off the public view as the rulebook
+# says (not from the screens' own sentences): the Leader reads the dilemma and the
+# outcome, the seat on turn plays, a secret vote waits for the seats not yet locked, the
+# moderator decides a tie, the first house reads its agenda first.
+def acting(step: str, view: dict) -> tuple[list[str], Light | None]:
+    vote = view["vote"]
+    if step == "secret-vote":
+        return [n for n in vote["players"] if not vote["seats"][n]["locked"]], None
+    if step == "tie":
+        return [vote["moderator"]], Light.ATTENTION
+    if step == "open-vote":
+        return [vote["turn"]], Light.YOUR_TURN
+    if step in ("agenda", "tokens"):
+        return [view["players"][0]], Light.YOUR_TURN
+    return [view["leader"]], Light.YOUR_TURN
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_step_names_who_acts_large_at_the_top_and_lights_their_seat(kd, language):
+    """Coin toss, council, kingdom, secret vote, tie, reveal, outcome, kingdom after it,
+    open vote, agenda, tokens: the acting house's name is in the screen's top lines (the
+    title row or the line under it), whole and as large as any words below it (the
+    figures entered by − / + are larger still), and its
+    seat shows YOUR_TURN (the moderator deciding a tie: ATTENTION). The campaign and the
+    score name nobody (the winner screen and the next night's tokens)."""
+    app, backend, table = kd(language=language)
+
+    def top_line_naming(names: list[str]):
+        frame(app)
+        screen = app.screen
+        top = screen.body.y + screen.headline_rect(screen.body).h
+        inside = [b for b in app.painter.texts if screen.ring.centre.contains(b.rect)]
+        lines = [b for b in inside if b.rect.top < top and all(n in b.text for n in names)]
+        assert len(lines) == 1, (names, [b.text for b in inside])
+        line = lines[0]
+        below = [b for b in inside if b.rect.top >= line.rect.bottom
+                 and not re.fullmatch(r"[−+\-]?\d+", b.text)]
+        assert not line.clipped and line.height >= max(b.height for b in below)
+        return line
+
+    show(app, kd_ui.SetupScreen(app))
+    top_line_naming(["Frances"])  # a new campaign: the highest house number leads
+    assert lights(backend)[NAMES.index("Frances")] is Light.YOUR_TURN
+    app.pop()
+    checked = []
+    for step in every_screen(app, backend, table):
+        if step in ("campaign", "score"):
+            continue
+        names, light = acting(step, table.view())
+        top_line_naming(names)
+        if light is not None:
+            assert [lights(backend)[NAMES.index(n)] for n in names] == [light] * len(names)
+        checked.append(step)
+    assert len(checked) == 11

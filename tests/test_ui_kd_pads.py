@@ -77,7 +77,7 @@ def night(app: App, table: NightController, press: Callable[[int, str], None],
     lock."""
     t = app.catalog.text
     show(app, kd_ui.CouncilScreen(app, table))
-    assert seen() == [L, M, O, O, O]
+    assert seen() == [T, M, O, O, O]  # the Leader reads the dilemma
     tap_button(app, t("kd.council.open_vote"))
     assert isinstance(app.screen, kd_ui.VoteScreen) and seen() == [T, M, O, O, O]
     press(1, "a")  # not Julius's turn: refused, the reason on screen
@@ -98,7 +98,7 @@ def night(app: App, table: NightController, press: Callable[[int, str], None],
     assert seen() == [A, O, O, O, L]
     press(0, "A")  # the moderator holds Aye: the tie is broken
     assert t("kd.reveal.balance", before=3, after=9) in app.screen.describe()
-    assert seen() == [M, L, O, O, O]  # Julius leads, Théodore moderates
+    assert seen() == [M, T, O, O, O]  # Julius leads (reads the outcome), Théodore moderates
     tap_button(app, t("kd.reveal.outcome"))
     tap(app, app.screen.steppers()["morale"][2])
     tap_button(app, t("kd.outcome.apply"))
@@ -106,7 +106,7 @@ def night(app: App, table: NightController, press: Callable[[int, str], None],
     assert "Morale -2 down+marker" in app.screen.describe()
     tap_button(app, t("kd.kingdom.next"))
     assert t("kd.council.title", number=2) in app.screen.describe()
-    assert seen() == [M, L, O, O, O]
+    assert seen() == [M, T, O, O, O]  # Julius reads dilemma 2
 
     tap_button(app, t("kd.council.secret_vote"))
     assert seen() == [M, L, O, O, O]
@@ -124,7 +124,7 @@ def night(app: App, table: NightController, press: Callable[[int, str], None],
     shown = app.screen.describe()
     assert ("Diana: Nay 2" if diana == NAY_2 else "Diana: Aye 1") in shown
     assert "Frances: Aye 3" in shown and "Julius: Aye 1" in shown
-    assert seen() == [O, O, M, O, L]  # Frances leads, Armin (first claimant) moderates
+    assert seen() == [O, O, M, O, T]  # Frances leads (reads), Armin (first claimant) moderates
     tap_button(app, t("kd.reveal.outcome"))
     tap(app, app.screen.steppers()["welfare"][4])
     tap_button(app, t("kd.outcome.apply"))
@@ -132,7 +132,7 @@ def night(app: App, table: NightController, press: Callable[[int, str], None],
     welfare = table.kingdom.resource("welfare")  # white, no marker, +1: moves 2, marker
     assert (welfare.position, welfare.marker) == (2, True)
     assert "Welfare +2 up+marker" in app.screen.describe()
-    assert seen() == [O, O, M, O, L]
+    assert seen() == [O, O, M, O, T]
     return before
 
 

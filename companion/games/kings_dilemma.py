@@ -537,6 +537,8 @@ def lights(view: Mapping) -> dict[int, Light]:
     - open vote, voting: the seat on turn YOUR_TURN;
     - secret vote, voting: a seat that has locked BALLOT_LOCKED;
     - a tie to break or a leader to choose: the moderator ATTENTION;
+    - between votes and once the result is in: the leader, who reads the next dilemma
+      or the outcome, YOUR_TURN;
     - scored: the winners LEADER, the others OFF;
     - otherwise the leader's seat LEADER, the moderator's MODERATOR (one player holding
       both tokens shows LEADER), every other seat OFF.
@@ -550,13 +552,16 @@ def lights(view: Mapping) -> dict[int, Light]:
     out[seat[view["moderator"]]] = Light.MODERATOR
     out[seat[view["leader"]]] = Light.LEADER
     vote = view["vote"]
+    if view["phase"] in (COUNCIL, OUTCOME) or (view["phase"] == VOTE
+                                                and vote["phase"] == kd_vote.DONE):
+        out[seat[view["leader"]]] = Light.YOUR_TURN
     if view["phase"] != VOTE or vote is None:
         return out
     if vote["phase"] in (kd_vote.TIE, kd_vote.LEADER_CHOICE):
         out[seat[vote["moderator"]]] = Light.ATTENTION
     elif vote["mode"] == kd_vote.SECRET:
         for p, state in vote["seats"].items():
-            if state["locked"]:
+            if state["locked"] and vote["phase"] == kd_vote.VOTING:
                 out[seat[p]] = Light.BALLOT_LOCKED
     elif vote["turn"] is not None:
         out[seat[vote["turn"]]] = Light.YOUR_TURN

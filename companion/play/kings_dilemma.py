@@ -21,15 +21,166 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from companion import kd_data, kd_ledger
-from companion.engine import kd_campaign, kd_kingdom, kd_vote
+from companion.engine import kd_campaign, kd_kingdom, kd_score, kd_vote
 from companion.engine.errors import RuleError
 from companion.games import kings_dilemma as kd_game
 from companion.history import GameResult, result_of
 from companion.journal import Journal
+from companion.play import kd_say
+from companion.play.kd_say import Say, say
 from companion.seat import ButtonEvent, Light
 from companion.session import Session
 
 log = logging.getLogger(__name__)
+
+__all__ = ["RuleError", "Say"]  # for the screens, which import no engine module
+
+# What the screens name: the two kinds of vote, the sides, the kingdom's resources in the
+# board's order and a marker's white (up) side, the seats a night takes.
+OPEN, SECRET = kd_vote.OPEN, kd_vote.SECRET
+SIDES = kd_vote.SIDES
+RESOURCES = kd_kingdom.RESOURCES
+UP = kd_kingdom.UP
+SEATS = (kd_vote.MIN_PLAYERS, kd_vote.MAX_PLAYERS)
+
+# The night's steps, each shown by its own screen: between votes, a vote in progress, the
+# reveal (a tie or the Leader token to give, the result, the outcome to enter), the secret
+# agendas read at the end, the end scoring.
+COUNCIL, VOTE, REVEAL, AGENDAS, SCORE = "council", "vote", "reveal", "agendas", "score"
+# What the reveal waits for: the moderator to break a tie, to give the Leader token, or
+# the outcome on the card.
+TIE, LEADER, OUTCOME = "tie", "leader", "outcome"
+
+
+def unfinished_night(journal: Journal | None) -> int | None:
+    """The last night left unfinished in ``journal`` (its game id), if any."""
+    if journal is None:
+        return None
+    for record in reversed(journal.unfinished()):
+        if record.game == kd_game.GAME:
+            return record.id
+    return None
+
+
+class CoinToss:
+    """A new night before it starts: each resource marker on the side its coin fell (a
+    tap turns it), the saved campaign the night starts from and the Leader it names."""
+
+    def __init__(self, players: Sequence[str], journal: Journal | None) -> None:
+        self.players = tuple(players)
+        self.journal = journal
+        self.ledger = ledger_for(journal)
+        self.momenta = dict.fromkeys(kd_kingdom.RESOURCES, kd_kingdom.UP)
+        self.campaign: kd_campaign.Campaign | None = None
+        try:
+            self.read()
+        except kd_ledger.LedgerUnreadable:  # said when Start needs it
+            pass
+
+    def read(self) -> kd_campaign.Campaign:
+        """The campaign the night starts from, read from the ledger once (a ledger that
+        can't be read raises ``LedgerUnreadable`` and is read again next time)."""
+        if self.campaign is None:
+            saved = (self.ledger.load() if self.ledger is not None
+                     else kd_campaign.new_campaign(kd_data.shipped().settings))
+            self.campaign = with_houses(saved, self.players)
+        return self.campaign
+
+    def turn(self, resource: str) -> None:
+        """A tap on a resource: its marker shows the other side."""
+        up = self.momenta[resource] == kd_kingdom.UP
+        self.momenta[resource] = kd_kingdom.DOWN if up else kd_kingdom.UP
+
+    def leader(self) -> str | None:
+        """The night's Leader, who tosses the coins (None while the ledger can't be read)."""
+        return self.campaign.setup(self.players).leader if self.campaign else None
+
+    def headline(self) -> Say:
+        leader = self.leader()
+        return say("kd.setup.turn", name=leader) if leader else say("kd.setup.hint")
+
+    def lights(self) -> dict[int, Light]:
+        leader = self.leader()
+        return {self.players.index(leader): Light.YOUR_TURN} if leader else {}
+
+    def start(self) -> NightController:
+        """The night, journaled, from the saved campaign (``LedgerUnreadable`` if it still
+        can't be read: no night starts, a new campaign would be saved over it)."""
+        return NightController.new(self.players, self.journal, self.momenta,
+                                   campaign=self.read(), ledger=self.ledger)
+
+
+TOKEN_STATES = ((), ("+",), ("-",), ("+", "-"))
+TOKEN_STATE_KEYS = {(): "none", ("+",): "plus", ("-",): "minus", ("+", "-"): "both"}
+
+
+class EndOfNight:
+    """What the houses read out at the end of the night, one house after the other: the
+    secret agenda card it chose (a card another house chose is skipped), its points, its
+    open agenda tokens (a token another house holds is skipped; at most two of a sign)."""
+
+    def __init__(self, night: NightController) -> None:
+        self.night = night
+        self.agendas: dict[str, dict] = {}
+        self.cards: dict[str, str] = {}
+        self.tokens: dict[str, list[str]] = {}
+
+    def cards_free(self, house: str) -> list[str]:
+        taken = {c for h, c in self.cards.items() if h != house}
+        return [c for c in self.night.campaign.settings.agendas if c not in taken]
+
+    def first_card(self, house: str) -> str:
+        return self.cards_free(house)[0]
+
+    def next_card(self, house: str, card: str) -> str:
+        """A tap on the card: the next one no other house has chosen."""
+        free = self.cards_free(house)
+        return free[(free.index(card) + 1) % len(free)]
+
+    def read_agenda(self, house: str, card: str, values: Mapping[str, int]) -> None:
+        """The house's card and its points as read off it."""
+        self.agendas[house] = {
+            "resources": values.get("resources", 0),
+            "wealth": [values.get(f"wealth_{k}", 0) for k in (1, 2, 3)],
+        }
+        self.cards[house] = card
+
+    def next_tokens(self, house: str, signs: Mapping[str, tuple[str, ...]],
+                    resource: str) -> tuple[str, ...]:
+        """A tap on a resource's tokens: the next state (none, +, −, both) this house may
+        hold for it."""
+        held = {t for h, tokens in self.tokens.items() if h != house for t in tokens}
+        others = [t for t in token_list(signs) if t[1:] != resource]
+
+        def allowed(states: tuple[str, ...]) -> bool:
+            return all(f"{s}{resource}" not in held
+                       and sum(t[0] == s for t in others) < kd_score.MAX_TOKENS_PER_SIGN
+                       for s in states)
+
+        k = TOKEN_STATES.index(tuple(signs[resource]))
+        for step in range(1, len(TOKEN_STATES) + 1):
+            states = TOKEN_STATES[(k + step) % len(TOKEN_STATES)]
+            if allowed(states):
+                return states
+        return tuple(signs[resource])
+
+    def read_tokens(self, house: str, signs: Mapping[str, tuple[str, ...]]) -> bool:
+        """The house's open tokens; the last house's scores the night (True)."""
+        self.tokens[house] = token_list(signs)
+        if len(self.tokens) < len(self.night.players):
+            return False
+        self.night.score(self.agendas, self.tokens, self.cards)
+        return True
+
+
+def token_list(signs: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """``{"morale": ("+",)}`` → ``["+morale"]``."""
+    return [f"{sign}{r}" for r, states in signs.items() for sign in states]
+
+
+def award_value(value: int, by: int) -> int:
+    """Prestige and crave entered by hand: never below 0."""
+    return max(0, value + by)
 
 
 def ledger_for(journal: Journal | None) -> kd_ledger.LedgerFile | None:
@@ -127,8 +278,47 @@ class NightController:
         """The current (or last) vote's public view, with the tokens as they stand."""
         return self.view()["vote"]
 
+    def step(self) -> str:
+        """Which of the night's steps it is at (``COUNCIL``, ``VOTE``, ``REVEAL``,
+        ``AGENDAS``, ``SCORE``): the screen to show after a resume or an undo."""
+        view = self.view()
+        phase = view["phase"]
+        if phase == kd_game.VOTE:
+            return VOTE if view["vote"]["phase"] == kd_vote.VOTING else REVEAL
+        return {kd_game.OUTCOME: REVEAL, kd_game.OVER: AGENDAS,
+                kd_game.SCORED: SCORE}.get(phase, COUNCIL)
+
+    def waiting_for(self) -> str:
+        """What the reveal waits for: ``TIE`` (the moderator decides), ``LEADER`` (the
+        moderator gives the token to a winner) or ``OUTCOME``."""
+        phase = self.vote_view()["phase"]
+        return {kd_vote.TIE: TIE, kd_vote.LEADER_CHOICE: LEADER}.get(phase, OUTCOME)
+
+    def over(self) -> bool:
+        """The king is dead or has abdicated: the agendas are read next."""
+        return self.view()["phase"] in (kd_game.OVER, kd_game.SCORED)
+
+    def headline(self) -> Say:
+        """Who acts now and what, for the step the night is at: the Leader reads the next
+        dilemma; in a vote, the seat on turn or the houses still to lock; after the reveal,
+        the moderator's decision or the result and the Leader who reads the outcome; at
+        the end, the first house to read its agenda."""
+        view = self.view()
+        step = self.step()
+        if step == VOTE:
+            return kd_say.vote_headline(view["vote"])
+        if step == REVEAL:
+            return kd_say.reveal_headline(view["vote"])
+        if self.over():
+            return say("kd.kingdom.over", name=self.players[0])
+        return say("kd.council.turn", name=view["leader"], number=self.dilemma)
+
+    def outcome_headline(self) -> Say:
+        """The Leader reads the dilemma's outcome; the table enters it."""
+        return say("kd.outcome.turn", name=self.view()["leader"])
+
     def lights(self) -> dict[int, Light]:
-        """The council's lights, from the public view (``games.kings_dilemma.lights``)."""
+        """The night's lights, from the public view (``games.kings_dilemma.lights``)."""
         return kd_game.lights(self.view())
 
     # The end of the night's steps (agendas read aloud, awards entered by hand, the
@@ -267,6 +457,13 @@ class NightController:
         final = self.view()["final"]
         return kd_campaign.game_ranks({p["name"]: p["total"] for p in final["players"]})
 
+    def all_first(self) -> bool:
+        """Every house tied first (the house rule: none behind to be last)."""
+        return set(self.ranks().values()) == {"1st"}
+
+    def houses_at(self, rank: str) -> list[str]:
+        return [h for h, r in self.ranks().items() if r == rank]
+
     def missing_awards(self) -> list[tuple[str, list[str]]]:
         """The prestige/crave values the table must enter by hand for this game: per rank
         reached (best first), the keys the prestige table leaves empty."""
@@ -310,6 +507,16 @@ class NightController:
         New campaign during the night included), else the night's own."""
         saved = self.saved()
         return with_houses(saved, self.players) if saved is not None else self.campaign
+
+    def campaign_rows(self) -> list[tuple[str, int, int, int, str | None, int | None]]:
+        """The campaign ledger per house: name, house number, prestige, crave, the agenda
+        card it chose last game and its place in picking the next one (None: none)."""
+        campaign = self.campaign
+        order = self.setup_order().agenda_order
+        agendas = dict(campaign.games[-1].agendas) if campaign.games else {}
+        return [(h.name, h.number, h.prestige, h.crave, agendas.get(h.name),
+                 order.index(h.name) + 1 if h.name in order else None)
+                for h in campaign.houses]
 
     def recorded(self) -> bool:
         """This night is already in the saved ledger (the ledger has a game more than when

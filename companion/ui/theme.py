@@ -64,10 +64,15 @@ class Theme:
     def fitting_font(self, text: str, px: int, width: int, smallest: int = 14) -> pygame.font.Font:
         """The largest font up to ``px`` in which ``text`` fits ``width`` pixels, allowing
         for :data:`SQUEEZE` (never smaller than ``smallest``; the caller's box then clips)."""
+        return self.font(self.fitting_size(text, px, width, smallest))
+
+    def fitting_size(self, text: str, px: int, width: int, smallest: int = 14) -> int:
+        """The size of ``fitting_font``: for lines that must share one size, the smallest
+        of their fitting sizes."""
         size = int(px)
         while size > smallest and self.font(size).size(text)[0] * SQUEEZE > width:
             size -= 2
-        return self.font(size)
+        return size
 
 
 @dataclass

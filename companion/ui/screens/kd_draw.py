@@ -1,22 +1,39 @@
 """Drawing pieces shared by the King's Dilemma screens: the base screen (felt, seat ring,
-lights mirrored from the public view, a bar of touch buttons), seat rows with the Leader
-and Moderator tokens, a table of numbers, and the kingdom board."""
+lights from the night's controller, a bar of touch buttons, the headline naming who acts
+now), seat rows with the Leader and Moderator tokens in one type size, a table of
+numbers, and the kingdom board; ``words`` says a ``Say`` of ``companion.play.kd_say`` in
+the table's language.
+
+The screens move from one to the next by name (``KdScreen.go``, ``screen_for``): each
+screen class registers under its ``name``, so the modules split from the screen module
+need not import each other in a circle."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 import pygame
 
-from companion.engine import kd_kingdom, kd_vote
 from companion.hardware.base import LIGHT_COLOURS
-from companion.seat import Light, Press
+from companion.play import kings_dilemma as kd
+from companion.play.kd_say import Say, grammar_help
+from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.table_check import key_hints
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, TwoTaps
+from companion.ui.widgets import Button, TwoTaps, headline
+
+# The screen that shows each step of the night (``screen_for``).
+STEP_SCREENS = {kd.COUNCIL: "kd-council", kd.VOTE: "kd-vote", kd.REVEAL: "kd-reveal",
+                kd.AGENDAS: "kd-agenda", kd.SCORE: "kd-score"}
+SCREENS: dict[str, type[KdScreen]] = {}  # every screen class, by its name
+
+Actions = Sequence[tuple[str, Callable[[], None]]]  # touch buttons: (label, callback)
 
 WHITE_SIDE = (244, 240, 230)
 BLACK_SIDE = (22, 20, 18)
@@ -30,7 +47,12 @@ class KdScreen(TwoTaps, Screen):
     buttons at the bottom. Subclasses set ``actions`` (catalog key, callback) and draw the
     body in ``draw_body``; the seat lights follow ``lights()`` on every change."""
 
-    def __init__(self, app: App, night) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__:
+            SCREENS[cls.name] = cls
+
+    def __init__(self, app: App, night: kd.NightController | None) -> None:
         super().__init__(app)
         self.night = night
         if night is not None:  # the setup screen has no night yet
@@ -55,9 +77,17 @@ class KdScreen(TwoTaps, Screen):
     def t(self, key: str, **fmt) -> str:
         return self.app.catalog.text(key, **fmt)
 
+    def say(self, said: Say | list[Say]) -> str:
+        """What the night's controller says, in the table's language."""
+        return words(self.t, said, self.app.catalog.names)
+
+    def go(self, name: str, *args: Any) -> None:
+        """The screen ``name`` of this night in place of this one."""
+        self.app.replace(SCREENS[name](self.app, self.night, *args))
+
     # --- state --------------------------------------------------------------------------
 
-    def actions(self) -> Sequence[tuple[str, Callable[[], None]]]:
+    def actions(self) -> Actions:
         """The touch buttons: (label, callback), laid out left to right."""
         return ()
 
@@ -96,6 +126,10 @@ class KdScreen(TwoTaps, Screen):
     def title(self) -> tuple[str, str]:
         return "", ""
 
+    def title_colour(self) -> tuple:
+        """The title's colour: the headline's when the title is the headline."""
+        return th.INK
+
     def draw(self, p: Painter) -> None:
         theme = self.app.theme
         px = theme.px
@@ -109,8 +143,10 @@ class KdScreen(TwoTaps, Screen):
         split = box.w
         if right:  # the title keeps what it needs (up to 3/5), the rest goes to the right
             split = min(box.w * 3 // 5, theme.font(px(40)).size(left)[0] + px(16))
-        fit(p, left, px(40), pygame.Rect(box.x, box.y, split, box.h))
-        fit(p, right, px(28), pygame.Rect(box.x + split, box.y, box.w - split, box.h),
+        fit(p, left, px(40), pygame.Rect(box.x, box.y, split, box.h), self.title_colour())
+        gap = px(14) if right else 0  # the title and what stands on its right kept apart
+        fit(p, right, px(28), pygame.Rect(box.x + split + gap, box.y, box.w - split - gap,
+                                          box.h),
             th.WARNING, "right")
         self.draw_body(p, self.body)
         for button in self.buttons:
@@ -122,6 +158,52 @@ class KdScreen(TwoTaps, Screen):
     def headline_rect(self, body: pygame.Rect) -> pygame.Rect:
         """The line at the top of ``body`` naming who acts now and what (``headline``)."""
         return pygame.Rect(body.x, body.y, body.w, self.app.theme.px(36))
+
+    def draw_headline(self, p: Painter, rect: pygame.Rect, text: str,
+                      colour=th.WARNING) -> pygame.Rect:
+        """``text`` large at the top of ``rect`` (who acts now and what); what is left of
+        ``rect`` below it."""
+        line = self.headline_rect(rect)
+        headline(p, text, line, colour)
+        return pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
+
+
+def screen_for(app: App, night: kd.NightController) -> KdScreen:
+    """The screen of the night as it stands: the vote, the reveal (or the outcome to
+    enter), the agendas, the scores or the council."""
+    return SCREENS[STEP_SCREENS[night.step()]](app, night)
+
+
+def undo_action(screen: KdScreen) -> list[tuple[str, Callable[[], None]]]:
+    """The Undo button (two taps: "Sure? Undo") while the journal holds an action of the
+    night. Touch only: on the pads every long press already means something in a vote
+    (docs/button-grammar.md)."""
+    if not screen.night.can_undo():
+        return []
+    return [screen.confirm(screen.t("kd.undo"), partial(undo, screen))]
+
+
+def undo(screen: KdScreen) -> None:
+    """Take back the last action and show the screen of the night as it then stands. A
+    secret lock taken back before the reveal: that seat shows "not yet" again, exactly as
+    if it had never locked (its ballot deleted unseen); every seat's unlocked pending
+    choice is forgotten too."""
+    screen.night.undo()
+    screen.app.replace(screen_for(screen.app, screen.night))
+
+
+def words(t: Callable[..., str], said: Any,
+          names: Callable[[Sequence[str]], str] = ", ".join) -> str:
+    """A ``Say`` (catalog key and values, a value itself a ``Say``, a list of them said
+    joined by " · ", or a tuple of names said by ``names``) in the catalog ``t`` reads."""
+    if isinstance(said, list):
+        return " · ".join(words(t, s, names) for s in said)
+    if isinstance(said, tuple) and len(said) == 2 and isinstance(said[1], dict):
+        key, values = said
+        return t(key, **{k: words(t, v, names) for k, v in values.items()})
+    if isinstance(said, tuple):
+        return names(said)
+    return said
 
 
 def fit(
@@ -135,27 +217,9 @@ def fit(
 
 
 def vote_help(t: Callable[..., str], mode: str) -> list[str]:
-    """What the seat buttons do in a vote of ``mode``, made from ``kd_vote.GRAMMAR`` (the
-    table the presses follow): one line for the presses, one for the holds, each thing
-    said once with every button that does it ("Hold: A or B lock your choice · C become
-    moderator at once")."""
-    lines = []
-    for press in (Press.SHORT, Press.LONG):
-        meanings: dict[str, list[str]] = {}
-        for (button, pressed), meaning in kd_vote.GRAMMAR.items():
-            if pressed is press:
-                meanings.setdefault(meaning, []).append(t(f"pad_button.{button}"))
-        parts = []
-        for meaning, buttons in meanings.items():
-            key = f"kd.grammar.{meaning}"
-            if meaning == kd_vote.CONFIRM:
-                key += f"_{mode}"
-            named = buttons[0]
-            for more in buttons[1:]:
-                named = t("kd.grammar.or", a=named, b=more)
-            parts.append(t(key, buttons=named))
-        lines.append(t(f"kd.grammar.{press.value}", parts=" · ".join(parts)))
-    return lines
+    """What the seat buttons do in a vote of ``mode`` (``kd_say.grammar_help``): one line
+    for the presses, one for the holds."""
+    return [words(t, line) for line in grammar_help(mode)]
 
 
 def row_rects(rect: pygame.Rect, n: int, max_h: int) -> list[pygame.Rect]:
@@ -164,56 +228,68 @@ def row_rects(rect: pygame.Rect, n: int, max_h: int) -> list[pygame.Rect]:
     return [pygame.Rect(rect.x, top + i * h, rect.w, h) for i in range(n)]
 
 
-def badge(p: Painter, text: str, light: Light, box: pygame.Rect) -> None:
+def badge(p: Painter, text: str, light: Light, box: pygame.Rect, size: int) -> None:
     """A token (Leader, Moderator) as a pill in its light's colour."""
     pygame.draw.rect(p.surface, LIGHT_COLOURS[light], box, border_radius=box.h // 2)
-    inner = box.inflate(-box.h // 2, 0)
-    fit(p, text, p.theme.px(24), inner, th.BUTTON_INK, "center")
+    fit(p, text, size, box.inflate(-box.h // 2, 0), th.BUTTON_INK, "center")
 
 
-def seat_row(
-    screen: KdScreen,
-    p: Painter,
-    rect: pygame.Rect,
-    name: str,
-    colour,
-    leader: bool,
-    moderator: bool,
-    status: str,
-    status_colour=th.INK,
-    highlight: bool = False,
-) -> None:
-    """[colour] Name [Leader][Moderator] ........ status"""
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat's line: its colour, name, the tokens it holds, its status (and the
+    status's colour), whether it is the seat on turn."""
+
+    name: str
+    colour: tuple
+    leader: bool
+    moderator: bool
+    status: str
+    status_colour: tuple = th.INK
+    on_turn: bool = False
+
+
+def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[SeatLine]
+              ) -> None:
+    """[colour] Name [Leader][Moderator] ........ status, one line per seat, every name,
+    token and status in one type size: the largest in which each fits its place."""
     theme = screen.app.theme
     px = theme.px
-    if highlight:
-        band = rect.inflate(0, -px(4))
-        pygame.draw.rect(p.surface, th.PLATE, band, border_radius=band.h // 2)
-    r = max(4, rect.h // 4)
-    pygame.draw.circle(p.surface, colour, (rect.x + px(6) + r, rect.centery), r)
-    x = rect.x + 2 * r + px(14)
-    size = min(px(30), rect.h)
-    bh = min(rect.h - px(2), px(26))
-    bw = px(112)
-    name_w = rect.w * 3 // 10
-    tokens = (bw + px(4)) * (2 if moderator else int(leader))  # up to the last token held
-    needed = theme.font(px(22)).size(status)[0] if status else 0
-    if needed > rect.right - px(18) - x - name_w - tokens:  # a long status: the name column
-        name_w = min(name_w, theme.font(size).size(name)[0] + px(4))  # gives up its slack
-    name_box = pygame.Rect(x, rect.y, name_w, rect.h)
-    fit(p, name, size, name_box)
-    x = name_box.right + px(4)
-    free = x  # the status (right-aligned) may use the room of a token not held
-    for on, key, light in (
-        (leader, "kd.token.leader", Light.LEADER),
-        (moderator, "kd.token.moderator", Light.MODERATOR),
-    ):
-        if on:
-            badge(p, screen.t(key), light, pygame.Rect(x, rect.centery - bh // 2, bw, bh))
-            free = x + bw + px(4)
-        x += bw + px(4)
-    status_box = pygame.Rect(free + px(4), rect.y, rect.right - px(10) - free - px(4), rect.h)
-    fit(p, status, size, status_box, status_colour, "right")
+    boxes = row_rects(rect, len(lines), px(44))
+    if not boxes:
+        return
+    tokens = [screen.t("kd.token.leader"), screen.t("kd.token.moderator")]
+    size = min(px(30), boxes[0].h)
+    bh = min(boxes[0].h - px(4), px(34))
+    bw = max(theme.font(px(24)).size(t)[0] for t in tokens) + bh  # the pill's round ends
+    placed = []
+    for line, box in zip(lines, boxes, strict=True):
+        r = max(4, box.h // 4)
+        x = box.x + 2 * r + px(14)
+        name_w = box.w * 3 // 10
+        held = (bw + px(4)) * (2 if line.moderator else int(line.leader))
+        needed = theme.font(size).size(line.status)[0] if line.status else 0
+        if needed > box.right - px(18) - x - name_w - held:  # a long status: the name
+            name_w = min(name_w, theme.font(size).size(line.name)[0] + px(4))  # gives slack
+        name_box = pygame.Rect(x, box.y, name_w, box.h)
+        free = name_box.right + px(4) + held
+        status_box = pygame.Rect(free + px(4), box.y, box.right - px(10) - free - px(4), box.h)
+        placed.append((line, box, r, name_box, status_box))
+        size = min(size, theme.fitting_size(line.name, size, name_box.w, px(22)),
+                   theme.fitting_size(line.status, size, status_box.w, px(22)))
+    size = min([size, *(theme.fitting_size(t, size, bw - bh // 2, px(22)) for t in tokens)])
+    for line, box, r, name_box, status_box in placed:
+        if line.on_turn:
+            band = box.inflate(0, -px(4))
+            pygame.draw.rect(p.surface, th.PLATE, band, border_radius=band.h // 2)
+        pygame.draw.circle(p.surface, line.colour, (box.x + px(6) + r, box.centery), r)
+        fit(p, line.name, size, name_box)
+        x = name_box.right + px(4)
+        for on, text, light in ((line.leader, tokens[0], Light.LEADER),
+                                (line.moderator, tokens[1], Light.MODERATOR)):
+            if on:
+                badge(p, text, light, pygame.Rect(x, box.centery - bh // 2, bw, bh), size)
+            x += bw + px(4)
+        fit(p, line.status, size, status_box, line.status_colour, "right")
 
 
 def table_grid(
@@ -263,7 +339,7 @@ def kingdom_board(
     screen: KdScreen,
     p: Painter,
     rect: pygame.Rect,
-    kingdom: kd_kingdom.Kingdom,
+    kingdom: Any,
     moved: set[str] = frozenset(),
 ) -> None:
     """Five resource tracks and Stability, side by side, with a scale: each track from its
@@ -297,7 +373,8 @@ def kingdom_board(
     spare = [max(0, (col_w - theme.font(px(24)).size(text)[0]) // 2) for text in labels]
     for k, res in enumerate(columns):
         col = pygame.Rect(rect.x + scale_w + k * col_w, rect.y, col_w, rect.h)
-        borrow = min(spare[k - 1] if k else 0, spare[k + 1] if k + 1 < len(columns) else 0)
+        borrow = max(0, min(spare[k - 1] if k else 0,  # leaving a gap between two names
+                            spare[k + 1] if k + 1 < len(columns) else 0) - px(2))
         label_box = pygame.Rect(0, col.bottom - label_h, col.w + 2 * borrow, label_h)
         label_box.centerx = col.centerx
         label = labels[k]
@@ -329,7 +406,7 @@ def kingdom_board(
             pygame.draw.polygon(p.surface, STABILITY, pts)
             pygame.draw.polygon(p.surface, th.SOCKET, pts, 1)
         else:
-            up = res.momentum == kd_kingdom.UP
+            up = res.momentum == kd.UP
             fill, ink = (WHITE_SIDE, BLACK_SIDE) if up else (BLACK_SIDE, WHITE_SIDE)
             if res.marker:
                 pygame.draw.circle(p.surface, fill, (x + r + px(5), cy), px(6))
