@@ -470,6 +470,16 @@ def acting(step: str, view: dict) -> tuple[list[str], Light | None]:
     return [view["leader"]], Light.YOUR_TURN
 
 
+def seat_row_sizes(app: App) -> set[int]:
+    """The heights of every text on the seat rows (the lines holding a seat's name)."""
+    body = app.screen.body
+    texts = [b for b in app.painter.texts if body.contains(b.rect)]
+    names = [b for b in texts if b.text in NAMES]
+    assert len(names) == len(NAMES)
+    return {b.height for b in texts
+            if any(abs(b.rect.centery - n.rect.centery) <= 4 for n in names)}
+
+
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_every_step_names_who_acts_large_at_the_top_and_lights_their_seat(kd, language):
     """Coin toss, council, kingdom, secret vote, tie, reveal, outcome, kingdom after it,
@@ -477,7 +487,8 @@ def test_every_step_names_who_acts_large_at_the_top_and_lights_their_seat(kd, la
     title row or the line under it), whole and as large as any words below it (the
     figures entered by − / + are larger still), and its
     seat shows YOUR_TURN (the moderator deciding a tie: ATTENTION). The campaign and the
-    score name nobody (the winner screen and the next night's tokens)."""
+    score name nobody (the winner screen and the next night's tokens). On the seat rows,
+    names, tokens and statuses share one type size."""
     app, backend, table = kd(language=language)
 
     def top_line_naming(names: list[str]):
@@ -503,7 +514,24 @@ def test_every_step_names_who_acts_large_at_the_top_and_lights_their_seat(kd, la
             continue
         names, light = acting(step, table.view())
         top_line_naming(names)
+        if step in ("council", "secret-vote", "tie", "reveal", "open-vote"):
+            assert len(seat_row_sizes(app)) == 1, step  # name, tokens, status: one size
         if light is not None:
             assert [lights(backend)[NAMES.index(n)] for n in names] == [light] * len(names)
         checked.append(step)
     assert len(checked) == 11
+
+
+def test_the_reign_over_names_and_lights_the_first_house_to_read_its_agenda(kd):
+    """The king dies: the kingdom board says how the reign ended, then who reads first
+    (the first house in seating order), large, and lights that seat alone YOUR_TURN."""
+    app, backend, table = kd()
+    t = app.catalog.text
+    table.king_dies()
+    show(app, kd_ui.KingdomScreen(app, table, after_outcome=True))
+    frame(app)
+    said = [b for b in app.painter.texts
+            if b.text == t("kd.kingdom.over", name=NAMES[0])]
+    assert len(said) == 1 and not said[0].clipped
+    assert t("kd.ended.king-died") in app.screen.describe()
+    assert lights(backend) == [Light.YOUR_TURN] + [Light.OFF] * 4

@@ -132,10 +132,6 @@ def vote_is_open(vote: Mapping) -> bool:
     return vote["mode"] == kd_vote.OPEN
 
 
-def vote_is_voting(vote: Mapping) -> bool:
-    return vote["phase"] == kd_vote.VOTING
-
-
 def vote_title(vote: Mapping, dilemma: int) -> tuple[Say, Say]:
     """The vote's title and what stands on its right: the locks counted (secret) or the
     totals (open)."""

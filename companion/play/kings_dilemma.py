@@ -318,7 +318,10 @@ class NightController:
         return say("kd.outcome.turn", name=self.view()["leader"])
 
     def lights(self) -> dict[int, Light]:
-        """The night's lights, from the public view (``games.kings_dilemma.lights``)."""
+        """The night's lights, from the public view (``games.kings_dilemma.lights``); once
+        the reign is over, the first house to read its agenda YOUR_TURN."""
+        if self.view()["phase"] == kd_game.OVER:
+            return self.reading_lights(self.players[0])
         return kd_game.lights(self.view())
 
     # The end of the night's steps (agendas read aloud, awards entered by hand, the

@@ -204,6 +204,9 @@ class HouseScreen(StepperScreen):
     def lights(self) -> dict[int, Light]:
         return self.night.reading_lights(self.player)
 
+    def title_colour(self) -> tuple:
+        return th.WARNING  # the title names the reading house: the headline
+
 
 class AgendaScreen(HouseScreen):
     """The end of the game: each house in turn reads its secret agenda card aloud — which
