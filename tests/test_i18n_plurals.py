@@ -227,3 +227,30 @@ def test_a_tie_between_names_reads_as_a_sentence():
     fr = load_catalog("fr")
     assert fr.text("inheritors.tie.tomes", names=fr.names(["Ben", "Cleo"])) == (
         "Égalité entre Ben et Cleo : le plus de livres en main l'emporte")
+
+
+# English words that must not stay inside a French text, and what a French text may quote
+# as written: placeholders, quoted values, dotted fields, a file's key before its colon, a
+# file's keyword in parentheses ("(add N)", "(hold)").
+ENGLISH_WORDS = re.compile(
+    r"\b(the|and|of|is|are|not|with|but|or|seat|seats|player|players|card|cards|must|round|"
+    r"turn|game|games|press|hold|tap|back|next|none|got|expected|missing|unknown|already|"
+    r"used|file|line|only|one|did|you|mean)\b")
+QUOTED_AS_WRITTEN = re.compile(
+    r"\{[^{}]*\}|'[^']*'|\b[\w-]+(\.[\w-]+)+|\b[\w-]+(?=:)|\([\w-]+( N)?\)")
+
+
+def english_left(text: str) -> list[str]:
+    return ENGLISH_WORDS.findall(QUOTED_AS_WRITTEN.sub("", text))
+
+
+def test_no_french_text_keeps_an_english_word():
+    texts = load_catalog("fr").texts
+    assert {key: text for key, text in texts.items() if english_left(text)} == {}
+
+
+def test_the_english_word_check_sees_what_was_left():
+    assert english_left("{player} a voté {side} et ne peut pas changer de camp : add N ou hold")
+    assert english_left("couleur inconnue {value} (did you mean 'red'?)")
+    assert not english_left("ajouter du Pouvoir (add N) ou s'en tenir là (hold)")
+    assert not english_left("il faut {{joueur: carte}} ; seats.0.name ; 'the one'")
