@@ -263,8 +263,11 @@ def test_the_player_counted_and_the_field_head_the_editor_in_large_type(open_tab
                               field=t.app.catalog.text("inheritors.field.honors"))
     boxes = t.app.painter.texts
     line = next(b for b in boxes if b.text == text)
-    assert not line.clipped and sheet.inner.contains(line.rect)
+    assert not line.clipped and sheet.head_rect.contains(line.rect)
     felt = [b for b in boxes if b is not line and sheet.inner.contains(b.rect)]
+    beside = [b.text for b in felt if b.rect.top < sheet.head_rect.bottom]
+    assert beside == [t.app.catalog.text("inheritors.part.total"), "0"][::-1]  # Cleo's total
+    felt = [b for b in felt if b.text not in beside]
     assert all(b.rect.top >= line.rect.bottom for b in felt)
     assert t.backend.light(2) is Light.YOUR_TURN
     words = [b for b in felt if b.text.strip("0123456789 +−—")]

@@ -1,4 +1,4 @@
-"""Drawing pieces shared by the Inheritors screens (setup, sheet, final score): the table
+"""Drawing pieces shared by the Inheritors setup and sheet: the table
 (the felt in the middle, the seat ring around it, as on every game screen), touch tiles
 drawn by their owner, a grid, the Influence cards' colours and names."""
 

@@ -147,11 +147,14 @@ class SheetScreen(TwoTaps, TableScreen):
         self.player_rects = [self.ring.plates[seat].rect for seat in self.sheet.seats]
         for seat, rect in zip(self.sheet.seats, self.player_rects, strict=True):
             self.buttons.append(TapArea(rect, lambda s=seat: self.open_seat(s)))
-        self.head_rect = pygame.Rect(inner.x, inner.y, inner.w, px(40))
+        # At the top: whose count and which field, the player's total at the right.
+        self.total_rect = pygame.Rect(0, inner.y, px(130), px(40))
+        self.total_rect.right = inner.right
+        self.head_rect = pygame.Rect(inner.x, inner.y, self.total_rect.x - gap - inner.x,
+                                     px(40))
         top = self.head_rect.bottom + px(4)
         # At the right: Home, Undo, Final score.
-        side = pygame.Rect(0, top, px(130), 3 * bh + 2 * gap)
-        side.right = inner.right
+        side = pygame.Rect(self.total_rect.x, top, self.total_rect.w, 3 * bh + 2 * gap)
         self.home_rect, self.undo_rect, self.finish_rect = grid(side, 1, 3, gap)
         home = (t("inheritors.sheet.home"), self.home)
         self.buttons += [
@@ -246,6 +249,13 @@ class SheetScreen(TwoTaps, TableScreen):
         self.background(p)
         self.mark_seat(p, self.sheet.seats[self.game.counting or 0])
         headline(p, self.headline(), self.head_rect)  # whose count and what, large
+        total = str(self.score_of(self.name_)["total"])
+        font, box = self.app.theme.font(px(FIGURE)), self.total_rect
+        width = font.size(total)[0]
+        p.text(total, font, th.WARNING, pygame.Rect(box.right - width, box.y, width, box.h))
+        self.plain(p, self.app.catalog.text("inheritors.part.total"),
+                   pygame.Rect(box.x, box.y, box.w - width - px(8), box.h), px(24),
+                   th.INK_SOFT, "right")
         for b in self.buttons:
             b.draw(p)
         for field, box in self.value_rects.items():
