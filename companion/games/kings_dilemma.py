@@ -272,7 +272,7 @@ def _waiting(vote: kd_vote.Vote) -> RuleError:
     if vote.phase == kd_vote.LEADER_CHOICE:
         names = tuple(vote.players[s] for s in vote.candidates)
         return RuleError("action", f"the moderator {moderator} first gives the Leader token to "
-                                   f"one of {listed(names)} (choose-leader)",
+                                   f"one of the winners, {listed(names)} (choose-leader)",
                          code="waits_leader_choice",
                          params={"moderator": moderator, "names": names})
     if vote.mode == kd_vote.OPEN:
