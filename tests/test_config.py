@@ -437,7 +437,7 @@ langage: fr
 """)
     said = french_refusals(f)
     assert len(said) >= 8
-    assert "couleur inconnue 'purpel' (vouliez-vous dire 'purple' ?) ; une de : red, blue, " \
+    assert "couleur inconnue 'purpel' (vouliez-vous dire 'purple' ?) ; au choix : red, blue, " \
            "green, yellow, purple, orange, white, cyan, pink ou #rrggbb" in said
     assert any("une liste" in s for s in said) and any("(vouliez-vous dire 'language' ?)" in s
                                                        for s in said)
