@@ -61,10 +61,10 @@ def singular(language: str, n: int) -> bool:
 
 
 # A French word that drops its vowel before one ("de Ana" → "d'Ana"); "y" is left out for
-# names such as Yi, read with a consonant.
+# names such as Yi, read with a consonant, and so are "oui" and "onze" (« le Oui-da »).
 _ELIDABLE = re.compile(r"(?:^|(?<=[\s(«]))(de|que|le|la|ne|se|jusque|lorsque|puisque) $",
                        re.IGNORECASE)
-_VOWEL = re.compile(r"[aeiouàâäéèêëîïôöùûüœæ]", re.IGNORECASE)
+_VOWEL = re.compile(r"(?!oui|onz)[aeiouàâäéèêëîïôöùûüœæ]", re.IGNORECASE)
 
 
 def elide(before: str, value: str) -> str:

@@ -154,7 +154,8 @@ def test_sentences_players_read(language, key, params, expected):
 # consonant, one with an accented capital (each elides, or does not, differently).
 FILLERS = ("Ana", "Ben", "Élodie")
 ELIDABLE_BEFORE_VOWEL = re.compile(
-    r"(?i)(?<![\w'’-])(de|que|le|la|ne|se|jusque|lorsque|puisque) (?=[aeiouàâäéèêëîïôöùûüœæ])")
+    r"(?i)(?<![\w'’-])(de|que|le|la|ne|se|jusque|lorsque|puisque) "
+    r"(?!oui|onz)(?=[aeiouàâäéèêëîïôöùûüœæ])")
 
 
 def renderings(catalog: Catalog):
@@ -212,6 +213,13 @@ def test_the_french_check_catches_what_was_seen_at_the_table():
 ])
 def test_french_elides_before_a_name_with_a_vowel(key, params, expected):
     assert load_catalog("fr").text(key, **params) == expected
+
+
+def test_french_does_not_elide_before_oui():
+    from companion.i18n import elide
+
+    assert elide("le choix de ", "Oui-da 2") == "le choix de Oui-da 2"
+    assert elide("le choix de ", "Ana") == "le choix d'Ana"
 
 
 @pytest.mark.parametrize(("language", "names", "expected"), [
