@@ -62,18 +62,20 @@ def felt(p: Painter, ring, backend, now_ms: int) -> None:
 
 
 def title_line(p: Painter, left: str, right: str, box: pygame.Rect,
-               right_colour=th.WARNING) -> None:
+               right_colour=th.WARNING, left_colour=th.INK) -> None:
     """The top line of a screen as the game screens have it: the title at the left in
-    ``TITLE`` units, what stands now (a page, a balance) at the right in gold."""
+    ``TITLE`` units (in the headline's colour when it names who acts now), what stands now
+    (a page, a balance) at the right in gold, the two kept apart."""
     theme, px = p.theme, p.theme.px
     split = box.w
     if right:  # the title keeps what it needs (up to 3/5), the rest goes to the right
         split = min(box.w * 3 // 5, theme.font(px(TITLE)).size(left)[0] + px(16))
-        font = theme.fitting_font(right, px(28), box.w - split, px(SMALLEST))
-        p.text(right, font, right_colour, pygame.Rect(box.x + split, box.y, box.w - split,
-                                                      box.h), "right")
+        gap = px(14)
+        font = theme.fitting_font(right, px(28), box.w - split - gap, px(SMALLEST))
+        p.text(right, font, right_colour, pygame.Rect(box.x + split + gap, box.y,
+                                                      box.w - split - gap, box.h), "right")
     font = theme.fitting_font(left, px(TITLE), split, px(SMALLEST))
-    p.text(left, font, th.INK, pygame.Rect(box.x, box.y, split, box.h), "left")
+    p.text(left, font, left_colour, pygame.Rect(box.x, box.y, split, box.h), "left")
 
 
 def split_in_two(label: str) -> tuple[str, str] | None:

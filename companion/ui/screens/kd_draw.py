@@ -26,7 +26,7 @@ from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.table_check import key_hints
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, TwoTaps, headline
+from companion.ui.widgets import Button, TwoTaps, felt, headline, title_line
 
 # The screen that shows each step of the night (``screen_for``).
 STEP_SCREENS = {kd.COUNCIL: "kd-council", kd.VOTE: "kd-vote", kd.REVEAL: "kd-reveal",
@@ -131,23 +131,8 @@ class KdScreen(TwoTaps, Screen):
         return th.INK
 
     def draw(self, p: Painter) -> None:
-        theme = self.app.theme
-        px = theme.px
-        p.surface.fill(th.RIM)
-        felt = self.ring.centre
-        pygame.draw.rect(p.surface, th.FELT, felt, border_radius=px(22))
-        pygame.draw.rect(p.surface, th.FELT_EDGE, felt, width=max(2, px(3)), border_radius=px(22))
-        self.ring.draw(p, self.app.backend, self.app.clock.now_ms())
-        left, right = self.title()
-        box = self.title_rect
-        split = box.w
-        if right:  # the title keeps what it needs (up to 3/5), the rest goes to the right
-            split = min(box.w * 3 // 5, theme.font(px(40)).size(left)[0] + px(16))
-        fit(p, left, px(40), pygame.Rect(box.x, box.y, split, box.h), self.title_colour())
-        gap = px(14) if right else 0  # the title and what stands on its right kept apart
-        fit(p, right, px(28), pygame.Rect(box.x + split + gap, box.y, box.w - split - gap,
-                                          box.h),
-            th.WARNING, "right")
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        title_line(p, *self.title(), self.title_rect, left_colour=self.title_colour())
         self.draw_body(p, self.body)
         for button in self.buttons:
             button.draw(p)
