@@ -281,7 +281,7 @@ class CampaignScreen(KdScreen):
         rect = problem_line(self, p, rect)
         rect = self.draw_headline(p, rect, self.next_setup())
         table_grid(p, rect, self.header(), self.rows(), first_share=0.24,
-                   weights=(0.7, 1, 1, 1.8, 0.8))
+                   weights=(0.6, 1, 1.3, 1.7, 0.8))
 
 
 class SetupScreen(KdScreen):
