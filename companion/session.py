@@ -103,6 +103,9 @@ class Session:
         self.setup = record.setup
         self._lock = threading.RLock()
         self._listeners = Listeners()
+        # The last action (public part) and the state before it: who made it (a seat's
+        # undo) is known after a resume as it is after a dispatch.
+        self._last: tuple[dict, Any] | None = None
         self._state = self._replay()
         self.kept = True  # False: a throwaway journal, removed by ``close``
         self._drop: Callable[[], None] | None = None
@@ -142,13 +145,15 @@ class Session:
 
     def _replay(self) -> Any:
         state = self.rules.initial(self.setup)
+        self._last = None
         for seq, (action, private) in enumerate(self.journal.replay(self.game_id), 1):
             try:
-                state = self.rules.apply(state, _merged(action, private))
+                after = self.rules.apply(state, _merged(action, private))
             except RuleError as exc:
                 raise JournalError(
                     f"game {self.game_id}: action {seq} no longer replays ({exc})"
                 ) from None
+            self._last, state = (action, state), after
         return state
 
     @property
@@ -169,8 +174,18 @@ class Session:
         with self._lock:
             state = self.rules.apply(self._state, _merged(action, private))
             self.journal.append(self.game_id, action, private)
-            self._state = state
+            self._state, self._last = state, (action, self._state)
             return self._publish()
+
+    def last_action(self) -> tuple[dict, dict] | None:
+        """The last action of the game (public part) and the public view just before it,
+        whether it was made in this sitting or before a resume; None when there is none.
+        What a controller needs to tell which seat made it."""
+        with self._lock:
+            if self._last is None:
+                return None
+            action, before = self._last
+            return action, self.rules.public_view(before)
 
     def can_undo(self) -> bool:
         """Whether the journal holds an action of this game to take back."""

@@ -62,6 +62,18 @@ class FollowsSession:
         """``listener(view)`` after every change of the game."""
         return self.session.subscribe(listener)
 
+    def last_actor(self) -> int | None:
+        """The seat that made the last action, the one seat that may take it back (the
+        touchscreen always may): known after a resume or an undo as after a press, since
+        it is read from the game itself. None: no action, or one no seat made."""
+        last = self.session.last_action()
+        return None if last is None else self.actor_of(*last)
+
+    def actor_of(self, action: dict, before: dict) -> int | None:
+        """The seat that made ``action`` (``before``: the public view just before it);
+        each game says it. None here: only the touchscreen undoes."""
+        return None
+
 
 def where_it_stands(journal: Journal, record: GameRecord) -> dict[str, Any]:
     """An unfinished game's ``round`` and acting ``player`` (each when it has one), from its

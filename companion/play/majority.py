@@ -6,7 +6,7 @@ and every rule of what a press or a tap means lives here:
   **B** = the card entry, **C** = the powers, each from the seat whose turn it is (the
   first player's seat between turns); a press from another seat is refused;
 - a **long press** asks for an undo, only from the seat that made the last action (a
-  watching seat can't undo someone's move); that seat's second long press (or the screen's
+  watching seat can't undo someone's move; after a resume too); that seat's second long press (or the screen's
   Undo, itself two taps) carries it out;
 - a card count the deck or the deal cannot have is refused as it is entered; an order not
   yet legal (a combination being built) is let through, the reveal checks it;
@@ -80,9 +80,6 @@ class MajorityController(FollowsSession):
         super().__init__(session)
         self.rules: MajorityGame = session.rules  # type: ignore[assignment]
         self.undo_request: int | None = None  # the seat asking for an undo
-        # The seat that made each action of this sitting, last one last: only that seat may
-        # ask to take its action back (a game resumed from the journal: the touchscreen).
-        self.actors: list[int] = []
         self.refusal: RuleError | None = None  # the last refused action's reason
         self.recorded = False
         self.played: GameResult | None = None  # the history row, once the game is over
@@ -182,7 +179,7 @@ class MajorityController(FollowsSession):
         if self.over():
             return IGNORED
         if event.press is Press.LONG:
-            if not self.actors or self.actors[-1] != event.seat:
+            if self.last_actor() != event.seat:
                 return NOT_YOUR_UNDO
             if self.undo_request == event.seat:
                 return UNDONE if self.undo() is not None else NOTHING_TO_UNDO
@@ -204,7 +201,6 @@ class MajorityController(FollowsSession):
     def dispatch(self, action: dict) -> bool:
         """Send ``action`` to the session; a refusal keeps its reason in ``refusal`` and
         changes nothing."""
-        actor = self.seat_of(action.get("player") or self.acting())
         try:
             self._view = self.session.dispatch(action)
         except RuleError as exc:
@@ -214,20 +210,21 @@ class MajorityController(FollowsSession):
             return False
         self.refusal = None
         self.undo_request = None
-        self.actors.append(actor)
         return True
 
+    def actor_of(self, action: dict, before: dict) -> int:
+        """The seat that made ``action``: its player's, else (start or end of a round) the
+        seat that was acting."""
+        return self.seat_of(action.get("player") or acting_player(before))
+
     def undo_seat(self) -> int | None:
-        """The seat that may ask to undo: the one that made the last action (None: only
-        the touchscreen, for an action made before this sitting)."""
-        return self.actors[-1] if self.actors else None
+        """The seat that may ask to undo: the one that made the last action."""
+        return self.last_actor()
 
     def undo(self) -> dict | None:
         """Take back the last action (None: nothing to undo); the undo request is over."""
         action = self.session.undo()
         self.undo_request = None
-        if action is not None and self.actors:
-            self.actors.pop()
         self._view = self.session.public_view()
         return action
 
