@@ -1,5 +1,7 @@
 """Load the King's Dilemma data file (``companion/data/kings_dilemma.yaml``): starting power
-and coins, track bounds, house numbers, secret agendas and the prestige/crave table.
+and coins, track bounds, house numbers, secret agendas and the prestige/crave table; and
+read what the table reads off the agenda cards at a game's end (``read_agendas``,
+``read_open_agendas``: a table file's blocks, the end-of-game score's too).
 
 Lives outside ``companion.engine`` (it reads a file); errors are ``SourceError`` naming the
 file, line and field.
@@ -16,7 +18,16 @@ from companion import yamlsrc
 from companion.engine.errors import RuleError
 from companion.engine.kd_campaign import ENDS, RANKS, Award, AwardTable, Settings
 from companion.engine.kd_kingdom import Track, middle
-from companion.validate import check_keys, count, integer, join, mapping
+from companion.engine.kd_score import OpenAgenda, SecretAgenda
+from companion.validate import (
+    check_keys,
+    count,
+    describe,
+    integer,
+    join,
+    mapping,
+    per_player,
+)
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "kings_dilemma.yaml"
 
@@ -105,3 +116,43 @@ def load(path: str | Path) -> KingsDilemmaData:
 def shipped() -> KingsDilemmaData:
     """The data file shipped with the package."""
     return load(SHIPPED)
+
+
+def read_agendas(value: Any, names: list[str]) -> dict[str, SecretAgenda]:
+    """The ``agendas`` block (a table file's, a night's end score): what the table reads
+    off each player's secret agenda card."""
+    return {p: read_agenda(v, join("agendas", p))
+            for p, v in per_player(value, "agendas", names).items()}
+
+
+def read_agenda(value: Any, path: str) -> SecretAgenda:
+    """One card: ``{resources: n, wealth: [1st, 2nd, 3rd]}``."""
+    block = mapping(value, path)
+    check_keys(block, path, {"resources", "wealth"})
+    resources = count(block["resources"], join(path, "resources"))
+    wealth = block["wealth"]
+    if not isinstance(wealth, list) or len(wealth) != 3:
+        raise RuleError(
+            join(path, "wealth"),
+            f"expected the card's 3 numbers for 1st, 2nd, 3rd most coins, got {describe(wealth)}",
+            code="wealth_numbers", params={"got": describe(wealth)},
+        )
+    points = tuple(count(n, join(path, f"wealth.{i}")) for i, n in enumerate(wealth))
+    return SecretAgenda(resources, points)  # type: ignore[arg-type]
+
+
+def read_open_agendas(value: Any, names: list[str]) -> dict[str, list[OpenAgenda]]:
+    """The ``open_agendas`` block: the tokens each player holds, as written (who may hold
+    which is the engine's rule, ``kd_score.check_open_agendas``)."""
+    block = per_player(value, "open_agendas", names)
+    out: dict[str, list[OpenAgenda]] = {}
+    for player, tokens in block.items():
+        path = join("open_agendas", player)
+        if tokens is None:
+            tokens = []
+        if not isinstance(tokens, list):
+            raise RuleError(path, f"expected a list of tokens like [+influence], got "
+                                  f"{describe(tokens)}",
+                            code="open_tokens_list", params={"got": describe(tokens)})
+        out[player] = [OpenAgenda.parse(text, join(path, i)) for i, text in enumerate(tokens)]
+    return out

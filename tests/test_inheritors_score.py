@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+from companion import inheritors_data
 from companion.cli import main
-from companion.tables import inheritors as table
 from companion.yamlsrc import SourceError
 
 SPEC_EXAMPLE = """\
@@ -131,7 +131,7 @@ def test_cli_error_names_the_line_of_the_field(tmp_path, capsys):
 
 
 def test_shipped_data_has_the_five_colours_with_english_and_french_names():
-    colours = table.load_colours()
+    colours = inheritors_data.load_colours()
     assert list(colours) == ["yellow", "purple", "blue", "red", "green"]
     assert (colours["yellow"].fr, colours["purple"].fr, colours["blue"].fr) == (
         "Jaune", "Violet", "Bleu")  # the three the rulebook names
@@ -151,4 +151,4 @@ def test_a_broken_colour_data_file_names_file_line_and_field(tmp_path, body, mes
     f = tmp_path / "inheritors.yaml"
     f.write_text(body, encoding="utf-8")
     with pytest.raises(SourceError, match=message):
-        table.load_colours(f)
+        inheritors_data.load_colours(f)

@@ -15,11 +15,11 @@ import yaml
 from ui_inheritors import THREE, enter, set_value, start, undo
 from ui_layout import FIVE, check_layout
 
+from companion import inheritors_data
 from companion.cli import main
 from companion.engine import inheritors as engine
 from companion.hardware.sim import SimBackend
 from companion.seat import Light
-from companion.tables import inheritors as table
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DEMOS, DemoContext, demo_config
 from companion.ui.demo import inheritors as inheritors_demo
@@ -135,7 +135,7 @@ def test_the_sheet_offers_only_the_five_colours_of_the_game(open_table):
     t = open_table()
     sheet = start(t, seats=(0, 1, 2, 3))
     colours = [f[6:] for f in sheet.field_rects if f.startswith("stack:")]
-    assert colours == list(table.colours()) and len(colours) == 5
+    assert colours == list(inheritors_data.colours()) and len(colours) == 5
     with pytest.raises(engine.RuleError, match="not a colour of the game"):
         sheet.game.session.dispatch({"kind": "stack", "player": "Ana", "colour": "black",
                                 "value": 2})

@@ -41,6 +41,7 @@ from companion.engine.majority import (
     legal,
     limit,
     live_majority,
+    result_dict,
     scoring_holders,
     seat_players,
     seated,
@@ -193,6 +194,22 @@ def final_score(
             family = controlled[0]
             winners = (holders[family],)
     return FinalScore(tuple(scores), holders, winners, tied, family)
+
+
+def result(
+    players: Sequence[str],
+    areas: Mapping[str, Area],
+    tokens: Mapping[str, int],
+    kept_events: Mapping[str, int],
+    first_player: str,
+    yi_legacy: str | None,
+) -> dict:
+    """The final score JSON-ready (``companion score --json``, the game's final view), with
+    the tie-break when players tied on the total."""
+    final = final_score(players, areas, tokens, kept_events, first_player, yi_legacy)
+    tie = {"tied": list(final.tied), "family": final.tie_break_family}
+    return result_dict(GAME, FAMILIES, final, areas, players,
+                       tie_break=tie if len(final.tied) > 1 else None)
 
 
 # --------------------------------------------------------------------------- in-game state

@@ -1,4 +1,6 @@
-"""The one refusal every rule and validator raises."""
+"""The one refusal every rule and validator raises, and what refusals share: the words
+of their messages (``counted``, ``listed``, ``Words``) and the two checks of a number that
+engines and adapters make of what they are given (``whole_number``; ``count``, not below 0)."""
 
 from __future__ import annotations
 
@@ -61,3 +63,20 @@ class Words(str):
         self.key = key
         self.params = params
         return self
+
+
+def whole_number(value: object, field: str) -> int:
+    """``value`` if it is a whole number (not a yes/no), else the refusal naming ``field``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(field, f"expected a whole number, got {value!r}",
+                        code="not_a_whole_number", params={"value": repr(value)})
+    return value
+
+
+def count(value: object, field: str) -> int:
+    """A whole number not below 0."""
+    n = whole_number(value, field)
+    if n < 0:
+        raise RuleError(field, f"{n} is below the minimum 0",
+                        code="below_minimum", params={"value": n, "low": 0})
+    return n

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from companion.engine.errors import RuleError, counted
+from companion.engine.errors import RuleError, count, counted, whole_number
 
 GAME = "inheritors"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -31,6 +31,15 @@ def colours_in_game(n_players: int) -> int:
 def rows_in_game(n_players: int) -> int:
     """Quest and Honor cards laid out: 5, or 4 with 2 players."""
     return 4 if n_players == 2 else 5
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A colour of the game: its key (what table files and actions write) and its names."""
+
+    key: str
+    en: str
+    fr: str
 
 
 @dataclass(frozen=True)
@@ -124,7 +133,7 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
         for c, value in p.stacks.items():
             path = f"stacks.{p.name}.{c}"
             colour(c, path)
-            _whole(value, path)
+            whole_number(value, path)
             if not LOWEST <= value <= HIGHEST:
                 raise RuleError(path, f"{value} is not an Influence card (values 1–6)",
                                 code="not_an_influence_card", params={"value": value})
@@ -139,7 +148,7 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
                     code="relic_held", params={"colour": c, "player": relic_holder[c]},
                 )
             relic_holder[c] = p.name
-    _total(players, "tomes", lambda p: _count(p.tomes, f"tomes.{p.name}"), TOMES_IN_GAME,
+    _total(players, "tomes", lambda p: count(p.tomes, f"tomes.{p.name}"), TOMES_IN_GAME,
            "Tome and Legend cards, but the game has")
     rows = rows_in_game(len(players))
     for p in players:
@@ -152,12 +161,12 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
                     params={"fulfilled": FULFILLED, "failed": FAILED, "value": repr(q)},
                 )
     _total(players, "quests", lambda p: len(p.quests), rows, "quests, but the game lays out")
-    _total(players, "honors", lambda p: _count(p.honors, f"honors.{p.name}"), rows,
+    _total(players, "honors", lambda p: count(p.honors, f"honors.{p.name}"), rows,
            "honors, but the game lays out")
     for p in players:
-        _whole(p.bonus, f"bonus.{p.name}")
+        whole_number(p.bonus, f"bonus.{p.name}")
         if p.hand is not None:
-            _count(p.hand, f"hand.{p.name}")
+            count(p.hand, f"hand.{p.name}")
             held = p.tomes + len(p.relics)
             if p.hand < held:
                 raise RuleError(
@@ -168,21 +177,6 @@ def validate(players: Sequence[PlayerEnd], colours: Collection[str]) -> None:
                     code="hand_too_small",
                     params={"hand": p.hand, "tomes": p.tomes, "relics": len(p.relics)},
                 )
-
-
-def _whole(value: object, path: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(path, f"expected a whole number, got {value!r}",
-                        code="not_a_whole_number", params={"value": repr(value)})
-    return value
-
-
-def _count(value: object, path: str) -> int:
-    n = _whole(value, path)
-    if n < 0:
-        raise RuleError(path, f"{n} is below the minimum 0",
-                        code="below_minimum", params={"value": n, "low": 0})
-    return n
 
 
 def _total(
@@ -276,3 +270,47 @@ def winners_of(
         if len(left) == 1:
             return tuple(left), stage
     return tuple(left), SHARED
+
+
+def result(players: Sequence[PlayerEnd], colours: Mapping[str, Colour]) -> dict:
+    """The final score JSON-ready (``companion score --json``, the score sheet's view):
+    each player's total, breakdown and what it counts, the winners, the tie-break when one
+    decided, and per colour of the game (in ``colours``' order) the highest card played
+    and who played it."""
+    final = final_score(players, tuple(colours))
+    highest = final.highest
+    return {
+        "game": GAME,
+        "players": [
+            {
+                "name": s.name,
+                "total": s.total,
+                "breakdown": s.breakdown(),
+                "stacks": dict(e.stacks),
+                "tomes_in_hand": e.tomes,
+                "hand": e.hand,
+                "relics": [
+                    {"colour": c, "highest": c in e.stacks and e.stacks[c] == highest[c]}
+                    for c in e.relics
+                ],
+                "quests": list(e.quests),
+                "honors": e.honors,
+            }
+            for s, e in zip(final.players, players, strict=True)
+        ],
+        "winners": list(final.winners),
+        "tie_break": {"tied": list(final.tied), "decided_by": final.decided_by}
+        if len(final.tied) > 1
+        else None,
+        "colours": [
+            {
+                "colour": c.key,
+                "en": c.en,
+                "fr": c.fr,
+                "highest": highest.get(c.key),
+                "played_highest": [e.name for e in players
+                                   if c.key in highest and e.stacks.get(c.key) == highest[c.key]],
+            }
+            for c in colours.values()
+        ],
+    }

@@ -140,6 +140,7 @@ def final_score(
     open_agendas: Mapping[str, Sequence[OpenAgenda]],
 ) -> FinalScore:
     """Score the end of one game; a player missing from a mapping counts as zero / none."""
+    check_open_agendas(open_agendas)
     coins_place = places({p: coins.get(p, 0) for p in players})
     power_place = places({p: power.get(p, 0) for p in players})
     positions = {r: resources[r] for r in RESOURCES}
@@ -162,3 +163,48 @@ def final_score(
     top = max(s.total for s in scores)
     winners = tuple(s.name for s in scores if s.total == top)
     return FinalScore(tuple(scores), winners, high, low)
+
+
+def check_open_agendas(open_agendas: Mapping[str, Sequence[OpenAgenda]]) -> None:
+    """One token per resource and sign on the table, and at most ``MAX_TOKENS_PER_SIGN``
+    of a sign per player; fields are the table file's (``open_agendas.Ana.0``)."""
+    held: dict[str, str] = {}
+    for player, tokens in open_agendas.items():
+        for i, token in enumerate(tokens):
+            field = f"open_agendas.{player}.{i}"
+            if str(token) in held:
+                raise RuleError(
+                    field,
+                    f"{token} is already held by {held[str(token)]} (one token per resource "
+                    "and sign)",
+                    code="open_token_held",
+                    params={"token": str(token), "player": held[str(token)]},
+                )
+            held[str(token)] = player
+            same_sign = sum(t.positive == token.positive for t in tokens[:i + 1])
+            if same_sign > MAX_TOKENS_PER_SIGN:
+                sign = "positive" if token.positive else "negative"
+                raise RuleError(
+                    field, f"{same_sign} {sign} tokens, but a player keeps at most "
+                           f"{MAX_TOKENS_PER_SIGN}",
+                    code="open_tokens_per_sign",
+                    params={"n": same_sign, "sign": sign, "most": MAX_TOKENS_PER_SIGN},
+                )
+
+
+def result(
+    players: Sequence[str],
+    coins: Mapping[str, int],
+    power: Mapping[str, int],
+    resources: Mapping[str, int],
+    agendas: Mapping[str, SecretAgenda],
+    open_agendas: Mapping[str, Sequence[OpenAgenda]],
+) -> dict:
+    """The end-of-game score JSON-ready (``companion score --json``, a night's final view):
+    ``final_score``'s, each house's coins and power left, and the kingdom's resources."""
+    out = final_score(players, coins, power, resources, agendas, open_agendas).to_dict()
+    for p in out["players"]:
+        p["coins"] = coins.get(p["name"], 0)
+        p["power_left"] = power.get(p["name"], 0)
+    out["resources"] = dict(resources)
+    return out

@@ -42,6 +42,7 @@ from companion.engine.majority import (
     legal,
     limit,
     majority,
+    result_dict,
     scoring_holders,
     seat_players,
     seated,
@@ -147,6 +148,13 @@ def final_score(
     )
     winners = best({s.name: s.total for s in scores}, order)
     return FinalScore(scores, holders, winners)
+
+
+def result(
+    players: Sequence[str], areas: Mapping[str, Area], tokens: Mapping[str, int]
+) -> dict:
+    """The final score JSON-ready (``companion score --json``, the game's final view)."""
+    return result_dict(GAME, FAMILIES, final_score(players, areas, tokens), areas, players)
 
 
 # --------------------------------------------------------------------------- in-game state

@@ -191,6 +191,39 @@ def best(totals: Mapping[str, int], order: Iterable[str]) -> tuple[str, ...]:
     return tuple(p for p in names if totals[p] == top)
 
 
+def result_dict(game: str, families: Mapping[int, Family], final: Any,
+                areas: Mapping[str, Area], names: Sequence[str], **extra: Any) -> dict:
+    """A final score (``final``: the game's ``FinalScore``) JSON-ready, as ``companion
+    score --json`` prints it and a game's final view holds it: each player's total,
+    breakdown and cards, the winners, ``extra`` (a game's own keys), then per family
+    (highest first) the counts in play, the strict majority holder and its points."""
+    return {
+        "game": game,
+        "players": [
+            {
+                "name": s.name,
+                "total": s.total,
+                "breakdown": s.breakdown(),
+                "cards": areas[s.name].to_dict(),
+            }
+            for s in final.players
+        ],
+        "winners": list(final.winners),
+        **extra,
+        "families": [
+            {
+                "family": v,
+                "en": families[v].en,
+                "fr": families[v].fr,
+                "counts": {p: areas[p][v] for p in names},
+                "holder": final.holders[v],
+                "points": v if final.holders[v] else 0,
+            }
+            for v in sorted(FAMILY_VALUES, reverse=True)
+        ],
+    }
+
+
 def check_deck(
     areas: Mapping[str, Area],
     order: Sequence[str],

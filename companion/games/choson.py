@@ -6,8 +6,7 @@ from typing import Any
 
 from companion.engine import choson
 from companion.engine.majority import Power
-from companion.games.majority import MajorityGame, table_cards
-from companion.tables import choson as choson_table
+from companion.games.majority import MajorityGame
 
 EFFECT_CODES = (choson.LOBBY, choson.FIREARM, choson.SWORD)
 
@@ -40,13 +39,8 @@ class ChosonGame(MajorityGame):
         return super().power_params(state, power)
 
     def final(self, state: choson.State) -> dict:
-        players = list(state.players)
-        return choson_table.score({
-            "game": choson.GAME,
-            "players": players,
-            "cards": table_cards(state),
-            "tokens": dict(zip(players, state.tokens, strict=True)),
-            "kept_events": dict(zip(players, state.kept_events, strict=True)),
-            "first_player": state.first_player,
-            **({"yi_legacy": state.legacy} if state.legacy else {}),
-        })
+        players = state.players
+        return choson.result(players, dict(zip(players, state.areas, strict=True)),
+                             dict(zip(players, state.tokens, strict=True)),
+                             dict(zip(players, state.kept_events, strict=True)),
+                             state.first_player, state.legacy)

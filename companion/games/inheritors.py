@@ -4,7 +4,8 @@ The sheet is filled in entry by entry (one action each), so it is journaled like
 a cut during the count loses nothing and undo takes back the last entry. Every entry is
 checked by the engine's ``validate`` on the whole sheet; a refusal raises its
 ``RuleError`` and changes nothing. The view's ``score`` is exactly what
-``companion score --json`` gives for the same table file (``table_file(state)``).
+``companion score --json`` gives for a table file of the same sheet: the same engine
+function (``inheritors.result``) makes both.
 
 Actions (JSON dicts, as journaled), ``player`` a name of the setup:
 
@@ -25,11 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import inheritors
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError, whole_number
 from companion.engine.inheritors import PlayerEnd
 from companion.games.seating import check_setup
+from companion.inheritors_data import colours
 from companion.seat import Light
-from companion.tables import inheritors as table
 
 SETUP_KEYS = ("players", "seats", "first_player")
 COUNTS = ("tomes", "hand", "honors", "bonus")
@@ -48,12 +49,7 @@ class Sheet:
 
 
 def _whole(value: Any, field: str, *, none: bool = False) -> int | None:
-    if value is None and none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(field, f"expected a whole number, got {value!r}",
-                        code="not_a_whole_number", params={"value": repr(value)})
-    return value
+    return None if value is None and none else whole_number(value, field)
 
 
 class InheritorsSheet:
@@ -79,7 +75,7 @@ class InheritorsSheet:
             raise RuleError("first_player", f"{first!r} is not one of the players",
                             code="not_a_player", params={"player": repr(first)})
         ends = tuple(PlayerEnd(n) for n in names)
-        inheritors.validate(ends, tuple(table.colours()))
+        inheritors.validate(ends, tuple(colours()))
         return Sheet(tuple(names), tuple(seats), first, ends)
 
     def edit(self, sheet: Sheet, action: Mapping) -> Sheet:
@@ -135,7 +131,7 @@ class InheritorsSheet:
         """The sheet after ``action``, or the engine's RuleError (fields as in a table
         file: ``stacks.Ana.red``, ``quests.Ben.0``)."""
         new = self.edit(sheet, action)
-        inheritors.validate(new.ends, tuple(table.colours()))
+        inheritors.validate(new.ends, tuple(colours()))
         return new
 
     def public_view(self, sheet: Sheet) -> dict:
@@ -144,7 +140,7 @@ class InheritorsSheet:
             "players": list(sheet.players),
             "seats": list(sheet.seats),
             "first_player": sheet.first_player,
-            "score": table.score(table_file(sheet)),
+            "score": inheritors.result(sheet.ends, colours()),
         }
 
     @staticmethod
@@ -154,19 +150,3 @@ class InheritorsSheet:
         return {s: Light.FIRST_PLAYER if p == view["first_player"] else Light.OFF
                 for p, s in seats.items()}
 
-
-def table_file(sheet: Sheet) -> dict:
-    """The sheet as an Inheritors table file (docs/table-files.md), blocks that are
-    empty left out."""
-    data: dict[str, Any] = {"game": inheritors.GAME, "players": list(sheet.players),
-                            "stacks": {e.name: dict(e.stacks) for e in sheet.ends}}
-    blocks = {
-        "tomes": {e.name: e.tomes for e in sheet.ends if e.tomes},
-        "hand": {e.name: e.hand for e in sheet.ends if e.hand is not None},
-        "relics": {e.name: list(e.relics) for e in sheet.ends if e.relics},
-        "quests": {e.name: list(e.quests) for e in sheet.ends if e.quests},
-        "honors": {e.name: e.honors for e in sheet.ends if e.honors},
-        "bonus": {e.name: e.bonus for e in sheet.ends if e.bonus},
-    }
-    data.update({k: v for k, v in blocks.items() if v})
-    return data

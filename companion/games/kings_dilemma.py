@@ -26,13 +26,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import kd_data
-from companion.engine import kd_kingdom, kd_vote
+from companion.engine import kd_kingdom, kd_score, kd_vote
 from companion.engine.errors import RuleError, counted, listed
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
 from companion.games.seating import check_setup, seat_indexes
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Listeners
-from companion.tables import kd_score
 
 log = logging.getLogger(__name__)
 
@@ -447,18 +446,14 @@ def _score(night: Night, action: Mapping) -> Night:
         if p not in agendas:
             raise RuleError(f"agendas.{p}", "missing: read it off the player's secret agenda",
                             code="agenda_missing")
-    data = {
-        "game": GAME,
-        "players": list(night.players),
-        "coins": dict(zip(night.players, night.coins, strict=True)),
-        "power": dict(zip(night.players, night.power, strict=True)),
-        "resources": night.kingdom.positions(),
-        "agendas": dict(agendas),
-    }
-    if action.get("open_agendas") is not None:
-        data["open_agendas"] = action["open_agendas"]
+    names = list(night.players)
     cards = _cards(night, action.get("cards", {}))
-    final = kd_score.score(data)
+    final = kd_score.result(
+        names, dict(zip(names, night.coins, strict=True)),
+        dict(zip(names, night.power, strict=True)), night.kingdom.positions(),
+        kd_data.read_agendas(dict(agendas), names),
+        kd_data.read_open_agendas(action.get("open_agendas"), names),
+    )
     final["end"] = night.ended
     return replace(night, phase=SCORED, final=final, cards=cards)
 

@@ -6,8 +6,7 @@ from typing import Any
 
 from companion.engine import koryo
 from companion.engine.majority import Power
-from companion.games.majority import MajorityGame, table_cards
-from companion.tables import koryo as koryo_table
+from companion.games.majority import MajorityGame
 
 
 class KoryoGame(MajorityGame):
@@ -31,9 +30,6 @@ class KoryoGame(MajorityGame):
         return super().power_params(state, power)
 
     def final(self, state: koryo.State) -> dict:
-        return koryo_table.score({
-            "game": koryo.GAME,
-            "players": list(state.players),
-            "cards": table_cards(state),
-            "tokens": dict(zip(state.players, state.tokens, strict=True)),
-        })
+        players = state.players
+        return koryo.result(players, dict(zip(players, state.areas, strict=True)),
+                            dict(zip(players, state.tokens, strict=True)))

@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import Any
 
 from companion.engine.errors import RuleError
-from companion.engine.majority import FAMILY_VALUES, Area, Power, plain
+from companion.engine.majority import FAMILY_VALUES, Power, plain
 from companion.games.seating import check_setup, seat_indexes
 from companion.seat import Light
 
@@ -196,7 +196,3 @@ class MajorityGame:
         """The final score, in the shape of ``companion score``'s JSON result."""
         raise NotImplementedError
 
-
-def table_cards(state: Any) -> dict[str, dict]:
-    """Cards in play per player, keyed as a table file has them (families as integers)."""
-    return {p: dict(Area.as_dict(state.area(p))) for p in state.players}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.engine import choson
 from companion.engine.errors import RuleError
-from companion.tables.koryo import families_block, read_areas, read_tokens, text_columns
+from companion.tables.koryo import read_areas, read_tokens, text_columns
 from companion.validate import (
     check_keys,
     count,
@@ -38,24 +38,7 @@ def score(data: dict) -> dict:
     legacy = data.get("yi_legacy")
     if legacy is not None:
         legacy = player_name(legacy, "yi_legacy", names)
-    result = choson.final_score(names, areas, tokens, kept_events, first, legacy)
-    return {
-        "game": choson.GAME,
-        "players": [
-            {
-                "name": s.name,
-                "total": s.total,
-                "breakdown": s.breakdown(),
-                "cards": areas[s.name].to_dict(),
-            }
-            for s in result.players
-        ],
-        "winners": list(result.winners),
-        "tie_break": {"tied": list(result.tied), "family": result.tie_break_family}
-        if len(result.tied) > 1
-        else None,
-        "families": families_block(choson.FAMILIES, areas, names, result.holders),
-    }
+    return choson.result(names, areas, tokens, kept_events, first, legacy)
 
 
 def render(result: dict) -> str:

@@ -1,16 +1,13 @@
 """`companion score` for Inheritors table files (docs/table-files.md,
-"score: Inheritors"), and the game's card data (``companion/data/inheritors.yaml``)."""
+"score: Inheritors")."""
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from companion import yamlsrc
 from companion.engine import inheritors
 from companion.engine.errors import RuleError, listed
+from companion.inheritors_data import colours
 from companion.validate import (
     check_keys,
     count,
@@ -21,50 +18,6 @@ from companion.validate import (
     per_player,
     players,
 )
-
-DATA = Path(__file__).resolve().parent.parent / "data" / "inheritors.yaml"
-COLOURS_IN_BOX = 5
-
-
-@dataclass(frozen=True)
-class Colour:
-    key: str  # what table files write
-    en: str
-    fr: str
-
-
-def load_colours(path: str | Path = DATA) -> dict[str, Colour]:
-    """The colours of the game, in display order; a bad data file is a ``SourceError``."""
-    doc = yamlsrc.load(path, "a table file")
-    try:
-        data = mapping(doc.data, "")
-        check_keys(data, "", {"colours"})
-        block = mapping(data["colours"], "colours")
-        if len(block) != COLOURS_IN_BOX:
-            raise RuleError("colours", f"{len(block)} colours, but the game has {COLOURS_IN_BOX}",
-                            code="colours_in_box", params={"n": len(block), "box": COLOURS_IN_BOX})
-        colours = {}
-        for key, names in block.items():
-            path_ = join("colours", key)
-            if not isinstance(key, str) or not key.isidentifier() or key != key.lower():
-                raise RuleError(path_, "a colour key is one lower-case word", code="colour_key")
-            names = mapping(names, path_)
-            check_keys(names, path_, {"en", "fr"})
-            for lang in ("en", "fr"):
-                if not isinstance(names[lang], str) or not names[lang].strip():
-                    raise RuleError(join(path_, lang), f"expected a name, got "
-                                    f"{describe(names[lang])}",
-                                    code="expected_name", params={"got": describe(names[lang])})
-            colours[key] = Colour(key, names["en"], names["fr"])
-    except RuleError as exc:
-        raise doc.error(exc.field, exc.message) from None
-    return colours
-
-
-@functools.cache
-def colours() -> dict[str, Colour]:
-    """The shipped colours (read once)."""
-    return load_colours()
 
 
 def _colour(value: Any, path: str) -> Any:
@@ -118,44 +71,7 @@ def read_players(data: dict) -> list[inheritors.PlayerEnd]:
 
 
 def score(data: dict) -> dict:
-    ends = read_players(data)
-    result = inheritors.final_score(ends, tuple(colours()))
-    highest = result.highest
-    return {
-        "game": inheritors.GAME,
-        "players": [
-            {
-                "name": s.name,
-                "total": s.total,
-                "breakdown": s.breakdown(),
-                "stacks": dict(e.stacks),
-                "tomes_in_hand": e.tomes,
-                "hand": e.hand,
-                "relics": [
-                    {"colour": c, "highest": c in e.stacks and e.stacks[c] == highest[c]}
-                    for c in e.relics
-                ],
-                "quests": list(e.quests),
-                "honors": e.honors,
-            }
-            for s, e in zip(result.players, ends, strict=True)
-        ],
-        "winners": list(result.winners),
-        "tie_break": {"tied": list(result.tied), "decided_by": result.decided_by}
-        if len(result.tied) > 1
-        else None,
-        "colours": [
-            {
-                "colour": c.key,
-                "en": c.en,
-                "fr": c.fr,
-                "highest": highest.get(c.key),
-                "played_highest": [e.name for e in ends
-                                   if c.key in highest and e.stacks.get(c.key) == highest[c.key]],
-            }
-            for c in colours().values()
-        ],
-    }
+    return inheritors.result(read_players(data), colours())
 
 
 def render(result: dict) -> str:

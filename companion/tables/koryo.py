@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.engine import koryo
 from companion.engine.errors import RuleError, listed
-from companion.engine.majority import FAMILY_VALUES, Area, Family, Kind, check_deck
+from companion.engine.majority import FAMILY_VALUES, Area, Kind, check_deck
 from companion.validate import check_keys, count, join, mapping, per_player, players
 
 
@@ -57,39 +57,7 @@ def score(data: dict) -> dict:
     names = players(data["players"], "players", koryo.MIN_PLAYERS, koryo.MAX_PLAYERS)
     areas = read_areas(data["cards"], names, koryo.EVENTS, koryo.DECK, koryo.kind_name)
     tokens = read_tokens(data.get("tokens"), "tokens", names, koryo.VP_TOKENS)
-    result = koryo.final_score(names, areas, tokens)
-    return {
-        "game": koryo.GAME,
-        "players": [
-            {
-                "name": s.name,
-                "total": s.total,
-                "breakdown": s.breakdown(),
-                "cards": areas[s.name].to_dict(),
-            }
-            for s in result.players
-        ],
-        "winners": list(result.winners),
-        "families": families_block(koryo.FAMILIES, areas, names, result.holders),
-    }
-
-
-def families_block(
-    families: Mapping[int, Family], areas: Mapping[str, Area], names: list[str],
-    holders: Mapping[int, str | None],
-) -> list[dict]:
-    """Per family, highest first: the counts in play, the strict majority holder, the points."""
-    return [
-        {
-            "family": v,
-            "en": families[v].en,
-            "fr": families[v].fr,
-            "counts": {p: areas[p][v] for p in names},
-            "holder": holders[v],
-            "points": v if holders[v] else 0,
-        }
-        for v in sorted(FAMILY_VALUES, reverse=True)
-    ]
+    return koryo.result(names, areas, tokens)
 
 
 def text_columns(title: str, result: dict, rows: list[tuple[str, str]]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.tables import inheritors as table
+from companion import inheritors_data
 from companion.ui.demo.history import demo_history
 from companion.ui.screens.inheritors import SetupScreen
 
@@ -30,7 +30,7 @@ def demo(ctx) -> None:
     for player, values in entries.items():
         ctx.tap(sheet.player_rects[player], f"player {player}")
         for field, value in values.items():
-            key = f"stack:{field}" if field in table.colours() else field
+            key = f"stack:{field}" if field in inheritors_data.colours() else field
             ctx.tap(sheet.field_rects[key], field)
             if field == "quests":
                 for worth in value:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pygame
 
-from companion.tables import inheritors as table
+from companion import inheritors_data
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.home import HomeScreen
@@ -90,7 +90,7 @@ class TableScreen(Screen):
 
 
 def colour_name(app: App, key: str) -> str:
-    c = table.colours()[key]
+    c = inheritors_data.colours()[key]
     return c.fr if app.catalog.language == "fr" else c.en
 
 

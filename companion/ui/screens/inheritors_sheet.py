@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pygame
 
+from companion import inheritors_data
 from companion.games.inheritors import Sheet
 from companion.play.inheritors import SheetController
 from companion.seat import ButtonEvent, Light
-from companion.tables import inheritors as table
 from companion.ui import theme as th
 from companion.ui.app import App
 from companion.ui.screens.inheritors_draw import (
@@ -47,7 +47,7 @@ class SheetScreen(TwoTaps, TableScreen):
         super().__init__(app)
         self.game = game
         app.follow(game)
-        self.field = "stack:" + next(iter(table.colours()))
+        self.field = "stack:" + next(iter(inheritors_data.colours()))
         self.message: str | None = None
         self.refused = False
         self.build()
@@ -67,7 +67,7 @@ class SheetScreen(TwoTaps, TableScreen):
         return self.game.counted
 
     def fields(self) -> list[str]:
-        return [f"stack:{c}" for c in table.colours()] + list(COUNTS)
+        return [f"stack:{c}" for c in inheritors_data.colours()] + list(COUNTS)
 
     def lights(self) -> dict[int, Light]:
         return self.game.lights()
@@ -182,7 +182,7 @@ class SheetScreen(TwoTaps, TableScreen):
         self.value_rects: dict[str, pygame.Rect] = {}
         self.minus_rect = self.plus_rect = None
         if self.field == "relics":
-            colours = list(table.colours())
+            colours = list(inheritors_data.colours())
             self.relic_rects = dict(zip(colours, grid(row, len(colours), 1, gap), strict=True))
             for colour, rect in self.relic_rects.items():
                 self.buttons.append(Tile(rect, lambda c=colour: self.relic(c),
