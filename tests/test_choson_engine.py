@@ -10,7 +10,18 @@ from hypothesis import strategies as st
 
 from companion.engine import choson as c
 from companion.engine.errors import RuleError
-from companion.engine.majority import Area
+from companion.engine.majority import (
+    Area,
+    Destroy,
+    Discard,
+    EndRound,
+    EndTurn,
+    Reveal,
+    StartRound,
+    Swap,
+    deal,
+    limit,
+)
 
 NAMES = ("Ana", "Ben", "Chloe")
 
@@ -28,11 +39,11 @@ def table(areas=None, tokens=None, first="Ana", round_no=0, phase=c.SETUP, shiel
 
 
 def start(state):
-    return c.apply(state, c.StartRound())
+    return c.apply(state, StartRound())
 
 
 def reveal(state, cards, player="Ana"):
-    return c.apply(state, c.Reveal(player, Area.of(cards)))
+    return c.apply(state, Reveal(player, Area.of(cards)))
 
 
 def refused(state, action, field=None, words=""):
@@ -58,7 +69,7 @@ def test_new_game_has_10_vp_tokens_in_the_bank():
 
 @pytest.mark.parametrize("r", range(1, 9))
 def test_season_deal_and_character_limit(r):
-    assert (c.deal(r), c.limit(r)) == (11 - r, r + 2)
+    assert (deal(r), limit(r)) == (11 - r, r + 2)
 
 
 def test_a_round_opens_with_the_time_travel_phase():
@@ -78,8 +89,8 @@ def test_time_travel_phase_is_settled_before_any_turn_power():
     assert [(p.player, p.code) for p in c.powers(s)] == [("Ben", "time_travel")]
     refused(s, c.MoveShield("Ana", 5), "phase", "Ben decides on time travel first")
     refused(s, c.TakeVP("Ana", c.ORACLE), "phase")
-    refused(s, c.Reveal("Ana", Area.of({9: 1})), "phase")
-    refused(s, c.EndTurn("Ana"), "phase")
+    refused(s, Reveal("Ana", Area.of({9: 1})), "phase")
+    refused(s, EndTurn("Ana"), "phase")
     s = c.apply(s, c.TimeTravel("Ben"))
     assert (s.phase, s.first_player, s.current_player) == (c.ORDERS, "Ben", "Ben")
 
@@ -131,9 +142,9 @@ def test_time_travel_source_refused_while_the_bank_has_tokens():
 
 
 def test_first_player_token_passes_clockwise_and_game_ends_after_round_8():
-    s = c.apply(table(first="Chloe", round_no=3, phase=c.END), c.EndRound())
+    s = c.apply(table(first="Chloe", round_no=3, phase=c.END), EndRound())
     assert s.first_player == "Ana" and s.phase == c.SETUP
-    assert c.apply(table(round_no=8, phase=c.END), c.EndRound()).phase == c.OVER
+    assert c.apply(table(round_no=8, phase=c.END), EndRound()).phase == c.OVER
 
 
 def test_first_player_token_stays_after_round_8():
@@ -143,7 +154,7 @@ def test_first_player_token_stays_after_round_8():
     time traveller keeps the +2 of the token."""
     s = c.apply(start(table({"Ben": {8: 2}}, first="Ana", round_no=7)), c.TimeTravel("Ben"))
     s = replace(s, phase=c.END)
-    s = c.apply(s, c.EndRound())
+    s = c.apply(s, EndRound())
     assert (s.phase, s.first_player) == (c.OVER, "Ben")
     assert {p.name: p.first_player for p in c.score(s).players} == {
         "Ana": 0, "Ben": 2, "Chloe": 0}
@@ -165,11 +176,11 @@ def test_the_four_combinations(cards, combo):
     {"event": 4}, {4: 1, "event": 2},
 ])
 def test_other_orders_are_refused(cards):
-    refused(start(table()), c.Reveal("Ana", Area.of(cards)), "cards")
+    refused(start(table()), Reveal("Ana", Area.of(cards)), "cards")
 
 
 def test_a_watcher_cannot_be_played_with_an_event():
-    refused(start(table()), c.Reveal("Ana", Area.of({9: 1, "event": 1})), "cards", "Watcher")
+    refused(start(table()), Reveal("Ana", Area.of({9: 1, "event": 1})), "cards", "Watcher")
 
 
 def test_played_events_are_discarded_not_kept():
@@ -183,9 +194,9 @@ def test_combination_4_takes_yis_legacy_even_from_another_player():
 
 
 def test_reveal_cannot_exceed_the_deck_or_the_deal():
-    refused(start(table({"Ben": {1: 1}})), c.Reveal("Ana", Area.of({1: 1})), "cards.1")
-    refused(start(table(round_no=7)), c.Reveal("Ana", Area.of({9: 4})), "cards", "dealt")
-    refused(start(table(kept={"Ben": 8})), c.Reveal("Ana", Area.of({"event": 3})),
+    refused(start(table({"Ben": {1: 1}})), Reveal("Ana", Area.of({1: 1})), "cards.1")
+    refused(start(table(round_no=7)), Reveal("Ana", Area.of({9: 4})), "cards", "dealt")
+    refused(start(table(kept={"Ben": 8})), Reveal("Ana", Area.of({"event": 3})),
             "cards.event")
 
 
@@ -194,48 +205,48 @@ def test_reveal_cannot_exceed_the_deck_or_the_deal():
 
 def test_firearm_destroys_any_character_of_another_player():
     s = reveal(start(table({"Ben": {9: 2}})), {8: 1, "event": 1})
-    s = c.apply(s, c.Destroy("Ana", "Ben", 9))
+    s = c.apply(s, Destroy("Ana", "Ben", 9))
     assert s.area("Ben")[9] == 1
-    refused(s, c.Destroy("Ana", "Ben", 9), "player", "already used")
+    refused(s, Destroy("Ana", "Ben", 9), "player", "already used")
 
 
 def test_sword_reaches_only_values_within_one():
     s = reveal(start(table({"Ben": {9: 1, 3: 1, 5: 1}})), {4: 1, "event": 1})
-    refused(s, c.Destroy("Ana", "Ben", 9), "family", "values 3–5")
-    s = c.apply(s, c.Destroy("Ana", "Ben", 5))
+    refused(s, Destroy("Ana", "Ben", 9), "family", "values 3–5")
+    s = c.apply(s, Destroy("Ana", "Ben", 5))
     assert s.area("Ben")[5] == 0
 
 
 def test_reaper_majority_doubles_the_sword():
     s = reveal(start(table({"Ana": {4: 1}, "Ben": {5: 1}, "Chloe": {3: 1}})), {4: 1, "event": 1})
-    s = c.apply(s, c.Destroy("Ana", "Ben", 5))
-    s = c.apply(s, c.Destroy("Ana", "Chloe", 3))
+    s = c.apply(s, Destroy("Ana", "Ben", 5))
+    s = c.apply(s, Destroy("Ana", "Chloe", 3))
     assert s.area("Ben")[5] == 0 and s.area("Chloe")[3] == 0
-    refused(s, c.Destroy("Ana", "Ben", 4), "player")
+    refused(s, Destroy("Ana", "Ben", 4), "player")
 
 
 def test_sword_without_reaper_majority_destroys_one():
     s = reveal(start(table({"Ben": {6: 2, 4: 3}})), {5: 1, "event": 1})
-    s = c.apply(s, c.Destroy("Ana", "Ben", 6))
-    refused(s, c.Destroy("Ana", "Ben", 6), "player", "already used")
+    s = c.apply(s, Destroy("Ana", "Ben", 6))
+    refused(s, Destroy("Ana", "Ben", 6), "player", "already used")
 
 
 def test_lobby_swaps_two_characters_between_two_players():
     s = reveal(start(table({"Ben": {9: 1}, "Chloe": {7: 1}})), {3: 1, "event": 1})
-    s = c.apply(s, c.Swap("Ana", "Ben", 9, "Chloe", 7))
+    s = c.apply(s, Swap("Ana", "Ben", 9, "Chloe", 7))
     assert s.area("Ben").as_dict() == {7: 1} and s.area("Chloe").as_dict() == {9: 1}
 
 
 def test_the_wrong_effect_is_refused():
     s = reveal(start(table({"Ben": {9: 1}})), {3: 1, "event": 1})  # Oracle: Lobby
-    refused(s, c.Destroy("Ana", "Ben", 9), "player", "Firearm or Sword")
+    refused(s, Destroy("Ana", "Ben", 9), "player", "Firearm or Sword")
     s = reveal(start(table({"Ben": {9: 1}})), {8: 1, "event": 1})  # Time Traveller: Firearm
-    refused(s, c.Swap("Ana", "Ana", 8, "Ben", 9), "player", "no Lobby")
+    refused(s, Swap("Ana", "Ana", 8, "Ben", 9), "player", "no Lobby")
 
 
 def test_effects_cannot_target_the_player_themselves():
     s = reveal(start(table({"Ana": {9: 1}})), {8: 1, "event": 1})
-    refused(s, c.Destroy("Ana", "Ana", 9), "target")
+    refused(s, Destroy("Ana", "Ana", 9), "target")
 
 
 # -- Yi's Shield ------------------------------------------------------------------------------
@@ -251,15 +262,15 @@ def test_yi_majority_places_the_shield_once_per_turn_on_an_own_family():
 
 def test_shield_protects_its_family_from_effects():
     s = reveal(start(table({"Ben": {1: 1, 9: 1, 7: 1}}, shield=("Ben", 9))), {8: 1, "event": 1})
-    refused(s, c.Destroy("Ana", "Ben", 9), "family", "Yi's Shield")
+    refused(s, Destroy("Ana", "Ben", 9), "family", "Yi's Shield")
     assert any(p.family == 9 and "firearm" in p.against for p in c.protections(s))
-    c.apply(s, c.Destroy("Ana", "Ben", 7))
+    c.apply(s, Destroy("Ana", "Ben", 7))
 
 
 def test_shield_protects_from_lobby():
     s = reveal(start(table({"Ben": {1: 1, 9: 1}, "Chloe": {7: 1}}, shield=("Ben", 9))),
                {6: 1, "event": 1})
-    refused(s, c.Swap("Ana", "Ben", 9, "Chloe", 7), "a_family", "Yi's Shield")
+    refused(s, Swap("Ana", "Ben", 9, "Chloe", 7), "a_family", "Yi's Shield")
 
 
 def test_shield_breaks_a_tie_for_a_majority_power_during_the_round():
@@ -276,7 +287,7 @@ def test_shield_never_breaks_a_tie_at_final_scoring():
 def test_shield_is_lost_at_once_with_the_yi_majority():
     s = reveal(start(table({"Ana": {9: 1}, "Ben": {1: 1, 7: 1}}, shield=("Ben", 7))),
                {3: 1, "event": 1})
-    s = c.apply(s, c.Swap("Ana", "Ana", 9, "Ben", 1))  # Ana takes Ben's Yi
+    s = c.apply(s, Swap("Ana", "Ana", 9, "Ben", 1))  # Ana takes Ben's Yi
     assert s.shield is None
 
 
@@ -286,7 +297,7 @@ def test_shield_is_lost_at_once_with_the_yi_majority():
 def test_return_fire_follows_the_sniper_majority_and_ripostes_a_firearm():
     s = reveal(start(table({"Ben": {2: 2, 9: 1}})), {8: 1, "event": 1})
     assert c.return_fire(s) == "Ben"
-    s = c.apply(s, c.Destroy("Ana", "Ben", 9))
+    s = c.apply(s, Destroy("Ana", "Ben", 9))
     assert ("Ben", "riposte", None) in codes(s)
     s = c.apply(s, c.Riposte("Ben"))
     assert s.area("Ana")[8] == 0
@@ -294,24 +305,24 @@ def test_return_fire_follows_the_sniper_majority_and_ripostes_a_firearm():
 
 def test_counter_attack_follows_the_hulk_majority_and_ripostes_a_sword():
     s = reveal(start(table({"Ben": {7: 2, 6: 1}})), {5: 1, "event": 1})
-    s = c.apply(s, c.Destroy("Ana", "Ben", 6))
+    s = c.apply(s, Destroy("Ana", "Ben", 6))
     s = c.apply(s, c.Riposte("Ben"))
     assert s.area("Ana")[5] == 0
 
 
 def test_no_riposte_without_the_token_or_after_the_moment_passed():
     s = reveal(start(table({"Ben": {9: 1}, "Chloe": {2: 1}})), {8: 1, "event": 1})
-    s2 = c.apply(s, c.Destroy("Ana", "Ben", 9))
+    s2 = c.apply(s, Destroy("Ana", "Ben", 9))
     refused(s2, c.Riposte("Ben"), "player", "no riposte")
     s = reveal(start(table({"Ben": {2: 2, 9: 1}})), {8: 1, "event": 1})
-    s = c.apply(c.apply(s, c.Destroy("Ana", "Ben", 9)), c.EndTurn("Ana"))
+    s = c.apply(c.apply(s, Destroy("Ana", "Ben", 9)), EndTurn("Ana"))
     refused(s, c.Riposte("Ben"), "player")
 
 
 def test_riposte_cannot_hit_a_shielded_family():
     s = reveal(start(table({"Ana": {1: 1}, "Ben": {2: 2, 9: 1}})), {8: 1, "event": 1})
     s = c.apply(s, c.MoveShield("Ana", 8))
-    s = c.apply(s, c.Destroy("Ana", "Ben", 9))
+    s = c.apply(s, Destroy("Ana", "Ben", 9))
     refused(s, c.Riposte("Ben"), "player", "Yi's Shield")
 
 
@@ -321,19 +332,19 @@ def test_riposte_cannot_hit_a_shielded_family():
 def test_scientist_must_take_a_vp_after_an_event():
     s = reveal(start(table({"Ana": {6: 1}})), {"event": 3})
     assert codes(s)[("Ana", "take_vp", 6)].text == "Ana must take a VP — Scientists"
-    refused(s, c.EndTurn("Ana"), "player", "must take a VP")
+    refused(s, EndTurn("Ana"), "player", "must take a VP")
     s = c.apply(s, c.TakeVP("Ana", 6))
     assert s.tokens_of("Ana") == 1
     refused(s, c.TakeVP("Ana", 6), "family")
-    c.apply(s, c.EndTurn("Ana"))
+    c.apply(s, EndTurn("Ana"))
 
 
 def test_declined_effect_means_no_scientist_and_no_gosu():
     s = reveal(start(table({"Ana": {6: 1, 5: 1}, "Ben": {9: 1}})), {8: 1, "event": 1})
     refused(s, c.TakeVP("Ana", 6), "family")
     refused(s, c.KeepEvent("Ana"), "player")
-    c.apply(s, c.EndTurn("Ana"))  # no obligation left
-    s = c.apply(s, c.Destroy("Ana", "Ben", 9))
+    c.apply(s, EndTurn("Ana"))  # no obligation left
+    s = c.apply(s, Destroy("Ana", "Ben", 9))
     s = c.apply(c.apply(s, c.TakeVP("Ana", 6)), c.KeepEvent("Ana"))
     assert s.kept_events[0] == 1 and s.tokens_of("Ana") == 1
 
@@ -348,7 +359,7 @@ def test_gosu_keeps_one_event_only():
 def test_oracle_must_take_a_vp_while_holding_a_riposte_token():
     s = start(table({"Ana": {3: 1, 7: 1}}))
     assert codes(s)[("Ana", "take_vp", 3)].must
-    refused(s, c.EndTurn("Ana"), "player", "Oracles")
+    refused(s, EndTurn("Ana"), "player", "Oracles")
     s = c.apply(s, c.TakeVP("Ana", 3))
     refused(s, c.TakeVP("Ana", 3), "family")
 
@@ -361,7 +372,7 @@ def test_must_take_with_an_empty_bank_may_take_from_another_player():
     s = reveal(start(table({"Ana": {6: 1}}, tokens={"Ben": 10})), {"event": 3})
     p = codes(s)[("Ana", "take_vp", 6)]
     assert not p.must and "bank is empty" in p.text
-    c.apply(s, c.EndTurn("Ana"))  # a MAY now
+    c.apply(s, EndTurn("Ana"))  # a MAY now
     s = c.apply(s, c.TakeVP("Ana", 6, source="Ben"))
     assert (s.tokens_of("Ana"), s.tokens_of("Ben")) == (1, 9)
 
@@ -377,19 +388,19 @@ def test_limit_counts_characters_only_not_kept_events():
     s = table({"Ana": {9: 3}}, kept={"Ana": 4}, round_no=1, phase=c.END)
     assert {x.player: x.excess for x in c.limit_check(s)}["Ana"] == 0
     s = table({"Ana": {9: 5}}, round_no=1, phase=c.END)
-    refused(s, c.EndRound(), "player", "discard 2")
-    refused(s, c.Discard("Ana", 9, 3), "count")
-    s = c.apply(s, c.Discard("Ana", 9, 2))
-    assert c.apply(s, c.EndRound()).phase == c.SETUP
+    refused(s, EndRound(), "player", "discard 2")
+    refused(s, Discard("Ana", 9, 3), "count")
+    s = c.apply(s, Discard("Ana", 9, 2))
+    assert c.apply(s, EndRound()).phase == c.SETUP
 
 
 # -- serialisation and a whole game ---------------------------------------------------------
 
 ALL_ACTIONS = [
-    c.StartRound(), c.TimeTravel("Ana", "Ben"), c.Reveal("Ana", Area.of({4: 1, "event": 1})),
-    c.Destroy("Ana", "Ben", 5), c.Swap("Ana", "Ana", 1, "Ben", 9), c.Riposte("Ben"),
-    c.TakeVP("Ana", 6), c.KeepEvent("Ana"), c.MoveShield("Ana", 9), c.EndTurn("Ana"),
-    c.Discard("Ana", 9, 2), c.EndRound(),
+    StartRound(), c.TimeTravel("Ana", "Ben"), Reveal("Ana", Area.of({4: 1, "event": 1})),
+    Destroy("Ana", "Ben", 5), Swap("Ana", "Ana", 1, "Ben", 9), c.Riposte("Ben"),
+    c.TakeVP("Ana", 6), c.KeepEvent("Ana"), c.MoveShield("Ana", 9), EndTurn("Ana"),
+    Discard("Ana", 9, 2), EndRound(),
 ]
 
 
@@ -410,7 +421,7 @@ def test_random_legal_play_respects_the_deck_and_the_tokens(data):
     kinds = [*range(1, 10), c.EVENT]
     while s.phase != c.OVER:
         if s.phase == c.SETUP:
-            s = c.apply(s, c.StartRound())
+            s = c.apply(s, StartRound())
         elif s.phase == c.TIME_TRAVEL:
             travel = c.TimeTravel(s.current_player)
             s = c.apply(s, travel if data.draw(st.booleans()) else c.NoTimeTravel(travel.player))
@@ -419,26 +430,26 @@ def test_random_legal_play_respects_the_deck_and_the_tokens(data):
             if not s.turn.revealed:
                 cards = data.draw(st.dictionaries(st.sampled_from(kinds), st.integers(1, 3),
                                                   max_size=2))
-                if c.is_legal(s, c.Reveal(p, Area.of(cards))):
-                    s = c.apply(s, c.Reveal(p, Area.of(cards)))
+                if c.is_legal(s, Reveal(p, Area.of(cards))):
+                    s = c.apply(s, Reveal(p, Area.of(cards)))
             for action in (c.TakeVP(p, 3), c.TakeVP(p, 6), c.KeepEvent(p)):
                 if c.is_legal(s, action):
                     s = c.apply(s, action)
-            s = c.apply(s, c.EndTurn(p))
+            s = c.apply(s, EndTurn(p))
         else:
             for chk in c.limit_check(s):
                 if chk.excess:
                     fam = s.area(chk.player).families()[0]
-                    while c.is_legal(s, c.Discard(chk.player, fam, 1)):
-                        s = c.apply(s, c.Discard(chk.player, fam, 1))
-            if c.is_legal(s, c.EndRound()):
-                s = c.apply(s, c.EndRound())
+                    while c.is_legal(s, Discard(chk.player, fam, 1)):
+                        s = c.apply(s, Discard(chk.player, fam, 1))
+            if c.is_legal(s, EndRound()):
+                s = c.apply(s, EndRound())
             else:
                 for chk in c.limit_check(s):
                     for fam in s.area(chk.player).families():
-                        while c.is_legal(s, c.Discard(chk.player, fam, 1)):
-                            s = c.apply(s, c.Discard(chk.player, fam, 1))
-                s = c.apply(s, c.EndRound())
+                        while c.is_legal(s, Discard(chk.player, fam, 1)):
+                            s = c.apply(s, Discard(chk.player, fam, 1))
+                s = c.apply(s, EndRound())
         for v in range(1, 10):
             assert sum(a[v] for a in s.areas) <= v
         assert 0 <= s.bank <= 10 and sum(s.kept_events) <= 10

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import choson, koryo
-from companion.engine.majority import FAMILY_VALUES, Area, majority
+from companion.engine.majority import FAMILY_VALUES, Area, limit, majority
 from companion.games.autoplay import next_action
 from companion.games.choson import ChosonGame
 from companion.games.koryo import KoryoGame
@@ -52,7 +52,7 @@ def test_koryo_cached_majorities_and_limits_equal_the_rules_in_every_state(seed,
         for check in koryo.limit_check(state):
             area = state.area(check.player)
             senator = koryo_rule(state, koryo.SENATOR).holder == check.player
-            assert check.limit == koryo.limit(state.round) + (2 if senator else 0)
+            assert check.limit == limit(state.round) + (2 if senator else 0)
             assert check.limit == koryo.round_limit(state, check.player)
             assert check.counted == area.total
             assert check.excess == min(area.characters, max(0, area.total - check.limit))

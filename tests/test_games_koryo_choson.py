@@ -8,6 +8,7 @@ import pytest
 
 from companion.engine import choson, koryo
 from companion.engine.errors import RuleError
+from companion.engine.majority import StartRound
 from companion.games import rules_for
 from companion.games.autoplay import next_action
 from companion.games.majority import SeatedState
@@ -99,7 +100,7 @@ def test_action_dicts_are_the_engine_actions_and_keep_the_seats():
     cards = {"9": 2}
     after = rules.apply(rules.apply(table, {"action": "start_round"}),
                         {"action": "reveal", "player": "Ana", "cards": cards})
-    state = koryo.apply(koryo.apply(table.state, koryo.StartRound()),
+    state = koryo.apply(koryo.apply(table.state, StartRound()),
                         koryo.action_from_dict({"action": "reveal", "player": "Ana",
                                                 "cards": cards}))
     assert after == SeatedState(tuple(SEATS), state)

@@ -7,7 +7,16 @@ from hypothesis import strategies as st
 
 from companion.engine import koryo as k
 from companion.engine.errors import RuleError
-from companion.engine.majority import Area
+from companion.engine.majority import (
+    Area,
+    Destroy,
+    Discard,
+    EndRound,
+    EndTurn,
+    Reveal,
+    StartRound,
+    Swap,
+)
 
 NAMES = ("Ana", "Ben", "Chloe")
 
@@ -27,7 +36,7 @@ def table(areas=None, tokens=None, first="Ana", round_no=0, phase=k.SETUP, names
 
 
 def start(state):
-    return k.apply(state, k.StartRound())
+    return k.apply(state, StartRound())
 
 
 def refused(state, action, field=None, words=""):
@@ -78,7 +87,7 @@ def test_omniscient_wins_a_broadcaster_tie_for_the_deal():
 
 def test_start_round_refused_mid_round():
     s = start(table())
-    refused(s, k.StartRound(), "phase")
+    refused(s, StartRound(), "phase")
 
 
 def test_turns_go_clockwise_from_the_first_player():
@@ -86,76 +95,76 @@ def test_turns_go_clockwise_from_the_first_player():
     seen = []
     for _ in NAMES:
         seen.append(s.current_player)
-        s = k.apply(s, k.EndTurn(s.current_player))
+        s = k.apply(s, EndTurn(s.current_player))
     assert seen == ["Ben", "Chloe", "Ana"] and s.phase == k.END
 
 
 def test_end_round_passes_the_first_player_token_clockwise():
     s = table(first="Chloe", round_no=1, phase=k.END)
-    s = k.apply(s, k.EndRound())
+    s = k.apply(s, EndRound())
     assert s.first_player == "Ana" and s.phase == k.SETUP
 
 
 def test_the_game_is_over_after_round_8():
-    s = k.apply(table(round_no=8, phase=k.END), k.EndRound())
+    s = k.apply(table(round_no=8, phase=k.END), EndRound())
     assert s.phase == k.OVER
-    refused(s, k.StartRound(), "phase")
+    refused(s, StartRound(), "phase")
 
 
 def test_playing_out_of_turn_is_refused():
     s = start(table())
-    refused(s, k.Reveal("Ben", Area.of({9: 1})), "player", "Ana's turn")
+    refused(s, Reveal("Ben", Area.of({9: 1})), "player", "Ana's turn")
 
 
 # -- orders ---------------------------------------------------------------------------------
 
 
 def test_an_order_of_identical_cards_of_any_number_is_accepted():
-    s = k.apply(start(table()), k.Reveal("Ana", Area.of({9: 5})))
+    s = k.apply(start(table()), Reveal("Ana", Area.of({9: 5})))
     assert s.area("Ana")[9] == 5 and s.phase == k.MAIN
 
 
 def test_an_order_of_one_event_type_is_accepted():
-    s = k.apply(start(table()), k.Reveal("Ana", Area.of({"barbarian": 3})))
+    s = k.apply(start(table()), Reveal("Ana", Area.of({"barbarian": 3})))
     assert s.turn.barbarians == 3
 
 
 def test_mixed_order_without_ship_owner_majority_is_refused():
-    refused(start(table()), k.Reveal("Ana", Area.of({9: 1, 6: 1})), "cards", "identical")
+    refused(start(table()), Reveal("Ana", Area.of({9: 1, 6: 1})), "cards", "identical")
 
 
 def test_ship_owner_majority_may_order_exactly_two_different_cards():
     s = start(table({"Ana": {5: 1}}))
-    s = k.apply(s, k.Reveal("Ana", Area.of({6: 1, "barbarian": 1})))
+    s = k.apply(s, Reveal("Ana", Area.of({6: 1, "barbarian": 1})))
     assert s.area("Ana")[6] == 1 and s.turn.barbarians == 1
 
 
 def test_ship_owner_majority_may_not_order_three_mixed_cards():
     s = start(table({"Ana": {5: 1}}))
-    refused(s, k.Reveal("Ana", Area.of({6: 2, 9: 1})), "cards", "exactly 2")
+    refused(s, Reveal("Ana", Area.of({6: 2, 9: 1})), "cards", "exactly 2")
 
 
 def test_ship_owner_majority_is_the_one_at_the_order_phase():
     """A Ship Owner majority won during the main phase does not change orders already given."""
     s = start(table({"Ana": {5: 1}, "Ben": {5: 1}}))  # tie at the order phase: nobody
-    s = k.apply(s, k.Reveal("Ana", Area.of({5: 1})))
-    s = k.apply(s, k.EndTurn("Ana"))
-    refused(s, k.Reveal("Ben", Area.of({9: 1, 8: 1})), "cards")
+    s = k.apply(s, Reveal("Ana", Area.of({5: 1})))
+    s = k.apply(s, EndTurn("Ana"))
+    refused(s, Reveal("Ben", Area.of({9: 1, 8: 1})), "cards")
 
 
 def test_reveal_cannot_exceed_the_cards_dealt():
     s = start(table(round_no=7))  # round 8: 3 cards
-    refused(s, k.Reveal("Ana", Area.of({9: 4})), "cards", "dealt 3")
+    refused(s, Reveal("Ana", Area.of({9: 4})), "cards", "dealt 3")
 
 
 def test_reveal_cannot_exceed_the_deck():
     s = start(table({"Ben": {9: 8}}))
-    refused(s, k.Reveal("Ana", Area.of({9: 2})), "cards.9", "only 1 of the 9")
+    refused(s, Reveal("Ana", Area.of({9: 2})), "cards.9", "only 1 of the 9")
 
 
 def test_reveal_only_once_per_turn():
-    s = k.apply(start(table()), k.Reveal("Ana", Area.of({9: 1})))
-    refused(s, k.Reveal("Ana", Area.of({9: 1})), "player", "already revealed")
+    s = k.apply(start(table()), Reveal("Ana", Area.of({9: 1})))
+    refused(s, Reveal("Ana", Area.of({9: 1})), "player", "already revealed")
 
 
 # -- events ---------------------------------------------------------------------------------
@@ -163,71 +172,71 @@ def test_reveal_only_once_per_turn():
 
 def barbarian_turn(areas):
     s = start(table(areas))
-    return k.apply(s, k.Reveal("Ana", Area.of({"barbarian": 1})))
+    return k.apply(s, Reveal("Ana", Area.of({"barbarian": 1})))
 
 
 def test_barbarian_destroys_a_character_of_another_player():
-    s = k.apply(barbarian_turn({"Ben": {9: 2}}), k.Destroy("Ana", "Ben", 9))
+    s = k.apply(barbarian_turn({"Ben": {9: 2}}), Destroy("Ana", "Ben", 9))
     assert s.area("Ben")[9] == 1 and s.turn.barbarians == 0
     assert s.area("Ana")["barbarian"] == 1  # the event stays in front of its player
 
 
 def test_barbarian_cannot_target_the_guardian_majority():
     s = barbarian_turn({"Ben": {9: 2, 7: 1}})
-    refused(s, k.Destroy("Ana", "Ben", 9), "target", "Guardian majority")
+    refused(s, Destroy("Ana", "Ben", 9), "target", "Guardian majority")
     assert any(p.player == "Ben" and "barbarian" in p.against for p in k.protections(s))
 
 
 def test_omniscient_wins_a_guardian_tie_for_protection():
     s = barbarian_turn({"Ben": {7: 2, 1: 1, 9: 1}, "Chloe": {7: 2, 9: 1}})
-    refused(s, k.Destroy("Ana", "Ben", 9), "target")
-    k.apply(s, k.Destroy("Ana", "Chloe", 9))
+    refused(s, Destroy("Ana", "Ben", 9), "target")
+    k.apply(s, Destroy("Ana", "Chloe", 9))
 
 
 def test_barbarian_cannot_target_its_own_player_or_a_missing_card():
     s = barbarian_turn({"Ana": {9: 1}, "Ben": {9: 1}})
-    refused(s, k.Destroy("Ana", "Ana", 9), "target")
-    refused(s, k.Destroy("Ana", "Ben", 8), "family", "no Broadcaster")
+    refused(s, Destroy("Ana", "Ana", 9), "target")
+    refused(s, Destroy("Ana", "Ben", 8), "family", "no Broadcaster")
 
 
 def test_one_destruction_per_barbarian():
-    s = k.apply(barbarian_turn({"Ben": {9: 3}}), k.Destroy("Ana", "Ben", 9))
-    refused(s, k.Destroy("Ana", "Ben", 9), "player", "no Barbarian")
+    s = k.apply(barbarian_turn({"Ben": {9: 3}}), Destroy("Ana", "Ben", 9))
+    refused(s, Destroy("Ana", "Ben", 9), "player", "no Barbarian")
 
 
 def lobbying_turn(areas):
     s = start(table(areas))
-    return k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
+    return k.apply(s, Reveal("Ana", Area.of({"lobbying": 1})))
 
 
 def test_lobbying_swaps_two_characters_between_two_players():
     s = lobbying_turn({"Ben": {9: 1}, "Chloe": {6: 1}})
-    s = k.apply(s, k.Swap("Ana", "Ben", 9, "Chloe", 6))
+    s = k.apply(s, Swap("Ana", "Ben", 9, "Chloe", 6))
     assert s.area("Ben").as_dict() == {6: 1} and s.area("Chloe").as_dict() == {9: 1}
 
 
 def test_lobbying_cannot_target_the_spy_majority_without_guardian():
     s = lobbying_turn({"Ana": {3: 1}, "Ben": {2: 1, 9: 1}, "Chloe": {6: 1}})
-    refused(s, k.Swap("Ana", "Ana", 3, "Ben", 9), "b", "Spy majority")
+    refused(s, Swap("Ana", "Ana", 3, "Ben", 9), "b", "Spy majority")
 
 
 def test_a_guardian_in_play_cancels_the_spy_protection():
     s = lobbying_turn({"Ana": {3: 1}, "Ben": {2: 1, 7: 1}, "Chloe": {7: 2}})
-    s = k.apply(s, k.Swap("Ana", "Ana", 3, "Ben", 2))
+    s = k.apply(s, Swap("Ana", "Ana", 3, "Ben", 2))
     assert s.area("Ben")[3] == 1
 
 
 def test_spy_majority_playing_lobbying_must_target_two_opponents():
     s = start(table({"Ana": {2: 1, 3: 1}, "Ben": {9: 1}, "Chloe": {6: 1}}))
-    s = k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
-    refused(s, k.Swap("Ana", "Ana", 3, "Ben", 9), "a", "Spy majority")
-    k.apply(s, k.Swap("Ana", "Ben", 9, "Chloe", 6))
+    s = k.apply(s, Reveal("Ana", Area.of({"lobbying": 1})))
+    refused(s, Swap("Ana", "Ana", 3, "Ben", 9), "a", "Spy majority")
+    k.apply(s, Swap("Ana", "Ben", 9, "Chloe", 6))
 
 
 def test_lobbying_needs_two_different_players_and_characters():
     s = lobbying_turn({"Ben": {9: 2}})
-    refused(s, k.Swap("Ana", "Ben", 9, "Ben", 9), "b", "two different players")
-    refused(s, k.Swap("Ana", "Ben", 9, "Chloe", 6), "b_family")
+    refused(s, Swap("Ana", "Ben", 9, "Ben", 9), "b", "two different players")
+    refused(s, Swap("Ana", "Ben", 9, "Chloe", 6), "b_family")
 
 
 def test_two_player_lobbying_of_the_spy_majority_offers_no_swap():
@@ -238,33 +247,33 @@ def test_two_player_lobbying_of_the_spy_majority_offers_no_swap():
     who plays Lobbying has nobody to swap with: the power is not offered, no swap is legal."""
     two = ("Ana", "Ben")
     s = start(table({"Ana": {2: 1, 3: 1}, "Ben": {9: 1, 6: 1}}, names=two))
-    s = k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
+    s = k.apply(s, Reveal("Ana", Area.of({"lobbying": 1})))
     assert s.turn.lobbyings == 1
     assert [p.code for p in k.powers(s)] == []
     for a, b in (("Ana", "Ben"), ("Ben", "Ana")):
         for fa in range(1, 10):
             for fb in range(1, 10):
-                assert not k.is_legal(s, k.Swap("Ana", a, fa, b, fb))
-    k.apply(s, k.EndTurn("Ana"))
+                assert not k.is_legal(s, Swap("Ana", a, fa, b, fb))
+    k.apply(s, EndTurn("Ana"))
     # The opponent's Spy majority leaves the player alone: no swap either.
     s = start(table({"Ana": {3: 1}, "Ben": {9: 1, 2: 2}}, names=two))
-    s = k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
+    s = k.apply(s, Reveal("Ana", Area.of({"lobbying": 1})))
     assert [p.code for p in k.powers(s)] == []
     # Nobody Spy-proof: the Lobbying swaps between the two players.
     s = start(table({"Ana": {3: 1, 7: 1}, "Ben": {9: 1}}, names=two))
-    s = k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
+    s = k.apply(s, Reveal("Ana", Area.of({"lobbying": 1})))
     assert [p.code for p in k.powers(s)] == ["swap"]
-    assert k.apply(s, k.Swap("Ana", "Ana", 3, "Ben", 9)).area("Ben")[3] == 1
+    assert k.apply(s, Swap("Ana", "Ana", 3, "Ben", 9)).area("Ben")[3] == 1
 
 
 def test_a_barbarian_with_nobody_to_hit_is_not_offered():
     """The Koryŏ rulebook (FR/EN), BARBARIANS: "the player may destroy a «Character» card of an
     opponent … the player controlling a majority of «Guardians» (#7) may not be targeted"."""
     s = start(table({"Ben": {7: 1, 9: 2}}, names=("Ana", "Ben")))
-    s = k.apply(s, k.Reveal("Ana", Area.of({"barbarian": 1})))
+    s = k.apply(s, Reveal("Ana", Area.of({"barbarian": 1})))
     assert s.turn.barbarians == 1 and [p.code for p in k.powers(s)] == []
     s = start(table({"Ben": {9: 2}, "Chloe": {7: 1}}))
-    s = k.apply(s, k.Reveal("Ana", Area.of({"barbarian": 1})))
+    s = k.apply(s, Reveal("Ana", Area.of({"barbarian": 1})))
     assert [p.code for p in k.powers(s)] == ["destroy"]
 
 
@@ -338,15 +347,15 @@ def test_events_count_toward_the_limit_but_cannot_be_discarded():
     s = table({"Ana": {9: 3, "barbarian": 2}}, round_no=1, phase=k.END)  # limit 3
     check = {c.player: c for c in k.limit_check(s)}["Ana"]
     assert (check.counted, check.limit, check.excess) == (5, 3, 2)
-    refused(s, k.Discard("Ana", "barbarian"), "family", "never be discarded")
-    refused(s, k.EndRound(), "player", "discard 2")
-    s = k.apply(s, k.Discard("Ana", 9, 2))
-    assert k.apply(s, k.EndRound()).phase == k.SETUP
+    refused(s, Discard("Ana", "barbarian"), "family", "never be discarded")
+    refused(s, EndRound(), "player", "discard 2")
+    s = k.apply(s, Discard("Ana", 9, 2))
+    assert k.apply(s, EndRound()).phase == k.SETUP
 
 
 def test_only_events_left_over_the_limit_do_not_block_the_round():
     s = table({"Ana": {"barbarian": 4}}, round_no=1, phase=k.END)
-    assert k.apply(s, k.EndRound()).phase == k.SETUP
+    assert k.apply(s, EndRound()).phase == k.SETUP
 
 
 def test_senator_majority_keeps_two_more_cards():
@@ -357,23 +366,23 @@ def test_senator_majority_keeps_two_more_cards():
 
 def test_discard_no_more_than_needed():
     s = table({"Ana": {9: 5}}, round_no=1, phase=k.END)
-    refused(s, k.Discard("Ana", 9, 3), "count", "2 to discard")
-    refused(s, k.Discard("Ana", 8, 1), "family")
+    refused(s, Discard("Ana", 9, 3), "count", "2 to discard")
+    refused(s, Discard("Ana", 8, 1), "family")
     powers = [p for p in k.powers(s) if p.code == "discard"]
     assert powers[0].must and powers[0].text == "Ana must discard 2 characters — limit 3"
 
 
 def test_discard_only_in_the_end_phase():
-    refused(start(table({"Ana": {9: 5}})), k.Discard("Ana", 9), "phase")
+    refused(start(table({"Ana": {9: 5}})), Discard("Ana", 9), "phase")
 
 
 # -- serialisation and a whole game ---------------------------------------------------------
 
 
 ALL_ACTIONS = [
-    k.StartRound(), k.Reveal("Ana", Area.of({9: 2, "lobbying": 1})), k.Destroy("Ana", "Ben", 9),
-    k.Swap("Ana", "Ben", 9, "Chloe", 6), k.TakeVP("Ana"), k.StealVP("Ana", "Ben"),
-    k.DestroyEvent("Ana", "barbarian"), k.EndTurn("Ana"), k.Discard("Ana", 9, 2), k.EndRound(),
+    StartRound(), Reveal("Ana", Area.of({9: 2, "lobbying": 1})), Destroy("Ana", "Ben", 9),
+    Swap("Ana", "Ben", 9, "Chloe", 6), k.TakeVP("Ana"), k.StealVP("Ana", "Ben"),
+    k.DestroyEvent("Ana", "barbarian"), EndTurn("Ana"), Discard("Ana", 9, 2), EndRound(),
 ]
 
 
@@ -397,26 +406,26 @@ def test_random_legal_play_keeps_every_total_within_the_deck(data):
     s = k.new_game(NAMES, "Ana")
     while s.phase != k.OVER:
         if s.phase == k.SETUP:
-            s = k.apply(s, k.StartRound())
+            s = k.apply(s, StartRound())
         elif s.phase in (k.ORDERS, k.MAIN):
             p = s.current_player
             if not s.turn.revealed:
                 kind = data.draw(st.sampled_from(k.KINDS))
                 n = data.draw(st.integers(0, 3))
-                action = k.Reveal(p, Area.of({kind: n}))
+                action = Reveal(p, Area.of({kind: n}))
                 if k.is_legal(s, action):
                     s = k.apply(s, action)
             if k.is_legal(s, k.TakeVP(p)):
                 s = k.apply(s, k.TakeVP(p))
-            s = k.apply(s, k.EndTurn(p))
+            s = k.apply(s, EndTurn(p))
         else:
             # each player's check read afresh: another's discard can hand over the Senator
             # majority (+2), so a check taken before it may ask for one card too many
             for player in s.players:
                 while next(x for x in k.limit_check(s) if x.player == player).excess:
                     fam = next(f for f in s.area(player).families())
-                    s = k.apply(s, k.Discard(player, fam, 1))
-            s = k.apply(s, k.EndRound())
+                    s = k.apply(s, Discard(player, fam, 1))
+            s = k.apply(s, EndRound())
         for kind, size in k.DECK.items():
             assert sum(a[kind] for a in s.areas) <= size
         assert 0 <= s.bank <= 8

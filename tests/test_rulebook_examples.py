@@ -18,7 +18,7 @@ from companion.cli import main
 from companion.engine import choson as c
 from companion.engine import koryo as k
 from companion.engine.errors import RuleError
-from companion.engine.majority import Area
+from companion.engine.majority import Area, Destroy, EndTurn, Reveal, StartRound, Swap
 
 
 def score_file(tmp_path, text: str) -> dict:
@@ -80,17 +80,17 @@ def koryo_turn(areas: dict, names=KORYO_NAMES) -> k.State:
         players=names, areas=tuple(Area.of(areas.get(p, {})) for p in names),
         tokens=tuple(0 for _ in names), first=0, round=0, phase=k.SETUP,
     )
-    return k.apply(state, k.StartRound())
+    return k.apply(state, StartRound())
 
 
 @pytest.mark.parametrize("cards", [{6: 3}, {"barbarian": 2}], ids=["Bankers", "Barbarians"])
 def test_koryo_order_only_identical_cards(cards):
     """Koryŏ FR/EN p.9 (EN, Order Phase; FR p.3): "he may only play Bankers (character #6) or
     Barbarians (event), but not both"."""
-    s = k.apply(koryo_turn({}), k.Reveal("Ana", Area.of(cards)))
+    s = k.apply(koryo_turn({}), Reveal("Ana", Area.of(cards)))
     assert s.phase == k.MAIN
     with pytest.raises(RuleError) as exc:
-        k.apply(koryo_turn({}), k.Reveal("Ana", Area.of({6: 1, "barbarian": 1})))
+        k.apply(koryo_turn({}), Reveal("Ana", Area.of({6: 1, "barbarian": 1})))
     assert exc.value.field == "cards"
 
 
@@ -104,14 +104,14 @@ def test_koryo_order_only_identical_cards(cards):
 def test_koryo_ship_owner_majority_orders_of_the_rulebook(cards):
     """Koryŏ FR/EN p.9 (EN, Order Phase) and p.11 (Ship Owner): with the Ship Owner majority a
     player may play 2 cards of 2 different types, or any number of identical cards."""
-    s = k.apply(koryo_turn({"Ana": {5: 1}}), k.Reveal("Ana", Area.of(cards)))
+    s = k.apply(koryo_turn({"Ana": {5: 1}}), Reveal("Ana", Area.of(cards)))
     assert s.phase == k.MAIN
 
 
 def test_koryo_ship_owner_majority_still_not_three_different_cards():
     """Koryŏ FR/EN p.11: the Ship Owner's alternative is exactly 2 cards."""
     with pytest.raises(RuleError):
-        k.apply(koryo_turn({"Ana": {5: 1}}), k.Reveal("Ana", Area.of({6: 1, 8: 1, 2: 1})))
+        k.apply(koryo_turn({"Ana": {5: 1}}), Reveal("Ana", Area.of({6: 1, 8: 1, 2: 1})))
 
 
 def test_koryo_omniscient_example_three_players_with_2_guardians():
@@ -119,12 +119,12 @@ def test_koryo_omniscient_example_three_players_with_2_guardians():
     Guardians in play, but one also controls the Omniscient, then he is the one protected
     from the Barbarian event. Not the others." """
     s = koryo_turn({"Ben": {7: 2, 1: 1, 9: 1}, "Chloe": {7: 2, 9: 1}, "Dan": {7: 2, 9: 1}})
-    s = k.apply(s, k.Reveal("Ana", Area.of({"barbarian": 1})))
+    s = k.apply(s, Reveal("Ana", Area.of({"barbarian": 1})))
     with pytest.raises(RuleError) as exc:
-        k.apply(s, k.Destroy("Ana", "Ben", 9))
+        k.apply(s, Destroy("Ana", "Ben", 9))
     assert exc.value.field == "target"
     for other in ("Chloe", "Dan"):
-        assert k.apply(s, k.Destroy("Ana", other, 9)).area(other)[9] == 0
+        assert k.apply(s, Destroy("Ana", other, 9)).area(other)[9] == 0
 
 
 def test_koryo_omniscient_never_breaks_a_scoring_tie(tmp_path):
@@ -141,10 +141,10 @@ def test_koryo_spy_majority_cannot_be_lobbied_even_by_himself():
     in a 3-4 player game, the player having the majority of Spies and playing a Lobbying
     event must target 2 different opponent players"."""
     s = koryo_turn({"Ana": {2: 1, 3: 1}, "Ben": {9: 1}, "Chloe": {6: 1}})
-    s = k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
+    s = k.apply(s, Reveal("Ana", Area.of({"lobbying": 1})))
     with pytest.raises(RuleError):
-        k.apply(s, k.Swap("Ana", "Ana", 3, "Ben", 9))
-    after = k.apply(s, k.Swap("Ana", "Ben", 9, "Chloe", 6))
+        k.apply(s, Swap("Ana", "Ana", 3, "Ben", 9))
+    after = k.apply(s, Swap("Ana", "Ben", 9, "Chloe", 6))
     assert after.area("Ben")[6] == 1 and after.area("Chloe")[9] == 1
 
 
@@ -152,10 +152,10 @@ def test_koryo_spy_majority_in_a_2_player_game_cannot_lobby_at_all():
     """Koryŏ FR/EN p.12 (EN, Spy): "even if he is the one playing it" — with 2 players the only
     swap (himself with his opponent) is refused; ending the turn stays possible."""
     s = koryo_turn({"Ana": {2: 1, 3: 1}, "Ben": {9: 1}}, names=("Ana", "Ben"))
-    s = k.apply(s, k.Reveal("Ana", Area.of({"lobbying": 1})))
+    s = k.apply(s, Reveal("Ana", Area.of({"lobbying": 1})))
     with pytest.raises(RuleError):
-        k.apply(s, k.Swap("Ana", "Ana", 3, "Ben", 9))
-    assert k.apply(s, k.EndTurn("Ana")).area("Ana")["lobbying"] == 1
+        k.apply(s, Swap("Ana", "Ana", 3, "Ben", 9))
+    assert k.apply(s, EndTurn("Ana")).area("Ana")["lobbying"] == 1
 
 
 # =================================================================================== Chosŏn
@@ -188,7 +188,7 @@ def choson_turn(areas: dict, first: str) -> c.State:
         tokens=(0, 0, 0), kept_events=(0, 0, 0), first=CHOSON_NAMES.index(first), round=0,
         phase=c.SETUP, shield=None,
     )
-    state = c.apply(state, c.StartRound())
+    state = c.apply(state, StartRound())
     if state.phase == c.TIME_TRAVEL:  # phase 1 first: whoever may travel does not
         state = c.apply(state, c.NoTimeTravel(state.current_player))
     return state
@@ -199,10 +199,10 @@ def test_choson_scientist_example_1_c_holds_the_majority_power():
     B 1 and C 3 Scientists; on C's turn C benefits from the Scientist power — playing
     events, C MUST take a VP."""
     s = choson_turn({"A": {6: 1}, "B": {6: 1}, "C": {6: 3}}, first="C")
-    s = c.apply(s, c.Reveal("C", Area.of({"event": 3})))
+    s = c.apply(s, Reveal("C", Area.of({"event": 3})))
     assert any(p.player == "C" and p.code == "take_vp" and p.must for p in c.powers(s))
     with pytest.raises(RuleError):
-        c.apply(s, c.EndTurn("C"))
+        c.apply(s, EndTurn("C"))
     assert c.apply(s, c.TakeVP("C", 6)).tokens_of("C") == 1
 
 
@@ -210,11 +210,11 @@ def test_choson_scientist_example_2_a_tie_gives_c_no_power():
     """Chosŏn l.645 (EN, Example 2; FR l.182): A 1, B 2 and C 2 Scientists; C "may NOT
     benefit from the majority power … as he is tied for it by Player B"."""
     s = choson_turn({"A": {6: 1}, "B": {6: 2}, "C": {6: 2}}, first="C")
-    s = c.apply(s, c.Reveal("C", Area.of({"event": 3})))
+    s = c.apply(s, Reveal("C", Area.of({"event": 3})))
     assert not any(p.code == "take_vp" for p in c.powers(s))
     with pytest.raises(RuleError):
         c.apply(s, c.TakeVP("C", 6))
-    c.apply(s, c.EndTurn("C"))
+    c.apply(s, EndTurn("C"))
 
 
 @pytest.mark.parametrize(("trigger", "reach"), [(4, {3, 4, 5}), (5, {4, 5, 6}), (7, {6, 7, 8})],
@@ -224,13 +224,13 @@ def test_choson_sword_targets_list(trigger, reach):
     Gosu (#5) + Event = 4, 5 or 6; Hulk (#7) + Event = 6, 7 or 8 … cards of value 1, 2 and
     9 are immune to the Sword"."""
     s = choson_turn({"B": {v: 1 for v in range(1, 10)}}, first="A")
-    s = c.apply(s, c.Reveal("A", Area.of({trigger: 1, "event": 1})))
+    s = c.apply(s, Reveal("A", Area.of({trigger: 1, "event": 1})))
     for v in range(1, 10):
         if v in reach:
-            assert c.apply(s, c.Destroy("A", "B", v)).area("B")[v] == 0
+            assert c.apply(s, Destroy("A", "B", v)).area("B")[v] == 0
         else:
             with pytest.raises(RuleError):
-                c.apply(s, c.Destroy("A", "B", v))
+                c.apply(s, Destroy("A", "B", v))
     assert not reach & {1, 2, 9}
 
 
@@ -239,7 +239,7 @@ def test_choson_combination_3_never_with_a_watcher():
     to play a Watcher (#9) with the Event card"."""
     s = choson_turn({}, first="A")
     with pytest.raises(RuleError) as exc:
-        c.apply(s, c.Reveal("A", Area.of({9: 1, "event": 1})))
+        c.apply(s, Reveal("A", Area.of({9: 1, "event": 1})))
     assert exc.value.field == "cards"
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from companion.engine import koryo as k
 from companion.engine.errors import RuleError
-from companion.engine.majority import Area
+from companion.engine.majority import Area, EndRound, EndTurn, Reveal, StartRound
 from companion.journal import Journal
 from companion.session import Session
 
@@ -30,16 +30,16 @@ class Koryo:
 
 
 ACTIONS = [
-    k.StartRound(),
-    k.Reveal("Ana", Area.of({9: 1})),
-    k.EndTurn("Ana"),
-    k.Reveal("Ben", Area.of({8: 2})),
-    k.EndTurn("Ben"),
-    k.Reveal("Chloe", Area.of({7: 3})),
-    k.EndTurn("Chloe"),
-    k.EndRound(),
-    k.StartRound(),
-    k.Reveal("Ben", Area.of({6: 2})),  # round 2: Ben holds the first-player token
+    StartRound(),
+    Reveal("Ana", Area.of({9: 1})),
+    EndTurn("Ana"),
+    Reveal("Ben", Area.of({8: 2})),
+    EndTurn("Ben"),
+    Reveal("Chloe", Area.of({7: 3})),
+    EndTurn("Chloe"),
+    EndRound(),
+    StartRound(),
+    Reveal("Ben", Area.of({6: 2})),  # round 2: Ben holds the first-player token
 ]
 
 
@@ -58,7 +58,7 @@ def test_koryo_game_resumes_mid_round_after_restart(tmp_path):
         for action in ACTIONS:
             session.dispatch(action.to_dict())
         with pytest.raises(RuleError) as info:  # out of turn: refused, not journaled
-            session.dispatch(k.Reveal("Ana", Area.of({5: 1})).to_dict())
+            session.dispatch(Reveal("Ana", Area.of({5: 1})).to_dict())
         assert info.value.field == "player"
         assert len(journal.actions(session.game_id)) == len(ACTIONS)
     with Journal(path) as journal:
@@ -68,5 +68,5 @@ def test_koryo_game_resumes_mid_round_after_restart(tmp_path):
         assert resumed.state.area("Chloe") == Area.of({7: 3})
         assert resumed.undo() == ACTIONS[-1].to_dict()
         assert resumed.state == engine_state(len(ACTIONS) - 1)
-        resumed.dispatch(k.EndTurn("Ben").to_dict())
+        resumed.dispatch(EndTurn("Ben").to_dict())
         assert resumed.state.current_player == "Chloe"

@@ -12,43 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from companion.engine import majority as shared
 from companion.engine.errors import RuleError
-from companion.engine.majority import (
-    FAMILY_VALUES,
-    Action,
-    Area,
-    Destroy,
-    Discard,
-    EndRound,
-    EndTurn,
-    Family,
-    Kind,
-    LimitCheck,
-    Majority,
-    Power,
-    Protection,
-    Reveal,
-    SeatedTable,
-    StartRound,
-    Swap,
-    best,
-    card_name,
-    check_revealed,
-    check_within_limit,
-    deal,
-    discard_down,
-    family_value,
-    legal,
-    limit,
-    live_majority,
-    result_dict,
-    scoring_holders,
-    seat_players,
-    seated,
-    with_area,
-    with_tokens,
-)
-from companion.engine.majority import action_from_dict as _action_from_dict
+from companion.engine.majority import FAMILY_VALUES, Area, Family, Kind, Power
 
 GAME = "choson"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -100,7 +66,7 @@ EVENT_NAMES: dict[str, tuple[str, str, str, str]] = {
 
 def kind_name(kind: Kind, n: int = 2) -> str:
     """English name of a card kind, plural unless ``n`` is 1."""
-    return card_name(FAMILIES, EVENT_NAMES, kind, n)
+    return shared.card_name(FAMILIES, EVENT_NAMES, kind, n)
 
 
 # --------------------------------------------------------------------------- final scoring
@@ -168,7 +134,7 @@ def final_score(
     controls any family, they share the victory (our ruling)."""
     order = list(players)
     full = {p: areas.get(p, Area()) for p in order}
-    holders = scoring_holders(full, order)
+    holders = shared.scoring_holders(full, order)
     scores = []
     for p in order:
         families = tuple(v if holders[v] == p else 0 for v in FAMILY_VALUES)
@@ -186,7 +152,7 @@ def final_score(
                 legacy_bonus(base.total, len(order)),
             )
         scores.append(base)
-    tied = best({s.name: s.total for s in scores}, order)
+    tied = shared.best({s.name: s.total for s in scores}, order)
     winners, family = tied, None
     if len(tied) > 1:
         controlled = [v for v in FAMILY_VALUES if holders[v] in tied]
@@ -208,7 +174,7 @@ def result(
     the tie-break when players tied on the total."""
     final = final_score(players, areas, tokens, kept_events, first_player, yi_legacy)
     tie = {"tied": list(final.tied), "family": final.tie_break_family}
-    return result_dict(GAME, FAMILIES, final, areas, players,
+    return shared.result_dict(GAME, FAMILIES, final, areas, players,
                        tie_break=tie if len(final.tied) > 1 else None)
 
 
@@ -238,7 +204,7 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class State(SeatedTable):
+class State(shared.SeatedTable):
     """A Chosŏn game in progress. Seat-indexed tuples follow ``players`` (clockwise)."""
 
     vp_tokens: ClassVar[int] = VP_TOKENS
@@ -267,7 +233,7 @@ class State(SeatedTable):
 
 
 def new_game(players: Sequence[str], first_player: str | None = None) -> State:
-    names, first = seat_players(players, first_player, "Chosŏn", MIN_PLAYERS, MAX_PLAYERS)
+    names, first = shared.seat_players(players, first_player, "Chosŏn", MIN_PLAYERS, MAX_PLAYERS)
     zeros = tuple(0 for _ in names)
     return State(names, tuple(Area() for _ in names), zeros, zeros, first)
 
@@ -275,14 +241,14 @@ def new_game(players: Sequence[str], first_player: str | None = None) -> State:
 # -- queries ----------------------------------------------------------------------------------
 
 
-def majority_of(state: State, family: int) -> Majority:
+def majority_of(state: State, family: int) -> shared.Majority:
     """The live majority of ``family``: a tie goes to the owner of Yi's Shield when the
     shield is on that family."""
     breaker = state.shield[0] if state.shield and state.shield[1] == family else None
-    return live_majority(family, state.players, state.areas, breaker, SHIELD)
+    return shared.live_majority(family, state.players, state.areas, breaker, SHIELD)
 
 
-def majorities(state: State) -> dict[int, Majority]:
+def majorities(state: State) -> dict[int, shared.Majority]:
     return {v: majority_of(state, v) for v in FAMILY_VALUES}
 
 
@@ -304,21 +270,21 @@ def shielded(state: State, player: str, family: int) -> bool:
     return state.shield == (player, family)
 
 
-def limit_check(state: State) -> list[LimitCheck]:
+def limit_check(state: State) -> list[shared.LimitCheck]:
     """End phase: only characters count (kept events don't)."""
-    lim = limit(state.round)
+    lim = shared.limit(state.round)
     return [
-        LimitCheck(p, state.area(p).characters, lim, max(0, state.area(p).characters - lim))
+        shared.LimitCheck(p, state.area(p).characters, lim, max(0, state.area(p).characters - lim))
         for p in state.players
     ]
 
 
-def protections(state: State) -> list[Protection]:
+def protections(state: State) -> list[shared.Protection]:
     if state.shield is None:
         return []
     owner, family = state.shield
     name = FAMILIES[family].en_plural
-    return [Protection(
+    return [shared.Protection(
         owner, (LOBBY, FIREARM, SWORD, "riposte"), SHIELD,
         f"{owner}'s {name} cannot be targeted by Lobby, Firearm, Sword or ripostes — {SHIELD}",
         family,
@@ -417,7 +383,7 @@ def _turn_powers(state: State) -> list[Power]:
 # effect), Swap (Lobby), EndTurn, Discard and EndRound.
 
 
-class TimeTravel(Action, name="time_travel"):
+class TimeTravel(shared.Action, name="time_travel"):
     """Time Traveller majority: discard one to take the first-player token and 1 VP (from
     ``source``, another player, only when the bank is empty). Once per round."""
 
@@ -425,19 +391,19 @@ class TimeTravel(Action, name="time_travel"):
     source: str | None = None
 
 
-class NoTimeTravel(Action, name="no_time_travel"):
+class NoTimeTravel(shared.Action, name="no_time_travel"):
     """The Time Traveller majority lets the time-travel phase pass without travelling."""
 
     player: str
 
 
-class Riposte(Action, name="riposte"):
+class Riposte(shared.Action, name="riposte"):
     """Return Fire / Counter-Attack: the player just hit destroys the attacker's character."""
 
     player: str
 
 
-class TakeVP(Action, name="take_vp"):
+class TakeVP(shared.Action, name="take_vp"):
     """Oracle (3) or Scientist (6) majority: take the VP due; ``source`` names another
     player to take it from, allowed only when the bank is empty."""
 
@@ -446,13 +412,13 @@ class TakeVP(Action, name="take_vp"):
     source: str | None = None
 
 
-class KeepEvent(Action, name="keep_event"):
+class KeepEvent(shared.Action, name="keep_event"):
     """Gosu majority: keep one played event in front (+1 point at the end)."""
 
     player: str
 
 
-class MoveShield(Action, name="move_shield"):
+class MoveShield(shared.Action, name="move_shield"):
     """Yi majority: place or move Yi's Shield onto one of own families (once per turn)."""
 
     player: str
@@ -461,16 +427,17 @@ class MoveShield(Action, name="move_shield"):
 
 ACTIONS: dict[str, type] = {
     cls.name: cls
-    for cls in (StartRound, TimeTravel, NoTimeTravel, Reveal, Destroy, Swap, Riposte, TakeVP, KeepEvent,
-                MoveShield, EndTurn, Discard, EndRound)
+    for cls in (shared.StartRound, TimeTravel, NoTimeTravel, shared.Reveal, shared.Destroy,
+                shared.Swap, Riposte, TakeVP, KeepEvent, MoveShield, shared.EndTurn,
+                shared.Discard, shared.EndRound)
 }
 
 
-def action_from_dict(data: Mapping) -> Action:
-    return _action_from_dict(data, ACTIONS)
+def action_from_dict(data: Mapping) -> shared.Action:
+    return shared.action_from_dict(data, ACTIONS)
 
 
-def apply(state: State, action: Action) -> State:
+def apply(state: State, action: shared.Action) -> State:
     """The state after ``action``, or ``RuleError`` saying why the rules refuse it."""
     handler = _HANDLERS.get(type(action))
     if handler is None:
@@ -480,8 +447,8 @@ def apply(state: State, action: Action) -> State:
     return _settle_shield(handler(state, action))
 
 
-def is_legal(state: State, action: Action) -> bool:
-    return legal(apply, state, action)
+def is_legal(state: State, action: shared.Action) -> bool:
+    return shared.legal(apply, state, action)
 
 
 def score(state: State) -> FinalScore:
@@ -505,7 +472,7 @@ def _settle_shield(state: State) -> State:
 
 
 def _own_turn(state: State, player: str) -> None:
-    seated(state, player, "player")
+    shared.seated(state, player, "player")
     if state.phase == TIME_TRAVEL:
         raise RuleError("phase", f"{state.current_player} decides on time travel first",
                         code="time_travel_first", params={"player": state.current_player})
@@ -530,18 +497,18 @@ def _gain_vp(state: State, p: str, source: str | None) -> State:
         if state.bank == 0:
             raise RuleError("source", "the bank is empty: name the player to take the VP from",
                             code="source_needed")
-        return with_tokens(state, p, 1)
-    source = seated(state, source, "source")
+        return shared.with_tokens(state, p, 1)
+    source = shared.seated(state, source, "source")
     if state.bank:
         raise RuleError("source", "the bank still has VP tokens: take it from the bank",
                         code="source_bank")
     if source == p or state.tokens_of(source) == 0:
         raise RuleError("source", f"{source} has no VP token to give", code="no_vp",
                         params={"player": source})
-    return with_tokens(with_tokens(state, source, -1), p, 1)
+    return shared.with_tokens(shared.with_tokens(state, source, -1), p, 1)
 
 
-def _start_round(state: State, action: StartRound) -> State:
+def _start_round(state: State, action: shared.StartRound) -> State:
     if state.phase != SETUP:
         raise RuleError("phase", f"the round is not over (phase: {state.phase})",
                         code="round_not_over")
@@ -553,7 +520,7 @@ def _start_round(state: State, action: StartRound) -> State:
 
 def _time_traveller(state: State, player: str) -> str:
     """``player``, if they are the one the time-travel phase waits for."""
-    p = seated(state, player, "player")
+    p = shared.seated(state, player, "player")
     if holder(state, TIME_TRAVELLER) != p:
         raise RuleError("player", f"{p} does not hold the Time Traveller majority",
                         code="no_majority", params={"player": p, "family": TIME_TRAVELLER})
@@ -565,7 +532,7 @@ def _time_traveller(state: State, player: str) -> str:
 
 def _time_travel(state: State, action: TimeTravel) -> State:
     p = _time_traveller(state, action.player)
-    state = with_area(state, p, state.area(p).add(TIME_TRAVELLER, -1))
+    state = shared.with_area(state, p, state.area(p).add(TIME_TRAVELLER, -1))
     if action.source is not None or state.bank:
         # With the bank empty the VP MAY come from another player: taking none is legal.
         state = _gain_vp(state, p, action.source)
@@ -598,7 +565,7 @@ def combination(cards: Area) -> int:
                     code="not_a_combination")
 
 
-def _reveal(state: State, action: Reveal) -> State:
+def _reveal(state: State, action: shared.Reveal) -> State:
     p = action.player
     _own_turn(state, p)
     if state.turn.revealed:
@@ -609,14 +576,15 @@ def _reveal(state: State, action: Reveal) -> State:
     def in_play(kind: Kind) -> int:  # the events kept in front count against the deck's
         return sum(state.kept_events) if kind == EVENT else sum(a[kind] for a in state.areas)
 
-    check_revealed(cards, DECK, in_play, "Chosŏn", kind_name)
-    if cards.total > deal(state.round):
-        raise RuleError("cards", f"{cards.total} cards, but {deal(state.round)} were dealt",
-                        code="dealt", params={"total": cards.total, "dealt": deal(state.round)})
+    shared.check_revealed(cards, DECK, in_play, "Chosŏn", kind_name)
+    if cards.total > shared.deal(state.round):
+        raise RuleError("cards", f"{cards.total} cards, but {shared.deal(state.round)} were dealt",
+                        code="dealt",
+                        params={"total": cards.total, "dealt": shared.deal(state.round)})
     combo = combination(cards)
     character = cards.families()[0] if combo == 3 else None
     characters = Area.of({k: n for k, n in cards.items if isinstance(k, int)})
-    state = with_area(state, p, state.area(p).plus(characters))
+    state = shared.with_area(state, p, state.area(p).plus(characters))
     if combo == 4:
         state = replace(state, legacy=p)
     return _turn(state, revealed=True, combination=combo, character=character,
@@ -644,13 +612,13 @@ def _remove(state: State, owner: str, family: int, field: str) -> State:
     if state.area(owner)[family] == 0:
         raise RuleError(field, f"{owner} has no {kind_name(family, 1)} in play",
                         code="not_in_play", params={"player": owner, "family": family})
-    return with_area(state, owner, state.area(owner).add(family, -1))
+    return shared.with_area(state, owner, state.area(owner).add(family, -1))
 
 
-def _destroy(state: State, action: Destroy) -> State:
-    p, target = action.player, seated(state, action.target, "target")
+def _destroy(state: State, action: shared.Destroy) -> State:
+    p, target = action.player, shared.seated(state, action.target, "target")
     _own_turn(state, p)
-    family = family_value(action.family, "family")
+    family = shared.family_value(action.family, "family")
     character = state.turn.character or 0
     effect = EFFECTS.get(character)
     if effect not in (FIREARM, SWORD):
@@ -676,11 +644,12 @@ def _destroy(state: State, action: Destroy) -> State:
     return _turn(state, effect_uses=state.turn.effect_uses + 1, riposte=riposte)
 
 
-def _swap(state: State, action: Swap) -> State:
+def _swap(state: State, action: shared.Swap) -> State:
     p = action.player
     _own_turn(state, p)
-    a, b = seated(state, action.a, "a"), seated(state, action.b, "b")
-    fa, fb = family_value(action.a_family, "a_family"), family_value(action.b_family, "b_family")
+    a, b = shared.seated(state, action.a, "a"), shared.seated(state, action.b, "b")
+    fa = shared.family_value(action.a_family, "a_family")
+    fb = shared.family_value(action.b_family, "b_family")
     _use_effect(state, p, LOBBY)
     if a == b:
         raise RuleError("b", "Lobby swaps cards between two different players", code="swap_same")
@@ -688,13 +657,13 @@ def _swap(state: State, action: Swap) -> State:
     _not_shielded(state, b, fb, "b_family")
     state = _remove(state, a, fa, "a_family")
     state = _remove(state, b, fb, "b_family")
-    state = with_area(state, a, state.area(a).add(fb))
-    state = with_area(state, b, state.area(b).add(fa))
+    state = shared.with_area(state, a, state.area(a).add(fb))
+    state = shared.with_area(state, b, state.area(b).add(fa))
     return _turn(state, effect_uses=state.turn.effect_uses + 1)
 
 
 def _riposte(state: State, action: Riposte) -> State:
-    p = seated(state, action.player, "player")
+    p = shared.seated(state, action.player, "player")
     t = state.turn
     if t.riposte is None or t.riposte[0] != p:
         raise RuleError("player", f"{p} has no riposte to make now", code="no_riposte",
@@ -740,7 +709,7 @@ def _keep_event(state: State, action: KeepEvent) -> State:
 def _move_shield(state: State, action: MoveShield) -> State:
     p = action.player
     _own_turn(state, p)
-    family = family_value(action.family, "family")
+    family = shared.family_value(action.family, "family")
     if holder(state, YI) != p:
         raise RuleError("player", f"{p} does not hold the Yi majority", code="no_majority",
                         params={"player": p, "family": YI})
@@ -754,7 +723,7 @@ def _move_shield(state: State, action: MoveShield) -> State:
     return _turn(replace(state, shield=(p, family)), shield_moved=True)
 
 
-def _end_turn(state: State, action: EndTurn) -> State:
+def _end_turn(state: State, action: shared.EndTurn) -> State:
     p = action.player
     _own_turn(state, p)
     for due, family in ((_oracle_due, ORACLE), (_scientist_due, SCIENTIST)):
@@ -766,22 +735,22 @@ def _end_turn(state: State, action: EndTurn) -> State:
     return replace(state, phase=phase, turn_index=nxt, turn=Turn())
 
 
-def _discard(state: State, action: Discard) -> State:
-    p = seated(state, action.player, "player")
+def _discard(state: State, action: shared.Discard) -> State:
+    p = shared.seated(state, action.player, "player")
     if state.phase != END:
         raise RuleError("phase", "cards are discarded to the limit in the end phase",
                         code="discard_phase")
-    family = family_value(action.family, "family")
+    family = shared.family_value(action.family, "family")
     check = next(c for c in limit_check(state) if c.player == p)
-    return discard_down(state, p, family, action.count, check, kind_name,
+    return shared.discard_down(state, p, family, action.count, check, kind_name,
                         characters=True)
 
 
-def _end_round(state: State, action: EndRound) -> State:
+def _end_round(state: State, action: shared.EndRound) -> State:
     if state.phase != END:
         raise RuleError("phase", f"the round is not at its end phase (phase: {state.phase})",
                         code="round_not_ending")
-    check_within_limit(limit_check(state), characters=True)
+    shared.check_within_limit(limit_check(state), characters=True)
     if state.round == ROUNDS:
         # The token passes "and a new round begins": after round 8 none does, so it stays.
         return replace(state, phase=OVER, turn_index=0, turn=Turn())
@@ -790,8 +759,9 @@ def _end_round(state: State, action: EndRound) -> State:
 
 
 _HANDLERS: dict[type, Callable[[State, Any], State]] = {
-    StartRound: _start_round, TimeTravel: _time_travel, NoTimeTravel: _no_time_travel,
-    Reveal: _reveal, Destroy: _destroy,
-    Swap: _swap, Riposte: _riposte, TakeVP: _take_vp, KeepEvent: _keep_event,
-    MoveShield: _move_shield, EndTurn: _end_turn, Discard: _discard, EndRound: _end_round,
+    shared.StartRound: _start_round, TimeTravel: _time_travel, NoTimeTravel: _no_time_travel,
+    shared.Reveal: _reveal, shared.Destroy: _destroy,
+    shared.Swap: _swap, Riposte: _riposte, TakeVP: _take_vp, KeepEvent: _keep_event,
+    MoveShield: _move_shield, shared.EndTurn: _end_turn, shared.Discard: _discard,
+    shared.EndRound: _end_round,
 }

@@ -13,43 +13,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
+from companion.engine import majority as shared
 from companion.engine.errors import RuleError
-from companion.engine.majority import (
-    FAMILY_VALUES,
-    Action,
-    Area,
-    Destroy,
-    Discard,
-    EndRound,
-    EndTurn,
-    Family,
-    Kind,
-    LimitCheck,
-    Majority,
-    Power,
-    Protection,
-    Reveal,
-    SeatedTable,
-    StartRound,
-    Swap,
-    best,
-    card_name,
-    check_revealed,
-    check_within_limit,
-    deal,
-    discard_down,
-    family_value,
-    legal,
-    limit,
-    majority,
-    result_dict,
-    scoring_holders,
-    seat_players,
-    seated,
-    with_area,
-    with_tokens,
-)
-from companion.engine.majority import action_from_dict as _action_from_dict
+from companion.engine.majority import FAMILY_VALUES, Area, Family, Kind, Power
 
 GAME = "koryo"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -96,7 +62,7 @@ KINDS: tuple[Kind, ...] = (*FAMILY_VALUES, *EVENTS)
 
 def kind_name(kind: Kind, n: int = 2) -> str:
     """English name of a card kind, plural unless ``n`` is 1."""
-    return card_name(FAMILIES, EVENT_NAMES, kind, n)
+    return shared.card_name(FAMILIES, EVENT_NAMES, kind, n)
 
 
 # --------------------------------------------------------------------------- final scoring
@@ -136,7 +102,7 @@ def final_score(
     nothing, the Omniscient does not break them); −1 per event in front; +1 per VP token."""
     order = list(players)
     full = {p: areas.get(p, Area()) for p in order}
-    holders = scoring_holders(full, order)
+    holders = shared.scoring_holders(full, order)
     scores = tuple(
         PlayerScore(
             name=p,
@@ -146,7 +112,7 @@ def final_score(
         )
         for p in order
     )
-    winners = best({s.name: s.total for s in scores}, order)
+    winners = shared.best({s.name: s.total for s in scores}, order)
     return FinalScore(scores, holders, winners)
 
 
@@ -154,7 +120,7 @@ def result(
     players: Sequence[str], areas: Mapping[str, Area], tokens: Mapping[str, int]
 ) -> dict:
     """The final score JSON-ready (``companion score --json``, the game's final view)."""
-    return result_dict(GAME, FAMILIES, final_score(players, areas, tokens), areas, players)
+    return shared.result_dict(GAME, FAMILIES, final_score(players, areas, tokens), areas, players)
 
 
 # --------------------------------------------------------------------------- in-game state
@@ -175,7 +141,7 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class State(SeatedTable):
+class State(shared.SeatedTable):
     """A Koryŏ game in progress. Seat-indexed tuples follow ``players`` (clockwise)."""
 
     vp_tokens: ClassVar[int] = VP_TOKENS
@@ -200,7 +166,7 @@ class State(SeatedTable):
 
 def new_game(players: Sequence[str], first_player: str | None = None) -> State:
     """A game before round 1: empty areas, the 8 VP tokens in the bank."""
-    names, first = seat_players(players, first_player, "Koryŏ", MIN_PLAYERS, MAX_PLAYERS)
+    names, first = shared.seat_players(players, first_player, "Koryŏ", MIN_PLAYERS, MAX_PLAYERS)
     return State(names, tuple(Area() for _ in names), tuple(0 for _ in names), first)
 
 
@@ -216,22 +182,22 @@ def _omniscient(players: tuple[str, ...], areas: tuple[Area, ...]) -> str | None
     return next((p for p, a in zip(players, areas, strict=True) if a[OMNISCIENT]), None)
 
 
-def majority_of(state: State, family: int) -> Majority:
+def majority_of(state: State, family: int) -> shared.Majority:
     """The live majority of ``family`` during the rounds: ties go to the Omniscient holder."""
     return _majority(state.players, state.areas, family)
 
 
 @lru_cache(maxsize=1024)
-def _majority(players: tuple[str, ...], areas: tuple[Area, ...], family: int) -> Majority:
+def _majority(players: tuple[str, ...], areas: tuple[Area, ...], family: int) -> shared.Majority:
     """Remembered for the tables seen last: one state's powers, limits, protections and
     view ask for the same majorities many times, and most actions leave the areas as
     they were."""
     counts = {p: a[family] for p, a in zip(players, areas, strict=True)}
     breaker = _omniscient(players, areas)
-    return majority(family, counts, players, breaker, FAMILIES[OMNISCIENT].en)
+    return shared.majority(family, counts, players, breaker, FAMILIES[OMNISCIENT].en)
 
 
-def majorities(state: State) -> dict[int, Majority]:
+def majorities(state: State) -> dict[int, shared.Majority]:
     return {v: majority_of(state, v) for v in FAMILY_VALUES}
 
 
@@ -244,7 +210,7 @@ def round_limit(state: State, player: str) -> int:
     return _limit_checks(state.players, state.areas, state.round)[state.seat(player)].limit
 
 
-def limit_check(state: State) -> list[LimitCheck]:
+def limit_check(state: State) -> list[shared.LimitCheck]:
     """End phase: every card counts (events too), but only characters can be discarded."""
     return list(_limit_checks(state.players, state.areas, state.round))
 
@@ -252,16 +218,17 @@ def limit_check(state: State) -> list[LimitCheck]:
 @lru_cache(maxsize=256)
 def _limit_checks(
     players: tuple[str, ...], areas: tuple[Area, ...], round_no: int
-) -> tuple[LimitCheck, ...]:
+) -> tuple[shared.LimitCheck, ...]:
     senators = _majority(players, areas, SENATOR).holder
     return tuple(
         _limit_of(round_no, senators, p, area) for p, area in zip(players, areas, strict=True)
     )
 
 
-def _limit_of(round_no: int, senators: str | None, player: str, area: Area) -> LimitCheck:
-    lim = limit(round_no) + (2 if senators == player else 0)  # the Senator majority: +2
-    return LimitCheck(player, area.total, lim, min(area.characters, max(0, area.total - lim)))
+def _limit_of(round_no: int, senators: str | None, player: str, area: Area) -> shared.LimitCheck:
+    lim = shared.limit(round_no) + (2 if senators == player else 0)  # the Senator majority: +2
+    excess = min(area.characters, max(0, area.total - lim))
+    return shared.LimitCheck(player, area.total, lim, excess)
 
 
 def barbarian_proof(state: State, player: str) -> bool:
@@ -287,14 +254,14 @@ def lobbying_targets(state: State) -> list[str]:
     return [q for q in state.players if not lobbying_proof(state, q) and state.area(q).characters]
 
 
-def protections(state: State) -> list[Protection]:
+def protections(state: State) -> list[shared.Protection]:
     out = []
     for p in state.players:
         if barbarian_proof(state, p):
-            out.append(Protection(p, (BARBARIAN,), "Guardian majority",
+            out.append(shared.Protection(p, (BARBARIAN,), "Guardian majority",
                                   f"{p} cannot be targeted by Barbarians — Guardians", GUARDIAN))
         if lobbying_proof(state, p):
-            out.append(Protection(p, (LOBBYING,), "Spy majority without a Guardian",
+            out.append(shared.Protection(p, (LOBBYING,), "Spy majority without a Guardian",
                                   f"{p} cannot be targeted by Lobbying — Spies", SPY))
     return out
 
@@ -355,20 +322,20 @@ def _turn_powers(state: State) -> list[Power]:
 # (never events) and EndRound (the first-player token passes).
 
 
-class TakeVP(Action, name="take_vp"):
+class TakeVP(shared.Action, name="take_vp"):
     """Banker majority: take 1 VP token from the bank (once per own turn)."""
 
     player: str
 
 
-class StealVP(Action, name="steal_vp"):
+class StealVP(shared.Action, name="steal_vp"):
     """Spy majority: steal 1 VP token from another player (once per own turn)."""
 
     player: str
     victim: str
 
 
-class DestroyEvent(Action, name="destroy_event"):
+class DestroyEvent(shared.Action, name="destroy_event"):
     """Priest majority: destroy one of own events (once per own turn)."""
 
     player: str
@@ -377,16 +344,16 @@ class DestroyEvent(Action, name="destroy_event"):
 
 ACTIONS: dict[str, type] = {
     cls.name: cls
-    for cls in (StartRound, Reveal, Destroy, Swap, TakeVP, StealVP, DestroyEvent, EndTurn,
-                Discard, EndRound)
+    for cls in (shared.StartRound, shared.Reveal, shared.Destroy, shared.Swap, TakeVP, StealVP,
+                DestroyEvent, shared.EndTurn, shared.Discard, shared.EndRound)
 }
 
 
-def action_from_dict(data: Mapping) -> Action:
-    return _action_from_dict(data, ACTIONS)
+def action_from_dict(data: Mapping) -> shared.Action:
+    return shared.action_from_dict(data, ACTIONS)
 
 
-def apply(state: State, action: Action) -> State:
+def apply(state: State, action: shared.Action) -> State:
     """The state after ``action``, or ``RuleError`` saying why the rules refuse it."""
     handler = _HANDLERS.get(type(action))
     if handler is None:
@@ -394,8 +361,8 @@ def apply(state: State, action: Action) -> State:
     return handler(state, action)
 
 
-def is_legal(state: State, action: Action) -> bool:
-    return legal(apply, state, action)
+def is_legal(state: State, action: shared.Action) -> bool:
+    return shared.legal(apply, state, action)
 
 
 def score(state: State) -> FinalScore:
@@ -410,7 +377,7 @@ def score(state: State) -> FinalScore:
 
 
 def _own_turn(state: State, player: str) -> None:
-    seated(state, player, "player")
+    shared.seated(state, player, "player")
     if state.phase not in (ORDERS, MAIN):
         raise RuleError("player", f"not the main phase (phase: {state.phase})",
                         code="not_main_phase")
@@ -430,13 +397,13 @@ def _majority_power(state: State, player: str, family: int, power: str) -> None:
                         code="power_used", params={"player": player, "family": family})
 
 
-def _start_round(state: State, action: StartRound) -> State:
+def _start_round(state: State, action: shared.StartRound) -> State:
     if state.phase != SETUP:
         raise RuleError("phase", f"the round is not over (phase: {state.phase})",
                         code="round_not_over")
     r = state.round + 1
     b = holder(state, BROADCASTER)
-    deals = tuple(deal(r) + (1 if p == b else 0) for p in state.players)
+    deals = tuple(shared.deal(r) + (1 if p == b else 0) for p in state.players)
     return replace(state, round=r, phase=ORDERS, deals=deals,
                    ship_owner=holder(state, SHIP_OWNER), turn_index=0, turn=Turn())
 
@@ -453,14 +420,14 @@ def order_refusal(cards: Area, may_mix: bool) -> str | None:
     return "an order is identical cards only: one family or one event type"
 
 
-def _reveal(state: State, action: Reveal) -> State:
+def _reveal(state: State, action: shared.Reveal) -> State:
     p = action.player
     _own_turn(state, p)
     if state.turn.revealed:
         raise RuleError("player", f"{p} has already revealed this turn",
                         code="already_revealed", params={"player": p})
     cards = action.cards
-    check_revealed(cards, DECK, lambda kind: sum(a[kind] for a in state.areas), "Koryŏ",
+    shared.check_revealed(cards, DECK, lambda kind: sum(a[kind] for a in state.areas), "Koryŏ",
                    kind_name)
     dealt = state.deals[state.seat(p)]
     if cards.total > dealt:
@@ -473,7 +440,7 @@ def _reveal(state: State, action: Reveal) -> State:
                         else "order_identical")
     turn = replace(state.turn, revealed=True, barbarians=cards[BARBARIAN],
                    lobbyings=cards[LOBBYING])
-    state = with_area(state, p, state.area(p).plus(cards))
+    state = shared.with_area(state, p, state.area(p).plus(cards))
     return replace(state, phase=MAIN, turn=turn)
 
 
@@ -481,13 +448,13 @@ def _take_character(state: State, owner: str, family: int, field: str) -> State:
     if state.area(owner)[family] == 0:
         raise RuleError(field, f"{owner} has no {kind_name(family, 1)} in play",
                         code="not_in_play", params={"player": owner, "family": family})
-    return with_area(state, owner, state.area(owner).add(family, -1))
+    return shared.with_area(state, owner, state.area(owner).add(family, -1))
 
 
-def _destroy(state: State, action: Destroy) -> State:
-    p, target = action.player, seated(state, action.target, "target")
+def _destroy(state: State, action: shared.Destroy) -> State:
+    p, target = action.player, shared.seated(state, action.target, "target")
     _own_turn(state, p)
-    family = family_value(action.family, "family")
+    family = shared.family_value(action.family, "family")
     if state.turn.barbarians == 0:
         raise RuleError("player", f"{p} has no Barbarian to resolve this turn",
                         code="no_barbarian", params={"player": p})
@@ -503,11 +470,12 @@ def _destroy(state: State, action: Destroy) -> State:
                    turn=replace(state.turn, barbarians=state.turn.barbarians - 1))
 
 
-def _swap(state: State, action: Swap) -> State:
+def _swap(state: State, action: shared.Swap) -> State:
     p = action.player
     _own_turn(state, p)
-    a, b = seated(state, action.a, "a"), seated(state, action.b, "b")
-    fa, fb = family_value(action.a_family, "a_family"), family_value(action.b_family, "b_family")
+    a, b = shared.seated(state, action.a, "a"), shared.seated(state, action.b, "b")
+    fa = shared.family_value(action.a_family, "a_family")
+    fb = shared.family_value(action.b_family, "b_family")
     if state.turn.lobbyings == 0:
         raise RuleError("player", f"{p} has no Lobbying to resolve this turn",
                         code="no_lobbying", params={"player": p})
@@ -521,8 +489,8 @@ def _swap(state: State, action: Swap) -> State:
                             params={"player": who})
     state = _take_character(state, a, fa, "a_family")
     state = _take_character(state, b, fb, "b_family")
-    state = with_area(state, a, state.area(a).add(fb))
-    state = with_area(state, b, state.area(b).add(fa))
+    state = shared.with_area(state, a, state.area(a).add(fb))
+    state = shared.with_area(state, b, state.area(b).add(fa))
     return replace(state, phase=MAIN,
                    turn=replace(state.turn, lobbyings=state.turn.lobbyings - 1))
 
@@ -537,11 +505,11 @@ def _take_vp(state: State, action: TakeVP) -> State:
     _majority_power(state, p, BANKER, "banker")
     if state.bank == 0:
         raise RuleError("player", "the bank has no VP token left", code="bank_empty")
-    return _use(with_tokens(state, p, 1), "banker")
+    return _use(shared.with_tokens(state, p, 1), "banker")
 
 
 def _steal_vp(state: State, action: StealVP) -> State:
-    p, victim = action.player, seated(state, action.victim, "victim")
+    p, victim = action.player, shared.seated(state, action.victim, "victim")
     _own_turn(state, p)
     _majority_power(state, p, SPY, "spy")
     if victim == p:
@@ -549,7 +517,7 @@ def _steal_vp(state: State, action: StealVP) -> State:
     if state.tokens_of(victim) == 0:
         raise RuleError("victim", f"{victim} has no VP token", code="no_vp",
                         params={"player": victim})
-    return _use(with_tokens(with_tokens(state, victim, -1), p, 1), "spy")
+    return _use(shared.with_tokens(shared.with_tokens(state, victim, -1), p, 1), "spy")
 
 
 def _destroy_event(state: State, action: DestroyEvent) -> State:
@@ -562,10 +530,10 @@ def _destroy_event(state: State, action: DestroyEvent) -> State:
     if state.area(p)[action.event] == 0:
         raise RuleError("event", f"{p} has no {kind_name(action.event, 1)} in front of them",
                         code="no_event", params={"player": p, "event": action.event})
-    return _use(with_area(state, p, state.area(p).add(action.event, -1)), "priest")
+    return _use(shared.with_area(state, p, state.area(p).add(action.event, -1)), "priest")
 
 
-def _end_turn(state: State, action: EndTurn) -> State:
+def _end_turn(state: State, action: shared.EndTurn) -> State:
     _own_turn(state, action.player)
     nxt = state.turn_index + 1
     if nxt == len(state.players):
@@ -573,25 +541,25 @@ def _end_turn(state: State, action: EndTurn) -> State:
     return replace(state, phase=MAIN, turn_index=nxt, turn=Turn())
 
 
-def _discard(state: State, action: Discard) -> State:
-    p = seated(state, action.player, "player")
+def _discard(state: State, action: shared.Discard) -> State:
+    p = shared.seated(state, action.player, "player")
     if state.phase != END:
         raise RuleError("phase", "cards are discarded to the limit in the end phase",
                         code="discard_phase")
     if action.family in EVENTS:
         raise RuleError("family", "events can never be discarded to the limit (only a Priest "
                                   "majority destroys them)", code="discard_event")
-    family = family_value(action.family, "family")
+    family = shared.family_value(action.family, "family")
     check = _limit_of(state.round, holder(state, SENATOR), p, state.area(p))
-    return discard_down(state, p, family, action.count, check, kind_name,
+    return shared.discard_down(state, p, family, action.count, check, kind_name,
                         characters=False)
 
 
-def _end_round(state: State, action: EndRound) -> State:
+def _end_round(state: State, action: shared.EndRound) -> State:
     if state.phase != END:
         raise RuleError("phase", f"the round is not at its end phase (phase: {state.phase})",
                         code="round_not_ending")
-    check_within_limit(limit_check(state), characters=False)
+    shared.check_within_limit(limit_check(state), characters=False)
     first = (state.first + 1) % len(state.players)
     phase = OVER if state.round == ROUNDS else SETUP
     return replace(state, first=first, phase=phase, deals=(), ship_owner=None, turn_index=0,
@@ -599,7 +567,7 @@ def _end_round(state: State, action: EndRound) -> State:
 
 
 _HANDLERS: dict[type, Callable[[State, Any], State]] = {
-    StartRound: _start_round, Reveal: _reveal, Destroy: _destroy, Swap: _swap,
-    TakeVP: _take_vp, StealVP: _steal_vp, DestroyEvent: _destroy_event, EndTurn: _end_turn,
-    Discard: _discard, EndRound: _end_round,
+    shared.StartRound: _start_round, shared.Reveal: _reveal, shared.Destroy: _destroy,
+    shared.Swap: _swap, TakeVP: _take_vp, StealVP: _steal_vp, DestroyEvent: _destroy_event,
+    shared.EndTurn: _end_turn, shared.Discard: _discard, shared.EndRound: _end_round,
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import choson
-from companion.engine.majority import Power
+from companion.engine.majority import Power, deal
 from companion.games.majority import MajorityGame
 
 EFFECT_CODES = (choson.LOBBY, choson.FIREARM, choson.SWORD)
@@ -20,7 +20,7 @@ class ChosonGame(MajorityGame):
         shield = state.shield
         return {
             # No Broadcaster in Chosŏn: everyone is dealt the season's count.
-            "deals": {p: choson.deal(state.round) for p in players} if state.round else {},
+            "deals": {p: deal(state.round) for p in players} if state.round else {},
             "kept_events": dict(zip(players, state.kept_events, strict=True)),
             "shield": None if shield is None else {"player": shield[0], "family": shield[1]},
             "legacy": state.legacy,

@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import Any
 
 from companion.engine.errors import RuleError
-from companion.engine.majority import FAMILY_VALUES, Power, plain
+from companion.engine.majority import FAMILY_VALUES, Power, deal, limit, plain
 from companion.games.seating import check_setup, seat_indexes
 from companion.seat import Light
 
@@ -82,7 +82,7 @@ class MajorityGame:
         round about to start, as the first player's prompt names it."""
         n = min(state.round + 1, self.engine.ROUNDS) if state.phase == "setup" else state.round
         n = max(n, 1)
-        return {"round": n, "deal": self.engine.deal(n), "limit": self.engine.limit(n)}
+        return {"round": n, "deal": deal(n), "limit": limit(n)}
 
     def public_view(self, table: SeatedState) -> dict:
         """Everything the screens and lights show, JSON-ready (nothing here is secret)."""
@@ -95,8 +95,8 @@ class MajorityGame:
             "round": s.round,
             "rounds": e.ROUNDS,
             "phase": s.phase,
-            "deal": e.deal(s.round) if s.round else None,
-            "limit": e.limit(s.round) if s.round else None,
+            "deal": deal(s.round) if s.round else None,
+            "limit": limit(s.round) if s.round else None,
             # the round the table is in (between rounds: the one about to start) and its
             # season card, one round number for every line of the screen
             "season": self.season(s),
