@@ -61,6 +61,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         if only is None or name == only:
+            # A command's module is loaded only when its parser is needed (start-up).
             mod = importlib.import_module(f"companion.commands.{module}")
             mod.add_arguments(p)
             p.epilog = getattr(mod, "EXAMPLES", None)  # what a user types, and what follows

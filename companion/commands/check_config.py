@@ -62,7 +62,7 @@ def _undrawable_names(doc: Document) -> list[tuple[str, tuple[int, str]]]:
     import os
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from companion.ui.theme import missing_glyphs
+    from companion.ui.theme import missing_glyphs  # pygame, only when the check needs it
 
     seats = doc.data.get("seats") if isinstance(doc.data, dict) else None
     out = []

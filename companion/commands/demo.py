@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # headless unless told otherwise
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from companion.ui.demo import run_demo
+    from companion.ui.demo import run_demo  # pygame, after the variables it reads are set
 
     ctx = run_demo(args.out, size, args.lang, args.rotation)
     print(f"{args.out}: {len(ctx.shots)} screenshots and transcript.txt")

@@ -17,7 +17,7 @@ from companion.journal import JournalError
 
 
 def _bgstats_links(games: list[history.GameResult]) -> str:
-    from companion import bgstats
+    from companion import bgstats  # loaded on use (start-up of every other format)
 
     return "".join(bgstats.link(g) + "\n" for g in games)
 
@@ -25,7 +25,7 @@ def _bgstats_links(games: list[history.GameResult]) -> str:
 def _bgstats_json(games: list[history.GameResult]) -> str:
     import json
 
-    from companion import bgstats
+    from companion import bgstats  # loaded on use (start-up of every other format)
 
     return json.dumps([bgstats.play(g) for g in games], ensure_ascii=False, indent=2) + "\n"
 

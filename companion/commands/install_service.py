@@ -305,7 +305,7 @@ def data_dir_of(home: Path) -> Path:
     """Where the kiosk of the account at ``home`` keeps its data: its configuration's
     ``data_dir`` when it names one, else ``~/.local/share/companion``. A configuration
     that doesn't load is a ``SourceError`` (the kiosk could not start with it either)."""
-    from companion.config import load_config
+    from companion.config import load_config  # loaded on use (start-up of the command)
 
     with _as_seen_from(home):
         config = home / ".config" / "companion" / "config.yaml"

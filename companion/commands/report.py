@@ -27,6 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Loaded on use: `companion --help` imports every command module (start-up).
     import json
     from datetime import date
 

@@ -103,6 +103,8 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         "configuration %s: %d seats, backend %s", path, len(config.seats), config.hardware.backend
     )
 
+    # The kiosk's modules, loaded on use (pygame after the variable it reads is set; the
+    # other commands and `companion --help` don't load them: start-up).
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 

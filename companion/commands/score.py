@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(game, str) or game not in GAMES:
             raise RuleError("game", f"{shown(game)} is not a game this command scores ({known})",
                             code="not_scored_here", params={"game": shown(game), "games": known})
+        # Only the file's game's reader and engine are loaded (start-up).
         module = importlib.import_module(f"companion.tables.{GAMES[game]}")
         result = module.score(data)
     except RuleError as exc:

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.engine.errors import RuleError
 from companion.engine.majority import FAMILY_VALUES, Power, deal, limit, plain
+from companion.games import acting_player
 from companion.games.seating import check_setup, seat_indexes
 from companion.seat import Light
 
@@ -30,18 +31,6 @@ class SeatedState:
 
     seats: tuple[int, ...]
     state: Any
-
-
-def round_number(view: Mapping) -> int:
-    """The round the table is in: between rounds (phase ``setup``) the one about to start,
-    as the first player's prompt says it ("Cleo starts round 6"). One number everywhere."""
-    return view["season"]["round"]
-
-
-def acting_player(view: Mapping) -> str:
-    """Who acts now: the current player during a turn, else the first player (who starts
-    and closes the round)."""
-    return view["current_player"] or view["first_player"]
 
 
 class MajorityGame:

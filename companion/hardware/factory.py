@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from companion.hardware.base import NoHardware, SeatBackend
+from companion.hardware.profile import load_profile, profile_path
 from companion.hardware.sim import SimBackend
 
 log = logging.getLogger(__name__)
@@ -39,11 +40,9 @@ def open_backend(config: Any) -> tuple[SeatBackend, str | None]:
 
 
 def _open_gpio(config: Any) -> tuple[SeatBackend, str | None]:
-    from companion.hardware.profile import load_profile, profile_path
-
     hw = config.hardware
     profile = load_profile(hw.profile or profile_path("gpio-5-seats"))
-    try:
+    try:  # gpiozero, a Pi-only library: imported only when chosen
         from companion.hardware.gpio import GpioBackend
     except ModuleNotFoundError as exc:
         if exc.name != "gpiozero":
@@ -64,7 +63,7 @@ def _open_gpio(config: Any) -> tuple[SeatBackend, str | None]:
 
 def _open_serial(config: Any) -> tuple[SeatBackend, str | None]:
     hw = config.hardware
-    try:
+    try:  # pyserial, an optional library: imported only when chosen
         from companion.hardware.serial_pad import WAITING_FOR_PAD, SerialBackend, find_pad_port
     except ModuleNotFoundError as exc:
         if exc.name != "serial":

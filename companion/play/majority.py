@@ -20,8 +20,8 @@ import logging
 from dataclasses import dataclass, field
 
 from companion.engine.errors import RuleError
-from companion.games import rules_for
-from companion.games.majority import MajorityGame, acting_player
+from companion.games import acting_player, rules_for
+from companion.games.majority import MajorityGame
 from companion.history import GameResult, result_of
 from companion.journal import Journal
 from companion.play import FollowsSession
