@@ -175,7 +175,7 @@ def result(
     final = final_score(players, areas, tokens, kept_events, first_player, yi_legacy)
     tie = {"tied": list(final.tied), "family": final.tie_break_family}
     return shared.result_dict(GAME, FAMILIES, final, areas, players,
-                       tie_break=tie if len(final.tied) > 1 else None)
+                              tie_break=tie if len(final.tied) > 1 else None)
 
 
 # --------------------------------------------------------------------------- in-game state
@@ -743,7 +743,7 @@ def _discard(state: State, action: shared.Discard) -> State:
     family = shared.family_value(action.family, "family")
     check = next(c for c in limit_check(state) if c.player == p)
     return shared.discard_down(state, p, family, action.count, check, kind_name,
-                        characters=True)
+                               characters=True)
 
 
 def _end_round(state: State, action: shared.EndRound) -> State:

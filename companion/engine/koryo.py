@@ -258,11 +258,12 @@ def protections(state: State) -> list[shared.Protection]:
     out = []
     for p in state.players:
         if barbarian_proof(state, p):
-            out.append(shared.Protection(p, (BARBARIAN,), "Guardian majority",
-                                  f"{p} cannot be targeted by Barbarians — Guardians", GUARDIAN))
+            out.append(shared.Protection(
+                p, (BARBARIAN,), "Guardian majority",
+                f"{p} cannot be targeted by Barbarians — Guardians", GUARDIAN))
         if lobbying_proof(state, p):
             out.append(shared.Protection(p, (LOBBYING,), "Spy majority without a Guardian",
-                                  f"{p} cannot be targeted by Lobbying — Spies", SPY))
+                                         f"{p} cannot be targeted by Lobbying — Spies", SPY))
     return out
 
 
@@ -428,7 +429,7 @@ def _reveal(state: State, action: shared.Reveal) -> State:
                         code="already_revealed", params={"player": p})
     cards = action.cards
     shared.check_revealed(cards, DECK, lambda kind: sum(a[kind] for a in state.areas), "Koryŏ",
-                   kind_name)
+                          kind_name)
     dealt = state.deals[state.seat(p)]
     if cards.total > dealt:
         raise RuleError("cards", f"{cards.total} cards, but {p} was dealt {dealt}",
@@ -552,7 +553,7 @@ def _discard(state: State, action: shared.Discard) -> State:
     family = shared.family_value(action.family, "family")
     check = _limit_of(state.round, holder(state, SENATOR), p, state.area(p))
     return shared.discard_down(state, p, family, action.count, check, kind_name,
-                        characters=False)
+                               characters=False)
 
 
 def _end_round(state: State, action: shared.EndRound) -> State:

@@ -6,8 +6,8 @@ and every rule of what a press or a tap means lives here:
   **B** = the card entry, **C** = the powers, each from the seat whose turn it is (the
   first player's seat between turns); a press from another seat is refused;
 - a **long press** asks for an undo, only from the seat that made the last action (a
-  watching seat can't undo someone's move; after a resume too); that seat's second long press (or the screen's
-  Undo, itself two taps) carries it out;
+  watching seat can't undo someone's move; after a resume too); that seat's second long
+  press (or the screen's Undo, itself two taps) carries it out;
 - a card count the deck or the deal cannot have is refused as it is entered; an order not
   yet legal (a combination being built) is let through, the reveal checks it;
 - the seats' lights come from the view (``MajorityGame.lights``); a game over is recorded
