@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.cli import main
-from companion.engine import kd_vote as kd
+from companion.engine import kd_vote
 from companion.engine.kd_kingdom import RESOURCES
 from companion.games.kings_dilemma import KingsDilemma, SeatPads, lights, new_night
 from companion.journal import Journal
@@ -100,8 +100,8 @@ def test_two_ballots_look_the_same_until_the_last_lock_then_all_revealed_at_once
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 4), st.sampled_from(kd.CHOICES), st.integers(1, 8),
-       st.sampled_from(kd.CHOICES), st.integers(1, 8), st.sets(st.integers(0, 4), max_size=4))
+@given(st.integers(0, 4), st.sampled_from(kd_vote.CHOICES), st.integers(1, 8),
+       st.sampled_from(kd_vote.CHOICES), st.integers(1, 8), st.sets(st.integers(0, 4), max_size=4))
 def test_any_two_ballots_of_a_seat_give_equal_views_and_lights(seat, c1, n1, c2, n2, others):
     """Property, on the rules object: whatever ballot a seat locks (and whichever other
     seats have locked, short of everyone), the public view and the lights are equal."""
@@ -113,11 +113,11 @@ def test_any_two_ballots_of_a_seat_give_equal_views_and_lights(seat, c1, n1, c2,
 
     def lock(state, who, choice, power):
         return rules.apply(state, {"action": "lock", "player": FIVE[who], "choice": choice,
-                                   "power": power if choice in kd.SIDES else 0})
+                                   "power": power if choice in kd_vote.SIDES else 0})
 
     base = night
     for k in sorted(others):
-        base = lock(base, k, kd.AYE, 1)
+        base = lock(base, k, kd_vote.AYE, 1)
     one, two = lock(base, seat, c1, n1), lock(base, seat, c2, n2)
     assert rules.public_view(one) == rules.public_view(two)
     assert lights(rules.public_view(one)) == lights(rules.public_view(two))

@@ -55,7 +55,7 @@ def test_run_draws_home_before_importing_any_game(tmp_path):
     loaded = modules(FIRST_FRAME, str(SHIPPED_CONFIG), tmp_path=tmp_path)
     assert "companion.ui.home" in loaded and "companion.ui.app" in loaded  # it did start
     for absent in ("companion.ui.screens.kings_dilemma", "companion.ui.screens.koryo",
-                   "companion.games.kings_dilemma", "companion.tables.kd_vote",
+                   "companion.games.kings_dilemma", "companion.table_files.kd_vote",
                    "companion.engine.kd_vote", "companion.commands.install_service",
                    "companion.commands.score"):
         assert absent not in loaded, absent

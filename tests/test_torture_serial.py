@@ -18,7 +18,7 @@ import random
 
 from fakes.pty_pad import WAIT, Host, PtyPad, connect
 
-from companion.engine import kd_vote as kd
+from companion.engine import kd_vote
 from companion.engine.errors import RuleError
 from companion.hardware import padproto
 from companion.seat import ButtonEvent, Light, Press
@@ -44,21 +44,21 @@ def script(rng: random.Random) -> list[ButtonEvent]:
     return out
 
 
-def vote_actions(events: list[ButtonEvent]) -> tuple[list, kd.Vote]:
+def vote_actions(events: list[ButtonEvent]) -> tuple[list, kd_vote.Vote]:
     """The vote actions (None for a refused press) the grammar makes of ``events``."""
-    state = kd.new_vote(PLAYERS, leader="Ana", moderator="Ben",
-                        power=dict.fromkeys(PLAYERS, POWER), coins=dict.fromkeys(PLAYERS, 0),
-                        balance=0, mode=kd.SECRET)
-    pads = kd.pads_for(state)
+    state = kd_vote.new_vote(PLAYERS, leader="Ana", moderator="Ben",
+                             power=dict.fromkeys(PLAYERS, POWER), coins=dict.fromkeys(PLAYERS, 0),
+                             balance=0, mode=kd_vote.SECRET)
+    pads = kd_vote.pads_for(state)
     actions = []
     for event in events:
         try:
-            pads, action = kd.press(state, pads, event)
+            pads, action = kd_vote.press(state, pads, event)
         except RuleError:
             actions.append(None)
             continue
         if action is not None:
-            state = kd.apply(state, action)
+            state = kd_vote.apply(state, action)
         actions.append(action)
     return actions, state
 
@@ -114,7 +114,7 @@ def test_vote_through_noisy_serial_line_and_two_unplugs_loses_and_invents_no_act
     expected, end = vote_actions(sent)
     got, state = vote_actions(received)
     assert got == expected and state == end, seed
-    assert state.phase != kd.VOTING, seed  # every ballot locked: the vote went through
+    assert state.phase != kd_vote.VOTING, seed  # every ballot locked: the vote went through
     assert host.backend.stats["connects"] == 3, seed
     host.backend.close()
     pad.unplug()

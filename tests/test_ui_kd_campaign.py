@@ -35,7 +35,7 @@ from companion.journal import Journal
 from companion.kd_ledger import LEDGER_FILE, LedgerFile
 from companion.play.kings_dilemma import NightController, ledger_for
 from companion.seat import Light, Press
-from companion.tables import kd_score
+from companion.table_files import kd_score
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.home import HomeScreen

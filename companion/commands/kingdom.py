@@ -8,7 +8,7 @@ import json
 from companion import yamlsrc
 from companion.engine.errors import RuleError
 from companion.safetext import terminal_safe
-from companion.tables import kd_kingdom
+from companion.table_files import kd_kingdom
 from companion.validate import mapping
 
 EXAMPLES = """\

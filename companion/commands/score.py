@@ -17,7 +17,7 @@ example:
                                                kings-dilemma.yaml)
 Exit status 0; 2 with a line naming the file, the line and the field of a mistake."""
 
-# game key in the file -> module under companion.tables with score(data) and render(result)
+# game key in the file -> module under companion.table_files with score(data) and render(result)
 GAMES: dict[str, str] = {
     "koryo": "koryo",
     "choson": "choson",
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
             raise RuleError("game", f"{shown(game)} is not a game this command scores ({known})",
                             code="not_scored_here", params={"game": shown(game), "games": known})
         # Only the file's game's reader and engine are loaded (start-up).
-        module = importlib.import_module(f"companion.tables.{GAMES[game]}")
+        module = importlib.import_module(f"companion.table_files.{GAMES[game]}")
         result = module.score(data)
     except RuleError as exc:
         raise doc.error(exc.field, exc.message) from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.engine import choson
 from companion.engine.errors import RuleError
-from companion.tables.koryo import read_areas, read_tokens, text_columns
+from companion.table_files.koryo import read_areas, read_tokens, text_columns
 from companion.validate import (
     check_keys,
     count,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import kd_vote as kd
+from companion.engine import kd_vote
 from companion.engine.errors import RuleError, listed
 from companion.validate import (
     check_keys,
@@ -34,7 +34,7 @@ def parse_move(value: Any, path: str, allowed: tuple[str, ...]) -> tuple[str, in
         raise RuleError(path, f"{words[0]!r} is not one of {', '.join(allowed)}",
                         code="not_one_of",
                         params={"value": repr(words[0]), "allowed": ", ".join(allowed)})
-    needs_amount = move in (*kd.SIDES, kd.ADD)
+    needs_amount = move in (*kd_vote.SIDES, kd_vote.ADD)
     if not needs_amount:
         if len(words) > 1:
             raise RuleError(path, f"{move} takes no amount (got {value!r})",
@@ -61,26 +61,26 @@ def _counts(data: dict, key: str, names: list[str]) -> dict[str, int]:
     return out
 
 
-def load(data: dict) -> tuple[kd.Vote, dict]:
+def load(data: dict) -> tuple[kd_vote.Vote, dict]:
     """The vote before any turn, and the validated rest of the file (turns or ballots,
     tie_break, leader_choice)."""
     data = mapping(data, "")
-    if "game" in data and data["game"] != kd.GAME:  # first: another game's file has other keys
-        raise RuleError("game", f"{data['game']!r}: a vote file is for game: {kd.GAME}",
+    if "game" in data and data["game"] != kd_vote.GAME:  # first: another game's file has other keys
+        raise RuleError("game", f"{data['game']!r}: a vote file is for game: {kd_vote.GAME}",
                         code="vote_file_game",
-                        params={"game": repr(data["game"]), "expected": kd.GAME})
+                        params={"game": repr(data["game"]), "expected": kd_vote.GAME})
     check_keys(data, "", REQUIRED, OPTIONAL)
-    names = players(data["players"], "players", kd.MIN_PLAYERS, kd.MAX_PLAYERS)
+    names = players(data["players"], "players", kd_vote.MIN_PLAYERS, kd_vote.MAX_PLAYERS)
     leader = player_name(data["leader"], "leader", names)
     moderator = player_name(data["moderator"], "moderator", names)
     power = _counts(data, "power", names)
     coins = _counts(data, "coins", names)
     balance = count(data["balance"], "balance")
-    mode = data.get("mode", kd.OPEN)
-    if mode not in kd.MODES:
+    mode = data.get("mode", kd_vote.OPEN)
+    if mode not in kd_vote.MODES:
         raise RuleError("mode", f"{describe(mode)} is not a vote mode (open, secret)",
                         code="not_a_vote_mode", params={"mode": describe(mode)})
-    wanted, other = ("turns", "ballots") if mode == kd.OPEN else ("ballots", "turns")
+    wanted, other = ("turns", "ballots") if mode == kd_vote.OPEN else ("ballots", "turns")
     if other in data:
         raise RuleError(other, f"not used in a {mode} vote (it takes {wanted})",
                         code="not_used_in_mode", params={"mode": mode, "wanted": wanted})
@@ -88,18 +88,18 @@ def load(data: dict) -> tuple[kd.Vote, dict]:
         raise RuleError(wanted, f"missing (a {mode} vote takes {wanted})",
                         code="missing_for_mode", params={"mode": mode, "wanted": wanted})
     tie_break = data.get("tie_break")
-    if tie_break is not None and tie_break not in kd.SIDES:
+    if tie_break is not None and tie_break not in kd_vote.SIDES:
         raise RuleError("tie_break", f"{describe(tie_break)}: the moderator decides aye or nay",
                         code="aye_or_nay", params={"side": describe(tie_break)})
     choice = data.get("leader_choice")
     if choice is not None:
         player_name(choice, "leader_choice", names)
-    state = kd.new_vote(names, leader=leader, moderator=moderator, power=power, coins=coins,
-                        balance=balance, mode=mode)
+    state = kd_vote.new_vote(names, leader=leader, moderator=moderator, power=power,
+                             coins=coins, balance=balance, mode=mode)
     return state, {wanted: data[wanted], "tie_break": tie_break, "leader_choice": choice}
 
 
-def replay_turns(state: kd.Vote, turns: Any) -> kd.Vote:
+def replay_turns(state: kd_vote.Vote, turns: Any) -> kd_vote.Vote:
     """An open vote's turns in the order played; passed players are skipped by the engine."""
     if not isinstance(turns, list):
         raise RuleError("turns", f"expected a list of turns, got {describe(turns)}",
@@ -111,17 +111,17 @@ def replay_turns(state: kd.Vote, turns: Any) -> kd.Vote:
                             code="one_turn", params={"got": describe(turn)})
         (player, value), = turn.items()
         player_name(player, path, list(state.players))
-        move, amount = parse_move(value, path, kd.MOVES)
-        if state.phase != kd.VOTING:
+        move, amount = parse_move(value, path, kd_vote.MOVES)
+        if state.phase != kd_vote.VOTING:
             raise RuleError(path, f"the vote has already ended ({player} can't play after "
                                   f"the turn of {state.players[state.ended_after]})",
                             code="turn_after_end",
                             params={"player": player, "last": state.players[state.ended_after]})
         try:
-            state = kd.apply(state, kd.Play(player, move, amount))
+            state = kd_vote.apply(state, kd_vote.Play(player, move, amount))
         except RuleError as exc:
             raise RuleError(path, exc.message, exc.code, exc.params) from None
-    if state.phase == kd.VOTING:
+    if state.phase == kd_vote.VOTING:
         raise RuleError("turns", f"the vote has not ended: it is {state.current_player}'s turn "
                                  f"(it ends after {state.players[state.end_seat]}'s turn)",
                         code="vote_not_over",
@@ -130,42 +130,44 @@ def replay_turns(state: kd.Vote, turns: Any) -> kd.Vote:
     return state
 
 
-def replay_ballots(state: kd.Vote, ballots: Any) -> kd.Vote:
+def replay_ballots(state: kd_vote.Vote, ballots: Any) -> kd_vote.Vote:
     """A secret vote: one ballot per player, locked in seating order, revealed together."""
     block = per_player(ballots, "ballots", list(state.players))
     for p in state.players:
         path = join("ballots", p)
         if p not in block:
             raise RuleError(path, "missing (every player locks a ballot)", code="ballot_missing")
-        choice, amount = parse_move(block[p], path, kd.CHOICES)
+        choice, amount = parse_move(block[p], path, kd_vote.CHOICES)
         try:
-            state = kd.apply(state, kd.Lock(p, choice, amount))
+            state = kd_vote.apply(state, kd_vote.Lock(p, choice, amount))
         except RuleError as exc:
             raise RuleError(path, exc.message, exc.code, exc.params) from None
     return state
 
 
-def resolve(state: kd.Vote, rest: dict) -> kd.Vote:
+def resolve(state: kd_vote.Vote, rest: dict) -> kd_vote.Vote:
     """The moderator's decisions from the file, when the vote needs them; a decision the
     vote never asks for is refused like any other mistake (``null`` stands for none)."""
-    if state.phase != kd.TIE and rest["tie_break"] is not None:
+    if state.phase != kd_vote.TIE and rest["tie_break"] is not None:
         t = state.totals()
-        raise RuleError("tie_break", f"not used: aye {t[kd.AYE]} – nay {t[kd.NAY]} is no tie, "
+        aye, nay = t[kd_vote.AYE], t[kd_vote.NAY]
+        raise RuleError("tie_break", f"not used: aye {aye} – nay {nay} is no tie, "
                                      "the moderator has no tie to break (leave it out)",
-                        code="tie_break_unused", params={"aye": t[kd.AYE], "nay": t[kd.NAY]})
-    if state.phase == kd.TIE:
+                        code="tie_break_unused", params={"aye": aye, "nay": nay})
+    if state.phase == kd_vote.TIE:
         side = rest["tie_break"]
         if side is None:
             t = state.totals()
             all_passed = all(state.passed(s) for s in range(state.n))
-            why = "everybody passed" if all_passed else f"aye {t[kd.AYE]} – nay {t[kd.NAY]} is a tie"
+            aye, nay = t[kd_vote.AYE], t[kd_vote.NAY]
+            why = "everybody passed" if all_passed else f"aye {aye} – nay {nay} is a tie"
             raise RuleError("tie_break", f"missing: {why}, the moderator "
                                          f"{state.moderator_name} decides (aye or nay)",
                             code="tie_break_all_passed" if all_passed else "tie_break_missing",
-                            params={"aye": t[kd.AYE], "nay": t[kd.NAY],
+                            params={"aye": t[kd_vote.AYE], "nay": t[kd_vote.NAY],
                                     "moderator": state.moderator_name})
-        state = kd.apply(state, kd.BreakTie(state.moderator_name, side))
-    if state.phase == kd.LEADER_CHOICE:
+        state = kd_vote.apply(state, kd_vote.BreakTie(state.moderator_name, side))
+    if state.phase == kd_vote.LEADER_CHOICE:
         names = tuple(state.players[s] for s in state.candidates)
         choice = rest["leader_choice"]
         if choice is None:
@@ -175,7 +177,7 @@ def resolve(state: kd.Vote, rest: dict) -> kd.Vote:
                             code="leader_choice_missing",
                             params={"names": names, "moderator": state.moderator_name})
         try:
-            state = kd.apply(state, kd.ChooseLeader(state.moderator_name, choice))
+            state = kd_vote.apply(state, kd_vote.ChooseLeader(state.moderator_name, choice))
         except RuleError as exc:
             raise RuleError("leader_choice", exc.message, exc.code, exc.params) from None
     elif rest["leader_choice"] is not None:
@@ -189,11 +191,11 @@ def resolve(state: kd.Vote, rest: dict) -> kd.Vote:
 def vote(data: dict) -> dict:
     """The whole file → the ``companion vote --json`` object."""
     state, rest = load(data)
-    if state.mode == kd.OPEN:
+    if state.mode == kd_vote.OPEN:
         state = replay_turns(state, rest["turns"])
     else:
         state = replay_ballots(state, rest["ballots"])
-    return kd.result(resolve(state, rest))
+    return kd_vote.result(resolve(state, rest))
 
 
 def render(result: dict) -> str:
