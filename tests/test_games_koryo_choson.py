@@ -8,7 +8,7 @@ import pytest
 
 from companion.engine import choson, koryo
 from companion.engine.errors import RuleError
-from companion.engine.majority import StartRound
+from companion.engine.majority import Area, StartRound
 from companion.games import rules_for
 from companion.games.autoplay import next_action
 from companion.games.majority import SeatedState
@@ -40,8 +40,8 @@ def play_game(session: Session, seed: int) -> list[dict]:
 
 @pytest.mark.parametrize("game", ["koryo", "choson"])
 def test_setup_keeps_each_players_seat_and_the_first_player(game):
-    rules, table = start(game, first_player="Ben")
-    view = rules.public_view(table)
+    rules, seated = start(game, first_player="Ben")
+    view = rules.public_view(seated)
     assert view["players"] == NAMES and view["seats"] == SEATS
     assert view["first_player"] == "Ben" and view["round"] == 0 and view["phase"] == "setup"
 
@@ -87,20 +87,20 @@ def test_unknown_game_is_refused():
     ],
 )
 def test_bad_action_dict_is_a_rule_error_naming_the_field(action, field):
-    rules, table = start("koryo")
-    table = rules.apply(table, {"action": "start_round"})
+    rules, seated = start("koryo")
+    seated = rules.apply(seated, {"action": "start_round"})
     with pytest.raises(RuleError) as exc:
-        rules.apply(table, action)
+        rules.apply(seated, action)
     assert exc.value.field == field
 
 
 def test_action_dicts_are_the_engine_actions_and_keep_the_seats():
     """apply() turns the journaled dict into the engine's action: same state as the engine."""
-    rules, table = start("koryo")
+    rules, seated = start("koryo")
     cards = {"9": 2}
-    after = rules.apply(rules.apply(table, {"action": "start_round"}),
+    after = rules.apply(rules.apply(seated, {"action": "start_round"}),
                         {"action": "reveal", "player": "Ana", "cards": cards})
-    state = koryo.apply(koryo.apply(table.state, StartRound()),
+    state = koryo.apply(koryo.apply(seated.state, StartRound()),
                         koryo.action_from_dict({"action": "reveal", "player": "Ana",
                                                 "cards": cards}))
     assert after == SeatedState(tuple(SEATS), state)
@@ -111,12 +111,13 @@ def test_action_dicts_are_the_engine_actions_and_keep_the_seats():
 
 def test_koryo_view_shows_season_deal_limit_broadcaster_bonus_and_bank():
     """Round r deals 11 − r (+1 to the Broadcaster majority) and keeps at most r + 2."""
-    rules, table = start("koryo")
-    state = table.state.__class__(
-        players=tuple(NAMES), areas=(koryo.Area.of({8: 2}), koryo.Area(), koryo.Area()),
+    rules, seated = start("koryo")
+    state = seated.state.__class__(
+        players=tuple(NAMES), areas=(Area.of({8: 2}), Area(), Area()),
         tokens=(2, 1, 0), round=2, phase=koryo.SETUP,
     )
-    view = rules.public_view(rules.apply(SeatedState(table.seats, state), {"action": "start_round"}))
+    started = rules.apply(SeatedState(seated.seats, state), {"action": "start_round"})
+    view = rules.public_view(started)
     assert (view["round"], view["deal"], view["limit"]) == (3, 8, 5)
     assert view["deals"] == {"Ana": 9, "Ben": 8, "Chloe": 8}
     assert view["bank"] == 5 and view["tokens"] == {"Ana": 2, "Ben": 1, "Chloe": 0}
@@ -126,10 +127,10 @@ def test_koryo_view_shows_season_deal_limit_broadcaster_bonus_and_bank():
 
 
 def test_koryo_view_names_the_omniscient_tie_breaker():
-    rules, table = start("koryo")
-    areas = (koryo.Area.of({1: 1, 9: 2}), koryo.Area.of({9: 2}), koryo.Area.of({7: 1}))
-    state = table.state.__class__(players=tuple(NAMES), areas=areas, tokens=(0, 0, 0))
-    view = rules.public_view(SeatedState(table.seats, state))
+    rules, seated = start("koryo")
+    areas = (Area.of({1: 1, 9: 2}), Area.of({9: 2}), Area.of({7: 1}))
+    state = seated.state.__class__(players=tuple(NAMES), areas=areas, tokens=(0, 0, 0))
+    view = rules.public_view(SeatedState(seated.seats, state))
     merchants = next(m for m in view["majorities"] if m["family"] == 9)
     assert merchants == {"family": 9, "holder": "Ana", "count": 2, "tied": ["Ana", "Ben"],
                          "tie_breaker": "Omniscient"}
@@ -137,12 +138,12 @@ def test_koryo_view_names_the_omniscient_tie_breaker():
 
 
 def test_choson_view_counts_only_kept_events_in_play_and_shows_the_shield():
-    rules, table = start("choson")
-    state = table.state.__class__(
-        players=tuple(NAMES), areas=(choson.Area.of({1: 2, 4: 1}),) + (choson.Area(),) * 2,
+    rules, seated = start("choson")
+    state = seated.state.__class__(
+        players=tuple(NAMES), areas=(Area.of({1: 2, 4: 1}),) + (Area(),) * 2,
         tokens=(0, 0, 0), kept_events=(0, 2, 1), shield=("Ana", 4), legacy="Ben",
     )
-    view = rules.public_view(SeatedState(table.seats, state))
+    view = rules.public_view(SeatedState(seated.seats, state))
     assert view["in_play"]["event"] == 3 and view["deck"]["event"] == 10
     assert view["shield"] == {"player": "Ana", "family": 4} and view["legacy"] == "Ben"
     assert view["kept_events"] == {"Ana": 0, "Ben": 2, "Chloe": 1}
@@ -150,12 +151,12 @@ def test_choson_view_counts_only_kept_events_in_play_and_shows_the_shield():
 
 def test_discard_power_carries_excess_and_limit_for_translated_texts():
     """End phase: over the limit → a MUST discard power with the numbers its text needs."""
-    rules, table = start("koryo")
-    state = table.state.__class__(
-        players=tuple(NAMES), areas=(koryo.Area.of({9: 5, 6: 1}),) + (koryo.Area(),) * 2,
+    rules, seated = start("koryo")
+    state = seated.state.__class__(
+        players=tuple(NAMES), areas=(Area.of({9: 5, 6: 1}),) + (Area(),) * 2,
         tokens=(0, 0, 0), round=1, phase=koryo.END,
     )
-    view = rules.public_view(SeatedState(table.seats, state))
+    view = rules.public_view(SeatedState(seated.seats, state))
     power = next(p for p in view["powers"] if p["code"] == "discard")
     assert power["must"] and power["player"] == "Ana"
     assert power["params"] == {"excess": 3, "limit": 3}
@@ -167,23 +168,23 @@ def test_discard_power_carries_excess_and_limit_for_translated_texts():
 
 def test_options_are_exactly_the_legal_choices_of_a_power():
     """Barbarian: destroy one character of another player, never the Guardian holder's."""
-    rules, table = start("koryo")
-    areas = (koryo.Area(), koryo.Area.of({7: 1, 3: 2}), koryo.Area.of({9: 1, 2: 1}))
-    state = table.state.__class__(players=tuple(NAMES), areas=areas, tokens=(0, 0, 0),
-                                  round=1, phase=koryo.SETUP)
-    table = rules.apply(SeatedState(table.seats, state), {"action": "start_round"})
-    table = rules.apply(table, {"action": "reveal", "player": "Ana",
-                                "cards": {"barbarian": 1}})
-    power = next(p for p in rules.public_view(table)["powers"] if p["code"] == "destroy")
-    options = rules.options(table, power)
+    rules, seated = start("koryo")
+    areas = (Area(), Area.of({7: 1, 3: 2}), Area.of({9: 1, 2: 1}))
+    state = seated.state.__class__(players=tuple(NAMES), areas=areas, tokens=(0, 0, 0),
+                                   round=1, phase=koryo.SETUP)
+    seated = rules.apply(SeatedState(seated.seats, state), {"action": "start_round"})
+    seated = rules.apply(seated, {"action": "reveal", "player": "Ana",
+                                  "cards": {"barbarian": 1}})
+    power = next(p for p in rules.public_view(seated)["powers"] if p["code"] == "destroy")
+    options = rules.options(seated, power)
     assert sorted((o["target"], o["family"]) for o in options) == [("Chloe", 2), ("Chloe", 9)]
     for o in options:
-        rules.apply(table, o)
+        rules.apply(seated, o)
 
 
 def test_options_of_an_informative_power_are_empty():
-    rules, table = start("koryo")
-    assert rules.options(table, {"code": "limit_plus_2", "player": "Ana"}) == []
+    rules, seated = start("koryo")
+    assert rules.options(seated, {"code": "limit_plus_2", "player": "Ana"}) == []
 
 
 # -- lights ------------------------------------------------------------------------------
@@ -193,13 +194,13 @@ def test_options_of_an_informative_power_are_empty():
 def test_the_acting_seat_says_your_turn_and_the_first_player_stays_lit(game):
     """Between turns the first player acts (their seat: YOUR_TURN); once another player's
     turn comes, that seat is YOUR_TURN and the first player's FIRST_PLAYER."""
-    rules, table = start(game, first_player="Chloe")
-    lights = rules.lights(rules.public_view(table))
+    rules, seated = start(game, first_player="Chloe")
+    lights = rules.lights(rules.public_view(seated))
     assert lights == {2: Light.YOUR_TURN, 4: Light.OFF, 0: Light.OFF}
     seen = set()
     rng = random.Random(5)
     for _ in range(40):
-        view = rules.public_view(table)
+        view = rules.public_view(seated)
         if view["final"] is not None:
             break
         acting = view["current_player"] or view["first_player"]
@@ -211,7 +212,7 @@ def test_the_acting_seat_says_your_turn_and_the_first_player_stays_lit(game):
         if acting != view["first_player"]:
             assert lights[seat[view["first_player"]]] is Light.FIRST_PLAYER
             seen.add(acting)
-        table = rules.apply(table, next_action(rules, table, rng))
+        seated = rules.apply(seated, next_action(rules, seated, rng))
     assert seen, "another player's turn came, with both lights on"
 
 
@@ -288,15 +289,15 @@ def test_choson_full_game_through_session_time_travel_takes_first_player(tmp_pat
 def test_one_round_number_everywhere_the_season_of_the_round_the_table_is_in(game):
     """Between rounds the view's season is the round about to start (as the prompt "Cleo
     starts round 6" says), during a round that round; its deal and limit are its card's."""
-    rules, table = start(game)
+    rules, seated = start(game)
     rng = random.Random(7)
     seen = set()
-    while rules.public_view(table)["final"] is None:
-        view = rules.public_view(table)
+    while rules.public_view(seated)["final"] is None:
+        view = rules.public_view(seated)
         season = view["season"]
         expected = view["round"] + 1 if view["phase"] == "setup" else view["round"]
         assert season["round"] == expected
         assert (season["deal"], season["limit"]) == (11 - expected, expected + 2)
         seen.add(season["round"])
-        table = rules.apply(table, next_action(rules, table, rng))
+        seated = rules.apply(seated, next_action(rules, seated, rng))
     assert seen == set(range(1, 9))

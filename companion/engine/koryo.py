@@ -141,7 +141,7 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class State(shared.SeatedTable):
+class State(shared.MajorityState):
     """A Koryŏ game in progress. Seat-indexed tuples follow ``players`` (clockwise)."""
 
     vp_tokens: ClassVar[int] = VP_TOKENS

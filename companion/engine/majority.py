@@ -360,8 +360,8 @@ def action_from_dict(data: Mapping, registry: Mapping[str, type]) -> Action:
                         code="bad_action", params={"name": name, "error": str(exc)}) from None
 
 
-class SeatedTable:
-    """What both games' states answer about the players (seat-indexed ``players``, ``areas``
+class MajorityState:
+    """The base of the Koryŏ and Chosŏn states: what both answer about the players (seat-indexed ``players``, ``areas``
     and ``tokens``, the first player's seat ``first``); ``vp_tokens``: the game's VP
     tokens, the bank holding those no player has."""
 

@@ -15,18 +15,18 @@ USE_POWER = 0.6  # chance of using an optional power when offered
 SPECIAL_ORDER = 0.35  # chance of trying a mixed order (Ship Owner pair, Chosŏn combos 2–4)
 
 
-def legal(rules: MajorityGame, table: SeatedState, action: dict) -> bool:
+def legal(rules: MajorityGame, seated: SeatedState, action: dict) -> bool:
     try:
-        rules.apply(table, action)
+        rules.apply(seated, action)
     except RuleError:
         return False
     return True
 
 
-def next_action(rules: MajorityGame, table: SeatedState, rng: random.Random) -> dict:
+def next_action(rules: MajorityGame, seated: SeatedState, rng: random.Random) -> dict:
     """The next action of a game not over: start or end the round, discard to the limit,
     reveal an order, use a power, end the turn."""
-    view = rules.public_view(table)
+    view = rules.public_view(seated)
     phase = view["phase"]
     if phase == "setup":
         return {"action": "start_round"}
@@ -34,16 +34,16 @@ def next_action(rules: MajorityGame, table: SeatedState, rng: random.Random) -> 
         for power in view["powers"]:
             if power["code"] == "discard":
                 area = view["areas"][power["player"]]
-                return max(rules.options(table, power), key=lambda a: area[str(a["family"])])
+                return max(rules.options(seated, power), key=lambda a: area[str(a["family"])])
         return {"action": "end_round"}
     if phase == "time_travel":  # Chosŏn's phase 1: the Time Traveller majority decides
         for power in view["powers"]:
             if power["code"] == "time_travel" and rng.random() < USE_POWER:
-                return rules.options(table, power)[0]
+                return rules.options(seated, power)[0]
         return {"action": "no_time_travel", "player": view["current_player"]}
     if not view["turn"]["revealed"]:
-        return reveal(rules, table, view, rng)
-    offered = [(p, rules.options(table, p)) for p in view["powers"]]
+        return reveal(rules, seated, view, rng)
+    offered = [(p, rules.options(seated, p)) for p in view["powers"]]
     offered = [(p, o) for p, o in offered if o]
     for power, options in offered:
         if power["must"] or rng.random() < USE_POWER:
@@ -51,7 +51,7 @@ def next_action(rules: MajorityGame, table: SeatedState, rng: random.Random) -> 
     return {"action": "end_turn", "player": view["current_player"]}
 
 
-def reveal(rules: MajorityGame, table: SeatedState, view: dict, rng: random.Random) -> dict:
+def reveal(rules: MajorityGame, seated: SeatedState, view: dict, rng: random.Random) -> dict:
     """An order the current player may reveal: mostly identical cards, sometimes a mix."""
     player = view["current_player"]
     dealt = view["deals"][player]
@@ -70,7 +70,7 @@ def reveal(rules: MajorityGame, table: SeatedState, view: dict, rng: random.Rand
     tries += [{k: 1} for k in families] + [{}]
     for cards in tries:
         action = {"action": "reveal", "player": player, "cards": cards}
-        if legal(rules, table, action):
+        if legal(rules, seated, action):
             return action
     raise RuleError("cards", f"{player} has no legal order",
                     code="no_legal_order", params={"player": player})  # pragma: no cover - 45 cards

@@ -1,6 +1,6 @@
 """The rules adapter Koryŏ and Chosŏn share (``MajorityGame``): the engines have the same shape
 (families, areas, VP bank, rounds with a season deal and limit, live majorities, powers).
-Each game module adds what is its own (the Broadcaster deal, Yi's Shield, the final table).
+Each game module adds what is its own (the Broadcaster deal, Yi's Shield, the final score).
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ class MajorityGame:
         state = self.engine.new_game(names, setup.get("first_player"))
         return SeatedState(seat_indexes(setup, len(names)), state)
 
-    def apply(self, table: SeatedState, action: Mapping) -> SeatedState:
-        """The table after ``action`` (an action dict, as journaled), or RuleError."""
+    def apply(self, seated: SeatedState, action: Mapping) -> SeatedState:
+        """The game after ``action`` (an action dict, as journaled), or RuleError."""
         if not isinstance(action, Mapping):
             raise RuleError("action", "expected a mapping", code="expected_mapping")
         try:
@@ -64,7 +64,7 @@ class MajorityGame:
             raise RuleError("action", f"{action.get('action')}: {exc}",
                             code="bad_action",
                             params={"name": action.get("action"), "error": str(exc)}) from None
-        return SeatedState(table.seats, self.engine.apply(table.state, act))
+        return SeatedState(seated.seats, self.engine.apply(seated.state, act))
 
     def season(self, state: Any) -> dict[str, int]:
         """The round the table is in and its season card: between rounds (the set-up) the
@@ -73,14 +73,14 @@ class MajorityGame:
         n = max(n, 1)
         return {"round": n, "deal": deal(n), "limit": limit(n)}
 
-    def public_view(self, table: SeatedState) -> dict:
+    def public_view(self, seated: SeatedState) -> dict:
         """Everything the screens and lights show, JSON-ready (nothing here is secret)."""
-        e, s = self.engine, table.state
+        e, s = self.engine, seated.state
         players = list(s.players)
         view = {
             "game": self.name,
             "players": players,
-            "seats": list(table.seats),
+            "seats": list(seated.seats),
             "round": s.round,
             "rounds": e.ROUNDS,
             "phase": s.phase,
@@ -103,7 +103,7 @@ class MajorityGame:
                 for k, (en, fr, enp, frp) in e.EVENT_NAMES.items()
             ],
             "majorities": [m.to_dict() for m in e.majorities(s).values()],
-            "powers": [self._power(table, p) for p in e.powers(s)],
+            "powers": [self._power(seated, p) for p in e.powers(s)],
             "protections": [p.to_dict() for p in e.protections(s)],
             "limits": [c.to_dict() for c in e.limit_check(s)] if s.round else [],
             "turn": plain(s.turn),
@@ -112,14 +112,14 @@ class MajorityGame:
         view.update(self.extra_view(s))
         return view
 
-    def options(self, table: SeatedState, power: Mapping) -> list[dict]:
+    def options(self, seated: SeatedState, power: Mapping) -> list[dict]:
         """Every legal action carrying out ``power`` (an item of the view's ``powers``),
         found by trying each choice of its fields on the engine: a power that needs no
         action (``deal_bonus``…) has none. Discards are offered one card at a time."""
         cls = self.engine.ACTIONS.get(POWER_ACTIONS.get(power["code"], power["code"]))
         if cls is None:
             return []
-        players = list(table.state.players)
+        players = list(seated.state.players)
         choices: dict[str, list] = {}
         for f in fields(cls):
             if f.name == "player":
@@ -138,7 +138,7 @@ class MajorityGame:
         for values in itertools.product(*choices.values()):
             action = {"action": cls.name, **dict(zip(choices, values, strict=True))}
             try:
-                self.apply(table, action)
+                self.apply(seated, action)
             except RuleError:
                 continue
             out.append({k: v for k, v in action.items() if v is not None})
@@ -164,9 +164,9 @@ class MajorityGame:
 
     # -- per game ---------------------------------------------------------------------------
 
-    def _power(self, table: SeatedState, power: Power) -> dict:
+    def _power(self, seated: SeatedState, power: Power) -> dict:
         """A power with ``params``: the numbers its sentence needs, for translated texts."""
-        return {**power.to_dict(), "params": self.power_params(table.state, power)}
+        return {**power.to_dict(), "params": self.power_params(seated.state, power)}
 
     def power_params(self, state: Any, power: Power) -> dict[str, int]:
         if power.code == "discard":
