@@ -4,6 +4,10 @@ the majority rule.
 A player holds the majority of a family when they have strictly more of its cards in play
 than every other player. During the rounds one player may win ties (the Omniscient holder in
 Koryŏ, the owner of Yi's Shield in Chosŏn); at final scoring nobody does.
+
+Its length: all the two games share lives here once (cards, majorities, the actions both
+take and their checks, the final result's shape), so each game module keeps only its
+differences; the games use it as ``shared``.
 """
 
 from __future__ import annotations
