@@ -19,15 +19,7 @@ from companion.engine.errors import RuleError
 from companion.engine.kd_campaign import ENDS, RANKS, Award, AwardTable, Settings
 from companion.engine.kd_kingdom import Track, middle
 from companion.engine.kd_score import OpenAgenda, SecretAgenda
-from companion.validate import (
-    check_keys,
-    count,
-    describe,
-    integer,
-    join,
-    mapping,
-    per_player,
-)
+from companion.validate import check_keys, count, describe, integer, join, mapping, per_player
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "kings_dilemma.yaml"
 

@@ -162,19 +162,12 @@ def final_score(
     return FinalScore(tuple(scores), holders, winners, tied, family)
 
 
-def result(
-    players: Sequence[str],
-    areas: Mapping[str, Area],
-    tokens: Mapping[str, int],
-    kept_events: Mapping[str, int],
-    first_player: str,
-    yi_legacy: str | None,
-) -> dict:
-    """The final score JSON-ready (``companion score --json``, the game's final view), with
-    the tie-break when players tied on the total."""
-    final = final_score(players, areas, tokens, kept_events, first_player, yi_legacy)
+def result(final: FinalScore, areas: Mapping[str, Area]) -> dict:
+    """``final`` JSON-ready, with each player's cards (``areas``) and the tie-break when
+    players tied on the total: what ``companion score --json`` prints and the game's final
+    view holds."""
     tie = {"tied": list(final.tied), "family": final.tie_break_family}
-    return shared.result_dict(GAME, FAMILIES, final, areas, players,
+    return shared.result_dict(GAME, FAMILIES, final, areas,
                               tie_break=tie if len(final.tied) > 1 else None)
 
 

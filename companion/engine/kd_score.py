@@ -192,17 +192,11 @@ def check_open_agendas(open_agendas: Mapping[str, Sequence[OpenAgenda]]) -> None
                 )
 
 
-def result(
-    players: Sequence[str],
-    coins: Mapping[str, int],
-    power: Mapping[str, int],
-    resources: Mapping[str, int],
-    agendas: Mapping[str, SecretAgenda],
-    open_agendas: Mapping[str, Sequence[OpenAgenda]],
-) -> dict:
-    """The end-of-game score JSON-ready (``companion score --json``, a night's final view):
-    ``final_score``'s, each house's coins and power left, and the kingdom's resources."""
-    out = final_score(players, coins, power, resources, agendas, open_agendas).to_dict()
+def result(final: FinalScore, coins: Mapping[str, int], power: Mapping[str, int],
+           resources: Mapping[str, int]) -> dict:
+    """``final`` JSON-ready with each house's coins and power left and the kingdom's
+    resources: what ``companion score --json`` prints and a night's final view holds."""
+    out = final.to_dict()
     for p in out["players"]:
         p["coins"] = coins.get(p["name"], 0)
         p["power_left"] = power.get(p["name"], 0)

@@ -116,11 +116,10 @@ def final_score(
     return FinalScore(scores, holders, winners)
 
 
-def result(
-    players: Sequence[str], areas: Mapping[str, Area], tokens: Mapping[str, int]
-) -> dict:
-    """The final score JSON-ready (``companion score --json``, the game's final view)."""
-    return shared.result_dict(GAME, FAMILIES, final_score(players, areas, tokens), areas, players)
+def result(final: FinalScore, areas: Mapping[str, Area]) -> dict:
+    """``final`` JSON-ready, with each player's cards (``areas``): what ``companion score
+    --json`` prints and the game's final view holds."""
+    return shared.result_dict(GAME, FAMILIES, final, areas)
 
 
 # --------------------------------------------------------------------------- in-game state

@@ -196,7 +196,7 @@ def best(totals: Mapping[str, int], order: Iterable[str]) -> tuple[str, ...]:
 
 
 def result_dict(game: str, families: Mapping[int, Family], final: Any,
-                areas: Mapping[str, Area], names: Sequence[str], **extra: Any) -> dict:
+                areas: Mapping[str, Area], **extra: Any) -> dict:
     """A final score (``final``: the game's ``FinalScore``) JSON-ready, as ``companion
     score --json`` prints it and a game's final view holds it: each player's total,
     breakdown and cards, the winners, ``extra`` (a game's own keys), then per family
@@ -219,7 +219,7 @@ def result_dict(game: str, families: Mapping[int, Family], final: Any,
                 "family": v,
                 "en": families[v].en,
                 "fr": families[v].fr,
-                "counts": {p: areas[p][v] for p in names},
+                "counts": {s.name: areas[s.name][v] for s in final.players},
                 "holder": final.holders[v],
                 "points": v if final.holders[v] else 0,
             }

@@ -37,10 +37,3 @@ class ChosonGame(MajorityGame):
             # Uses of the 'comes into play' effect still open (two for a Reaper's Sword).
             return {"n": choson.effect_left(state, power.player)}
         return super().power_params(state, power)
-
-    def final(self, state: choson.State) -> dict:
-        players = state.players
-        return choson.result(players, dict(zip(players, state.areas, strict=True)),
-                             dict(zip(players, state.tokens, strict=True)),
-                             dict(zip(players, state.kept_events, strict=True)),
-                             state.first_player, state.legacy)

@@ -448,12 +448,13 @@ def _score(night: Night, action: Mapping) -> Night:
                             code="agenda_missing")
     names = list(night.players)
     cards = _cards(night, action.get("cards", {}))
-    final = kd_score.result(
-        names, dict(zip(names, night.coins, strict=True)),
-        dict(zip(names, night.power, strict=True)), night.kingdom.positions(),
-        kd_data.read_agendas(dict(agendas), names),
-        kd_data.read_open_agendas(action.get("open_agendas"), names),
-    )
+    coins = dict(zip(names, night.coins, strict=True))
+    power = dict(zip(names, night.power, strict=True))
+    resources = night.kingdom.positions()
+    scored = kd_score.final_score(names, coins, power, resources,
+                                  kd_data.read_agendas(dict(agendas), names),
+                                  kd_data.read_open_agendas(action.get("open_agendas"), names))
+    final = kd_score.result(scored, coins, power, resources)
     final["end"] = night.ended
     return replace(night, phase=SCORED, final=final, cards=cards)
 

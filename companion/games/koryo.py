@@ -28,8 +28,3 @@ class KoryoGame(MajorityGame):
         if power.code == "swap":
             return {"n": state.turn.lobbyings}
         return super().power_params(state, power)
-
-    def final(self, state: koryo.State) -> dict:
-        players = state.players
-        return koryo.result(players, dict(zip(players, state.areas, strict=True)),
-                            dict(zip(players, state.tokens, strict=True)))

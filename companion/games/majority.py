@@ -182,6 +182,8 @@ class MajorityGame:
         return {}
 
     def final(self, state: Any) -> dict:
-        """The final score, in the shape of ``companion score``'s JSON result."""
-        raise NotImplementedError
+        """The final score, as ``companion score --json`` prints it for the same cards: the
+        engine scores and shapes both."""
+        areas = dict(zip(state.players, state.areas, strict=True))
+        return self.engine.result(self.engine.score(state), areas)
 

@@ -38,7 +38,8 @@ def score(data: dict) -> dict:
     legacy = data.get("yi_legacy")
     if legacy is not None:
         legacy = player_name(legacy, "yi_legacy", names)
-    return choson.result(names, areas, tokens, kept_events, first, legacy)
+    return choson.result(
+        choson.final_score(names, areas, tokens, kept_events, first, legacy), areas)
 
 
 def render(result: dict) -> str:

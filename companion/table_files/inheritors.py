@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import inheritors
-from companion.engine.errors import RuleError, listed
+from companion.engine.errors import RuleError
 from companion.inheritors_data import colours
+from companion.table_files.text import row_format, winners_line
 from companion.validate import (
     check_keys,
     count,
@@ -79,11 +80,7 @@ def render(result: dict) -> str:
     breakdown, the totals and the winner(s), with the tie-break when one decided."""
     names = [p["name"] for p in result["players"]]
     by_name = {p["name"]: p for p in result["players"]}
-    width = max(8, *(len(n) + 2 for n in names))
-    label_w = 24
-
-    def line(label: str, cells: list[str]) -> str:
-        return f"{label:<{label_w}}" + "".join(f"{c:>{width}}" for c in cells)
+    line = row_format(names)
 
     out = ["Inheritors — final scoring (top Influence card per colour, * highest)",
            line("", names)]
@@ -114,8 +111,7 @@ def render(result: dict) -> str:
             cells.append(pts)
         out.append(line(label, cells))
     out.append(line("Total", [str(by_name[p]["total"]) for p in names]))
-    winners = result["winners"]
-    out.append(("Winner: " if len(winners) == 1 else "Shared victory: ") + listed(winners))
+    out.append(winners_line(result["winners"]))
     tie = result["tie_break"]
     if tie:
         how = {

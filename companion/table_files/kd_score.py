@@ -4,9 +4,9 @@ Dilemma (one game's end)")."""
 from __future__ import annotations
 
 from companion.engine import kd_score as ks
-from companion.engine.errors import listed
 from companion.engine.kd_kingdom import RESOURCE_NAMES, RESOURCES
 from companion.kd_data import read_agendas, read_open_agendas
+from companion.table_files.text import row_format, winners_line
 from companion.validate import (
     check_keys,
     count,
@@ -31,9 +31,9 @@ def score(data: dict) -> dict:
     check_keys(res_block, "resources", set(RESOURCES))
     resources = {r: integer(res_block[r], join("resources", r)) for r in RESOURCES}
     agendas = read_agendas(data["agendas"], names)
-    return ks.result(
-        names, coins, power, resources, agendas, read_open_agendas(data.get("open_agendas"), names)
-    )
+    open_agendas = read_open_agendas(data.get("open_agendas"), names)
+    final = ks.final_score(names, coins, power, resources, agendas, open_agendas)
+    return ks.result(final, coins, power, resources)
 
 
 def _ordinal(n: int) -> str:
@@ -57,9 +57,7 @@ def render(result: dict) -> str:
         ("Total", [str(p["total"]) for p in by_name]),
     ]
     width = 2 + max(len(c) for c in [*names, *(c for _, cells in rows for c in cells)])
-
-    def line(label: str, cells: list[str]) -> str:
-        return f"{label:<26}" + "".join(f"{c:>{width}}" for c in cells)
+    line = row_format(names, label_width=26, width=width)
 
     out = ["The King's Dilemma — end of game scoring", line("", names)]
     out += [line(label, cells) for label, cells in rows]
@@ -76,6 +74,5 @@ def render(result: dict) -> str:
         f"{_ordinal(places[r]['from_lowest'])} lowest)"
         for r in RESOURCES
     ))
-    winners = result["winners"]
-    out.append(("Winner: " if len(winners) == 1 else "Shared victory: ") + listed(winners))
+    out.append(winners_line(result["winners"]))
     return "\n".join(out)

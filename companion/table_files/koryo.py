@@ -6,8 +6,9 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from companion.engine import koryo
-from companion.engine.errors import RuleError, listed
+from companion.engine.errors import RuleError
 from companion.engine.majority import FAMILY_VALUES, Area, Kind, check_deck
+from companion.table_files.text import row_format, winners_line
 from companion.validate import check_keys, count, join, mapping, per_player, players
 
 
@@ -57,7 +58,7 @@ def score(data: dict) -> dict:
     names = players(data["players"], "players", koryo.MIN_PLAYERS, koryo.MAX_PLAYERS)
     areas = read_areas(data["cards"], names, koryo.EVENTS, koryo.DECK, koryo.kind_name)
     tokens = read_tokens(data.get("tokens"), "tokens", names, koryo.VP_TOKENS)
-    return koryo.result(names, areas, tokens)
+    return koryo.result(koryo.final_score(names, areas, tokens), areas)
 
 
 def text_columns(title: str, result: dict, rows: list[tuple[str, str]]) -> str:
@@ -65,11 +66,7 @@ def text_columns(title: str, result: dict, rows: list[tuple[str, str]]) -> str:
     breakdown key), the totals and the winners."""
     names = [p["name"] for p in result["players"]]
     by_name = {p["name"]: p for p in result["players"]}
-    width = max(8, *(len(n) + 2 for n in names))
-    label_w = 24
-
-    def line(label: str, cells: list[str]) -> str:
-        return f"{label:<{label_w}}" + "".join(f"{c:>{width}}" for c in cells)
+    line = row_format(names)
 
     out = [title, line("", names)]
     for fam in result["families"]:
@@ -85,8 +82,7 @@ def text_columns(title: str, result: dict, rows: list[tuple[str, str]]) -> str:
     for label, key in rows:
         out.append(line(label, [str(by_name[p]["breakdown"][key]) for p in names]))
     out.append(line("Total", [str(by_name[p]["total"]) for p in names]))
-    winners = result["winners"]
-    out.append(("Winner: " if len(winners) == 1 else "Shared victory: ") + listed(winners))
+    out.append(winners_line(result["winners"]))
     return "\n".join(out)
 
 
