@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bench.common import Row
+from companion import inheritors_data
 from companion.engine import kd_vote as kd
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
@@ -54,7 +55,6 @@ from companion.games.kings_dilemma import KingsDilemma
 from companion.games.koryo import KoryoGame
 from companion.journal import Journal
 from companion.session import Session
-from companion.tables import inheritors as inheritors_table
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 KD_SETUP = {"players": PLAYERS, "leader": "Ana", "moderator": "Ben",
@@ -128,7 +128,7 @@ def inheritors_sheet(count: int) -> Actions:
     entry; an entry the rules refuse is skipped."""
     rules = InheritorsSheet()
     sheet = rules.initial({"players": PLAYERS})
-    colours = tuple(inheritors_table.colours())
+    colours = tuple(inheritors_data.colours())
     actions: Actions = []
     i = 0
     while len(actions) < count:
