@@ -404,9 +404,21 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
     return data
 
 
+_kept_in: Path | None = None  # set by keep_shipped_in
+
+
+def keep_shipped_in(directory: Path | None) -> None:
+    """Keep parsed shipped files in ``directory`` from now on (None: the default). The
+    kiosk keeps them in its data directory, the one place its service may write."""
+    global _kept_in
+    _kept_in = directory
+
+
 def shipped_cache_dir() -> Path:
-    """Where parsed shipped files are kept: ``$XDG_CACHE_HOME/companion``, else
-    ``~/.cache/companion``."""
+    """Where parsed shipped files are kept: the directory given to ``keep_shipped_in``,
+    else ``$XDG_CACHE_HOME/companion``, else ``~/.cache/companion``."""
+    if _kept_in is not None:
+        return _kept_in
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
     return base / "companion"

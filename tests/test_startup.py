@@ -59,6 +59,9 @@ def test_run_draws_home_before_importing_any_game(tmp_path):
                    "companion.engine.kd_vote", "companion.commands.install_service",
                    "companion.commands.score"):
         assert absent not in loaded, absent
+    # The catalog it parsed is kept in its data directory (its service may write nowhere
+    # else), for the next start to read as JSON.
+    assert list((tmp_path / "cache").glob("en-*.json"))
 
 
 def test_a_shipped_catalog_is_kept_parsed_and_read_back_whole(tmp_path, monkeypatch):

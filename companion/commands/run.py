@@ -23,6 +23,7 @@ from companion import runlock
 from companion.config import default_config_path, load_config
 from companion.engine.errors import RuleError
 from companion.logfile import KioskLogFile
+from companion.yamlsrc import keep_shipped_in
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 JOURNAL_FILE = "journal.sqlite"  # in the configuration's data_dir, beside the history
@@ -97,6 +98,8 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
                         code="data_dir_create",
                         params={"path": str(config.data_dir), "error": str(exc.strerror)}) \
             from None
+    # Parsed catalogs are kept beside the journal: the kiosk's service may write nowhere else.
+    keep_shipped_in(config.data_dir / "cache")
     lock = runlock.acquire(config.data_dir)  # before anything is opened: one kiosk per data
     handlers.append(_log_to(KioskLogFile(config.data_dir / "companion.log"), logger))
     logger.info(
