@@ -107,3 +107,29 @@ def test_presses_before_start_and_after_close_are_dropped():
     backend.close()
     backend.press(0, "a")
     assert events == []
+
+
+def test_a_key_going_down_is_acknowledged_on_its_seat_alike_for_every_key():
+    """The simulator acknowledges a key going down as a pad does: its seat shows
+    ACK_COLOUR for ACK_MS, the same for every key of every seat and whatever the light;
+    auto-repeat does not restart it; the press's result (a new light state) ends it."""
+    from companion.hardware.base import light_rgb
+    from companion.hardware.padproto import ACK_COLOUR, ACK_MS
+
+    traces = []
+    for key in ("2", "w", "s"):  # seat 1's a, b, c
+        for light in (Light.OFF, Light.FIRST_PLAYER, Light.BALLOT_LOCKED):
+            backend, _ = started()
+            backend.set_light(1, light)
+            backend.key_down(key, 1000)
+            backend.key_down(key, 1050)  # auto-repeat
+            trace = [backend.shown(1, t) for t in (1000, 1000 + ACK_MS - 1)]
+            trace.append(backend.next_shown_change(1, 1000))
+            assert backend.shown(1, 1000 + ACK_MS) == light_rgb(light, 1000 + ACK_MS)
+            assert backend.shown(0, 1000) == light_rgb(Light.OFF, 1000)  # other seats not
+            traces.append(trace)
+    assert traces == [[ACK_COLOUR, ACK_COLOUR, 1000 + ACK_MS]] * len(traces)
+    backend, _ = started()
+    backend.key_down("3", 0)
+    backend.set_light(2, Light.YOUR_TURN)  # the press's result
+    assert backend.shown(2, 1) == light_rgb(Light.YOUR_TURN, 1)

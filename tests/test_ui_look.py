@@ -134,6 +134,26 @@ def test_attention_light_blinks_across_its_deadline(open_app, size, rotation):
     assert seen == [lit, dark, lit, dark]
 
 
+def test_a_seat_key_is_acknowledged_on_the_rings_light_then_ends(open_app):
+    """The simulator's acknowledgement through the loop: a seat's key going down redraws
+    the ring with that seat's light white, and the loop wakes when it ends."""
+    from companion.hardware.padproto import ACK_COLOUR, ACK_MS
+
+    app = open_app((800, 480))
+    screen = TableCheckScreen(app)
+    app.push(screen)
+    app.step(block=False)
+    centre = screen.ring.light_centre(1)
+    before = window_pixel(app, centre)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2))
+    app.step(block=False)
+    assert window_pixel(app, centre) == ACK_COLOUR
+    assert app.timeout_ms() <= ACK_MS
+    app.clock.advance(ACK_MS)
+    app.step(block=False)
+    assert window_pixel(app, centre) == before
+
+
 def test_unplugged_pad_shows_missing_not_its_light(open_app):
     """A seat whose pad is gone (serial) shows the "missing" mark and no light colour."""
     app = open_app((800, 480))

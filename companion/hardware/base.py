@@ -83,6 +83,15 @@ class SeatBackend:
     def light(self, seat: int) -> Light:
         raise NotImplementedError
 
+    def shown(self, seat: int, now_ms: int) -> tuple[int, int, int]:
+        """What the seat's light shows at ``now_ms``: the screen's mirror of it (the
+        simulator's only light, with its acknowledgement)."""
+        return light_rgb(self.light(seat), now_ms)
+
+    def next_shown_change(self, seat: int, now_ms: int) -> int | None:
+        """The first time after ``now_ms`` when ``shown`` changes (None: never)."""
+        return next_light_change(self.light(seat), now_ms)
+
     def connected(self, seat: int) -> bool:
         """False while a seat's pad is unplugged or silent (serial); always True otherwise."""
         return True

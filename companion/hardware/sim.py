@@ -5,6 +5,10 @@ nothing itself. Keys are pygame key *names* (``pygame.key.name``): seat ``i`` us
 ``i``-th character of ``"12345"`` for button ``a``, of ``"qwert"`` for ``b`` and of
 ``"asdfg"`` for ``c``. A key held at least ``long_press_ms`` is a LONG press; the event is
 delivered when the key is released (the simulator has no clock of its own).
+
+A key going down is acknowledged on its seat's light as a pad does (``padproto.ACK_COLOUR``
+for ``ACK_MS``, or until the press's result gives the seat a new light state), the same
+for every key of every seat: ``shown`` is what the screen's mirror draws.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import threading
 
 from companion.hardware.base import ButtonHandler, PadHandler, SeatBackend, StatusHandler
+from companion.hardware.padproto import ACK_COLOUR, ACK_MS
 from companion.seat import ButtonEvent, Light, Press
 
 BUTTONS = ("a", "b", "c")
@@ -31,6 +36,7 @@ class SimBackend(SeatBackend):
         self.seats = seats
         self.long_press_ms = long_press_ms
         self._lights = [Light.OFF] * seats
+        self._ack_until = [0] * seats  # a seat's acknowledgement shows until then (t_ms)
         self._down: dict[str, int] = {}  # key name -> t_ms of its key_down
         self._on_button: ButtonHandler | None = None
         self._lock = threading.Lock()
@@ -48,10 +54,13 @@ class SimBackend(SeatBackend):
     def key_down(self, key: str, t_ms: int) -> bool:
         """A key went down at ``t_ms``; True if it is a seat key (the UI then ignores it).
         Auto-repeat (a second key_down before key_up) is ignored."""
-        if self._seat_button(key) is None:
+        hit = self._seat_button(key)
+        if hit is None:
             return False
         with self._lock:
-            self._down.setdefault(key, t_ms)
+            if key not in self._down:
+                self._down[key] = t_ms
+                self._ack_until[hit[0]] = t_ms + ACK_MS
         return True
 
     def key_up(self, key: str, t_ms: int) -> bool:
@@ -77,10 +86,23 @@ class SimBackend(SeatBackend):
             handler(ButtonEvent(seat, button, press))
 
     def set_light(self, seat: int, light: Light) -> None:
-        self._lights[seat] = Light(light)
+        light = Light(light)
+        if light != self._lights[seat]:
+            self._ack_until[seat] = 0  # the press's result ends its acknowledgement
+        self._lights[seat] = light
 
     def light(self, seat: int) -> Light:
         return self._lights[seat]
+
+    def shown(self, seat: int, now_ms: int) -> tuple[int, int, int]:
+        if now_ms < self._ack_until[seat]:
+            return ACK_COLOUR
+        return super().shown(seat, now_ms)
+
+    def next_shown_change(self, seat: int, now_ms: int) -> int | None:
+        if now_ms < self._ack_until[seat]:
+            return self._ack_until[seat]
+        return super().next_shown_change(seat, now_ms)
 
     def close(self) -> None:
         self._on_button = None

@@ -466,8 +466,9 @@ class App:
         elif kind == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 self.running = False
-            elif hasattr(self.backend, "key_down"):
-                self.backend.key_down(pygame.key.name(event.key), self.clock.now_ms())
+            elif hasattr(self.backend, "key_down") and self.backend.key_down(
+                    pygame.key.name(event.key), self.clock.now_ms()):
+                self._dirty = True  # a seat key: its light's acknowledgement shows
         elif kind == pygame.KEYUP and hasattr(self.backend, "key_up"):
             self.backend.key_up(pygame.key.name(event.key), self.clock.now_ms())
         elif kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):

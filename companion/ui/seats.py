@@ -1,8 +1,8 @@
 """The seat ring: every seat drawn at its place around the screen edge, facing its player.
 
 A seat's plate shows its name, its colour and a mirror of its pad's light (the state's
-colour and rhythm, exactly as the pad shows them: ``light_rgb``), or a "missing" mark while
-its pad is unplugged. Plates are drawn upright then turned so the text faces the player
+colour and rhythm, and a press's acknowledgement, as the pad shows them:
+``SeatBackend.shown``), or a "missing" mark while its pad is unplugged. Plates are drawn upright then turned so the text faces the player
 sitting there: top seats read upside down, side seats sideways.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.hardware.base import SeatBackend, light_rgb, next_light_change
+from companion.hardware.base import SeatBackend, next_light_change
 from companion.i18n import Catalog
 from companion.seat import Light
 from companion.ui import theme as th
@@ -119,7 +119,9 @@ class SeatRing:
 
     def next_deadline(self, backend: SeatBackend, now_ms: int) -> int | None:
         """When a light's rhythm next changes what the ring shows (None: nothing moves)."""
-        return next_change([backend.light(p.seat) for p in self.plates], now_ms)
+        times = [t for p in self.plates
+                 if (t := backend.next_shown_change(p.seat, now_ms)) is not None]
+        return min(times) if times else None
 
     def draw(self, p: Painter, backend: SeatBackend, now_ms: int) -> None:
         for plate in self.plates:
@@ -146,8 +148,7 @@ class SeatRing:
         # The light: a dark socket, lit in the state's colour (with a halo) when on.
         cx, cy = d // 2, d // 2 - theme.px(3)
         r = round(d * 0.27)
-        light = backend.light(plate.seat)
-        rgb = light_rgb(light, now_ms)
+        rgb = backend.shown(plate.seat, now_ms)
         on = connected and any(rgb)
         if on:
             glow = pygame.Surface(local.get_size(), pygame.SRCALPHA)
