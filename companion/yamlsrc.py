@@ -363,10 +363,11 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
     line index, since a shipped file is known good. Should it not be (edited by hand), it
     is read again through ``load`` for a message naming its file and line.
 
-    The data is also kept as JSON in ``cache_dir`` (default: ``shipped_cache_dir()``),
-    named by the file's size and CRC-32, and read from there at the next start: libyaml
-    parses fast, but PyYAML then builds every value in Python (about 4 ms for a catalog,
-    before the kiosk's first frame); ``json`` builds them in C (0.1 ms). Data JSON can't
+    The data is also kept as JSON in ``cache_dir`` (default: ``shipped_cache_dir()``) as
+    ``parsed-NAME-SIZE-CRC32.json`` (an older version's file removed), and read from
+    there at the next start: libyaml parses fast, but PyYAML then builds every value in
+    Python (about 4 ms for a catalog, before the kiosk's first frame); ``json`` builds
+    them in C (0.1 ms). Data JSON can't
     hold as it is (dates, keys that are not text) is not kept; a cache that can't be
     written or read is only a slower start."""
     import json
@@ -380,7 +381,8 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
         where = cache_dir or shipped_cache_dir()
     except RuntimeError:  # no home directory: nowhere to keep it
         return yaml.load(raw, Loader=_BaseLoader)
-    kept = where / f"{Path(path).stem}-{len(raw)}-{zlib.crc32(raw):08x}.json"
+    stem = Path(path).stem
+    kept = where / f"parsed-{stem}-{len(raw)}-{zlib.crc32(raw):08x}.json"
     try:
         return json.loads(kept.read_bytes())
     except (OSError, ValueError):
@@ -395,10 +397,15 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
             where.mkdir(mode=0o700, parents=True, exist_ok=True)
             part = kept.with_name(f"{kept.name}.{os.getpid()}.part")
             try:
-                part.write_text(text, encoding="utf-8")
+                fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(text)
                 os.replace(part, kept)  # whole or not at all, whoever else writes it
             finally:
                 part.unlink(missing_ok=True)
+            for older in where.glob(f"parsed-{stem}-*.json"):  # another version's
+                if older != kept:
+                    older.unlink(missing_ok=True)
     except (OSError, TypeError, ValueError):
         pass
     return data
@@ -409,7 +416,8 @@ _kept_in: Path | None = None  # set by keep_shipped_in
 
 def keep_shipped_in(directory: Path | None) -> None:
     """Keep parsed shipped files in ``directory`` from now on (None: the default). The
-    kiosk keeps them in its data directory, the one place its service may write."""
+    kiosk keeps them in its data directory, the one place its service may write (files
+    readable by its account only, like the rest of it)."""
     global _kept_in
     _kept_in = directory
 

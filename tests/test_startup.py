@@ -61,7 +61,7 @@ def test_run_draws_home_before_importing_any_game(tmp_path):
         assert absent not in loaded, absent
     # The catalog it parsed is kept in its data directory (its service may write nowhere
     # else), for the next start to read as JSON.
-    assert list((tmp_path / "cache").glob("en-*.json"))
+    assert list(tmp_path.glob("parsed-en-*.json"))
 
 
 def test_a_shipped_catalog_is_kept_parsed_and_read_back_whole(tmp_path, monkeypatch):
@@ -88,13 +88,15 @@ def test_a_shipped_catalog_is_kept_parsed_and_read_back_whole(tmp_path, monkeypa
     source.write_text(source.read_text(encoding="utf-8").replace(
         first["app"]["name"], "Renamed", 1), encoding="utf-8")
     assert yamlsrc.load_shipped(source, kept)["app"]["name"] == "Renamed"
+    assert [p.name for p in kept.iterdir()] != [cached.name]  # the old version's is gone
+    assert len(list(kept.iterdir())) == 1
     blocked = tmp_path / "file-not-dir"
     blocked.write_text("", encoding="utf-8")
     assert yamlsrc.load_shipped(source, blocked)["app"]["name"] == "Renamed"
     dated = tmp_path / "dated.yaml"
     dated.write_text("when: 2026-11-23\n", encoding="utf-8")
     assert str(yamlsrc.load_shipped(dated, kept)["when"]) == "2026-11-23"
-    assert not list(kept.glob("dated-*"))  # a date is not JSON: not kept
+    assert not list(kept.glob("parsed-dated-*"))  # a date is not JSON: not kept
 
 
 def test_theme_fonts_opened_by_path_are_pygames_default_font_at_every_size():

@@ -99,7 +99,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
                         params={"path": str(config.data_dir), "error": str(exc.strerror)}) \
             from None
     # Parsed catalogs are kept beside the journal: the kiosk's service may write nowhere else.
-    keep_shipped_in(config.data_dir / "cache")
+    keep_shipped_in(config.data_dir)
     lock = runlock.acquire(config.data_dir)  # before anything is opened: one kiosk per data
     handlers.append(_log_to(KioskLogFile(config.data_dir / "companion.log"), logger))
     logger.info(
