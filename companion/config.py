@@ -234,6 +234,15 @@ def _user() -> str:
         return f"uid {os.getuid()}"
 
 
+def shown_path(path: Path) -> Path:
+    """``path`` as a user at this directory names it: relative when it lies below the
+    working directory, else whole."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
 def _user_path(value: str, path: str) -> Path:
     """``value`` as a path, ``~`` and ``~user`` expanded; an unknown user is a RuleError."""
     try:
@@ -351,7 +360,7 @@ def _profile(value: str, base: Path, backend: str, seats: int, m: Mistakes) -> P
                         "allowed": ", ".join(shipped)},
             )
     try:
-        profile = load_profile(resolved)
+        profile = load_profile(shown_path(resolved))  # its messages name it as a user would
     except SourceErrors as exc:  # each of the profile's mistakes, one line each
         m.errors += [RuleError(path, f"wiring profile: {message}", code="profile_mistake",
                                params={"where": where, "field": refusal.field, "error": refusal})

@@ -86,7 +86,7 @@ def test_an_example_for_every_game_and_every_table_command():
     commands = [cmd for page in PAGES for block in console_blocks(page) for cmd, _ in block]
     for game in ("koryo", "choson", "inheritors", "kings-dilemma"):
         assert any(c.startswith(f"companion score docs/examples/{game}.yaml") for c in commands)
-    for name in ("vote", "kingdom", "import", "export", "check-config", "report"):
+    for name in ("vote", "kingdom", "import", "export", "check-config", "report", "wiring"):
         assert any(c.startswith(f"companion {name} ") or f"&& companion {name} " in c
                    for c in commands), name
 

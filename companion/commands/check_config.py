@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from companion import yamlsrc
-from companion.config import Config, default_config_path, load_config
+from companion.config import Config, default_config_path, load_config, shown_path
 from companion.hardware.profile import PROFILES_DIR
 from companion.safetext import escaped
 from companion.yamlsrc import Document, SourceErrors
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     details = f"backend {hw.backend}"
     if hw.profile is not None:  # a shipped profile by its name, as a configuration names it
         shipped = hw.profile.parent.resolve() == PROFILES_DIR.resolve()
-        details += f", profile {hw.profile.stem if shipped else hw.profile}"
+        details += f", profile {hw.profile.stem if shipped else shown_path(hw.profile)}"
     if hw.port is not None:
         details += f", port {hw.port}"
     print(f"{path}: OK — {len(config.seats)} seats, {details}")
