@@ -21,7 +21,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCode
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, Button, fitted
+from companion.ui.widgets import FIGURE, Button, fitted, panel
 
 GOLD = th.WARNING
 # Nominal type sizes in units (a 480th of the short side); FIGURE keeps every figure above
@@ -57,7 +57,9 @@ class WinnerView:
         self.notes = [n for n in notes if n]
         t, px = app.catalog.text, app.theme.px
         w, h = app.size
-        m, gap = px(10), px(8)
+        # on the felt with its edge (``panel``) like every screen, the content inside it
+        self.felt_rect = pygame.Rect(0, 0, w, h).inflate(-2 * px(6), -2 * px(6))
+        m, gap = px(16), px(8)
         bh = max(th.MIN_TARGET, px(64))
         self.headline_rect = pygame.Rect(m, m, w - 2 * m, px(56))
         top = self.headline_rect.bottom + gap
@@ -99,7 +101,7 @@ class WinnerView:
 
     def draw(self, p: Painter) -> None:
         theme, px = self.app.theme, self.app.theme.px
-        p.surface.fill(th.FELT)
+        panel(p, self.felt_rect)
         # The game's name small at the right, the winners as large as the rest allows.
         head = self.headline_rect
         title_font = theme.font(px(LABEL))
