@@ -13,7 +13,6 @@ from __future__ import annotations
 import pygame
 
 from companion import inheritors_data
-from companion.games.inheritors import Sheet
 from companion.play.inheritors import SheetController
 from companion.seat import ButtonEvent, Light
 from companion.ui import theme as th
@@ -55,7 +54,7 @@ class SheetScreen(TwoTaps, TableScreen):
     # --- state --------------------------------------------------------------------------
 
     @property
-    def sheet(self) -> Sheet:
+    def sheet(self):  # the controller's Sheet (players, seats, each player's end)
         return self.game.sheet
 
     @property
