@@ -1,12 +1,20 @@
 """Shared test setup: pygame always headless (SDL dummy driver), never a real display;
-Hypothesis without timing limits (see below)."""
+the cache in a temporary directory; Hypothesis without timing limits (see below)."""
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# The parsed-catalog cache (yamlsrc.shipped_cache_dir) of the tests and of the kiosks they
+# start goes to a directory of this run, never the user's ~/.cache.
+_TEST_CACHE = tempfile.mkdtemp(prefix="companion-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _TEST_CACHE
+atexit.register(shutil.rmtree, _TEST_CACHE, True)
 
 import pytest
 import ui_kd
