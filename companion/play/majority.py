@@ -12,6 +12,13 @@ and every rule of what a press or a tap means lives here:
   yet legal (a combination being built) is let through, the reveal checks it;
 - the seats' lights come from the view (``MajorityGame.lights``); a game over is recorded
   in the history and finished in the journal once.
+
+What the screen shows comes from here as data, so the screens only draw: every sentence
+(the top line, the powers of the phase, protections, limit warnings, the tie-breaker,
+Chosŏn's tokens) is ``Words``, a catalog key and its params, a card kind among them a
+``Kind`` the screen names in its language; the majority board's columns are ``board()``;
+the final breakdown's rows ``final_rows()``; the player counts and card names of a game
+``player_counts``/``card_names``.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from companion.engine.errors import RuleError
+from companion.engine.errors import RuleError  # a refused set-up or action: screens say it
 from companion.games import acting_player, rules_for
 from companion.games.majority import MajorityGame
 from companion.history import GameResult, result_of
@@ -30,12 +37,38 @@ from companion.session import Session
 
 log = logging.getLogger(__name__)
 
+
 # What a seat press did, for the screen to show.
 IGNORED, STEPPED, REFUSED, NOT_YOUR_TURN = "ignored", "stepped", "refused", "not-your-turn"
 OPEN_ENTRY, OPEN_POWERS = "open-entry", "open-powers"
 UNDO_ASKED, UNDONE, NOTHING_TO_UNDO = "undo-asked", "undone", "nothing-to-undo"
 NOT_YOUR_UNDO = "not-your-undo"
 OPTIONS_PER_PAGE = 4  # the powers screen's page: more options are picked field by field
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A card kind named in a sentence (a family's value or an event key): the screen names
+    it in its language, in the plural or not."""
+
+    kind: int | str
+    plural: bool = False
+
+
+@dataclass(frozen=True)
+class Words:
+    """A sentence as data: its catalog key and params; a param that is a ``Kind`` is named
+    in the screen's language, one that is ``Words`` is said first."""
+
+    key: str
+    params: dict = field(default_factory=dict)
+
+
+# Chosŏn's riposte tokens, as the engine names them -> catalog key.
+TOKENS = {"Return Fire": "return_fire", "Counter-Attack": "counter_attack"}
+# What the final screen breaks each player's total into, after the families, per game.
+FINAL_ROWS = {"koryo": ("events", "tokens"),
+              "choson": ("tokens", "kept_events", "first_player", "yi_legacy")}
 
 
 @dataclass(frozen=True)
@@ -172,6 +205,85 @@ class MajorityController(FollowsSession):
         columns.append(BoardColumn(VP, tuple(BoardCell(v["tokens"][p]) for p in players)))
         return columns
 
+    # --- what is said --------------------------------------------------------------------
+
+    def power_words(self, power: dict) -> Words:
+        """A power of the phase (an item of the view's ``powers``)."""
+        g, code, params = self.rules.name, power["code"], power["params"]
+        fmt: dict[str, object] = {"player": power["player"], **params}
+        if power["family"] is not None:
+            fmt["family"] = Kind(power["family"], plural=True)
+        key = f"{g}.power.{code}"
+        if g == "choson" and code == "take_vp" and not power["must"]:  # from a player
+            key += "_from"
+        elif code == "sword" and params["n"] > 1:
+            key += "_left"
+        elif code == "riposte":
+            turn = self._view["turn"]
+            fmt["attacker"] = self._view["current_player"]
+            fmt["character"] = Kind(turn["character"])
+            fmt["token"] = Words(f"{g}.token.{TOKENS[turn['riposte'][1]]}")
+        return Words(key, fmt)
+
+    def protection_words(self, prot: dict) -> Words:
+        """A protection in force (an item of the view's ``protections``): Koryŏ's by the
+        protecting family, Chosŏn's Yi's Shield."""
+        g = self.rules.name
+        key = f"{g}.protection.{prot['family']}" if g == "koryo" else f"{g}.protection.shield"
+        return Words(key, {"player": prot["player"], "family": Kind(prot["family"], True)})
+
+    def limit_words(self) -> list[Words]:
+        """Players over the end-of-round limit (during the round: a warning ahead; at the end:
+        those whose discard power does not already say it, Koryŏ's events)."""
+        v = self._view
+        discarding = {pw["player"] for pw in v["powers"] if pw["code"] == "discard"}
+        return [Words(f"{self.rules.name}.over_limit", {
+            "player": c["player"], "counted": c["counted"], "limit": c["limit"]})
+            for c in v["limits"] if c["counted"] > c["limit"] and c["player"] not in discarding]
+
+    def breaker_words(self) -> Words:
+        """Which tie-breaker is in force during the rounds: Koryŏ's Omniscient majority,
+        Chosŏn's Yi's Shield."""
+        v = self._view
+        if self.rules.name == "koryo":
+            if v["omniscient"]:
+                return Words("koryo.breaker", {"player": v["omniscient"],
+                                               "family": Kind(1, plural=True)})
+            return Words("koryo.no_breaker", {"family": Kind(1)})
+        if v["shield"]:
+            return Words("choson.breaker", {"player": v["shield"]["player"],
+                                            "family": Kind(v["shield"]["family"], True)})
+        return Words("choson.no_breaker")
+
+    def token_words(self) -> list[Words]:
+        """Chosŏn's tokens that follow majorities, and Yi's Legacy (none in Koryŏ)."""
+        v = self._view
+        return [Words(f"choson.holds.{key}", {"player": v[name]}) for key, name in (
+            ("return_fire", "return_fire"), ("counter_attack", "counter_attack"),
+            ("legacy", "legacy")) if v.get(name)]
+
+    def status_words(self) -> Words:
+        """What the table does now (the screen's top line)."""
+        v = self._view
+        phase, who = v["phase"], v["current_player"]
+        if self.undo_request is not None:
+            asking = v["players"][v["seats"].index(self.undo_request)]
+            return Words("majority.undo_request", {"name": asking})
+        if phase == "setup":
+            return Words("majority.status.setup",
+                         {"player": v["first_player"], "round": v["round"] + 1})
+        if phase == "end":
+            return Words("majority.status.end", {"player": v["first_player"]})
+        if phase == "time_travel":
+            return Words("majority.status.time_travel", {"player": who})
+        if not v["turn"]["revealed"]:
+            return Words("majority.status.reveal", {"player": who, "n": v["deals"][who]})
+        return Words("majority.status.main", {"player": who})
+
+    def final_rows(self) -> tuple[str, ...]:
+        """The final breakdown's rows after the families (``majority.final.<row>``)."""
+        return FINAL_ROWS[self.rules.name]
+
     # --- inputs -------------------------------------------------------------------------
 
     def press(self, event: ButtonEvent) -> str:
@@ -287,3 +399,19 @@ def _mark(majority: dict | None, player: str) -> str:
     if majority["holder"] == player:
         return BROKEN if majority["tie_breaker"] else HELD
     return TIED if player in majority["tied"] else ""
+
+
+def player_counts(game: str) -> tuple[int, int]:
+    """The fewest and the most players ``game`` (``koryo``, ``choson``) takes."""
+    engine = rules_for(game).engine
+    return engine.MIN_PLAYERS, engine.MAX_PLAYERS
+
+
+def card_names(game: str) -> dict[str, dict[str, str]]:
+    """Every card kind of ``game`` by its key (a family's value ``"9"``…, an event's key):
+    its names, ``en``, ``fr``, ``en_plural``, ``fr_plural`` (a refusal names kinds)."""
+    engine = rules_for(game).engine
+    names = {str(v): f.to_dict() for v, f in engine.FAMILIES.items()}
+    for key, (en, fr, en_plural, fr_plural) in engine.EVENT_NAMES.items():
+        names[key] = {"en": en, "fr": fr, "en_plural": en_plural, "fr_plural": fr_plural}
+    return names

@@ -8,12 +8,12 @@ whose turn it is, B = card entry, C = powers, long press = undo request (see
 
 from __future__ import annotations
 
-from companion.engine import choson
+from companion.play.majority import player_counts
 from companion.ui.app import App, Screen
 from companion.ui.screens import majority_setup as setup
 from companion.ui.screens.majority_common import GameSpec
 
-SPEC = GameSpec(choson.GAME, choson.MIN_PLAYERS, choson.MAX_PLAYERS)
+SPEC = GameSpec("choson", *player_counts("choson"))
 
 
 def new_game(app: App) -> Screen:

@@ -8,12 +8,12 @@ whose turn it is, B = card entry, C = powers, long press = undo request (see
 
 from __future__ import annotations
 
-from companion.engine import koryo
+from companion.play.majority import player_counts
 from companion.ui.app import App, Screen
 from companion.ui.screens import majority_setup as setup
 from companion.ui.screens.majority_common import GameSpec
 
-SPEC = GameSpec(koryo.GAME, koryo.MIN_PLAYERS, koryo.MAX_PLAYERS)
+SPEC = GameSpec("koryo", *player_counts("koryo"))
 
 
 def new_game(app: App) -> Screen:

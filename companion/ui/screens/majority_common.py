@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.engine.errors import RuleError
-from companion.games import rules_for
+from companion.play.majority import RuleError, card_names
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
@@ -158,13 +157,8 @@ class BaseScreen(Screen):
 
     def kind_label(self, kind: object, plural: bool) -> str:
         """A card kind's name in the screen's language (a family value or an event key)."""
-        engine = rules_for(self.spec.game).engine
-        if isinstance(kind, int):
-            family = engine.FAMILIES[kind].to_dict()
-            return family[f"{self.app.catalog.language}{'_plural' if plural else ''}"]
-        en, fr, en_plural, fr_plural = engine.EVENT_NAMES[kind]
-        names = {"en": (en, en_plural), "fr": (fr, fr_plural)}[self.app.catalog.language]
-        return names[1] if plural else names[0]
+        names = card_names(self.spec.game)[str(kind)]
+        return names[f"{self.app.catalog.language}{'_plural' if plural else ''}"]
 
     def button(self, key: str) -> Button | None:
         """The button whose action is ``key`` (tests, demo)."""

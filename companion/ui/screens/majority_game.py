@@ -38,7 +38,9 @@ from companion.play.majority import (
     STEPPED,
     UNDO_ASKED,
     UNDONE,
+    Kind,
     MajorityController,
+    Words,
 )
 from companion.seat import ButtonEvent, Light
 from companion.ui import theme as th
@@ -59,8 +61,6 @@ from companion.ui.winner import Standing, WinnerView
 
 log = logging.getLogger(__name__)
 
-# Chosŏn's riposte tokens, as the engine names them -> catalog key.
-TOKENS = {"Return Fire": "return_fire", "Counter-Attack": "counter_attack"}
 BANNER = 28  # units: the round line's height (its figures FIGURE units)
 
 
@@ -175,85 +175,31 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
 
     # --- sentences ----------------------------------------------------------------------
 
+    def say(self, words: Words) -> str:
+        """A sentence of the controller's, in the screen's language."""
+        fmt = {k: self.say(v) if isinstance(v, Words)
+               else self.kind_name(v.kind, v.plural) if isinstance(v, Kind) else v
+               for k, v in words.params.items()}
+        return self.t(words.key, **fmt)
+
     def power_text(self, power: dict) -> str:
-        """The engine's sentence for a power, from the catalog of the screen's language."""
-        g, code, params = self.spec.game, power["code"], power["params"]
-        fmt: dict[str, object] = {"player": power["player"], **params}
-        if power["family"] is not None:
-            fmt["family"] = self.kind_name(power["family"], plural=True)
-        key = f"{g}.power.{code}"
-        if g == "choson" and code == "take_vp" and not power["must"]:
-            key += "_from"
-        elif code == "sword" and params["n"] > 1:
-            key += "_left"
-        elif code == "riposte":
-            turn = self.view["turn"]
-            fmt["attacker"] = self.view["current_player"]
-            fmt["character"] = self.kind_name(turn["character"])
-            fmt["token"] = self.t(f"{g}.token.{TOKENS[turn['riposte'][1]]}")
-        return self.t(key, **fmt)
+        return self.say(self.game.power_words(power))
 
     def protection_text(self, prot: dict) -> str:
-        g = self.spec.game
-        return self.t(
-            f"{g}.protection.{prot['family']}" if g == "koryo" else f"{g}.protection.shield",
-            player=prot["player"],
-            family=self.kind_name(prot["family"], plural=True),
-        )
+        return self.say(self.game.protection_words(prot))
 
     def limit_texts(self) -> list[str]:
-        """Players over the end-of-round limit (during the round: a warning ahead; at the end:
-        those whose discard power does not already say it, Koryŏ's events)."""
-        v = self.view
-        discarding = {pw["player"] for pw in v["powers"] if pw["code"] == "discard"}
-        out = []
-        for check in v["limits"]:
-            if check["counted"] > check["limit"] and check["player"] not in discarding:
-                out.append(self.t(f"{self.spec.game}.over_limit", player=check["player"],
-                                  counted=check["counted"], limit=check["limit"]))
-        return out
+        return [self.say(w) for w in self.game.limit_words()]
 
     def breaker_text(self) -> str:
-        """Which tie-breaker is in force during the rounds."""
-        v, g = self.view, self.spec.game
-        if g == "koryo":
-            if v["omniscient"]:
-                return self.t("koryo.breaker", player=v["omniscient"],
-                              family=self.kind_name(1, plural=True))
-            return self.t("koryo.no_breaker", family=self.kind_name(1))
-        if v["shield"]:
-            return self.t("choson.breaker", player=v["shield"]["player"],
-                          family=self.kind_name(v["shield"]["family"], plural=True))
-        return self.t("choson.no_breaker")
+        return self.say(self.game.breaker_words())
 
     def token_texts(self) -> list[str]:
-        """Chosŏn's tokens that follow majorities, and Yi's Legacy."""
-        v = self.view
-        if self.spec.game != "choson":
-            return []
-        out = []
-        for key, who in (("return_fire", v["return_fire"]),
-                         ("counter_attack", v["counter_attack"]), ("legacy", v["legacy"])):
-            if who:
-                out.append(self.t(f"choson.holds.{key}", player=who))
-        return out
+        return [self.say(w) for w in self.game.token_words()]
 
     def status(self) -> str:
         """What the table does now."""
-        v = self.view
-        phase, who = v["phase"], v["current_player"]
-        if self.game.undo_request is not None:
-            name = self.app.seats[self.game.undo_request].name
-            return self.t("majority.undo_request", name=name)
-        if phase == "setup":
-            return self.t("majority.status.setup", player=v["first_player"], round=v["round"] + 1)
-        if phase == "end":
-            return self.t("majority.status.end", player=v["first_player"])
-        if phase == "time_travel":
-            return self.t("majority.status.time_travel", player=who)
-        if not v["turn"]["revealed"]:
-            return self.t("majority.status.reveal", player=who, n=v["deals"][who])
-        return self.t("majority.status.main", player=who)
+        return self.say(self.game.status_words())
 
     # --- inputs -------------------------------------------------------------------------
 
@@ -436,10 +382,7 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
         return self.t(key, names=self.app.catalog.names(winners))
 
     def final_rows(self) -> list[tuple[str, str]]:
-        g = self.spec.game
-        keys = ["events", "tokens"] if g == "koryo" else [
-            "tokens", "kept_events", "first_player", "yi_legacy"]
-        return [(self.t(f"majority.final.{k}"), k) for k in keys]
+        return [(self.t(f"majority.final.{k}"), k) for k in self.game.final_rows()]
 
     def describe(self) -> str:
         v = self.view

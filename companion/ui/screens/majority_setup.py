@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pygame
 
-from companion.engine.errors import RuleError
-from companion.play.majority import MajorityController
+from companion.play.majority import MajorityController, RuleError
 from companion.seat import ButtonEvent, Light, Press
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
