@@ -270,8 +270,8 @@ class MajorityController(FollowsSession):
             asking = v["players"][v["seats"].index(self.undo_request)]
             return Words("majority.undo_request", {"name": asking})
         if phase == "setup":
-            return Words("majority.status.setup",
-                         {"player": v["first_player"], "round": v["round"] + 1})
+            return Words("majority.status.setup",  # the round line's round
+                         {"player": v["first_player"], "round": v["season"]["round"]})
         if phase == "end":
             return Words("majority.status.end", {"player": v["first_player"]})
         if phase == "time_travel":
