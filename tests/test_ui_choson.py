@@ -193,7 +193,8 @@ def test_lines_under_a_crowded_board_go_on_more_pages(table, game, seed):
     """Four players at 800×480: when the powers, protections, warnings and tokens do not all
     fit under the board, the board's head corner says how many more and the whole board (a
     big target) turns "more" pages until every line has been shown, then back to the board;
-    when a cell shows ``*`` the tie-breaker line heads the board's lines and every page."""
+    when a cell shows ``*`` the tie-breaker line heads the board's lines and every page; a
+    sentence of several lines is never cut between pages."""
     from ui_majority import turn_more_pages
 
     from companion.ui.screens import koryo
@@ -205,6 +206,10 @@ def test_lines_under_a_crowded_board_go_on_more_pages(table, game, seed):
     def check(action, before, after):
         if screen.mode != "board" or len(screen.info_pages) < 2:
             return
+        pages = [{text for line in page for text, _ in line} for page in screen.info_pages]
+        for block in screen.info_blocks()[0]:  # a sentence is never cut between pages
+            texts = {text for line in block for text, _ in line}
+            assert any(texts <= page for page in pages), texts
         broken = any(m["tie_breaker"] for m in after["majorities"])
         if crowded["checked"] >= 3 and (not broken or crowded["broken"]):
             return

@@ -72,11 +72,11 @@ class BoardMode:
         self.columns = self.game.board()
         self._size_columns()
         px = self.app.theme.px
-        lines, _ = self.info_lines()
+        blocks, _ = self.info_blocks()
         n = len(self.view["players"])
         line_h = px(INFO_LINE)
         room = self.body.h - self.head_h - px(4)
-        shown = min(len(lines), max(0, room - n * px(ROW_MIN)) // line_h)
+        shown = len(take(blocks, max(0, room - n * px(ROW_MIN)) // line_h, cut=False))
         self.row_h = min(px(ROW_MAX), (room - shown * line_h) // n)
         top = self.body.y + self.head_h + self.row_h * n + px(4)
         self.info_rect = pygame.Rect(self.body.x, top, self.body.w, self.body.bottom - top)
@@ -119,10 +119,16 @@ class BoardMode:
     # --- the lines under the board ------------------------------------------------------
 
     def info_lines(self) -> tuple[list[Line], list[Line]]:
-        """What is said under the board, as lines of one or two (text, colour) items:
-        powers and protections (a line each, more when long), then limit warnings, the
-        tie-breaker and Chosŏn's tokens (two a line when short). When a cell shows ``*``
-        the tie-breaker comes first: it is also returned apart, to head every "more" page."""
+        """What is said under the board, as lines of one or two (text, colour) items, and
+        apart the tie-breaker's lines when a cell shows ``*`` (they head every page)."""
+        blocks, pinned = self.info_blocks()
+        return [line for block in blocks for line in block], pinned
+
+    def info_blocks(self) -> tuple[list[list[Line]], list[Line]]:
+        """What is said under the board, a block of lines per sentence (a page never cuts
+        one): powers and protections (a line each, more when long), then limit warnings,
+        the tie-breaker and Chosŏn's tokens (two a line when short). When a cell shows
+        ``*`` the tie-breaker comes first: it is also returned apart, to head every page."""
         theme, v = self.app.theme, self.view
         p = Painter(self.app.canvas, theme)
         font = theme.font(theme.px(FIGURE))
@@ -136,41 +142,50 @@ class BoardMode:
             (line, th.INK_SOFT) for line in self.token_texts()
         ]
         half = (width - theme.px(10)) // 2
-        pinned: list[Line] = []
-        for text, colour in breaker if broken else []:
-            pinned += [[(part, colour)] for part in p.lines(text, font, width)]
-        lines = list(pinned)
-        for text, colour in wide:  # a sentence too long for one line takes more
-            lines += [[(part, colour)] for part in p.lines(text, font, width)]
+
+        def block(text: str, colour) -> list[Line]:
+            return [[(part, colour)] for part in p.lines(text, font, width)]
+
+        pinned = block(*breaker[0]) if broken else []
+        blocks = ([pinned] if pinned else []) + [block(*item) for item in wide]
         pair: Line = []
         for item in narrow:  # short ones two a line
             if font.size(item[0])[0] > half:
-                lines += [[(part, item[1])] for part in p.lines(item[0], font, width)]
+                blocks.append(block(*item))
                 continue
             pair.append(item)
             if len(pair) == 2:
-                lines.append(pair)
+                blocks.append([pair])
                 pair = []
         if pair:
-            lines.append(pair)
-        return lines, pinned
+            blocks.append([pair])
+        return blocks, pinned
 
     def _info_pages(self) -> list[list[Line]]:
         """The lines under the board, and when they do not all fit there, "more" pages over
-        the whole board (the tie-breaker line first on each); every page but the last ends
-        with how many lines are still to come, the last with how to get back to the board."""
-        lines, pinned = self.info_lines()
+        the whole board (the tie-breaker first on each), each sentence whole on one page;
+        every page but the last ends with how many lines are still to come, the last with
+        how to get back to the board."""
+        blocks, pinned = self.info_blocks()
+        lines = [line for block in blocks for line in block]
         line_h = self.app.theme.px(INFO_LINE)
-        fit = self.info_rect.h // line_h
-        if len(lines) <= fit:
+        if len(lines) <= self.info_rect.h // line_h:
             return [lines]
-        chunks = [lines[:fit]]
-        rest = lines[max(fit, len(pinned)):]
         per = max(1, self.body.h // line_h - len(pinned) - 1)
-        chunks += [pinned + rest[i:i + per] for i in range(0, len(rest), per)]
-        total = sum(len(line) for line in lines)
-        self.hidden = [total - sum(len(line) for line in chunks[0])] + [
-            sum(len(line) for line in rest[i * per:]) for i in range(1, len(chunks))]
+        chunks = [take(blocks, self.info_rect.h // line_h, cut=False)]
+        if blocks and pinned and blocks[0] is pinned:  # not under the board: heads the pages
+            blocks.pop(0)
+        while blocks:
+            chunks.append(pinned + take(blocks, per))
+        seen: set[int] = set()  # the lines shown so far (the pinned ones come again)
+        unseen = sum(len(line) for line in lines)
+        self.hidden = []
+        for chunk in chunks:
+            for line in chunk:
+                if id(line) not in seen:
+                    seen.add(id(line))
+                    unseen -= len(line)
+            self.hidden.append(unseen)
         pages = [chunks[0]]
         for i, chunk in enumerate(chunks[1:], 1):
             if i + 1 < len(chunks):
@@ -261,3 +276,15 @@ class BoardMode:
             row = pygame.Rect(rect.x, rect.y + i * line_h, rect.w, line_h)
             for (text, colour), cell in zip(line, row_of(row, len(line), px(10)), strict=True):
                 self.draw_text(p, text, FIGURE, colour, cell)
+
+
+def take(blocks: list[list[Line]], room: int, cut: bool = True) -> list[Line]:
+    """The lines of the first whole ``blocks`` that fit ``room`` lines, taken off the list;
+    with ``cut``, a first block longer than ``room`` is cut (a sentence longer than a page),
+    its rest left at the head of the list."""
+    out: list[Line] = []
+    while blocks and len(out) + len(blocks[0]) <= room:
+        out += blocks.pop(0)
+    if cut and not out and blocks and room > 0:
+        out, blocks[0] = blocks[0][:room], blocks[0][room:]
+    return out
