@@ -6,7 +6,7 @@ debounce and long press on an injected clock, lights read back as blink patterns
 LED pins), once on the serial backend against the pad firmware on a pty (lights read back
 from the firmware's own state). The game: the rulebook's worked vote on the buttons (the
 moderator breaks the tie by holding Aye), an outcome, a secret vote locked seat by seat
-(lights: leader, moderator, ballot locked), the king's death and the end scoring
+(lights: your turn until a seat locks, then ballot locked), the king's death and the end scoring
 (winners' seats lit)."""
 
 from __future__ import annotations
@@ -94,10 +94,10 @@ def play_game(table: Table, press: Callable[[int, str], None],
     table.do({"action": "outcome", "changes": [{"resource": "morale", "amount": -1}]})
 
     table.do({"action": "dilemma", "mode": "secret"})
-    assert seen() == [M, L, O, O, O]
-    for seat, keys, after in ((3, "b b B", [M, L, O, K, O]), (1, "a A", [M, K, O, K, O]),
-                              (4, "a a a", [M, K, O, K, O]),  # pending only
-                              (0, "c A", [K, K, O, K, O]), (2, "C", [K, K, K, K, O])):
+    assert seen() == [T, T, T, T, T]  # every seat to lock: its turn
+    for seat, keys, after in ((3, "b b B", [T, T, T, K, T]), (1, "a A", [T, K, T, K, T]),
+                              (4, "a a a", [T, K, T, K, T]),  # pending only
+                              (0, "c A", [K, K, T, K, T]), (2, "C", [K, K, K, K, T])):
         press(seat, keys)
         assert seen() == after
         assert all(set(s) == {"locked"} for s in view()["vote"]["seats"].values())

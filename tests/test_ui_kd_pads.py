@@ -109,10 +109,10 @@ def night(app: App, table: NightController, press: Callable[[int, str], None],
     assert seen() == [M, T, O, O, O]  # Julius reads dilemma 2
 
     tap_button(app, t("kd.council.secret_vote"))
-    assert seen() == [M, L, O, O, O]
-    for seat, keys, after in ((3, diana, [M, L, O, K, O]), (1, "a A", [M, K, O, K, O]),
-                              (4, "a a a", [M, K, O, K, O]),  # pending only
-                              (0, "c A", [K, K, O, K, O]), (2, "C", [K, K, K, K, O])):
+    assert seen() == [T, T, T, T, T]  # every seat to lock: its turn
+    for seat, keys, after in ((3, diana, [T, T, T, K, T]), (1, "a A", [T, K, T, K, T]),
+                              (4, "a a a", [T, K, T, K, T]),  # pending only
+                              (0, "c A", [K, K, T, K, T]), (2, "C", [K, K, K, K, T])):
         press(seat, keys)
         assert seen() == after
         locked = sum(1 for light in after if light is K)

@@ -94,7 +94,7 @@ def test_after_the_reveal_undo_steps_back_lock_then_outcome(kd):
     tap_button(app, t("app.confirm", action=t("kd.undo")))
     assert isinstance(app.screen, kd_ui.VoteScreen)
     assert "Frances: " + t("kd.vote.waiting") in app.screen.describe()
-    assert lights(backend) == [Light.BALLOT_LOCKED] * 4 + [Light.OFF]
+    assert lights(backend) == [Light.BALLOT_LOCKED] * 4 + [Light.YOUR_TURN]
     press(app, backend, 4, "b", times=2)
     press(app, backend, 4, "b", LONG)
     assert isinstance(app.screen, kd_ui.RevealScreen)

@@ -531,7 +531,8 @@ def lights(view: Mapping) -> dict[int, Light]:
     """The light of each player's seat (keyed by seat index), from a public view only.
 
     - open vote, voting: the seat on turn YOUR_TURN;
-    - secret vote, voting: a seat that has locked BALLOT_LOCKED;
+    - secret vote, voting: a seat that has locked BALLOT_LOCKED, every other seat
+      YOUR_TURN (all of them act at once; who has locked is public, the ballot is not);
     - a tie to break or a leader to choose: the moderator ATTENTION;
     - between votes and once the result is in: the leader, who reads the next dilemma
       or the outcome, YOUR_TURN;
@@ -557,8 +558,8 @@ def lights(view: Mapping) -> dict[int, Light]:
         out[seat[vote["moderator"]]] = Light.ATTENTION
     elif vote["mode"] == kd_vote.SECRET:
         for p, state in vote["seats"].items():
-            if state["locked"] and vote["phase"] == kd_vote.VOTING:
-                out[seat[p]] = Light.BALLOT_LOCKED
+            if vote["phase"] == kd_vote.VOTING:
+                out[seat[p]] = Light.BALLOT_LOCKED if state["locked"] else Light.YOUR_TURN
     elif vote["turn"] is not None:
         out[seat[vote["turn"]]] = Light.YOUR_TURN
     return out
