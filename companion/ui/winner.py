@@ -163,10 +163,15 @@ class WinnerView:
             for i, s in enumerate(self.standings):
                 cell = pygame.Rect(area.x + label_w + i * col_w, y, col_w, row_h)
                 text = s.breakdown[r]
-                # A sum spelt out (Koryŏ's "9+5+2 = 16") may take a smaller size to fit.
+                room = cell.w - px(16)  # a gap between neighbouring columns' figures
+                # A sum spelt out (Koryŏ's "9+5+2 = 16") may take a smaller size to fit;
+                # where even that is too wide, the sum's result alone.
                 font = figure_font if FIGURE_TEXT.fullmatch(text) else theme.fitting_font(
-                    text, px(FIGURE), cell.w - px(6), smallest=px(26))
-                p.text(text, font, th.INK, cell.inflate(-px(6), 0))
+                    text, px(FIGURE), room, smallest=px(26))
+                if font.size(text)[0] > room and "=" in text:
+                    text = text.rsplit("=", 1)[1].strip()
+                    font = figure_font
+                p.text(text, font, th.INK, cell.inflate(-px(16), 0))
             y += row_h
 
 

@@ -1,0 +1,49 @@
+"""The shared winner screen: a breakdown's spelt-out sum ("8+7+5 = 20") is drawn whole
+where its column has room, and as its result alone where it has not, never touching the
+next column's figures."""
+
+from __future__ import annotations
+
+import pytest
+from ui_majority import fits
+
+from companion.ui.winner import Standing, WinnerScreen, WinnerView
+
+LABELS = ["Families", "VP tokens", "Kept events", "First player", "Yi's Legacy"]
+ANA = Standing("Ana", "26", ["8+7+5 = 20", "0", "1", "2", "3"])
+BEN = Standing("Ben", "8", ["3+2+1 = 6", "2", "0", "0", "0"])
+OTHERS = [Standing(name, "5", ["4+1 = 5", "0", "0", "0", "1"]) for name in ("Cleo", "Dan", "Eve")]
+
+
+def drawn(rig, standings):
+    """The winner screen of ``standings`` drawn; the text boxes of its frame."""
+    view = WinnerView(rig.app, "choson", standings, LABELS, [standings[0].name],
+                      [("Done", lambda: None, "done")])
+    rig.ctx.show(WinnerScreen(rig.app, view))
+    rig.app.step(block=False)
+    fits(rig.app)
+    return rig.app.painter.texts
+
+
+def gaps_in_rows(boxes) -> list[int]:
+    """The horizontal gaps between neighbouring texts on the same line."""
+    rows: dict[int, list] = {}
+    for box in boxes:
+        rows.setdefault(box.rect.centery, []).append(box.rect)
+    return [b.left - a.right for rects in rows.values()
+            for a, b in zip(sorted(rects, key=lambda r: r.x), sorted(rects, key=lambda r: r.x)[1:])]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_five_narrow_columns_show_a_sum_by_its_result_and_figures_stay_apart(open_table, size):
+    rig = open_table(size=size)
+    boxes = drawn(rig, [ANA, BEN, *OTHERS])
+    texts = [box.text for box in boxes]
+    assert "20" in texts and "8+7+5 = 20" not in texts
+    assert min(gaps_in_rows(boxes)) >= rig.app.theme.px(8)
+
+
+def test_two_wide_columns_spell_the_sum_out(open_table):
+    rig = open_table(size=(1280, 720))
+    texts = [box.text for box in drawn(rig, [ANA, BEN])]
+    assert "8+7+5 = 20" in texts and "3+2+1 = 6" in texts
