@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from ui_layout import FIVE
 from ui_majority import (
     companion_score,
     expected_lights,
@@ -272,8 +273,6 @@ def test_french_board_uses_french_family_names(table):
 def test_five_seats_with_a_long_name_fit(table, language):
     """Five configured seats (two on one edge) and a long name: the new-game screen shows all
     five; four of them play (Koryŏ's most) and the board, entry and final still fit."""
-    from test_ui_look import FIVE
-
     t = table(language=language, seats=FIVE)
     t.ctx.show(koryo.new_game(t.app))
     fits(t.app)

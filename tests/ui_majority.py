@@ -9,6 +9,7 @@ from pathlib import Path
 
 import yaml
 from table_rig import TableRig
+from ui_layout import check_layout
 
 from companion import cli
 from companion.games.autoplay import next_action
@@ -101,8 +102,6 @@ def companion_score(path: Path, capsys) -> dict:
 
 def fits(app: App) -> None:
     """The last frame's layout: texts whole, legible, apart; targets big and apart."""
-    from test_ui_look import check_layout
-
     check_layout(app)
 
 
