@@ -1,5 +1,8 @@
 """`companion install-service`: start the kiosk at boot, as a systemd unit.
 
+Its length: the two units, the checks a Pi must pass before either is written (groups,
+SDL's kmsdrm, Mesa, a display) and the uninstall share the same paths and wording.
+
 Two ways to run the kiosk, both with ``Restart=on-failure`` (see systemd/README.md):
 
 - default, Raspberry Pi OS Lite: a system unit that runs ``companion run`` as a non-root

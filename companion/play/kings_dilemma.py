@@ -7,6 +7,9 @@ Screens draw only from ``view()``, the adapter's public view (in a secret vote, 
 only whether it has locked; the pending choice on a seat's buttons only for the seat on
 turn of an open vote), and the seats show ``lights()``, computed from that same view.
 
+Its length: the controller, the coin toss and the end of the night share the campaign
+ledger and the night's session; split, each part would reach into the others' state.
+
 The campaign ledger is kept in the data directory beside the journal
 (``companion.kd_ledger``): a new game night starts from it, and the scored night is
 recorded into it (and saved) before the night leaves the journal's unfinished games, so a
