@@ -3,7 +3,8 @@
 The first screen of the kiosk: it proves each pad (buttons and light) is wired to the
 right seat before a game starts. A short press lights the seat YOUR_TURN (fast blink), a
 long press ATTENTION (flicker); the screen says who pressed what ("Ana pressed B
-(long)"). "Test lights" steps every pad through all light states; "Lights off" turns them off.
+(long)"). "Test lights" steps every pad through all light states; "Lights off" turns them
+off, and who answered with which button stays on the screen.
 Opened from Home it has a "Back" button (lights off, ``app.pop()``).
 """
 
