@@ -9,7 +9,6 @@ exit 2), not four.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Iterable
@@ -22,7 +21,7 @@ from companion.engine.errors import RuleError, Words, counted
 from companion.hardware.profile import PROFILES_DIR, load_profile, profile_path
 from companion.safetext import escaped, shown
 from companion.validate import Mistakes, count, describe, join, mapping
-from companion.yamlsrc import Document, SourceError, SourceErrors, load
+from companion.yamlsrc import Document, SourceError, SourceErrors, load_kept
 
 SHIPPED_CONFIG = Path(__file__).resolve().parent / "data" / "default-config.yaml"
 
@@ -114,11 +113,12 @@ def default_config_path() -> Path:
     return user if user.is_file() else SHIPPED_CONFIG
 
 
-def load_config(path: str | Path) -> Config:
+def load_config(path: str | Path, kept_in: Path | None = None) -> Config:
     """Read and validate a configuration file; a file that can't be read is a
     ``SourceError``, the mistakes of one that can are all in one ``SourceErrors`` (in the
-    order of their lines)."""
-    doc = load(path, "a configuration file")
+    order of their lines). ``kept_in``: an existing directory where its parsed copy is kept
+    (``yamlsrc.load_kept``; the kiosk's start)."""
+    doc = load_kept(path, "a configuration file", kept_in)
     mistakes = Mistakes()
     try:
         config = _config(doc, mistakes)
@@ -133,6 +133,8 @@ def load_config(path: str | Path) -> Config:
 
 def _suggest(word: str, choices: Iterable[str]) -> str:
     """" (did you mean 'purple'?)" for the nearest of ``choices``; nothing when none is near."""
+    import difflib  # only for a mistake's suggestion (start-up)
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     if not close:
         return ""

@@ -64,11 +64,62 @@ def test_run_draws_home_before_importing_any_game(tmp_path):
     assert list(tmp_path.glob("parsed-en-*.json"))
 
 
+def test_a_second_start_draws_home_without_importing_yaml(tmp_path):
+    """The configuration and the catalogs parsed at one start are read back from their
+    JSON copies in the data directory at the next: PyYAML is not imported before Home."""
+    first = modules(FIRST_FRAME, str(SHIPPED_CONFIG), tmp_path=tmp_path)
+    assert "companion.yamlparse" in first  # nothing kept yet: parsed
+    assert list(tmp_path.glob("document-*.json"))
+    second = modules(FIRST_FRAME, str(SHIPPED_CONFIG), tmp_path=tmp_path)
+    assert "companion.ui.home" in second
+    assert "companion.yamlparse" not in second
+
+
+def test_a_kept_document_is_the_parsed_one_and_follows_its_file(tmp_path, monkeypatch):
+    """``load_kept`` gives what ``load`` gives (data, lines, the path it was asked for),
+    read back without parsing while the bytes are the same; a changed file is parsed
+    afresh, its old copy removed; what JSON can't hold exactly is not kept; a bad file is
+    the same ``SourceError`` as ``load``'s."""
+    import pytest
+
+    from companion import yamlparse, yamlsrc
+
+    source = tmp_path / "config.yaml"
+    source.write_text("language: en\nseats:\n  - name: Ann\n  - name: Ben\n", encoding="utf-8")
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    first = yamlsrc.load_kept(source, "a configuration file", kept)
+    assert first == yamlsrc.load(source, "a configuration file")
+    [copy] = kept.iterdir()
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(yamlparse, "parse", no_parse)
+    again = yamlsrc.load_kept(source, "a configuration file", kept)
+    assert again == first and again.line_of("seats.1.name") == 4
+    monkeypatch.undo()
+    source.write_text("language: fr\nseats: []\n", encoding="utf-8")
+    assert yamlsrc.load_kept(source, "a configuration file", kept).data["language"] == "fr"
+    assert [p.name for p in kept.iterdir()] != [copy.name] and len(list(kept.iterdir())) == 1
+    for unkept in ("when: 2026-11-23\n", "1: one\n", f"n: {'9' * 40}\n"):
+        source.write_text(unkept, encoding="utf-8")
+        assert yamlsrc.load_kept(source, "a configuration file", kept) == \
+            yamlsrc.load(source, "a configuration file")
+        assert not any(p.name.startswith(f"document-{len(unkept)}-") for p in kept.iterdir())
+    source.write_text("seats: [\n", encoding="utf-8")
+    with pytest.raises(yamlsrc.SourceError) as kept_error:
+        yamlsrc.load_kept(source, "a configuration file", kept)
+    with pytest.raises(yamlsrc.SourceError) as plain_error:
+        yamlsrc.load(source, "a configuration file")
+    assert str(kept_error.value) == str(plain_error.value)
+
+
 def test_a_shipped_catalog_is_kept_parsed_and_read_back_whole(tmp_path, monkeypatch):
     """The first read of a shipped file keeps its data as JSON (named by size and CRC);
     the next read returns the same data from there without YAML; a changed file is read
     afresh (never its old data); a cache that can't be written only costs the parse."""
-    from companion import yamlsrc
+    from companion import yamlparse, yamlsrc
     from companion.i18n import catalog_path
 
     source = tmp_path / "en.yaml"
@@ -82,7 +133,7 @@ def test_a_shipped_catalog_is_kept_parsed_and_read_back_whole(tmp_path, monkeypa
     def no_yaml(*args, **kwargs):
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(yamlsrc.yaml, "load", no_yaml)
+    monkeypatch.setattr(yamlparse.yaml, "load", no_yaml)
     assert yamlsrc.load_shipped(source, kept) == first
     monkeypatch.undo()
     source.write_text(source.read_text(encoding="utf-8").replace(

@@ -19,11 +19,11 @@ import signal
 import sys
 from pathlib import Path
 
-from companion import runlock
+from companion import paths, runlock
 from companion.config import default_config_path, load_config
 from companion.engine.errors import RuleError
 from companion.logfile import KioskLogFile
-from companion.yamlsrc import keep_shipped_in
+from companion.yamlsrc import SourceError, keep_shipped_in
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 JOURNAL_FILE = "journal.sqlite"  # in the configuration's data_dir, beside the history
@@ -82,7 +82,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> int:
     path = args.config or default_config_path()
-    config = load_config(path)
+    # Its parsed copy is kept in the default data directory, where the kiosk's service may
+    # write (its own data_dir is only known once it is read): a start without PyYAML.
+    try:
+        kept_in = paths.data_dir()
+    except SourceError:
+        kept_in = None
+    config = load_config(path, kept_in if kept_in is not None and kept_in.is_dir() else None)
     if args.seats is not None:
         if not 2 <= args.seats <= len(config.seats):
             raise RuleError(
