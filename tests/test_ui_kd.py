@@ -46,6 +46,15 @@ TO_THE_TIE = [(0, "c", LONG), (1, "a", 1), (1, "a", LONG), (2, "b", 1), (2, "b",
               (1, "a", LONG), (2, "b", 1), (2, "b", LONG), (3, "a", 1), (3, "a", LONG)]
 
 
+def vote_to_the_tie(app, backend) -> None:
+    """The open vote of ``TO_THE_TIE`` on the seat buttons: Aye 6 against Nay 6."""
+    for seat, button, how in TO_THE_TIE:
+        if how is LONG:
+            press(app, backend, seat, button, LONG)
+        else:
+            press(app, backend, seat, button, times=how)
+
+
 def test_the_moderator_breaks_a_tie_by_holding_aye_or_nay_on_the_seat_pad(kd):
     """docs/button-grammar.md: on a tie the moderator *holds* Aye or Nay. A short press of
     the moderator, or another seat's hold, leaves the tie to break; the hold breaks it."""
@@ -53,11 +62,7 @@ def test_the_moderator_breaks_a_tie_by_holding_aye_or_nay_on_the_seat_pad(kd):
     t = app.catalog.text
     show(app, kd_ui.CouncilScreen(app, table))
     tap_button(app, t("kd.council.open_vote"))
-    for seat, button, how in TO_THE_TIE:
-        if how is LONG:
-            press(app, backend, seat, button, LONG)
-        else:
-            press(app, backend, seat, button, times=how)
+    vote_to_the_tie(app, backend)
     assert table.vote_view()["phase"] == kd_vote.TIE
     press(app, backend, 0, "a")  # Théodore, the moderator: a short press
     press(app, backend, 1, "b", LONG)  # Julius is not the moderator
@@ -441,11 +446,7 @@ def test_council_and_reveal_name_who_acts_in_large_type_at_the_top(kd, language)
     show(app, kd_ui.CouncilScreen(app, table))
     assert_headline(app, t("kd.council.turn", name="Théodore", number=1))
     tap_button(app, t("kd.council.open_vote"))
-    for seat, button, how in TO_THE_TIE:
-        if how is LONG:
-            press(app, backend, seat, button, LONG)
-        else:
-            press(app, backend, seat, button, times=how)
+    vote_to_the_tie(app, backend)
     assert isinstance(app.screen, kd_ui.RevealScreen)
     assert_headline(app, t("kd.reveal.tie", name="Théodore", aye=6, nay=6))
     tap_button(app, t("kd.reveal.decide", side=t("kd.side.aye")))

@@ -141,6 +141,21 @@ def end_of_game(app: App, tokens: dict[int, list[int]] | None = None,
     assert isinstance(app.screen, kd_ui.EndScreen)
 
 
+
+def night_scored(app: App) -> NightController:
+    """A night from Home to its end scoring: one vote, the king dies, every house scored."""
+    table = start_night(app)
+    one_vote(app, table)
+    king_dies(app)
+    end_of_game(app)
+    return table
+
+
+def past_the_awards(app: App) -> None:
+    """Each prestige/crave page as the rulebook's table gives it (its first button)."""
+    while isinstance(app.screen, kd_ui.AwardScreen):
+        tap(app, app.screen.buttons[0].rect)
+
 def saved(app: App):
     return ledger_for(app.journal).load()
 
@@ -304,10 +319,7 @@ def test_a_power_cut_between_saving_the_ledger_and_finishing_records_the_night_o
     unfinished games: start-up resumes the end scoring, Campaign finishes the night
     without recording it a second time."""
     app, _ = table_app()
-    table = start_night(app)
-    one_vote(app, table)
-    king_dies(app)
-    end_of_game(app)
+    table = night_scored(app)
     table.record({r: {k: 0 for k in keys} for r, keys in table.missing_awards()})
     assert len(saved(app).games) == 1
     resumed = kd_ui.resume(app, table.session.game_id)
@@ -323,13 +335,9 @@ def test_a_power_cut_between_saving_the_ledger_and_finishing_records_the_night_o
 def test_new_campaign_takes_two_taps_and_keeps_the_old_ledger_aside(table_app):
     app, _ = table_app()
     t = app.catalog.text
-    table = start_night(app)
-    one_vote(app, table)
-    king_dies(app)
-    end_of_game(app)
+    night_scored(app)
     tap_button(app, t("kd.council.campaign"))
-    while isinstance(app.screen, kd_ui.AwardScreen):
-        tap(app, app.screen.buttons[0].rect)
+    past_the_awards(app)
     past_the_winner_screen(app)
     assert len(saved(app).games) == 1
     tap_button(app, t("kd.campaign.new"))
@@ -375,13 +383,9 @@ def test_a_ledger_that_cant_be_read_is_said_kept_and_read_once_the_cause_is_gone
     said = t("kd.ledger.unreadable", reason=cause)
     folder = Path(app.journal.path).parent
     path = folder / LEDGER_FILE
-    table = start_night(app)
-    one_vote(app, table)
-    king_dies(app)
-    end_of_game(app)
+    table = night_scored(app)
     tap_button(app, t("kd.council.campaign"))
-    while isinstance(app.screen, kd_ui.AwardScreen):
-        tap(app, app.screen.buttons[0].rect)
+    past_the_awards(app)
     before = path.read_bytes()
     failing = failing_reads(monkeypatch, path, exc)
     app.pop()
@@ -407,8 +411,7 @@ def test_a_ledger_that_cant_be_read_is_said_kept_and_read_once_the_cause_is_gone
     assert sorted(p.name for p in folder.glob(f"{LEDGER_FILE}*")) == [LEDGER_FILE]
     failing.clear()
     tap_button(app, t("kd.council.campaign"))
-    while isinstance(app.screen, kd_ui.AwardScreen):
-        tap(app, app.screen.buttons[0].rect)
+    past_the_awards(app)
     past_the_winner_screen(app)
     assert isinstance(app.screen, kd_ui.CampaignScreen)
     assert len(LedgerFile(folder, table.campaign.settings).load().games) == 2
@@ -597,8 +600,7 @@ def test_the_new_end_of_game_screens_fit(table_app, size, language):
     tap_button(app, t("kd.council.campaign"))
     assert isinstance(app.screen, kd_ui.AwardScreen)
     check_layout(app)
-    while isinstance(app.screen, kd_ui.AwardScreen):
-        tap(app, app.screen.buttons[0].rect)
+    past_the_awards(app)
     check_layout(app)  # the night's winner screen
     past_the_winner_screen(app)
     tap_button(app, t("kd.campaign.new"))
