@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
@@ -197,9 +198,6 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
     them in C (0.1 ms). Data JSON can't
     hold as it is (dates, keys that are not text) is not kept; a cache that can't be
     written or read is only a slower start."""
-    import json
-    import zlib
-
     try:
         raw = Path(path).read_bytes()
     except OSError:
@@ -208,24 +206,37 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
         where = cache_dir or shipped_cache_dir()
     except RuntimeError:  # no home directory: nowhere to keep it
         return _parser().load_data(raw)
-    stem = Path(path).stem
-    kept = where / f"parsed-{stem}-{len(raw)}-{zlib.crc32(raw):08x}.json"
     try:
-        return json.loads(kept.read_bytes())
-    except (OSError, ValueError):
-        pass
-    try:
-        data = _parser().load_data(raw)
+        return _through_copy(raw, where, f"parsed-{Path(path).stem}",
+                             lambda: _parser().load_data(raw))
     except ValueError:
         return load(path).data
+
+
+def _through_copy(raw: bytes, where: Path, prefix: str, parse: Callable[[], Any],
+                  pack: Callable[[Any], Any] = lambda data: data,
+                  unpack: Callable[[Any], Any] = lambda copy: copy) -> Any:
+    """``parse()``'s result for the file whose bytes are ``raw``, read back from its JSON
+    copy ``where/PREFIX-SIZE-CRC32.json`` when there is one; otherwise parsed, and kept
+    there (``pack`` gives what is kept, ``unpack`` turns it back) if JSON gives it back
+    exactly. A copy that can't be written or read is only a slower start."""
+    import json
+    import zlib
+
+    kept = where / f"{prefix}-{len(raw)}-{zlib.crc32(raw):08x}.json"
     try:
-        text = json.dumps(data, ensure_ascii=False)
-        if json.loads(text) == data:
-            where.mkdir(mode=0o700, parents=True, exist_ok=True)
-            _keep(kept, text, f"parsed-{stem}-*.json")
-    except (OSError, TypeError, ValueError):
+        return unpack(json.loads(kept.read_bytes()))
+    except (OSError, ValueError, TypeError, KeyError):
         pass
-    return data
+    result = parse()
+    copy = pack(result)
+    if _plain(copy):
+        try:
+            where.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _keep(kept, json.dumps(copy, ensure_ascii=False), f"{prefix}-*.json")
+        except (OSError, ValueError):
+            pass
+    return result
 
 
 def _keep(kept: Path, text: str, versions: str) -> None:
@@ -260,27 +271,14 @@ def load_kept(path: str | Path, what: str, kept_in: Path | None) -> Document:
     without importing PyYAML (about 20 ms of start-up). The bounds, the decoding and the
     line index are those of ``load``; a document JSON can't hold exactly is not kept, and
     a copy that can't be written or read is only a slower start."""
-    import json
-    import zlib
-
-    if kept_in is None:
+    if kept_in is None or not kept_in.is_dir():
         return load(path, what)
     raw = read_bounded(path, what)
     name = escaped(str(path))
-    kept = kept_in / f"document-{len(raw)}-{zlib.crc32(raw):08x}.json"
-    try:
-        copy = json.loads(kept.read_bytes())
-        return Document(path=name, data=copy["data"], lines=dict(copy["lines"]))
-    except (OSError, ValueError, TypeError, KeyError):
-        pass
-    doc = _decoded(raw, path)
-    if kept_in.is_dir() and _plain(doc.data):
-        try:
-            _keep(kept, json.dumps({"data": doc.data, "lines": doc.lines}, ensure_ascii=False),
-                  "document-*.json")
-        except (OSError, ValueError):
-            pass
-    return doc
+    return _through_copy(
+        raw, kept_in, "document", lambda: _decoded(raw, path),
+        pack=lambda doc: {"data": doc.data, "lines": doc.lines},
+        unpack=lambda copy: Document(path=name, data=copy["data"], lines=dict(copy["lines"])))
 
 
 _kept_in: Path | None = None  # set by keep_shipped_in
