@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from ui_majority import fits
 
-from companion.ui.winner import Standing, WinnerScreen, WinnerView
+from companion.ui.winner import Standing, Sum, WinnerScreen, WinnerView
 
 LABELS = ["Families", "VP tokens", "Kept events", "First player", "Yi's Legacy"]
-ANA = Standing("Ana", "26", ["8+7+5 = 20", "0", "1", "2", "3"])
-BEN = Standing("Ben", "8", ["3+2+1 = 6", "2", "0", "0", "0"])
-OTHERS = [Standing(name, "5", ["4+1 = 5", "0", "0", "0", "1"]) for name in ("Cleo", "Dan", "Eve")]
+ANA = Standing("Ana", "26", [Sum([8, 7, 5], 20), "0", "1", "2", "3"])
+BEN = Standing("Ben", "8", [Sum([3, 2, 1], 6), "2", "0", "0", "0"])
+OTHERS = [Standing(name, "5", [Sum([4, 1], 5), "0", "0", "0", "1"]) for name in ("Cleo", "Dan", "Eve")]
 
 
 def drawn(rig, standings):

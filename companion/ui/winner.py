@@ -34,12 +34,26 @@ Action = tuple[str, Callable[[], None], str]  # label, what a tap does, a key to
 
 
 @dataclass(frozen=True)
+class Sum:
+    """A breakdown cell that adds figures up (Koryŏ's families "9+5+2 = 16"): spelt out
+    where its column has room, else its total alone."""
+
+    parts: Sequence[int]
+    total: int
+
+    def __str__(self) -> str:
+        if len(self.parts) < 2:
+            return str(self.total)
+        return f"{'+'.join(map(str, self.parts))} = {self.total}"
+
+
+@dataclass(frozen=True)
 class Standing:
     """One player's line of the result: the figures as shown, one per breakdown row."""
 
     name: str
     total: str
-    breakdown: Sequence[str]
+    breakdown: Sequence[str | Sum]
 
 
 class WinnerView:
@@ -162,15 +176,15 @@ class WinnerView:
             p.text(fitted(label, font, box.w), font, th.INK_SOFT, box, "left")
             for i, s in enumerate(self.standings):
                 cell = pygame.Rect(area.x + label_w + i * col_w, y, col_w, row_h)
-                text = s.breakdown[r]
+                shown = s.breakdown[r]
+                text = str(shown)
                 room = cell.w - px(16)  # a gap between neighbouring columns' figures
-                # A sum spelt out (Koryŏ's "9+5+2 = 16") may take a smaller size to fit;
-                # where even that is too wide, the sum's result alone.
+                # A sum spelt out may take a smaller size to fit; where even that is too
+                # wide, its total alone.
                 font = figure_font if FIGURE_TEXT.fullmatch(text) else theme.fitting_font(
                     text, px(FIGURE), room, smallest=px(26))
-                if font.size(text)[0] > room and "=" in text:
-                    text = text.rsplit("=", 1)[1].strip()
-                    font = figure_font
+                if isinstance(shown, Sum) and font.size(text)[0] > room:
+                    text, font = str(shown.total), figure_font
                 p.text(text, font, th.INK, cell.inflate(-px(16), 0))
             y += row_h
 

@@ -57,7 +57,7 @@ from companion.ui.screens.majority_common import (
 )
 from companion.ui.theme import Painter
 from companion.ui.widgets import SMALLEST, headline, shorten
-from companion.ui.winner import Standing, WinnerView
+from companion.ui.winner import Standing, Sum, WinnerView
 
 log = logging.getLogger(__name__)
 
@@ -289,12 +289,11 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
         rows = [("families", self.t("majority.final.families")), *(
             (k, label) for label, k in self.final_rows())]
 
-        def cell(pl: dict, key: str) -> str:
+        def cell(pl: dict, key: str) -> str | Sum:
             if key != "families":
                 return str(pl["breakdown"][key])
-            scored = [str(f["family"]) for f in final["families"] if f["holder"] == pl["name"]]
-            total = sum(pl["breakdown"][f"family_{f}"] for f in scored)
-            return f"{'+'.join(scored)} = {total}" if len(scored) > 1 else str(total)
+            scored = [f["family"] for f in final["families"] if f["holder"] == pl["name"]]
+            return Sum(scored, sum(pl["breakdown"][f"family_{f}"] for f in scored))
 
         self.winner = WinnerView(
             self.app, self.spec.game,
