@@ -186,9 +186,9 @@ def _decoded(raw: bytes, path: str | Path) -> Document:
 
 
 def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
-    """The data of a file shipped with the package (catalogs): one pass of the fastest
-    loader present (libyaml's ``CSafeLoader``, else the pure-Python ``SafeLoader``), no
-    line index, since a shipped file is known good. Should it not be (edited by hand), it
+    """The data of a file shipped with the package (catalogs), read as ``read_bounded``
+    reads: from its JSON copy when there is one, else one pass of the fastest YAML loader
+    present (``yamlparse``), no line index, since a shipped file is known good. Should it not be (edited by hand), it
     is read again through ``load`` for a message naming its file and line.
 
     The data is also kept as JSON in ``cache_dir`` (default: ``shipped_cache_dir()``) as
@@ -199,9 +199,9 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
     hold as it is (dates, keys that are not text) is not kept; a cache that can't be
     written or read is only a slower start."""
     try:
-        raw = Path(path).read_bytes()
-    except OSError:
-        return load(path).data
+        raw = read_bounded(path, "a shipped file")
+    except SourceError:
+        return load(path).data  # says the same, naming the file
     try:
         where = cache_dir or shipped_cache_dir()
     except RuntimeError:  # no home directory: nowhere to keep it
@@ -266,8 +266,8 @@ def _plain(data: Any) -> bool:
 
 def load_kept(path: str | Path, what: str, kept_in: Path | None) -> Document:
     """``load``, its result also kept as JSON in the existing directory ``kept_in`` (as
-    ``document-SIZE-CRC32.json``, one file: the last document kept) and read from there
-    when the file's bytes are the same: the kiosk's configuration, read at every start,
+    ``document-NAME-SIZE-CRC32.json``, one file per name: its last version) and read from
+    there when the file's bytes are the same: the kiosk's configuration, read at every start,
     without importing PyYAML (about 20 ms of start-up). The bounds, the decoding and the
     line index are those of ``load``; a document JSON can't hold exactly is not kept, and
     a copy that can't be written or read is only a slower start."""
@@ -276,7 +276,7 @@ def load_kept(path: str | Path, what: str, kept_in: Path | None) -> Document:
     raw = read_bounded(path, what)
     name = escaped(str(path))
     return _through_copy(
-        raw, kept_in, "document", lambda: _decoded(raw, path),
+        raw, kept_in, f"document-{Path(path).stem}", lambda: _decoded(raw, path),
         pack=lambda doc: {"data": doc.data, "lines": doc.lines},
         unpack=lambda copy: Document(path=name, data=copy["data"], lines=dict(copy["lines"])))
 

@@ -106,7 +106,8 @@ def test_a_kept_document_is_the_parsed_one_and_follows_its_file(tmp_path, monkey
         source.write_text(unkept, encoding="utf-8")
         assert yamlsrc.load_kept(source, "a configuration file", kept) == \
             yamlsrc.load(source, "a configuration file")
-        assert not any(p.name.startswith(f"document-{len(unkept)}-") for p in kept.iterdir())
+        assert not any(p.name.startswith(f"document-{source.stem}-{len(unkept)}-")
+                       for p in kept.iterdir())
     source.write_text("seats: [\n", encoding="utf-8")
     with pytest.raises(yamlsrc.SourceError) as kept_error:
         yamlsrc.load_kept(source, "a configuration file", kept)

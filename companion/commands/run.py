@@ -88,7 +88,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         kept_in = paths.data_dir()
     except SourceError:
         kept_in = None
-    config = load_config(path, kept_in if kept_in is not None and kept_in.is_dir() else None)
+    config = load_config(path, kept_in)  # kept only where the directory exists
     if args.seats is not None:
         if not 2 <= args.seats <= len(config.seats):
             raise RuleError(
