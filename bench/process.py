@@ -17,8 +17,9 @@
    bytecode cache exists, as on an installed system); the ratio is per pair. Every start
    of ours uses the data directory the untimed one created (its journal, history and
    log), as a kiosk starts at every boot but the first.
-5. **Peak RSS** (``ru_maxrss`` of the child, from ``os.wait4``) of ``companion demo
-   --out`` against the bare pygame process of 4.
+5. **Peak RSS**: the peak resident memory (``VmHWM``) of ``companion demo --out``,
+   against the bare pygame process of 4, each written by the program itself as it exits
+   (``bench/peak_rss.py`` says why not ``ru_maxrss``).
 """
 
 from __future__ import annotations
@@ -181,14 +182,16 @@ def startup_rows(tmp: Path) -> list[Row]:
 
 
 def peak_rss_mb(cmd: list[str], data: Path) -> float:
+    """``cmd`` (``python -m …`` or ``python -c …``) run under ``bench/peak_rss.py``."""
     data.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**env_child(), "COMPANION_DATA_DIR": str(data)})
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    out = data / "peak-kib"
+    out.unlink(missing_ok=True)
+    wrapped = [cmd[0], str(ROOT / "bench" / "peak_rss.py"), str(out), *cmd[1:]]
+    proc = subprocess.run(wrapped, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          env={**env_child(), "COMPANION_DATA_DIR": str(data)})
     if proc.returncode:
         raise RuntimeError(f"{cmd}: exit {proc.returncode}")
-    return usage.ru_maxrss / 1024  # KiB on Linux
+    return int(out.read_text(encoding="ascii")) / 1024  # KiB
 
 
 def rss_rows(tmp: Path) -> list[Row]:
