@@ -118,7 +118,11 @@ def load_config(path: str | Path, kept_in: Path | None = None) -> Config:
     ``SourceError``, the mistakes of one that can are all in one ``SourceErrors`` (in the
     order of their lines). ``kept_in``: an existing directory where its parsed copy is kept
     (``yamlsrc.load_kept``; the kiosk's start)."""
-    doc = load_kept(path, "a configuration file", kept_in)
+    return config_from(load_kept(path, "a configuration file", kept_in))
+
+
+def config_from(doc: Document) -> Config:
+    """The configuration of a read document; its mistakes all in one ``SourceErrors``."""
     mistakes = Mistakes()
     try:
         config = _config(doc, mistakes)
@@ -364,9 +368,10 @@ def _profile(value: str, base: Path, backend: str, seats: int, m: Mistakes) -> P
     try:
         profile = load_profile(shown_path(resolved))  # its messages name it as a user would
     except SourceErrors as exc:  # each of the profile's mistakes, one line each
-        m.errors += [RuleError(path, f"wiring profile: {message}", code="profile_mistake",
-                               params={"where": where, "field": refusal.field, "error": refusal})
-                     for message, (where, refusal) in zip(exc.messages, exc.refusals, strict=True)]
+        m.errors += [RuleError(path, f"wiring profile: {mistake.text}", code="profile_mistake",
+                               params={"where": mistake.where, "field": mistake.refusal.field,
+                                       "error": mistake.refusal})
+                     for mistake in exc.mistakes]
         return None
     except SourceError as exc:  # not a profile that can be read
         raise RuleError(path, f"wiring profile: {exc}",

@@ -33,9 +33,7 @@ class Mistakes:
         """Every mistake noted, in the order of their lines, as one ``SourceErrors``
         (``FILE:LINE: field: message`` each); nothing when there is none."""
         if self.errors:
-            found = sorted(self.errors, key=lambda e: doc.line_of(e.field) or 0)
-            raise SourceErrors([str(doc.error(e.field, e.message)) for e in found],
-                               [(doc.where(e.field), e) for e in found])
+            raise SourceErrors(sorted(map(doc.mistake, self.errors), key=lambda m: m.line))
 
 
 def join(path: str, key: object) -> str:

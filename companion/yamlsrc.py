@@ -43,19 +43,29 @@ class SourceError(Exception):
         return [str(self)]
 
 
-class SourceErrors(SourceError):
-    """Every mistake found in one file, each a message ready to print on a line of its own;
-    ``refusals`` the same mistakes as (``FILE:LINE``, the ``RuleError``) when they came
-    from one, for a screen to say in its language."""
+@dataclass(frozen=True)
+class Mistake:
+    """One mistake of a file: ``text`` ready to print (``FILE:LINE: field: why``), the
+    ``line`` it is on (0: the file as a whole), ``where`` (``FILE:LINE``) and the
+    ``refusal`` (a ``RuleError``) it came from when it did, for a screen to say it in its
+    language."""
 
-    def __init__(self, messages: list[str], refusals: list[tuple[str, Any]] = ()) -> None:
-        super().__init__("\n".join(messages))
-        self._messages = list(messages)
-        self.refusals = list(refusals)
+    text: str
+    line: int = 0
+    where: str = ""
+    refusal: Any = None
+
+
+class SourceErrors(SourceError):
+    """Every mistake found in one file, in the order given (a caller sorts them by line)."""
+
+    def __init__(self, mistakes: list[Mistake]) -> None:
+        self.mistakes = list(mistakes)
+        super().__init__("\n".join(m.text for m in self.mistakes))
 
     @property
     def messages(self) -> list[str]:
-        return list(self._messages)
+        return [m.text for m in self.mistakes]
 
 
 class OutOfRange(int):
@@ -113,6 +123,11 @@ class Document:
     def error(self, dotted: str, message: str) -> SourceError:
         prefix = f"{escaped(dotted)}: " if dotted else ""
         return SourceError(f"{self.where(dotted)}: {prefix}{message}")
+
+    def mistake(self, refusal: Any) -> Mistake:
+        """A ``RuleError`` of this document (its dotted ``field``, its ``message``)."""
+        return Mistake(str(self.error(refusal.field, refusal.message)),
+                       self.line_of(refusal.field) or 0, self.where(refusal.field), refusal)
 
 
 

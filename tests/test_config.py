@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion import config as cfg
+from companion import yamlsrc
 from companion.cli import main
 from companion.config import Config, default_config_path, load_config
 from companion.hardware.profile import profile_path
@@ -470,3 +471,15 @@ seats:
         [f"{f}:2", "seats.0.name"], [f"{f}:3", "seats.1.colour"], [f"{f}:4", "seats.2.name"]]
     assert "the screen's font can't draw \U0001F3B2 (U+1F3B2)" in lines[0]
     assert "\U0001F409 (U+1F409)" in lines[2]
+
+
+@pytest.mark.parametrize("text", [GOOD, "seats:\n  - {name: Ana, colour: blu, position: bottom}\n"])
+def test_check_config_reads_the_file_once(tmp_path, monkeypatch, text):
+    """Its mistakes and its seat names are checked on one reading of the file: a file
+    changed between two readings could not give a report mixing both versions."""
+    f = write(tmp_path, text)
+    read = []
+    real = yamlsrc.read_bounded
+    monkeypatch.setattr(yamlsrc, "read_bounded", lambda *a, **kw: read.append(a[0]) or real(*a, **kw))
+    main(["check-config", str(f)])
+    assert read.count(f) + read.count(str(f)) == 1

@@ -123,5 +123,5 @@ def test_every_mistake_of_a_profile_comes_in_one_error(tmp_path):
         [f"{path}:7", "seats.1.light.led"],
         [f"{path}:10", "seats.2.bogus"],
     ]
-    assert [r.code for _, r in info.value.refusals] == [
+    assert [m.refusal.code for m in info.value.mistakes] == [
         "yes_no", "pin_used", "unusable_pin", "not_a_whole_number", "unknown_key"]

@@ -6,10 +6,11 @@ import argparse
 from pathlib import Path
 
 from companion import yamlsrc
-from companion.config import Config, default_config_path, load_config, shown_path
+from companion.config import config_from, default_config_path, shown_path
+from companion.engine.errors import RuleError
 from companion.hardware.profile import PROFILES_DIR
 from companion.safetext import escaped
-from companion.yamlsrc import Document, SourceErrors
+from companion.yamlsrc import Document, Mistake, SourceErrors
 
 EXAMPLES = """\
 Every mistake is a line of its own: the file, the line, the field and why (a typo, a
@@ -30,21 +31,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = args.file or default_config_path()
-    config: Config | None = None
-    mistakes: list[tuple[int, str]] = []  # (line, message)
-    refused: set[str] = set()  # the fields already said wrong
+    doc = yamlsrc.load(path, "a configuration file")  # read once: the names are checked on it too
+    found: list[Mistake] = []
     try:
-        config = load_config(path)
-    except SourceErrors as exc:  # the file reads: its names are checked too, in the same run
-        doc = yamlsrc.load(path)
-        mistakes = [(doc.line_of(refusal.field) or 0, message)
-                    for message, (_, refusal) in zip(exc.messages, exc.refusals, strict=True)]
-        refused = {refusal.field for _, refusal in exc.refusals}
-    else:
-        doc = yamlsrc.load(path)
-    mistakes += [m for field, m in _undrawable_names(doc) if field not in refused]
-    if mistakes:
-        raise SourceErrors([m for _, m in sorted(mistakes, key=lambda lm: lm[0])])
+        config = config_from(doc)
+    except SourceErrors as exc:  # the names are still checked, in the same run
+        found = exc.mistakes
+    refused = {m.refusal.field for m in found if m.refusal is not None}
+    found += [m for m in _undrawable_names(doc) if m.refusal.field not in refused]
+    if found:
+        raise SourceErrors(sorted(found, key=lambda m: m.line))
     hw = config.hardware
     details = f"backend {hw.backend}"
     if hw.profile is not None:  # a shipped profile by its name, as a configuration names it
@@ -56,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _undrawable_names(doc: Document) -> list[tuple[str, tuple[int, str]]]:
+def _undrawable_names(doc: Document) -> list[Mistake]:
     """Each seat name the screen's font can't draw (it would show as empty boxes at the
-    table), as (field, (line, message))."""
+    table)."""
     import os
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -71,7 +67,6 @@ def _undrawable_names(doc: Document) -> list[tuple[str, tuple[int, str]]]:
         missing = missing_glyphs(name) if isinstance(name, str) else []
         if missing:
             shown = " ".join(f"{escaped(c)} (U+{ord(c):04X})" for c in missing[:5])
-            field = f"seats.{i}.name"
-            out.append((field, (doc.line_of(field) or 0,
-                                str(doc.error(field, f"the screen's font can't draw {shown}")))))
+            out.append(doc.mistake(RuleError(f"seats.{i}.name",
+                                             f"the screen's font can't draw {shown}")))
     return out
