@@ -40,7 +40,7 @@ TEXTS = {
     "actions", "agenda", "agendas", "allowed", "amount", "backend", "by", "choice", "choices",
     "colours", "ends", "error", "expected", "got", "hint", "house", "houses", "item", "last",
     "mode", "momentum", "move", "moves", "path", "pin", "profile", "resource", "resources",
-    "sign", "used", "wanted", "user",
+    "sign", "used", "wanted", "user", "chars",
 }
 # Words that read the same after any number (uncountable game terms, abbreviations, signs).
 INVARIABLE = {

@@ -68,5 +68,6 @@ def _undrawable_names(doc: Document) -> list[Mistake]:
         if missing:
             shown = " ".join(f"{escaped(c)} (U+{ord(c):04X})" for c in missing[:5])
             out.append(doc.mistake(RuleError(f"seats.{i}.name",
-                                             f"the screen's font can't draw {shown}")))
+                                             f"the screen's font can't draw {shown}",
+                                             code="font_cant_draw", params={"chars": shown})))
     return out
