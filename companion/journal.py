@@ -32,6 +32,9 @@ so that the light waiting for the commit does not also wait for this second fsyn
 once at the end of a game). On opening, a count in the database below the one in ``NAME-ack`` means writes
 went missing: ``Journal.lost`` says how many, ``notice`` and the log say so.
 
+Copying the -wal into the database (a checkpoint) is done by a thread of its own too
+(``Checkpointer``), not inside the commit that happens to cross SQLite's threshold.
+
 Deleted rows leave no bytes (``PRAGMA secure_delete``); undoing a sealed ballot also
 checkpoints and truncates the ``-wal``, where its older copy would otherwise stay. The
 files are created readable by the kiosk's account only (0600).
@@ -59,6 +62,7 @@ JOURNAL_APP_ID = 0x43504A31
 # ``_migrate`` brings an older one up to date.
 JOURNAL_VERSION = 3
 SYNC_EVERY = 8  # writes between two fsyncs of the -ack count
+CHECKPOINT_EVERY = 64  # writes between two checkpoints of the -wal (Checkpointer's thread)
 ACK_SUFFIX = "-ack"
 
 _SCHEMA = """
@@ -365,24 +369,28 @@ class transaction:
                 log.exception("rollback failed")
 
 
-class Syncer:
-    """fsyncs a file in a thread of its own when asked (``request``): a second flush to the
-    disk that nothing shown waits for, kept off the path of the commit a light waits for.
-    Requests made while one runs are merged into the next; ``close`` waits for what was
-    asked, then stops the thread (started at the first request)."""
+class Chore:
+    """Work done in a thread of its own when asked (``request(arg)``: ``work(arg)``), off
+    the path of the commit a light waits for. Requests made while it runs are merged into
+    the next run (the latest ``arg``); ``close`` waits for what was asked, then stops the
+    thread (started at the first request)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self._cond = threading.Condition()
-        self._fd: int | None = None  # asked and not yet begun
+        self._arg: Any = None  # asked and not yet begun
         self._closed = False
+        self._busy = False  # working on what was asked
         self._thread: threading.Thread | None = None
 
-    def request(self, fd: int) -> None:
+    def work(self, arg: Any) -> None:
+        raise NotImplementedError
+
+    def request(self, arg: Any) -> None:
         with self._cond:
             if self._closed:
                 return
-            self._fd = fd
+            self._arg = arg
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
                 self._thread.start()
@@ -391,24 +399,78 @@ class Syncer:
     def _run(self) -> None:
         while True:
             with self._cond:
-                while self._fd is None and not self._closed:
+                while self._arg is None and not self._closed:
                     self._cond.wait()
-                if self._fd is None:
+                if self._arg is None:
                     return
-                fd, self._fd = self._fd, None
+                arg, self._arg, self._busy = self._arg, None, True
             try:
-                os.fsync(fd)
-            except OSError as exc:
-                log.warning("%s failed (%s)", self.name, exc.strerror)
+                self.work(arg)
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+    def drain(self) -> None:
+        """Return once everything asked so far is done."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._arg is None and not self._busy)
 
     def close(self) -> None:
-        """Finish what was asked and stop; the file may be closed afterwards."""
+        """Finish what was asked and stop; what it works on may be closed afterwards."""
         with self._cond:
             self._closed = True
             self._cond.notify()
             thread = self._thread
         if thread is not None:
             thread.join()
+
+
+class Syncer(Chore):
+    """fsyncs a file descriptor: a second flush to the disk that nothing shown waits for."""
+
+    def work(self, fd: int) -> None:
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            log.warning("%s failed (%s)", self.name, exc.strerror)
+
+
+def checkpoint_wal(path: Path) -> tuple[int, int, int]:
+    """Copy what the -wal holds into the database, through a connection of its own
+    (``PRAGMA wal_checkpoint(PASSIVE)``: writers are never blocked); returns SQLite's
+    (busy, frames in the -wal, frames copied)."""
+    uri = f"{path.resolve().as_uri()}?mode=rw"  # never creates a file
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        conn.execute("PRAGMA synchronous=FULL")
+        return conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    finally:
+        conn.close()
+
+
+class Checkpointer(Chore):
+    """Checkpoints the journal's -wal (``checkpoint_wal``) every ``CHECKPOINT_EVERY``
+    commits, in its own thread. SQLite does it inside the commit that crosses its
+    threshold (1,000 pages: about every 300 actions), in the thread whose light waits: a
+    batch of page writes and a second fsync, of the database file, on an SD card. A
+    checkpoint adds nothing to durability (a commit is durable once its -wal frames are
+    fsynced), so it need not come before any light. Asked for well before that threshold,
+    it is done between two presses at any player's pace, and SQLite's own stays the
+    bound for commits coming faster than this thread can keep up with (a script).
+    ``lock`` is held while it runs: the emptying of the -wal after a sealed ballot's undo
+    takes it too, so never finds a checkpoint of this thread in its way."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.lock = threading.Lock()
+
+    def work(self, path: Path) -> None:
+        with self.lock:
+            try:
+                checkpoint_wal(path)
+            except sqlite3.Error as exc:
+                log.warning("%s: %s failed (%s)", path, self.name, exc)
 
 
 # --- the journal ------------------------------------------------------------------------
@@ -434,6 +496,8 @@ class Journal:
         self._unsynced = 0
         self._ack_fd: int | None = None
         self._ack_syncer = Syncer(f"{self.ack_path.name} fsync")
+        self._checkpointer = Checkpointer(f"{self.path.name} checkpoint")
+        self._uncheckpointed = 0  # writes since the last checkpoint was asked for
         self._created = False  # this open started the database from nothing
         self._opened = False  # it has been open once (then never moved aside)
         try:
@@ -560,6 +624,8 @@ class Journal:
 
     def close(self) -> None:
         with self._lock:
+            self._checkpointer.close()  # its connection first: ours may be the last one
+            self._checkpointer = Checkpointer(self._checkpointer.name)
             if self._db is not None:
                 self._db.close()
                 self._db = None
@@ -627,6 +693,10 @@ class Journal:
                 self.failure = None
             self._commits += 1
             self._write_ack(sync=sync)
+            self._uncheckpointed += 1
+            if self._uncheckpointed >= CHECKPOINT_EVERY:
+                self._checkpointer.request(self.path)
+                self._uncheckpointed = 0
             return cur
 
     def _open_game(self, game_id: int) -> None:
@@ -692,7 +762,8 @@ class Journal:
         """Copy the -wal into the database and truncate it to nothing: older page images
         (a deleted sealed ballot) are no longer in any file."""
         try:
-            busy, _, _ = self._read("PRAGMA wal_checkpoint(TRUNCATE)")[0]
+            with self._checkpointer.lock:
+                busy, _, _ = self._read("PRAGMA wal_checkpoint(TRUNCATE)")[0]
         except StorageError as exc:
             log.warning("journal %s: the -wal could not be emptied (%s)", self.path, exc)
             return

@@ -253,3 +253,51 @@ def test_move_aside_never_replaces_an_earlier_copy(tmp_path):
     assert len(set(kept)) == 3
     assert [p.read_bytes() for p in kept] == [b"first", b"second", b"third"]
     assert not path.exists()
+
+
+def test_wal_checkpointed_by_its_own_thread_between_commits(tmp_path, monkeypatch):
+    """A checkpoint (a batch of page writes and an fsync of the database) runs in the
+    checkpointer's thread, asked for every CHECKPOINT_EVERY commits: at a player's pace
+    (each commit after the thread is done) the -wal never reaches SQLite's own threshold
+    (1,000 pages), where the commit crossing it would checkpoint in the thread a light
+    waits on. With that thread stuck in a checkpoint, appends still return; let go, it
+    copies the whole -wal into the database, and the game's actions are all there."""
+    import threading
+
+    from companion import journal as journal_module
+
+    wal = tmp_path / "journal.db-wal"
+
+    def wal_frames() -> int:  # the -wal's size: the most frames it ever held
+        return (wal.stat().st_size - 32) // (4096 + 24)
+
+    j = Journal(tmp_path / "journal.db")
+    game = j.begin_game("koryo", SETUP)
+    for n in range(1, 1201):  # about 3,600 frames: 3.6 times SQLite's threshold
+        j.append(game, {"type": "play", "n": n})
+        j._checkpointer.drain()  # the next press comes after the checkpoint is done
+    assert wal_frames() < 500  # about 4 pages a commit, 64 commits between checkpoints
+
+    real = journal_module.checkpoint_wal
+    release, began = threading.Event(), threading.Event()
+    done: list[tuple[str, tuple[int, int, int]]] = []
+
+    def stuck_checkpoint(path):
+        began.set()
+        assert release.wait(30)
+        done.append((threading.current_thread().name, real(path)))
+        return done[-1][1]
+
+    monkeypatch.setattr(journal_module, "checkpoint_wal", stuck_checkpoint)
+    for n in range(1201, 1201 + 2 * journal_module.CHECKPOINT_EVERY):
+        j.append(game, {"type": "play", "n": n})
+    assert began.is_set()  # asked for, stuck, and the appends went on
+    release.set()
+    j._checkpointer.drain()
+    thread, (busy, frames, copied) = done[-1]
+    assert thread == "journal.db checkpoint"
+    assert busy == 0 and copied == frames > 0
+    assert j.actions(game) == [{"type": "play", "n": i} for i in range(1, n + 1)]
+    j.close()
+    with Journal(tmp_path / "journal.db") as again:
+        assert len(again.actions(game)) == n
