@@ -83,6 +83,7 @@ def test_console_unit_names_the_user_the_venv_and_the_home_and_restarts_on_failu
     assert "ExecStartPre" not in service
     assert environment(service)["SDL_VIDEODRIVER"] == "kmsdrm"
     assert service["TTYPath"] == "/dev/tty1"
+    assert service["Nice"] == "-10"  # woken ahead of background work: the seat lights
     assert unit["Unit"]["Conflicts"] == "getty@tty1.service"
     assert unit["Install"]["WantedBy"] == "multi-user.target"
     assert "/home/pi" not in out and "User=pi" not in out
@@ -103,6 +104,7 @@ def test_desktop_unit_is_a_user_unit_started_by_the_session_autostart(pi, capsys
     assert "graphical-session" not in out
     assert "User" not in unit["Service"]  # a user unit runs as its owner
     assert "SupplementaryGroups" not in unit["Service"]
+    assert "Nice" not in unit["Service"]  # a user manager can't raise it: it would not start
     assert unit["Service"]["WorkingDirectory"] == str(HOME)
     assert unit["Service"]["RestartPreventExitStatus"] == "2"
     assert environment(unit["Service"])["SDL_VIDEODRIVER"] == "wayland,x11"
