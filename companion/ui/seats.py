@@ -4,6 +4,12 @@ A seat's plate shows its name, its colour and a mirror of its pad's light (the s
 colour and rhythm, and a press's acknowledgement, as the pad shows them:
 ``SeatBackend.shown``), or a "missing" mark while its pad is unplugged. Plates are drawn upright then turned so the text faces the player
 sitting there: top seats read upside down, side seats sideways.
+
+Two depths: the full ring (``FULL_BAND``) where the seats act, with a second line under
+the name (the simulator's keys, a running total); the slim ring (``SLIM_BAND``) where the
+seats only watch (History, the charts, the winner screen, a play's code), the name and a
+short note (a place and a total) on one line beside the light, leaving the middle to a
+list or a table. Both are drawn by the same code: the same stripe, light and name.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from companion.i18n import Catalog
 from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.theme import Painter, TextBox, Theme
+from companion.ui.widgets import FIGURE
 
 # position -> (edge, slot along the edge in canvas x or y order: 0, 1, 2)
 PLACES: dict[str, tuple[str, int]] = {
@@ -33,6 +40,11 @@ PLACES: dict[str, tuple[str, int]] = {
 # pygame.transform.rotate angle (counter-clockwise) that turns an upright plate to face
 # the player on that edge.
 ANGLES = {"bottom": 0, "top": 180, "left": -90, "right": 90}
+# The ring's band from the screen edge inwards, in units (a 480th of the short side).
+FULL_BAND = 80
+# Slim: a plate 40 units deep, its one line at the size of a figure (FIGURE, 26 px per
+# 480 px) with the light beside it; 28 units fewer than the full ring on each seated edge.
+SLIM_BAND = 52
 
 
 def next_change(lights: Sequence[Light], now_ms: int) -> int | None:
@@ -75,14 +87,19 @@ class SeatRing:
         seats: Sequence,
         catalog: Catalog,
         hints: Mapping[int, str] | None = None,
+        slim: bool = False,
     ) -> None:
+        """``hints``: per seat, the second line of a full plate, or the note at the end of a
+        slim plate's line."""
         self.theme = theme
         self.seats = tuple(seats)
         self.catalog = catalog
         self.hints = dict(hints or {})
+        self.slim = slim
         w, h = theme.size
-        band = theme.px(80)
+        band = theme.px(SLIM_BAND if slim else FULL_BAND)
         self.gap = gap = theme.px(6)
+        self.stripe = theme.px(6 if slim else 9)
         edges = {PLACES[s.position][0] for s in self.seats}
         top = band if "top" in edges else 0
         bottom = band if "bottom" in edges else 0
@@ -111,11 +128,20 @@ class SeatRing:
                 rect = pygame.Rect(x, y, band - 2 * gap, n)
             self.plates.append(Plate(i, edge, rect, n, band - 2 * gap))
 
+    def light(self, plate: Plate) -> tuple[int, int, int]:
+        """The light on the upright plate: its centre and radius, a disc as tall as the
+        plate above its stripe allows, at the plate's start (the full ring's as it was)."""
+        d, px = plate.depth, self.theme.px
+        if not self.slim:
+            return d // 2, d // 2 - px(3), round(d * 0.27)
+        above = d - self.stripe
+        return above // 2 + px(5), above // 2 + px(1), round(above * 0.3)
+
     def light_centre(self, seat: int) -> tuple[int, int]:
         """Where the seat's light is drawn on the canvas."""
         plate = self.plates[seat]
-        d = plate.depth
-        return plate.to_canvas(d * 0.5, d * 0.5 - self.theme.px(3))
+        cx, cy, _ = self.light(plate)
+        return plate.to_canvas(cx, cy)
 
     def next_deadline(self, backend: SeatBackend, now_ms: int) -> int | None:
         """When a light's rhythm next changes what the ring shows (None: nothing moves)."""
@@ -136,7 +162,7 @@ class SeatRing:
         lp = Painter(local, theme)
         radius = theme.px(14)
         pygame.draw.rect(local, th.PLATE, local.get_rect(), border_radius=radius)
-        stripe = theme.px(9)
+        stripe = self.stripe
         colour = seat.colour if connected else th.INK_DIM
         pygame.draw.rect(
             local,
@@ -146,8 +172,7 @@ class SeatRing:
             border_bottom_right_radius=radius,
         )
         # The light: a dark socket, lit in the state's colour (with a halo) when on.
-        cx, cy = d // 2, d // 2 - theme.px(3)
-        r = round(d * 0.27)
+        cx, cy, r = self.light(plate)
         rgb = backend.shown(plate.seat, now_ms)
         on = connected and any(rgb)
         if on:
@@ -164,18 +189,30 @@ class SeatRing:
                 pygame.draw.line(
                     local, th.MISSING, (cx - a, cy - sx * a), (cx + a, cy + sx * a), theme.px(5)
                 )
-        # The name, and under it the keys (simulator) or the missing mark.
-        left = d + theme.px(4)
+        # The name, and the keys (simulator), a note or the missing mark: under it on a
+        # full plate, after it on a slim one.
+        left = cx + r + theme.px(20) if self.slim else d + theme.px(4)
         body = pygame.Rect(left, theme.px(4), n - left - theme.px(12), d - stripe - theme.px(8))
         under = self.catalog.text("seat.missing") if not connected else self.hints.get(plate.seat)
-        if under:
+        under_colour = th.MISSING if not connected else th.INK_SOFT
+        if under and self.slim:
+            body = pygame.Rect(left, 0, body.w, d - stripe)
+            font = theme.fitting_font(under, theme.px(FIGURE), body.w // 2, theme.px(28))
+            note_w = min(body.w // 2, font.size(under)[0])
+            note_box = pygame.Rect(body.right - note_w, body.y, note_w, body.h)
+            lp.text(under, font, under_colour if not connected else th.WARNING, note_box, "right")
+            name_box = pygame.Rect(body.x, body.y, body.w - note_w - theme.px(14), body.h)
+        elif under:
             name_box = pygame.Rect(body.x, body.y, body.width, body.height * 3 // 5)
             under_box = pygame.Rect(body.x, name_box.bottom, body.width, body.height - name_box.h)
             font = theme.fitting_font(under, theme.px(24), under_box.width)
-            lp.text(under, font, th.MISSING if not connected else th.INK_SOFT, under_box, "left")
+            lp.text(under, font, under_colour, under_box, "left")
         else:
-            name_box = body
-        font = theme.fitting_font(seat.name, theme.px(44), name_box.width)
+            name_box = pygame.Rect(body.x, 0, body.w, d - stripe) if self.slim else body
+        if self.slim:
+            font = theme.fitting_font(seat.name, theme.px(FIGURE), name_box.w, theme.px(22))
+        else:
+            font = theme.fitting_font(seat.name, theme.px(44), name_box.w)
         lp.text(seat.name, font, th.INK if connected else th.INK_DIM, name_box, "left")
         turned = pygame.transform.rotate(local, ANGLES[plate.edge])
         p.surface.blit(turned, plate.rect)
