@@ -47,3 +47,34 @@ def test_two_wide_columns_spell_the_sum_out(open_table):
     rig = open_table(size=(1280, 720))
     texts = [box.text for box in drawn(rig, [ANA, BEN])]
     assert "8+7+5 = 20" in texts and "3+2+1 = 6" in texts
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", {"Ana": "2nd · 8", "Ben": "2nd · 8", "Cleo": "1st · 10", "Dan": "4th · 3"}),
+    ("fr", {"Ana": "2e · 8", "Ben": "2e · 8", "Cleo": "1er · 10", "Dan": "4e · 3"}),
+])
+def test_each_seats_plate_says_its_players_place_and_total_ties_sharing_a_place(
+        open_table, language, said):
+    rig = open_table(language=language)
+    standings = [Standing(name, total, ["0"] * len(LABELS))
+                 for name, total in (("Ana", "8"), ("Ben", "8"), ("Cleo", "10"), ("Dan", "3"))]
+    view = WinnerView(rig.app, "kings-dilemma", standings, LABELS, ["Cleo"],
+                      [("Done", lambda: None, "done")])
+    rig.ctx.show(WinnerScreen(rig.app, view))
+    rig.app.step(block=False)
+    fits(rig.app)
+    boxes = rig.app.painter.texts
+    for seat, plate in enumerate(view.ring.plates):
+        name = rig.app.seats[seat].name
+        on_plate = [b.text for b in boxes if plate.rect.contains(b.rect)]
+        assert on_plate == [said[name], name] or on_plate == [name, said[name]], on_plate
+
+
+def test_a_player_without_a_seat_has_no_plate_and_the_seats_without_a_player_no_note(
+        open_table):
+    rig = open_table()
+    standings = [Standing("Ana", "5", ["0"] * len(LABELS)),
+                 Standing("Zoé", "7", ["0"] * len(LABELS))]
+    view = WinnerView(rig.app, "koryo", standings, LABELS, ["Zoé"],
+                      [("Done", lambda: None, "done")])
+    assert view.ring.hints == {0: "2nd · 5"}  # Ana sits at seat 0; Zoé at none

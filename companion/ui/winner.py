@@ -2,10 +2,12 @@
 Dilemma night): the winner(s) in large gold type at the top, each player's total large, the
 breakdown rows beneath, the play's BG Stats code at the right once the game is kept.
 
-One layout for every game, drawn over the whole screen so that every figure is readable
-from a chair (at least 24 px per 480 px of screen height, tests/test_legibility.py): a game
-screen builds a ``WinnerView`` from its result and hands it its buttons; a game that has no
-final screen of its own (the King's Dilemma night) shows ``WinnerScreen``.
+One layout for every game, on the felt inside the slim seat ring, each seat's plate
+saying that player's place and total ("2nd · 18", ``companion.play.standings``), so that
+every figure is readable from a chair (at least 24 px per 480 px of screen height,
+tests/test_legibility.py): a game screen builds a ``WinnerView`` from its result and hands
+it its buttons; a game that has no final screen of its own (the King's Dilemma night)
+shows ``WinnerScreen``.
 """
 
 from __future__ import annotations
@@ -17,17 +19,20 @@ from dataclasses import dataclass
 import pygame
 
 from companion.history import GameResult
+from companion.play.standings import place_words, places
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCode
+from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, Button, fitted, panel
+from companion.ui.widgets import FIGURE, SMALLEST, Button, felt, fitted
 
 GOLD = th.WARNING
 # Nominal type sizes in units (a 480th of the short side); FIGURE keeps every figure above
 # 24 px per 480 px.
-HEADLINE, NAME, TOTAL, LABEL, NOTE = 52, 34, 54, 30, 28
+HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, 30, 28
 SMALLEST_LABEL = 22
+NOTE_LINE = 28  # units: a note's line
 FIGURE_TEXT = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")  # a figure alone
 
 Action = tuple[str, Callable[[], None], str]  # label, what a tap does, a key to find it by
@@ -52,7 +57,7 @@ class Standing:
     """One player's line of the result: the figures as shown, one per breakdown row."""
 
     name: str
-    total: str
+    total: str  # a whole number as shown ("18", "-2"): the places are ranked on it
     breakdown: Sequence[str | Sum]
 
 
@@ -70,39 +75,69 @@ class WinnerView:
         self.winners = list(winners)
         self.notes = [n for n in notes if n]
         t, px = app.catalog.text, app.theme.px
-        w, h = app.size
-        # on the felt with its edge (``panel``) like every screen, the content inside it
-        self.felt_rect = pygame.Rect(0, 0, w, h).inflate(-2 * px(6), -2 * px(6))
-        m, gap = px(16), px(8)
+        self.ring = SeatRing(app.theme, app.seats, app.catalog, self.plate_notes(), slim=True)
+        self.felt_rect = self.ring.centre
+        inner = self.felt_rect.inflate(-2 * px(12), -2 * px(8))
+        gap = px(8)
         bh = max(th.MIN_TARGET, px(64))
-        self.headline_rect = pygame.Rect(m, m, w - 2 * m, px(56))
+        self.headline_rect = pygame.Rect(inner.x, inner.y, inner.w, px(48))
         top = self.headline_rect.bottom + gap
-        self.bar_rect = pygame.Rect(m, h - m - bh, w - 2 * m, bh)
+        # A column at the right: the play's code and its caption once the game is kept,
+        # the actions under it; the table and the notes at the left.
+        column = pygame.Rect(0, top, inner.w * 3 // 10, inner.bottom - top)
+        column.right = inner.right
+        self.bar_rect = pygame.Rect(column.x, column.bottom - len(actions) * (bh + gap) + gap,
+                                    column.w, len(actions) * (bh + gap) - gap)
+        bar = [pygame.Rect(column.x, self.bar_rect.y + i * (bh + gap), column.w, bh)
+               for i in range(len(actions))]
         self.code: PlayCode | None = None
-        if played is not None:  # the code at the right, from under the headline to the foot
-            area = pygame.Rect(0, top, (w - 2 * m) * 3 // 10, h - m - top)
-            area.right = w - m
+        if played is not None:
+            area = pygame.Rect(column.x, top, column.w, self.bar_rect.y - gap - top)
             self.code = PlayCode(app, played, area)
             # Only as tall as the code and its caption: the caption right under the code.
             side = self.code.image.get_width()
             caption_h = self.code.font(self.code.rect.w).get_linesize()
             scale = max(1, min(self.code.rect.w, area.h - caption_h) // side)
             self.code.rect.h = min(area.h, side * scale + caption_h + px(4))
-            self.bar_rect.w = self.code.rect.x - gap - m
-        note_h = px(32) * len(self.notes)
-        self.notes_rect = pygame.Rect(m, self.bar_rect.y - gap - note_h, self.bar_rect.w, note_h)
-        self.table_rect = pygame.Rect(m, top, self.bar_rect.w,
+        content = pygame.Rect(inner.x, top, column.x - px(16) - inner.x, inner.bottom - top)
+        # Each note on a line at up to NOTE units; one too long even at the smallest legible
+        # size on as many lines as it needs (a tie between four long names).
+        self.note_lines: list[tuple[str, int]] = []
+        for note in self.notes:
+            size = app.theme.fitting_size(note, px(NOTE), content.w, px(SMALLEST))
+            font = app.theme.font(size)
+            self.note_lines += [(line, size) for line in
+                                Painter(app.canvas, app.theme).lines(
+                                    note, font, int(content.w / th.SQUEEZE))]
+        note_h = px(NOTE_LINE) * len(self.note_lines)
+        self.notes_rect = pygame.Rect(content.x, content.bottom - note_h, content.w, note_h)
+        self.table_rect = pygame.Rect(content.x, top, content.w,
                                       self.notes_rect.y - top - (gap if note_h else 0))
-        bw = (self.bar_rect.w - gap * (len(actions) - 1)) // max(1, len(actions))
         self.buttons: list = []
-        for i, (label, on_tap, key) in enumerate(actions):
-            rect = pygame.Rect(self.bar_rect.x + i * (bw + gap), self.bar_rect.y, bw, bh)
+        for rect, (label, on_tap, key) in zip(bar, actions, strict=True):
             button = Button(rect, label, on_tap)
             button.key = key  # type: ignore[attr-defined]
             self.buttons.append(button)
         if self.code is not None:
             self.buttons.append(self.code)
         self.title = t(f"history.game.{game}")
+
+    def plate_notes(self) -> dict[int, str]:
+        """Each seated player's place and total, for their seat's plate."""
+        t = self.app.catalog.text
+        totals = {s.name: int(s.total) for s in self.standings}
+        shown = {s.name: s.total for s in self.standings}
+        seat_of = {seat.name: i for i, seat in enumerate(self.app.seats)}
+        notes = {}
+        for name, place in places(totals, self.winners).items():
+            if name in seat_of:
+                words = place_words(place, shown[name])
+                notes[seat_of[name]] = t(words.key, **words.params)
+        return notes
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        """When a seat's light next changes what the ring shows."""
+        return self.ring.next_deadline(self.app.backend, now_ms)
 
     def headline(self) -> str:
         t = self.app.catalog.text
@@ -115,11 +150,11 @@ class WinnerView:
 
     def draw(self, p: Painter) -> None:
         theme, px = self.app.theme, self.app.theme.px
-        panel(p, self.felt_rect)
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
         # The game's name small at the right, the winners as large as the rest allows.
         head = self.headline_rect
         title_font = theme.font(px(LABEL))
-        title_w = min(title_font.size(self.title)[0], head.w // 4)
+        title_w = min(title_font.size(self.title)[0], head.w // 3)
         title_box = pygame.Rect(head.right - title_w, head.y, title_w, head.h)
         p.text(fitted(self.title, title_font, title_w), title_font, th.INK_SOFT, title_box,
                "right")
@@ -129,11 +164,10 @@ class WinnerView:
                pygame.Rect(head.x, head.y, room, head.h), "left")
         self._draw_table(p)
         y = self.notes_rect.y
-        for note in self.notes:
-            box = pygame.Rect(self.notes_rect.x, y, self.notes_rect.w, px(32))
-            fit = theme.fitting_font(note, px(NOTE), box.w, smallest=px(20))
-            p.text(fitted(note, fit, box.w), fit, th.INK_SOFT, box, "left")
-            y += px(32)
+        for line, size in self.note_lines:
+            box = pygame.Rect(self.notes_rect.x, y, self.notes_rect.w, px(NOTE_LINE))
+            p.text(line, theme.font(size), th.INK_SOFT, box, "left")
+            y += px(NOTE_LINE)
         for button in self.buttons:
             button.draw(p)
 
@@ -205,6 +239,9 @@ class WinnerScreen(Screen):
 
     def draw(self, p: Painter) -> None:
         self.view.draw(p)
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        return self.view.next_deadline(now_ms)
 
     def pointer_down(self, pos: tuple[int, int]) -> None:
         if [b for b in list(self.buttons) if b.pointer_down(pos)]:  # every one: unpress
