@@ -5,7 +5,8 @@ has nights, a page of each house's prestige and crave after every night. « and 
 the pages; Back returns to History, which opens it.
 
 A player seated in the configuration has their seat's colour; anyone else the next
-colour of ``OTHERS``. The data is ``companion.charts``; only the drawing is here.
+colour of ``OTHERS``. The seats watch from the slim seat ring. The data is
+``companion.charts``; only the drawing is here.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from companion import charts, kd_ledger
 from companion.history import GameResult
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
+from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, Button, panel, title_line
+from companion.ui.widgets import FIGURE, Button, felt, title_line
 
 OTHERS = ((120, 200, 255), (255, 160, 90), (150, 230, 150), (230, 150, 230), (240, 220, 120),
           (180, 180, 255), (255, 255, 255))
@@ -38,10 +40,10 @@ class ChartsScreen(Screen):
         self.page = 0
         self.colours = self._colours()
         t, px = app.catalog.text, app.theme.px
-        w, h = app.size
         gap = px(8)
         bh = max(th.MIN_TARGET, px(64))
-        self.felt_rect = pygame.Rect(0, 0, w, h).inflate(-2 * px(8), -2 * px(8))
+        self.ring = SeatRing(app.theme, app.seats, app.catalog, slim=True)
+        self.felt_rect = self.ring.centre
         inner = self.felt_rect.inflate(-2 * px(10), -2 * px(8))
         self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(40))
         side = max(th.MIN_TARGET, px(72))
@@ -63,6 +65,9 @@ class ChartsScreen(Screen):
             if name not in out:
                 out[name] = next(others, th.INK)
         return out
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        return self.ring.next_deadline(self.app.backend, now_ms)
 
     # --- input --------------------------------------------------------------------------
 
@@ -110,7 +115,7 @@ class ChartsScreen(Screen):
 
     def draw(self, p: Painter) -> None:
         px = self.app.theme.px
-        panel(p, self.felt_rect)
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
         page = self.t("history.page", page=self.page + 1, pages=len(self.pages)) \
             if self.pages else ""
         title_line(p, self.title(), page, self.title_rect)

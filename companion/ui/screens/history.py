@@ -2,7 +2,8 @@
 ``app.history`` (date, game, players, scores, winners), newest first, a page at a time
 with big « / » targets; a filter by game; the per-player statistics (games, wins, average
 score) of ``History.stats_per_game()``: a player's figures per game, for every game or
-the one filtered (scores of different games are never averaged together).
+the one filtered (scores of different games are never averaged together). The seats
+watch from the slim seat ring, the list on the felt inside it.
 
 ``new_game(app)`` opens it from the home screen; it is no game, so ``resume`` gives None.
 """
@@ -18,8 +19,9 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCodeScreen
 from companion.ui.screens.charts import open_charts
+from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import TITLE, Button, TapArea, panel, title_line
+from companion.ui.widgets import SMALLEST, TITLE, Button, TapArea, felt, fitted, title_line
 
 GAMES, PLAYERS = "games", "players"
 WINNER = (255, 214, 120)
@@ -47,7 +49,11 @@ class HistoryScreen(Screen):
         self.view = GAMES
         self.page = 0
         self.buttons: list[Button] = []
+        self.ring = SeatRing(app.theme, app.seats, app.catalog, slim=True)
         self.reload()
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        return self.ring.next_deadline(self.app.backend, now_ms)
 
     def on_show(self) -> None:
         """The games kept meanwhile are read again (no game here: every seat's light off)."""
@@ -107,14 +113,13 @@ class HistoryScreen(Screen):
     # --- layout -------------------------------------------------------------------------
 
     def build(self) -> None:
-        """The felt over the screen, the title line at its top (the page at the right), the
-        list, and the buttons along the foot: Back, the filter, the view (and the charts),
-        « and »."""
+        """The felt inside the slim seat ring, the title line at its top (the page at the
+        right), the list, and the buttons along the foot: Back, the filter, the view (and
+        the charts), « and »."""
         t, px = self.app.catalog.text, self.app.theme.px
-        w, h = self.app.size
         gap = px(8)
         bh = max(th.MIN_TARGET, px(64))
-        self.felt_rect = pygame.Rect(0, 0, w, h).inflate(-2 * px(8), -2 * px(8))
+        self.felt_rect = self.ring.centre
         inner = self.felt_rect.inflate(-2 * px(10), -2 * px(8))
         self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(40))
         bar = pygame.Rect(inner.x, inner.bottom - bh, inner.w, bh)
@@ -131,7 +136,7 @@ class HistoryScreen(Screen):
         self.back_rect, self.filter_rect, self.view_rect = rects[:3]
         self.list_rect = pygame.Rect(inner.x, self.title_rect.bottom + gap, inner.w,
                                      bar.y - gap - self.title_rect.bottom - gap)
-        self.row_h = px(66) if self.view == GAMES else px(44)
+        self.row_h = px(66) if self.view == GAMES else px(38)
         self.per_page = max(1, (self.list_rect.h + gap) // (self.row_h + gap)
                             - (self.view == PLAYERS))  # the stats have a header row
         self.page = min(self.page, self.pages - 1)
@@ -193,7 +198,7 @@ class HistoryScreen(Screen):
 
     def draw(self, p: Painter) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
-        panel(p, self.felt_rect)
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
         page = t("history.page", page=self.page + 1, pages=self.pages)
         title_line(p, t("history.title"), page, self.title_rect)
         if self.view == GAMES and self.items():  # what a tap on a game does, between them
@@ -214,7 +219,11 @@ class HistoryScreen(Screen):
 
     def text(self, p: Painter, text: str, box: pygame.Rect, size: int, colour,
              align: str = "left") -> None:
-        p.text(text, self.app.theme.fitting_font(text, size, box.w), colour, box, align)
+        """One line, smaller to fit ``box`` down to the legible ``SMALLEST``, then cut with
+        an ellipsis (a long name in its column: the whole name is on its seat's plate)."""
+        theme = self.app.theme
+        font = theme.fitting_font(text, size, box.w, theme.px(SMALLEST))
+        p.text(fitted(text, font, box.w), font, colour, box, align)
 
     def draw_games(self, p: Painter) -> None:
         px = self.app.theme.px
@@ -257,25 +266,27 @@ class HistoryScreen(Screen):
         # All games: a game column, each player's figures per game; one game: its players.
         by_game = self.game is None
         name_w = area.w * (28 if by_game else 40) // 100
-        game_w = area.w * 27 // 100 if by_game else 0
+        game_w = area.w * 24 // 100 if by_game else 0
         col_w = (area.w - name_w - game_w) // 3
+        pad = px(8)  # each side of a cell: neighbouring headings and figures never touch
 
-        def row(y: int, cells: list[str], colour, fill: bool) -> None:
+        def row(y: int, cells: list[str], colour, fill: bool, size: int) -> None:
             r = pygame.Rect(area.x, y, area.w, self.row_h)
             if fill:
                 pygame.draw.rect(p.surface, th.PLATE, r, border_radius=px(10))
-            self.text(p, cells[0], pygame.Rect(r.x + px(12), y, name_w - px(12), r.h),
-                      px(36), colour)
+            self.text(p, cells[0], pygame.Rect(r.x + px(12), y, name_w - px(12) - pad, r.h),
+                      size, colour)
             if by_game:
-                self.text(p, cells[1], pygame.Rect(r.x + name_w, y, game_w, r.h), px(32),
-                          colour)
+                self.text(p, cells[1], pygame.Rect(r.x + name_w, y, game_w - pad, r.h),
+                          min(size, px(32)), colour)
             for i, cell in enumerate(cells[2:]):
                 box = pygame.Rect(r.x + name_w + game_w + i * col_w, y, col_w, r.h)
-                self.text(p, cell, box, px(36), colour, "center")
+                self.text(p, cell, box.inflate(-2 * pad, 0), size, colour, "center")
 
         row(area.y, [t("history.player"), t("history.game_column"), t("history.games"),
-                     t("history.wins"), t("history.average")], th.INK_SOFT, False)
+                     t("history.wins"), t("history.average")], th.INK_SOFT, False, px(30))
         for i, (game, name, s) in enumerate(self.shown(), start=1):
             row(area.y + i * (self.row_h + gap), [name, self.game_name(game), str(s.games),
-                                                  str(s.wins), self.average(s)], th.INK, True)
+                                                  str(s.wins), self.average(s)], th.INK, True,
+                px(36))
 
