@@ -19,8 +19,9 @@ from companion import bgstats
 from companion.history import GameResult
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
+from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, Pressable
+from companion.ui.widgets import Button, Pressable, felt
 
 QUIET = 2  # modules of white around the code (phones and zxing read 2 from a screen)
 DARK, LIGHT = (0, 0, 0), (255, 255, 255)
@@ -97,8 +98,9 @@ class PlayCode(Pressable):
 
 
 class PlayCodeScreen(Screen):
-    """The code as large as the screen's height allows, what it holds beside it (game,
-    date, scores) and how to use it; Back returns to the screen that opened it."""
+    """The code as large as the felt's height allows, what it holds beside it (game,
+    date, scores) and how to use it, inside the slim seat ring; Back returns to the screen
+    that opened it."""
 
     name = "playcode"
 
@@ -108,13 +110,20 @@ class PlayCodeScreen(Screen):
         self.url = bgstats.link(game)
         self.image = code_image(self.url)
         t, px = app.catalog.text, app.theme.px
-        w, h = app.size
-        m = px(10)
-        self.code_rect = pygame.Rect(m, m, h - 2 * m, h - 2 * m)
-        right = self.code_rect.right + px(16)
+        self.ring = SeatRing(app.theme, app.seats, app.catalog, slim=True)
+        inner = self.ring.centre.inflate(-2 * px(10), -2 * px(10))
+        # The code at the left with Back under it, what it holds at the right, the whole
+        # felt's height for the lines of five players.
         bh = max(th.MIN_TARGET, px(68))
-        self.back = Button(pygame.Rect(right, h - m - bh, w - m - right, bh),
+        side = inner.h - bh - px(8)
+        self.code_rect = pygame.Rect(inner.x, inner.y, side, side)
+        self.back = Button(pygame.Rect(inner.x, inner.bottom - bh, side, bh),
                            t("playcode.back"), self.close)
+        self.text_rect = pygame.Rect(self.code_rect.right + px(16), inner.y,
+                                     inner.right - self.code_rect.right - px(16), inner.h)
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        return self.ring.next_deadline(self.app.backend, now_ms)
 
     def close(self) -> None:
         if len(self.app.screens) > 1:
@@ -137,11 +146,9 @@ class PlayCodeScreen(Screen):
 
     def draw(self, p: Painter) -> None:
         px = p.theme.px
-        p.surface.fill(th.FELT)
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
         draw_code(p, self.image, self.code_rect)
-        x = self.code_rect.right + px(16)
-        width = self.back.rect.right - x
-        y = self.code_rect.y
+        x, width, y = self.text_rect.x, self.text_rect.w, self.text_rect.y
         for text, size, colour in self.lines():
             font = p.theme.font(px(size))
             for line in p.lines(text, font, width):
