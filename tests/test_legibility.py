@@ -6,7 +6,8 @@ and on a 720×1280 panel turned a quarter (rotation 90), in English and in Frenc
 screenshot each text that is a figure (a count, a score, a position: "4", "-2", "18.5",
 "8/8", "1=") is measured — the height the painter drew it at — against 24 px × the
 screen's short side / 480. The no-overlap / no-cut checks of tests/test_ui_look.py run on
-the same frames.
+the same frames, and so does the check that every screen is one product: each seat's name
+on its plate of the seat ring, at its place at the screen's edge.
 
 Screens not yet redrawn to the bound are listed in ``NOT_YET`` with the smallest figure
 they draw today: the test fails if one of them gets smaller, and tells when one reaches the
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from companion.ui import demo as demo_mod
+from companion.ui.seats import SeatRing
 from companion.ui.theme import TextBox
 
 FIGURE = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")
@@ -43,14 +45,20 @@ def label(path: Path) -> str:
 @pytest.fixture(scope="module", params=[(s, lang) for s in SIZES for lang in ("en", "fr")],
                 ids=lambda p: f"{p[0][0]}x{p[0][1]}r{p[0][2]}-{p[1]}")
 def frames(request, tmp_path_factory):
-    """The demo at one size and language: (screenshot, canvas size, text boxes) per shot."""
+    """The demo at one size and language: (screenshot, canvas size, text boxes, where the
+    seat ring puts each seat: (its name, the full ring's plate, which holds the slim one's))
+    per shot."""
     (w, h, rotation), language = request.param
-    shots: list[tuple[Path, tuple[int, int], list[TextBox]]] = []
+    shots: list[tuple[Path, tuple[int, int], list[TextBox], list[tuple[str, object]]]] = []
     shot = demo_mod.DemoContext.shot
 
     def recording(self, name: str = "") -> Path:
         path = shot(self, name)
-        shots.append((path, self.app.size, list(self.app.painter.texts)))
+        app = self.app
+        ring = SeatRing(app.theme, app.seats, app.catalog)
+        places = [(seat.name, plate.rect) for seat, plate in zip(app.seats, ring.plates,
+                                                                   strict=True)]
+        shots.append((path, app.size, list(app.painter.texts), places))
         return path
 
     with pytest.MonkeyPatch.context() as mp:
@@ -63,7 +71,7 @@ def frames(request, tmp_path_factory):
 def smallest_figures(frames) -> dict[str, tuple[float, str]]:
     """Per screen label: the smallest figure's height relative to 480 px, and its text."""
     out: dict[str, tuple[float, str]] = {}
-    for path, size, texts in frames:
+    for path, size, texts, _ in frames:
         figures = [b for b in texts if FIGURE.fullmatch(b.text.strip())]
         if not figures:
             continue
@@ -90,7 +98,7 @@ def test_every_figure_a_player_acts_on_is_legible_from_a_chair(frames):
 def test_every_frame_shows_its_texts_whole_apart_and_on_screen(frames):
     """The layout checks of the look tests, on every screenshot of the demo at this size."""
     problems = []
-    for path, size, texts in frames:
+    for path, size, texts, _ in frames:
         for box in texts:
             if box.clipped:
                 problems.append((label(path), "cut", box.text))
@@ -101,3 +109,14 @@ def test_every_frame_shows_its_texts_whole_apart_and_on_screen(frames):
             if a.rect.colliderect(b.rect):
                 problems.append((label(path), "overlap", f"{a.text} / {b.text}"))
     assert problems == []
+
+
+def test_every_screen_shows_every_seat_on_its_plate_of_the_seat_ring(frames):
+    """One product: no screen of the demo (a game's, Home, History, the charts, the winner
+    screen, a play's code) is drawn without the seat ring, each seat's name on its plate."""
+    bare = []
+    for path, _, texts, places in frames:
+        for name, plate in places:
+            if not any(b.text == name and plate.contains(b.rect) for b in texts):
+                bare.append((label(path), name))
+    assert bare == []
