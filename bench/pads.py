@@ -35,7 +35,10 @@ again, and counted ("resampled"). Timed, with ``perf_counter_ns``:
 - **the commit's share**: how long that press's ``Journal.append`` (the durable commit,
   an fsync of the -wal on this machine's shared disk) took, and release → light without
   it (the handoff to the loop, the rules, the view and the light): the disk's tail and
-  the kiosk's own path, told apart press by press.
+  the kiosk's own path, told apart press by press;
+- **release → the loop's screen has the press**: from the first release edge to the
+  screen's ``on_button`` (the debouncer, the backend's callback, the event posted and the
+  loop's thread woken): the handoff's share of the kiosk's own path.
 
 Baseline: the same rig with the debouncer the companion had before
 (``bench/baseline_debounce.py``: trailing, a level counts after 20 ms without an edge,
@@ -156,8 +159,11 @@ class PressScreen(Screen):
         super().__init__(app)
         self.session = session
         self.action = action
+        self.reached_ns: int | None = None  # when the loop handed it the press (first one)
 
     def on_button(self, event) -> None:
+        if self.reached_ns is None:
+            self.reached_ns = time.perf_counter_ns()
         try:
             self.session.dispatch(self.action)
         except RuleError:
@@ -250,6 +256,7 @@ def presses(rig: Rig, set_pin: Callable[[int, bool], None], count: int, rng: ran
             nxt = (seat + 1) % len(PLAYERS)
             before = rig.actions()
             LIGHTS.arm()
+            rig.app.screen.reached_ns = None
             pressed, gap = drive(lambda level, s=seat: set_pin(s, level), True)
             gaps = [gap]
             time.sleep(max(0.0, HOLD_S - (time.perf_counter_ns() - pressed) / 1e9))
@@ -260,6 +267,7 @@ def presses(rig: Rig, set_pin: Callable[[int, bool], None], count: int, rng: ran
                 out["release"].append((LIGHTS.first_on[nxt] - released) / 1e6)
                 out["commit"].append(rig.commit_ms)
                 out["rest"].append(out["release"][-1] - rig.commit_ms)
+                out["loop"].append((rig.app.screen.reached_ns - released) / 1e6)
                 # The first light to change after the press edge: the acknowledgement on the
                 # pressing seat (ours), or the result (the baseline's only answer).
                 first = min(LIGHTS.first_change.get(seat, LIGHTS.first_on[nxt]),
@@ -282,7 +290,7 @@ def presses(rig: Rig, set_pin: Callable[[int, bool], None], count: int, rng: ran
 
 
 def run_block(rig: Rig, set_pin, count: int, rng: random.Random) -> dict[str, list[float]]:
-    out: dict = {"release": [], "ack": [], "commit": [], "rest": [], "skipped": 0,
+    out: dict = {"release": [], "ack": [], "commit": [], "rest": [], "loop": [], "skipped": 0,
                  "no_ack": 0}
     driver = threading.Thread(target=presses, args=(rig, set_pin, count, rng, out))
     driver.start()
@@ -446,6 +454,7 @@ def run(rounds: int = 3, count: int = 40, seed: int = 16) -> list[Row]:
             ("release", "release → light", 50, None),
             ("commit", "the durable commit of those presses (Journal.append)", 99, None),
             ("rest", "release → light but the commit", 99, None),
+            ("loop", "release → the loop's screen has the press", 99, None),
             ("ack", "press → acknowledgement", 99, 1.0),
         ):
             per_round = {v: [percentile(r[key], p) for r in results[(backend, v)]]
