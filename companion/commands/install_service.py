@@ -246,7 +246,7 @@ StandardInput=tty
 StandardOutput=journal
 StandardError=journal
 # Ahead of background work (apt, logs) for the CPU: a press's light waits for the loop's
-# thread to be woken and run. Two busy processes on two cores put the non-disk part of
+# thread to be woken and run. Four busy processes on two cores put the non-disk part of
 # release -> light at 9.9-11.4 ms p99 at nice 0, 4.5-8.5 ms at -10. It idles below 1 %.
 # (System units only: a user manager may not raise a priority, the unit would not start.)
 Nice=-10
