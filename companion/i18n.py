@@ -8,7 +8,9 @@ A word that agrees with a number is written as a *plural form* of that number's
 placeholder: ``{count:seat|seats}`` is "seat" when ``count`` takes the singular in the
 catalog's language and "seats" otherwise; a form may hold placeholders of its own
 (``{left:only {left} is|only {left} are}``). English takes the singular for 1 only,
-French for 0 and 1 ("0 place sur 4 a répondu"). ``tests/test_i18n_plurals.py`` renders
+French for 0 and 1 ("0 place sur 4 a répondu"). A form for none may come first, for a
+sentence that reads wrong with a 0 in it ("only 0 remain"):
+``{left:none remains|only {left} remains|only {left} remain}``. ``tests/test_i18n_plurals.py`` renders
 every text with counts 0, 1 and 2.
 
 French elides where a placeholder's value begins with a vowel: "Tour de {player}" reads
@@ -77,8 +79,9 @@ def elide(before: str, value: str) -> str:
 
 
 class _Formatter(string.Formatter):
-    """``str.format`` plus plural forms: a format spec ``one|other`` on a whole number picks
-    the form its language's rule asks for; in French, elision before a placeholder."""
+    """``str.format`` plus plural forms: a format spec ``one|other`` (or ``zero|one|other``)
+    on a whole number picks the form its language's rule asks for (the zero form for 0
+    when there is one); in French, elision before a placeholder."""
 
     def __init__(self, language: str) -> None:
         self.language = language
@@ -101,7 +104,10 @@ class _Formatter(string.Formatter):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TextError(f"{self.language} catalog: plural form {format_spec!r} needs a "
                                 f"whole number, got {value!r}")
-            one, _, other = format_spec.partition("|")
+            forms = format_spec.split("|")
+            if len(forms) == 3 and value == 0:
+                return forms[0]
+            one, other = forms[-2:]
             return one if singular(self.language, value) else other
         return super().format_field(value, format_spec)
 

@@ -237,6 +237,52 @@ def test_a_tie_between_names_reads_as_a_sentence():
         "Égalité entre Ben et Cleo : le plus de livres en main l'emporte")
 
 
+
+# A 0 where a sentence limits or compares a count reads as a machine's ("only 0 remain out
+# of play", "n'a que 0 pièce"): such a sentence says none in words (a plural form's zero).
+ZERO_AS_A_LIMIT = re.compile(r"(?i)(?<![\w'’-])(only|just|more than|seulement|que|qu'|plus que)"
+                             r" 0(?![\w,.])")
+
+
+def zero_mistakes(text: str) -> list[str]:
+    """A count at 0 written where a word for none is wanted."""
+    return [f"'{m.group(0)}'" for m in ZERO_AS_A_LIMIT.finditer(text)]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_text_says_only_0(language):
+    """Every entry with its counts at 0, 1 and 2: a count of none is said in words."""
+    mistakes = {}
+    for key, text in renderings(load_catalog(language)):
+        for mistake in zero_mistakes(text):
+            mistakes.setdefault(key, (text, mistake))
+    assert mistakes == {}
+
+
+def test_the_zero_check_catches_what_was_seen_at_the_table():
+    for text in ["2 × Omniscients, but the game has 1 and only 0 remain out of play",
+                 "Ana n'a que 0 pièce", "et seulement 0 reste hors jeu"]:
+        assert zero_mistakes(text), text
+    for text in ["the game has 1 and none remains out of play", "only 1 remains",
+                 "Ana n'a aucune pièce", "de 0 à 5", "only 0.5"]:
+        assert not zero_mistakes(text), text
+
+
+@pytest.mark.parametrize(("language", "left", "expected"), [
+    ("en", 0, "2 × Omniscients, but the game has 1 and none remains out of play"),
+    ("en", 1, "2 × Omniscients, but the game has 1 and only 1 remains out of play"),
+    ("en", 2, "3 × Omniscients, but the game has 2 and only 2 remain out of play"),
+    ("fr", 0, "2 × Omniscients, mais le jeu en a 1 et il n'en reste plus hors jeu"),
+    ("fr", 1, "2 × Omniscients, mais le jeu en a 1 et seulement 1 reste hors jeu"),
+    ("fr", 2, "3 × Omniscients, mais le jeu en a 2 et seulement 2 restent hors jeu"),
+])
+def test_a_refused_count_says_how_many_remain_with_0_1_2(language, left, expected):
+    n, deck = (3, 2) if left == 2 else (2, 1)
+    params = {"n": n, "kinds": "Omniscients", "deck": deck, "left": left}
+    assert load_catalog(language).text("refusal.deck", **params) == expected
+    assert load_catalog(language).text("majority.refuse.deck", **params | {"kind": "Omniscients"}) \
+        == expected
+
 # English words that must not stay inside a French text, and what a French text may quote
 # as written: placeholders, quoted values, dotted fields, a file's key before its colon, a
 # file's keyword in parentheses ("(add N)", "(hold)").

@@ -186,10 +186,10 @@ def test_supplies_and_a_taken_relic_are_refused_with_their_reason(open_table):
 
 
 @pytest.mark.parametrize("language,tomes,said", [
-    ("en", 1, "Refused: Ana holds 1 tome or relic, more than 0 cards in hand"),
+    ("en", 1, "Refused: Ana holds 1 tome or relic, but no cards in hand"),
     ("en", 2, "Refused: Ana holds 2 tomes and relics, more than 1 card in hand"),
     ("en", 3, "Refused: Ana holds 3 tomes and relics, more than 2 cards in hand"),
-    ("fr", 1, "Refusé : Ana tient 1 livre ou relique, plus que 0 carte en main"),
+    ("fr", 1, "Refusé : Ana tient 1 livre ou relique, mais aucune carte en main"),
     ("fr", 2, "Refusé : Ana tient 2 livres et reliques, plus que 1 carte en main"),
     ("fr", 3, "Refusé : Ana tient 3 livres et reliques, plus que 2 cartes en main"),
 ])
