@@ -1,6 +1,6 @@
 """The Koryŏ and Chosŏn controller says what the screens show as data, and the screens only
 draw it: every sentence (powers, protections, limit warnings, the tie-breaker, tokens, the
-top line) is a catalog key and its params, said in both languages; the board's columns are
+top line, what a seat's press answers) is a catalog key and its params, said in both languages; the board's columns are
 the families in play; one round number; the screens' modules import no engine and branch on
 no game."""
 
@@ -14,7 +14,20 @@ import pytest
 
 from companion.games.autoplay import next_action
 from companion.i18n import load_catalog
-from companion.play.majority import EVENTS, VP, Kind, MajorityController, Words
+from companion.play.majority import (
+    EVENTS,
+    NOT_YOUR_TURN,
+    NOT_YOUR_UNDO,
+    STEPPED,
+    UNDO_ASKED,
+    UNDONE,
+    VP,
+    Kind,
+    MajorityController,
+    Seat,
+    Words,
+)
+from companion.seat import ButtonEvent, Press
 
 SCREENS = Path(__file__).parent.parent / "companion" / "ui" / "screens"
 MODULES = sorted(SCREENS.glob("majority_*.py")) + [SCREENS / "koryo.py", SCREENS / "choson.py"]
@@ -107,3 +120,37 @@ def test_the_screens_import_no_engine_and_branch_on_no_game(path):
             constants = [c.value for c in ast.walk(node) if isinstance(c, ast.Constant)]
             assert not {"koryo", "choson"} & set(constants), ast.unparse(node)
     assert len(path.read_text(encoding="utf-8").splitlines()) <= 500
+
+
+def test_a_seat_press_answers_with_the_controller_s_words():
+    """What a press answers is the controller's sentence, the pressing seat named as a
+    ``Seat`` (a watching seat has no player name): the screen only says it."""
+    control = MajorityController.new("koryo", SETUP, None)  # Ben (seat 1) starts
+    assert control.press(ButtonEvent(0, "a")) == NOT_YOUR_TURN
+    assert control.reply == Words("majority.not_your_turn", {"name": Seat(0), "player": "Ben"})
+    assert control.press(ButtonEvent(2, "a", Press.LONG)) == NOT_YOUR_UNDO  # nothing done yet
+    assert control.reply == Words("majority.undo_on_screen", {"name": Seat(2)})
+    assert control.press(ButtonEvent(1, "a")) == STEPPED
+    assert control.reply is None
+    assert control.press(ButtonEvent(3, "a", Press.LONG)) == NOT_YOUR_UNDO
+    assert control.reply == Words("majority.undo_not_yours", {"name": Seat(3), "player": Seat(1)})
+    assert control.press(ButtonEvent(1, "c", Press.LONG)) == UNDO_ASKED
+    assert control.reply is None
+    assert control.press(ButtonEvent(1, "c", Press.LONG)) == UNDONE
+    assert control.reply == Words("majority.undone")
+    catalogs = [load_catalog("en"), load_catalog("fr")]
+    for words in (Words("majority.not_your_turn", {"name": "Ana", "player": "Ben"}),
+                  control.reply, control.undo_words(False)):
+        assert all(c.text(words.key, **words.params) for c in catalogs)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_the_screens_build_no_press_reply(path):
+    """The replies' catalog keys are the controller's alone: no screen names one."""
+    keys = {"majority.not_your_turn", "majority.undo_not_yours", "majority.undo_on_screen",
+            "majority.undone", "majority.nothing_to_undo"}
+    constants = {node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(node, ast.Constant)}
+    assert not keys & constants
+    replies = ("NOT_YOUR_TURN", "NOT_YOUR_UNDO", "REFUSED")  # the screen never tells them apart
+    assert not any(name in path.read_text(encoding="utf-8") for name in replies)

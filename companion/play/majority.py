@@ -10,6 +10,8 @@ and every rule of what a press or a tap means lives here:
   press (or the screen's Undo, itself two taps) carries it out;
 - a card count the deck or the deal cannot have is refused as it is entered; an order not
   yet legal (a combination being built) is let through, the reveal checks it;
+- what a press answers (not your turn, not your undo, refused, undone…) is ``reply``, a
+  sentence the screen shows as it is;
 - the seats' lights come from the view (``MajorityGame.lights``); a game over is recorded
   in the history and finished in the journal once.
 
@@ -56,9 +58,18 @@ class Kind:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """A seat named in a sentence (one that may not play, such as a watching seat that
+    pressed): the screen names it as the table's configuration does."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Words:
     """A sentence as data: its catalog key and params; a param that is a ``Kind`` is named
-    in the screen's language, one that is ``Words`` is said first."""
+    in the screen's language, a ``Seat`` by its configured name, a ``RuleError`` as the
+    screen says a refusal, one that is ``Words`` is said first."""
 
     key: str
     params: dict = field(default_factory=dict)
@@ -114,6 +125,7 @@ class MajorityController(FollowsSession):
         self.rules: MajorityGame = session.rules  # type: ignore[assignment]
         self.undo_request: int | None = None  # the seat asking for an undo
         self.refusal: RuleError | None = None  # the last refused action's reason
+        self.reply: Words | None = None  # what the last seat press answers
         self.recorded = False
         self.played: GameResult | None = None  # the history row, once the game is over
         self._offered: tuple[dict, list] | None = None
@@ -287,7 +299,13 @@ class MajorityController(FollowsSession):
     # --- inputs -------------------------------------------------------------------------
 
     def press(self, event: ButtonEvent) -> str:
-        """A seat's button: what it did (``STEPPED``, ``OPEN_ENTRY``…)."""
+        """A seat's button: what it did (``STEPPED``, ``OPEN_ENTRY``…); what the screen
+        answers is left in ``reply`` (None: nothing to say, a message shown goes away)."""
+        did = self._press(event)
+        self.reply = self.reply_to(did, event)
+        return did
+
+    def _press(self, event: ButtonEvent) -> str:
         if self.over():
             return IGNORED
         if event.press is Press.LONG:
@@ -309,6 +327,33 @@ class MajorityController(FollowsSession):
         if event.button == "c":
             return OPEN_POWERS if self.offered() else IGNORED
         return IGNORED
+
+    def reply_to(self, did: str, event: ButtonEvent) -> Words | None:
+        """The sentence a press that ``did`` this answers with (an undo request shows on
+        the top line instead; a step or an opened screen says nothing)."""
+        if did == NOT_YOUR_TURN:
+            return Words("majority.not_your_turn", {"name": Seat(event.seat),
+                                                    "player": self.acting()})
+        if did == NOT_YOUR_UNDO:
+            seat = self.undo_seat()
+            if seat is None:
+                return Words("majority.undo_on_screen", {"name": Seat(event.seat)})
+            return Words("majority.undo_not_yours", {"name": Seat(event.seat),
+                                                     "player": Seat(seat)})
+        if did == REFUSED:
+            return self.refused_words()
+        if did in (UNDONE, NOTHING_TO_UNDO):
+            return self.undo_words(did == UNDONE)
+        return None
+
+    def refused_words(self) -> Words:
+        """The last refusal, as the screen says it ("Refused: …")."""
+        return Words("majority.refused", {"reason": self.refusal})
+
+    @staticmethod
+    def undo_words(done: bool) -> Words:
+        """What an undo answers: done, or nothing to take back."""
+        return Words("majority.undone" if done else "majority.nothing_to_undo")
 
     def dispatch(self, action: dict) -> bool:
         """Send ``action`` to the session; a refusal keeps its reason in ``refusal`` and

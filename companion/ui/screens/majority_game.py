@@ -29,17 +29,16 @@ from collections.abc import Callable
 import pygame
 
 from companion.play.majority import (
-    NOT_YOUR_TURN,
-    NOT_YOUR_UNDO,
+    IGNORED,
     NOTHING_TO_UNDO,
     OPEN_ENTRY,
     OPEN_POWERS,
-    REFUSED,
     STEPPED,
-    UNDO_ASKED,
     UNDONE,
     Kind,
     MajorityController,
+    RuleError,
+    Seat,
     Words,
 )
 from companion.seat import ButtonEvent, Light
@@ -131,7 +130,7 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
     def dispatch(self, action: dict) -> bool:
         """Send ``action`` to the game; a refusal shows its reason and changes nothing."""
         if not self.game.dispatch(action):
-            self.message = self.t("majority.refused", reason=self.refusal(self.game.refusal))
+            self.message = self.say(self.game.refused_words())
             self.app.invalidate()
             return False
         self.message = None
@@ -162,7 +161,7 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
         return False
 
     def _undone(self, done: bool) -> None:
-        self.message = self.t("majority.undone" if done else "majority.nothing_to_undo")
+        self.message = self.say(self.game.undo_words(done))
         if done:
             self.mode = "board"
         self._show()
@@ -177,10 +176,19 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
 
     def say(self, words: Words) -> str:
         """A sentence of the controller's, in the screen's language."""
-        fmt = {k: self.say(v) if isinstance(v, Words)
-               else self.kind_name(v.kind, v.plural) if isinstance(v, Kind) else v
-               for k, v in words.params.items()}
-        return self.t(words.key, **fmt)
+        return self.t(words.key, **{k: self.said(v) for k, v in words.params.items()})
+
+    def said(self, value: object) -> object:
+        """A sentence's param in the screen's language (a plain value as it is)."""
+        if isinstance(value, Words):
+            return self.say(value)
+        if isinstance(value, Kind):
+            return self.kind_name(value.kind, value.plural)
+        if isinstance(value, Seat):
+            return self.app.seats[value.seat].name
+        if isinstance(value, RuleError):
+            return self.refusal(value)
+        return value
 
     def power_text(self, power: dict) -> str:
         return self.say(self.game.power_words(power))
@@ -214,35 +222,21 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
         self.app.invalidate()
 
     def on_button(self, event: ButtonEvent) -> None:
-        """What the press did (the controller decides) is shown."""
-        acting = self.game.acting()
+        """What the press did and answers (the controller decides both) is shown."""
         self.disarm()
         did = self.game.press(event)
-        if did in (UNDONE, NOTHING_TO_UNDO):
-            self._undone(did == UNDONE)
-        elif did == UNDO_ASKED:
-            self.message = None  # the request shows on the status line
-            self.app.invalidate()
-        elif did == NOT_YOUR_UNDO:
-            seat = self.game.undo_seat()
-            key = "majority.undo_not_yours" if seat is not None else "majority.undo_on_screen"
-            self.message = self.t(key, name=self.app.seats[event.seat].name,
-                                  player=self.app.seats[seat].name if seat is not None else "")
-            self.app.invalidate()
-        elif did == NOT_YOUR_TURN:
-            self.message = self.t("majority.not_your_turn", name=self.app.seats[event.seat].name,
-                                  player=acting)
-            self.app.invalidate()
-        elif did == STEPPED:
-            self.message = None
+        if did != IGNORED:
+            self.message = None if self.game.reply is None else self.say(self.game.reply)
+        if did == UNDONE:
+            self.mode = "board"
+        if did in (UNDONE, NOTHING_TO_UNDO, STEPPED):
             self._show()
-        elif did == REFUSED:
-            self.message = self.t("majority.refused", reason=self.refusal(self.game.refusal))
-            self.app.invalidate()
         elif did == OPEN_ENTRY:
             self.open_entry()
         elif did == OPEN_POWERS:
             self.open_powers()
+        else:
+            self.app.invalidate()
 
     def done(self) -> None:
         """After the final screen: back to the screen below (Home), or a new game."""
