@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.i18n import LANGUAGES, load_catalog
 from companion.ui import demo as demo_mod
 from companion.ui.seats import SeatRing
 from companion.ui.theme import TextBox
@@ -93,6 +94,15 @@ def test_every_figure_a_player_acts_on_is_legible_from_a_chair(frames):
     assert regressed == {}, f"figures below {BOUND} px (per 480 px of screen): {regressed}"
     reached = [k for k in NOT_YET if k not in small]
     assert reached == [], f"these screens now meet the bound: take them off NOT_YET: {reached}"
+
+
+def test_the_simulator_s_keys_show_on_home_and_the_table_check_only(frames):
+    """One rule for the whole product: the keyboard's keys for each seat are on the plates
+    where the table learns its seats (Home, the Table check), no game screen's."""
+    starts = tuple(load_catalog(lang).text("seat.keys", keys="") for lang in LANGUAGES)
+    shown = {label(path) for path, _, texts, _ in frames
+             if any(b.text.startswith(starts) for b in texts)}
+    assert shown and all(name.startswith(("home", "table-check")) for name in shown), shown
 
 
 def test_every_frame_shows_its_texts_whole_apart_and_on_screen(frames):

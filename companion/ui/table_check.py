@@ -28,7 +28,9 @@ LIGHT_CYCLE = [light for light in Light if light is not Light.OFF] + [Light.OFF]
 
 
 def key_hints(app: App) -> dict[int, str]:
-    """ "keys 1 · Q · A" per seat when the seats are simulated on the keyboard."""
+    """ "keys 1 · Q · A" per seat when the seats are simulated on the keyboard: shown on
+    Home and the Table check, where the table learns its seats, and nowhere else (a game
+    screen's plates keep the seat's name, or what the game shows there, large)."""
     keymap = getattr(app.backend, "KEYMAP", None)
     if not keymap:
         return {}

@@ -24,7 +24,6 @@ from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
-from companion.ui.table_check import key_hints
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button, TwoTaps, felt, headline, title_line
 
@@ -57,7 +56,7 @@ class KdScreen(TwoTaps, Screen):
         self.night = night
         if night is not None:  # the setup screen has no night yet
             app.follow(night)
-        self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
+        self.ring = SeatRing(app.theme, app.seats, app.catalog)
         px = app.theme.px
         inner = self.ring.centre.inflate(-2 * px(10), -2 * px(8))
         self.inner = inner
