@@ -3,7 +3,7 @@
 
 The whole demo (every screen the table shows) is played at 800×480, 1024×600, 1280×720
 and on a 720×1280 panel turned a quarter (rotation 90), in English and in French; at every
-screenshot each text that is a figure (a count, a score, a position: "4", "-2", "18.5",
+screenshot each text that is a figure (a count, a score, a position: "4", "-2", "18.5", "19 pts",
 "8/8", "1=") is measured — the height the painter drew it at — against 24 px × the
 screen's short side / 480. The no-overlap / no-cut checks of tests/test_ui_look.py run on
 the same frames, and so does the check that every screen is one product: each seat's name
@@ -27,7 +27,8 @@ from companion.ui import demo as demo_mod
 from companion.ui.seats import SeatRing
 from companion.ui.theme import TextBox
 
-FIGURE = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")
+# A figure, alone or with its unit ("19 pts" on a seat's plate is the figure a player reads).
+FIGURE = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?(?: (?:pts?|VP|PV))?")
 BOUND = 24  # px at 800×480 (short side 480)
 
 # (width, height, rotation): the panel as mounted; rotation 90 draws a 1280×720 canvas.

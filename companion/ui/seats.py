@@ -2,11 +2,13 @@
 
 A seat's plate shows its name, its colour and a mirror of its pad's light (the state's
 colour and rhythm, and a press's acknowledgement, as the pad shows them:
-``SeatBackend.shown``), or a "missing" mark while its pad is unplugged. Plates are drawn upright then turned so the text faces the player
-sitting there: top seats read upside down, side seats sideways.
+``SeatBackend.shown``), or a "missing" mark while its pad is unplugged; a game may add a
+figure of the seat's at the plate's far end (Inheritors: the player's total), as large as
+every figure a player acts on. Plates are drawn upright then turned so the text faces the
+player sitting there: top seats read upside down, side seats sideways.
 
 Two depths: the full ring (``FULL_BAND``) where the seats act, with a second line under
-the name (the simulator's keys, a running total); the slim ring (``SLIM_BAND``) where the
+the name (the simulator's keys on Home and the Table check); the slim ring (``SLIM_BAND``) where the
 seats only watch (History, the charts, the winner screen, a play's code), the name and a
 short note (a place and a total) on one line beside the light, leaving the middle to a
 list or a table. Both are drawn by the same code: the same stripe, light and name.
@@ -96,6 +98,7 @@ class SeatRing:
         self.catalog = catalog
         self.hints = dict(hints or {})
         self.slim = slim
+        self.figures: dict[int, str] = {}  # seat -> a figure shown large on its plate
         w, h = theme.size
         band = theme.px(SLIM_BAND if slim else FULL_BAND)
         self.gap = gap = theme.px(6)
@@ -193,6 +196,13 @@ class SeatRing:
         # full plate, after it on a slim one.
         left = cx + r + theme.px(20) if self.slim else d + theme.px(4)
         body = pygame.Rect(left, theme.px(4), n - left - theme.px(12), d - stripe - theme.px(8))
+        figure = self.figures.get(plate.seat)
+        if figure:  # at the far end, the name keeps the rest
+            font = theme.font(theme.px(FIGURE))
+            w = font.size(figure)[0]
+            lp.text(figure, font, th.WARNING if connected else th.INK_DIM,
+                    pygame.Rect(body.right - w, body.y, w, body.h), "right")
+            body.width -= w + theme.px(10)
         under = self.catalog.text("seat.missing") if not connected else self.hints.get(plate.seat)
         under_colour = th.MISSING if not connected else th.INK_SOFT
         if under and self.slim:

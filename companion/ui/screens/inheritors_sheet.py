@@ -138,9 +138,9 @@ class SheetScreen(TwoTaps, TableScreen):
     def build(self) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
         inner, gap, bh = self.inner, px(6), button_h(self.app)
-        self.ring.hints = {seat: t("inheritors.sheet.points", total=self.score_of(name)["total"])
-                           for name, seat in zip(self.sheet.players, self.sheet.seats,
-                                                 strict=True)}
+        self.ring.figures = {seat: str(self.score_of(name)["total"])
+                             for name, seat in zip(self.sheet.players, self.sheet.seats,
+                                                   strict=True)}
         self.buttons = []
         # The players: their seats' plates.
         self.player_rects = [self.ring.plates[seat].rect for seat in self.sheet.seats]
