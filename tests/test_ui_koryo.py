@@ -308,7 +308,7 @@ def test_limit_warning_then_discard_to_the_limit_by_touch(table):
     t.ctx.tap(screen.button("reveal").rect, "reveal")
     t.ctx.press(1, "a")
     assert screen.view["phase"] == "end"
-    assert "Ana must discard 2 characters — limit 3" in t.texts()
+    assert "Ana must discard 2 characters — limit 3" in " ".join(t.texts())  # maybe 2 lines
     t.ctx.press(0, "a")  # the first player tries to end the round
     assert screen.view["phase"] == "end" and screen.view["round"] == 1
     assert "Refused: Ana has 5 cards for a limit of 3: discard 2 characters first" in " ".join(
@@ -429,3 +429,29 @@ def test_the_lights_follow_the_session_however_it_changes(table):
         assert t.lights() == expected_lights(screen.view, 4)
         seen.append(tuple(t.lights().values()))
     assert len(set(seen)) > 1  # the acting seat moved
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720)])
+def test_a_board_of_few_families_uses_the_felt_before_paging(table, size):
+    """Early rounds, four players, in French (the longer lines): while the board has one or
+    two families, its lines go beside it, all on the board (no "more" page), and its rows
+    take the felt's height; texts whole, legible and apart."""
+    t = table(size=size, language="fr")
+    screen = start(t, koryo, players=[0, 1, 2, 3])
+    px = t.app.theme.px
+    seen = []
+
+    def look(action, before, after):
+        if screen.mode != "board" or sum(c.family is not None for c in screen.columns) > 2:
+            return
+        lines, _ = screen.info_lines()
+        seen.append(len(lines))
+        assert len(screen.info_pages) == 1
+        assert sum(map(len, screen.info_pages[0])) == sum(map(len, lines))
+        assert screen.side == bool(lines)
+        n = len(after["players"])
+        assert screen.head_h + n * screen.row_h >= screen.body.h - px(4) - n
+        fits(t.app)
+
+    play_through(t, seed=5, check=look, until=lambda v: v["round"] > 2)
+    assert len(seen) >= 3 and max(seen) >= 2

@@ -9,14 +9,19 @@ room for it; the family's majority holder has that colour in their cell, ``*`` w
 tie-breaker in force gave it (said under the board), a tie is outlined and marked ``=``, a
 zero is left empty. Every figure is ``FIGURE`` units (24 px per 480 px of screen).
 
-Under the board, in the same large type: the powers of the phase, protections in force,
-end-of-round limit warnings, the tie-breaker and Chosŏn's tokens. The rows are as tall as
-the lines leave room for; what does not fit goes on "more" pages that a tap on the board
-turns (the board's head corner says how many lines wait there), the tie-breaker first on
-each when a cell shows ``*``.
+Beside or under the board, in the same large type: the powers of the phase, protections
+in force, end-of-round limit warnings, the tie-breaker and Chosŏn's tokens. Few families in
+play leave the felt's right part free: the lines go there, beside the board, whose rows
+then take the whole height (their figures growing with them) — whichever of the two
+places hides fewer lines, beside on a tie. The rows are as tall as the lines leave room
+for; what does not fit goes on "more" pages that a tap on the board turns (the board's
+head corner says how many lines wait there), the tie-breaker first on each when a cell
+shows ``*``; beside the board the pages turn there and the board stays.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pygame
 
@@ -41,11 +46,30 @@ FAMILY_COLOURS: dict[int, tuple[int, int, int]] = {
 }
 NAME = 30  # units: a player's name in their row
 HEAD = 36  # units: the board's head row (a family's chip)
-ROW_MIN, ROW_MAX = 29, 46  # units: a player's row
+ROW_MIN, ROW_MAX = 29, 46  # units: a player's row (its figures FIGURE units up to ROW_MAX)
+ROW_TALL = 64  # units: a row's most when the board has the felt's height to itself
+FIGURE_TALL = FIGURE * ROW_TALL // ROW_MAX  # units: a figure in the tallest rows
+SIDE_MIN = 260  # units: the least width for the lines beside the board
+SIDE_GAP = 14  # units: between the board and the lines beside it
 INFO_LINE = 29  # units: a line under the board (its type: FIGURE units)
 FAMILY_MIN = 40  # units: a family's column (its chip and a two-figure count)
 COLUMN_MAX = 170  # units: a column's width when there is room to spare
 Line = list[tuple[str, tuple]]  # a line under the board: one or two (text, colour) items
+
+
+@dataclass
+class Plan:
+    """Where the lines go (under the board or beside it), the board's widths and rows,
+    and the pages of lines that gives."""
+
+    side: bool
+    name_w: int
+    col_w: list[int]
+    named_heads: bool
+    info_rect: pygame.Rect
+    row_h: int
+    pages: list[list[Line]]
+    hidden: list[int]  # per page: the lines still to come after it
 
 
 class BoardMode:
@@ -70,20 +94,58 @@ class BoardMode:
             items.append((self.t(f"majority.step.{step['action']}"), self.step, "step"))
         self._bar(items)
         self.columns = self.game.board()
-        self._size_columns()
+        under, beside = self._plan_under(), self._plan_beside()
+        plan = beside if beside is not None and beside.hidden[0] <= under.hidden[0] else under
+        self.side, self.name_w, self.col_w = plan.side, plan.name_w, plan.col_w
+        self.named_heads, self.info_rect, self.row_h = plan.named_heads, plan.info_rect, plan.row_h
+        self.info_pages, self.hidden = plan.pages, plan.hidden
         px = self.app.theme.px
-        blocks, _ = self.info_blocks()
-        n = len(self.view["players"])
-        line_h = px(INFO_LINE)
-        room = self.body.h - self.head_h - px(4)
-        shown = len(take(blocks, max(0, room - n * px(ROW_MIN)) // line_h, cut=False))
-        self.row_h = min(px(ROW_MAX), (room - shown * line_h) // n)
-        top = self.body.y + self.head_h + self.row_h * n + px(4)
-        self.info_rect = pygame.Rect(self.body.x, top, self.body.w, self.body.bottom - top)
-        self.info_pages = self._info_pages()
+        # the figures grow with the rows past ROW_MAX (FIGURE_TALL in the tallest)
+        self.figure = max(FIGURE, FIGURE * self.row_h // max(1, px(ROW_MAX)))
         self.info_page %= len(self.info_pages)
         if len(self.info_pages) > 1:  # the whole board is the big target of "more"
             self.buttons.append(make_button(self.body, "", self.next_info, "more"))
+
+    def _plan_under(self) -> Plan:
+        """The lines under the board across the felt, the rows as tall as they leave room
+        for, the columns spread over the width."""
+        px = self.app.theme.px
+        name_w, col_w, named = self._size_columns()
+        body = self.body
+        blocks, pinned = self.info_blocks(body.w)
+        n = len(self.view["players"])
+        line_h = px(INFO_LINE)
+        room = body.h - self.head_h - px(4)
+        shown = len(take(blocks, max(0, room - n * px(ROW_MIN)) // line_h, cut=False))
+        row_h = min(px(ROW_TALL), (room - shown * line_h) // n)
+        top = body.y + self.head_h + row_h * n + px(4)
+        info = pygame.Rect(body.x, top, body.w, body.bottom - top)
+        per = max(1, body.h // line_h - len(pinned) - 1)
+        pages, hidden = self._info_pages(*self.info_blocks(body.w), info.h // line_h, per)
+        return Plan(False, name_w, col_w, named, info, row_h, pages, hidden)
+
+    def _plan_beside(self) -> Plan | None:
+        """The lines beside the board, at the felt's right, the rows taking its height;
+        None when the board leaves less than ``SIDE_MIN`` there or there are no lines."""
+        px = self.app.theme.px
+        body = self.body
+        for with_names in (True, False):  # the families' names go first
+            name_w, col_w, named = self._size_columns(spread=False, with_names=with_names)
+            side_w = body.w - name_w - sum(col_w) - px(SIDE_GAP)
+            if side_w >= px(SIDE_MIN):
+                break
+        else:
+            return None
+        if not self.info_blocks(side_w)[0]:
+            return None
+        n = len(self.view["players"])
+        line_h = px(INFO_LINE)
+        row_h = min(px(ROW_TALL), (body.h - self.head_h - px(4)) // n)
+        info = pygame.Rect(body.right - side_w, body.y, side_w, body.h)
+        blocks, pinned = self.info_blocks(side_w)
+        per = max(1, info.h // line_h - len(pinned) - 1)
+        pages, hidden = self._info_pages(blocks, pinned, info.h // line_h, per)
+        return Plan(True, name_w, col_w, named, info, row_h, pages, hidden)
 
     def column_label(self, column: BoardColumn) -> str:
         """A column's name: the family's in full (plural), the events', the VP's."""
@@ -91,30 +153,43 @@ class BoardMode:
             return self.kind_name(column.family, plural=True)
         return self.t(f"majority.col.{column.kind}")
 
-    def _size_columns(self) -> None:
-        """The name column and each board column's width; whether the families' heads have
-        room for their names beside their values."""
+    def _size_columns(self, spread: bool = True, with_names: bool = True
+                      ) -> tuple[int, list[int], bool]:
+        """The name column's width, each board column's width and whether the families'
+        heads have room for their names beside their values: with ``spread`` the columns
+        share the whole width (up to ``COLUMN_MAX`` each), else each takes what its head
+        needs (``with_names``: its family's name too, up to ``COLUMN_MAX``)."""
         theme, px = self.app.theme, self.app.theme.px
         body = self.body
         name_font = theme.font(px(NAME))
         widest = max(name_font.size(p)[0] for p in self.view["players"])
-        self.name_w = max(px(90), min(body.w * 3 // 10, round(widest * th.SQUEEZE) + px(18)))
+        name_w = max(px(90), min(body.w * 3 // 10, round(widest * th.SQUEEZE) + px(18)))
         small = theme.font(px(SMALLEST))
+        figure = theme.font(px(FIGURE))
+
+        def named_w(c: BoardColumn) -> int:
+            return round(small.size(self.column_label(c))[0] * th.SQUEEZE
+                         + figure.size(c.kind)[0] + px(30))
+
         needs = [px(FAMILY_MIN) if c.family is not None
                  else max(px(FAMILY_MIN), round(small.size(self.column_label(c))[0] * th.SQUEEZE)
                           + px(8)) for c in self.columns]
-        room = body.w - self.name_w
+        room = body.w - name_w
         if sum(needs) > room:  # the names give way first, then every column alike
-            self.name_w = max(px(64), body.w - sum(needs))
-            room = body.w - self.name_w
+            name_w = max(px(64), body.w - sum(needs))
+            room = body.w - name_w
             needs = [w * room // sum(needs) for w in needs]
-        spare = (room - sum(needs)) // len(needs)
-        self.col_w = [min(max(w, px(COLUMN_MAX)), w + spare) for w in needs]
-        figure = theme.font(px(FIGURE))
-        self.named_heads = all(
-            small.size(self.column_label(c))[0] * th.SQUEEZE + figure.size(c.kind)[0] + px(30)
-            <= w for c, w in zip(self.columns, self.col_w, strict=True) if c.family is not None)
+        if spread:
+            spare = (room - sum(needs)) // len(needs)
+            col_w = [min(max(w, px(COLUMN_MAX)), w + spare) for w in needs]
+        else:
+            col_w = [max(w, min(px(COLUMN_MAX), named_w(c))) if c.family is not None
+                     and with_names else w + px(16)
+                     for c, w in zip(self.columns, needs, strict=True)]
+        named = all(named_w(c) <= w for c, w in zip(self.columns, col_w, strict=True)
+                    if c.family is not None)
         self.head_h = px(HEAD)
+        return name_w, col_w, named
 
     # --- the lines under the board ------------------------------------------------------
 
@@ -124,15 +199,16 @@ class BoardMode:
         blocks, pinned = self.info_blocks()
         return [line for block in blocks for line in block], pinned
 
-    def info_blocks(self) -> tuple[list[list[Line]], list[Line]]:
+    def info_blocks(self, width: int | None = None) -> tuple[list[list[Line]], list[Line]]:
         """What is said under the board, a block of lines per sentence (a page never cuts
         one): powers and protections (a line each, more when long), then limit warnings,
         the tie-breaker and Chosŏn's tokens (two a line when short). When a cell shows
-        ``*`` the tie-breaker comes first: it is also returned apart, to head every page."""
+        ``*`` the tie-breaker comes first: it is also returned apart, to head every page.
+        ``width``: the lines' (by default where they are now, under or beside the board)."""
         theme, v = self.app.theme, self.view
         p = Painter(self.app.canvas, theme)
         font = theme.font(theme.px(FIGURE))
-        width = self.body.w
+        width = width or self.info_rect.w
         wide = [(self.power_text(pw), th.INK) for pw in v["powers"]] + [
             (self.protection_text(pr), th.INK_SOFT) for pr in v["protections"]
         ]
@@ -161,39 +237,38 @@ class BoardMode:
             blocks.append([pair])
         return blocks, pinned
 
-    def _info_pages(self) -> list[list[Line]]:
-        """The lines under the board, and when they do not all fit there, "more" pages over
-        the whole board (the tie-breaker first on each), each sentence whole on one page;
-        every page but the last ends with how many lines are still to come, the last with
-        how to get back to the board."""
-        blocks, pinned = self.info_blocks()
+    def _info_pages(self, blocks: list[list[Line]], pinned: list[Line], first: int,
+                    per: int) -> tuple[list[list[Line]], list[int]]:
+        """The lines (``blocks``, their sentences) by the board, ``first`` of them, and
+        when they do not all fit there, "more" pages of ``per`` lines (the tie-breaker
+        first on each), each sentence whole on one page; every page but the last ends with
+        how many lines are still to come, the last with how to get back to the board.
+        Returns the pages and, per page, how many lines are still to come after it."""
         lines = [line for block in blocks for line in block]
-        line_h = self.app.theme.px(INFO_LINE)
-        if len(lines) <= self.info_rect.h // line_h:
-            return [lines]
-        per = max(1, self.body.h // line_h - len(pinned) - 1)
-        chunks = [take(blocks, self.info_rect.h // line_h, cut=False)]
-        if blocks and pinned and blocks[0] is pinned:  # not under the board: heads the pages
+        if len(lines) <= first:
+            return [lines], [0]
+        chunks = [take(blocks, first, cut=False)]
+        if blocks and pinned and blocks[0] is pinned:  # not by the board: heads the pages
             blocks.pop(0)
         while blocks:
             chunks.append(pinned + take(blocks, per))
         seen: set[int] = set()  # the lines shown so far (the pinned ones come again)
         unseen = sum(len(line) for line in lines)
-        self.hidden = []
+        hidden = []
         for chunk in chunks:
             for line in chunk:
                 if id(line) not in seen:
                     seen.add(id(line))
                     unseen -= len(line)
-            self.hidden.append(unseen)
+            hidden.append(unseen)
         pages = [chunks[0]]
         for i, chunk in enumerate(chunks[1:], 1):
             if i + 1 < len(chunks):
-                footer = self.t("majority.more_tag", n=self.hidden[i])
+                footer = self.t("majority.more_tag", n=hidden[i])
             else:
                 footer = self.t("majority.info_back")
             pages.append(chunk + [[(footer, th.INK_SOFT)]])
-        return pages
+        return pages, hidden
 
     def next_info(self) -> None:
         """The next "more" page of the lines under the board (after the last: the board)."""
@@ -205,7 +280,7 @@ class BoardMode:
     def _draw_board(self, p: Painter) -> None:
         if len(self.info_pages) > 1:
             p.targets.append(self.body)  # a tap on the board turns the "more" pages
-        if self.info_page:
+        if self.info_page and not self.side:  # the page over the whole board
             self._draw_info(p, self.body, self.info_pages[self.info_page])
             return
         px = self.app.theme.px
@@ -231,14 +306,15 @@ class BoardMode:
                                                             self.row_h - px(8)))
             name_box = pygame.Rect(row.x + px(12), row.y, self.name_w - px(14), self.row_h)
             is_current = player == v["current_player"]
-            self.name_text(p, player, NAME, th.WARNING if is_current else th.INK, name_box)
+            self.name_text(p, player, NAME * self.figure / FIGURE,
+                           th.WARNING if is_current else th.INK, name_box)
             x = x0
             for column, w in zip(self.columns, self.col_w, strict=True):
                 cell = pygame.Rect(x, y, w, self.row_h).inflate(-px(4), -px(3))
                 self._draw_cell(p, column, column.cells[i], cell)
                 x += w
             y += self.row_h
-        self._draw_info(p, self.info_rect, self.info_pages[0])
+        self._draw_info(p, self.info_rect, self.info_pages[self.info_page])
 
     def _draw_head(self, p: Painter, column: BoardColumn, rect: pygame.Rect) -> None:
         px = self.app.theme.px
@@ -267,7 +343,7 @@ class BoardMode:
                              border_radius=px(6))
             mark = "="
         if cell.n or column.kind == VP:
-            self.draw_text(p, f"{cell.n}{mark}", FIGURE, ink, rect, "center")
+            self.draw_text(p, f"{cell.n}{mark}", self.figure, ink, rect, "center")
 
     def _draw_info(self, p: Painter, rect: pygame.Rect, lines: list[Line]) -> None:
         px = self.app.theme.px

@@ -47,6 +47,7 @@ from companion.ui.app import App, Screen
 from companion.ui.screens.majority_board import BoardMode, Line
 from companion.ui.screens.majority_choice import ChoiceModes
 from companion.ui.screens.majority_common import (
+    FIGURE,
     BaseScreen,
     GameSpec,
     Runs,
@@ -84,6 +85,8 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
         self.info_page = 0  # 0: the board; 1…: the "more" pages of the lines under it
         self.undo_armed = False  # Undo tapped once: the next tap on it undoes
         self.info_pages: list[list[Line]] = [[]]
+        self.side = False  # the lines beside the board rather than under it
+        self.figure: float = FIGURE  # units: the board's figures (taller rows, larger)
         self.lang = app.catalog.language
         self.names = {f["value"]: f for f in self.view["families"]}
         self.events = {e["key"]: e for e in self.view["events"]}
