@@ -15,6 +15,7 @@ SMALLEST = 22  # units: the smallest type a screen draws (legible on the 7" pane
 # units: a figure a player reads (a score, an axis value): pygame draws figures at about two
 # thirds of the nominal size, so 38 units keep them above 24 px per 480 px of screen.
 FIGURE = 38
+BUTTON = 64  # units: a touch button's height (never under MIN_TARGET, a fingertip)
 
 
 def shorten(text: str, font: pygame.font.Font, width: int) -> str:
@@ -59,6 +60,38 @@ def felt(p: Painter, ring, backend, now_ms: int) -> None:
     ring (``companion.ui.seats.SeatRing``) around it."""
     panel(p, ring.centre)
     ring.draw(p, backend, now_ms)
+
+
+def button_h(theme: th.Theme) -> int:
+    """A touch button's height: ``BUTTON`` units, never under ``MIN_TARGET``."""
+    return max(th.MIN_TARGET, theme.px(BUTTON))
+
+
+class OnTheFelt:
+    """What every game screen drawn on the felt shares (the Koryŏ/Chosŏn, Inheritors and
+    King's Dilemma screens): the seat ring around it (``ring``, a
+    ``companion.ui.seats.SeatRing`` the screen makes), where it draws (``inner``), and a
+    redraw when a light's rhythm changes what the ring shows. Mixed in before ``Screen``."""
+
+    app: object
+    ring: object
+    inner: pygame.Rect
+
+    def on_the_felt(self, ring) -> None:
+        """Take ``ring``: the screen draws inside its centre, a margin from the felt's edge."""
+        self.ring = ring
+        px = ring.theme.px
+        self.inner = ring.centre.inflate(-2 * px(10), -2 * px(8))
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        return self.ring.next_deadline(self.app.backend, now_ms)  # type: ignore[attr-defined]
+
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()  # type: ignore[attr-defined]
+
+    def background(self, p: Painter) -> None:
+        """The felt and the seat ring, as of now."""
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())  # type: ignore
 
 
 def title_line(p: Painter, left: str, right: str, box: pygame.Rect,

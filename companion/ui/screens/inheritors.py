@@ -33,13 +33,12 @@ from companion.ui.screens.inheritors_draw import (
     SELECTED,
     TableScreen,
     Tile,
-    button_h,
     grid,
 )
 from companion.ui.screens.inheritors_final import ResultScreen
 from companion.ui.screens.inheritors_sheet import SheetScreen
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, fitted, headline
+from companion.ui.widgets import Button, button_h, fitted, headline
 
 __all__ = ["ResultScreen", "SetupScreen", "SheetScreen", "new_game", "resume"]
 
@@ -122,7 +121,7 @@ class SetupScreen(TableScreen):
 
     def build(self) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
-        inner, gap, bh = self.inner, px(6), button_h(self.app)
+        inner, gap, bh = self.inner, px(6), button_h(self.app.theme)
         self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(40))
         self.bar_rect = pygame.Rect(inner.x, inner.bottom - bh, inner.w, bh)
         seats = len(self.app.seats)

@@ -14,7 +14,7 @@ from companion.ui.app import App, Screen
 from companion.ui.home import HomeScreen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import SMALLEST, Button, felt
+from companion.ui.widgets import SMALLEST, Button, OnTheFelt
 
 # What the Influence cards look like (keys of companion/data/inheritors.yaml).
 CARD_COLOURS = {
@@ -40,16 +40,14 @@ class Tile(Button):
         p.targets.append(self.rect)
 
 
-class TableScreen(Screen):
+class TableScreen(OnTheFelt, Screen):
     """The felt in the middle with the seat ring around it (every seat at its place, its
     pad's light mirrored); ``inner``: where the screen draws; ``buttons`` rebuilt by
     ``build()`` after every change."""
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.ring = SeatRing(app.theme, app.seats, app.catalog)
-        px = app.theme.px
-        self.inner = self.ring.centre.inflate(-2 * px(10), -2 * px(8))
+        self.on_the_felt(SeatRing(app.theme, app.seats, app.catalog))
         self.buttons: list = []
 
     def build(self) -> None:
@@ -58,15 +56,6 @@ class TableScreen(Screen):
     def refresh(self) -> None:
         self.build()
         self.app.invalidate()
-
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.ring.next_deadline(self.app.backend, now_ms)
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.invalidate()
-
-    def background(self, p: Painter) -> None:
-        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
 
     def mark_seat(self, p: Painter, seat: int) -> None:
         """An outline round ``seat``'s plate: the seat this screen is about."""
@@ -101,6 +90,3 @@ def grid(area: pygame.Rect, cols: int, rows: int, gap: int) -> list[pygame.Rect]
     return [pygame.Rect(area.x + c * (w + gap), area.y + r * (h + gap), w, h)
             for r in range(rows) for c in range(cols)]
 
-
-def button_h(app: App) -> int:
-    return max(th.MIN_TARGET, app.theme.px(64))

@@ -22,13 +22,12 @@ from companion.ui.screens.inheritors_draw import (
     SELECTED,
     TableScreen,
     Tile,
-    button_h,
     colour_name,
     grid,
 )
 from companion.ui.screens.inheritors_final import ResultScreen
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, Button, TapArea, TwoTaps, fitted, headline
+from companion.ui.widgets import FIGURE, Button, TapArea, TwoTaps, button_h, fitted, headline
 
 COUNTS = ("tomes", "hand", "relics", "quests", "honors", "bonus")
 # The quests' counters: a quest is worth 2 fulfilled, 1 not (the rulebook's values).
@@ -137,7 +136,7 @@ class SheetScreen(TwoTaps, TableScreen):
 
     def build(self) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
-        inner, gap, bh = self.inner, px(6), button_h(self.app)
+        inner, gap, bh = self.inner, px(6), button_h(self.app.theme)
         self.ring.figures = {seat: str(self.score_of(name)["total"])
                              for name, seat in zip(self.sheet.players, self.sheet.seats,
                                                    strict=True)}

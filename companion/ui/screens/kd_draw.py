@@ -25,7 +25,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, TwoTaps, felt, headline, title_line
+from companion.ui.widgets import Button, OnTheFelt, TwoTaps, button_h, headline, title_line
 
 # The screen that shows each step of the night (``screen_for``).
 STEP_SCREENS = {kd.COUNCIL: "kd-council", kd.VOTE: "kd-vote", kd.REVEAL: "kd-reveal",
@@ -41,7 +41,7 @@ END_ZONE = (170, 60, 50)
 STABILITY = (120, 170, 220)
 
 
-class KdScreen(TwoTaps, Screen):
+class KdScreen(OnTheFelt, TwoTaps, Screen):
     """Felt in the middle, the seat ring around it, a title line, a body and a bar of
     buttons at the bottom. Subclasses set ``actions`` (catalog key, callback) and draw the
     body in ``draw_body``; the seat lights follow ``lights()`` on every change."""
@@ -56,12 +56,11 @@ class KdScreen(TwoTaps, Screen):
         self.night = night
         if night is not None:  # the setup screen has no night yet
             app.follow(night)
-        self.ring = SeatRing(app.theme, app.seats, app.catalog)
+        self.on_the_felt(SeatRing(app.theme, app.seats, app.catalog))
         px = app.theme.px
-        inner = self.ring.centre.inflate(-2 * px(10), -2 * px(8))
-        self.inner = inner
+        inner = self.inner
         self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(38))
-        self.bar_h = max(th.MIN_TARGET, px(64))
+        self.bar_h = button_h(app.theme)
         self.bar_rect = pygame.Rect(inner.x, inner.bottom - self.bar_h, inner.w, self.bar_h)
         self.body = pygame.Rect(
             inner.x,
@@ -112,14 +111,6 @@ class KdScreen(TwoTaps, Screen):
             x += w + gap
         return out
 
-    # --- input --------------------------------------------------------------------------
-
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.ring.next_deadline(self.app.backend, now_ms)
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.invalidate()
-
     # --- drawing ------------------------------------------------------------------------
 
     def title(self) -> tuple[str, str]:
@@ -130,7 +121,7 @@ class KdScreen(TwoTaps, Screen):
         return th.INK
 
     def draw(self, p: Painter) -> None:
-        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        self.background(p)
         title_line(p, *self.title(), self.title_rect, left_colour=self.title_colour())
         self.draw_body(p, self.body)
         for button in self.buttons:

@@ -22,7 +22,7 @@ from companion.ui.playcode import PlayCodeScreen
 from companion.ui.screens.kd_draw import SCREENS, Actions, KdScreen, fit, table_grid
 from companion.ui.screens.kd_entry import StepperScreen
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import Button, button_h
 from companion.ui.winner import Action, Standing, WinnerScreen, WinnerView
 
 log = logging.getLogger(__name__)
@@ -315,7 +315,7 @@ class SetupScreen(KdScreen):
             area = pygame.Rect(area.x, top, area.w, area.bottom - top)
         gap = px(10)
         w, h = (area.w - 2 * gap) // 3, (area.h - gap) // 2
-        size = max(th.MIN_TARGET, px(64))
+        size = button_h(self.app.theme)
         out = []
         for k in range(6):
             cell = pygame.Rect(area.x + (k % 3) * (w + gap), area.y + (k // 3) * (h + gap), w, h)

@@ -15,7 +15,7 @@ from companion.ui import theme as th
 from companion.ui.app import App
 from companion.ui.screens.kd_draw import Actions, KdScreen, fit, kingdom_board, undo_action
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button
+from companion.ui.widgets import Button, button_h
 
 
 class StepperScreen(KdScreen):
@@ -55,7 +55,7 @@ class StepperScreen(KdScreen):
 
     def split(self, cell: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
         """A cell's label box and, beneath it, its button row."""
-        size = max(th.MIN_TARGET, self.app.theme.px(64))
+        size = button_h(self.app.theme)
         return (pygame.Rect(cell.x, cell.y, cell.w, cell.h - size),
                 pygame.Rect(cell.x, cell.bottom - size, cell.w, size))
 

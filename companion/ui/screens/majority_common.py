@@ -21,7 +21,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import SMALLEST, Button, shorten
+from companion.ui.widgets import SMALLEST, Button, OnTheFelt, button_h, shorten
 
 # units: a figure a player acts on (a count, VP, the round, the deal): pygame's font draws
 # figures at two thirds of the nominal size, so 36 units are 24 px per 480 px of screen.
@@ -38,17 +38,6 @@ class GameSpec:
     game: str
     min_players: int
     max_players: int
-
-
-def felt(p: Painter, ring: SeatRing, backend, now_ms: int) -> None:
-    """The table: walnut rim, the seat ring, green felt in the middle."""
-    theme = p.theme
-    p.surface.fill(th.RIM)
-    pygame.draw.rect(p.surface, th.FELT, ring.centre, border_radius=theme.px(22))
-    pygame.draw.rect(
-        p.surface, th.FELT_EDGE, ring.centre, width=max(2, theme.px(3)), border_radius=theme.px(22)
-    )
-    ring.draw(p, backend, now_ms)
 
 
 def row_of(rect: pygame.Rect, n: int, gap: int) -> list[pygame.Rect]:
@@ -102,16 +91,14 @@ def runs(theme: th.Theme, text: str, width: int, words: float) -> Runs:
     return line
 
 
-class BaseScreen(Screen):
+class BaseScreen(OnTheFelt, Screen):
     """A screen with the seat ring, touch buttons and a message line."""
 
     spec: GameSpec
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.ring = SeatRing(app.theme, app.seats, app.catalog)
-        px = app.theme.px
-        self.inner = self.ring.centre.inflate(-2 * px(10), -2 * px(8))
+        self.on_the_felt(SeatRing(app.theme, app.seats, app.catalog))
         self.buttons: list[Button] = []
         self.message: str | None = None  # a refusal or a notice, shown in WARNING colour
 
@@ -119,13 +106,7 @@ class BaseScreen(Screen):
         return self.app.catalog.text(key, **fmt)
 
     def button_h(self) -> int:
-        return max(th.MIN_TARGET, self.app.theme.px(64))
-
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.ring.next_deadline(self.app.backend, now_ms)
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.invalidate()
+        return button_h(self.app.theme)
 
     def draw_text(
         self, p: Painter, text: str, size: float, colour, box: pygame.Rect, align: str = "left"

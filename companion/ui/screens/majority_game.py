@@ -51,7 +51,6 @@ from companion.ui.screens.majority_common import (
     BaseScreen,
     GameSpec,
     Runs,
-    felt,
     make_button,
     row_of,
 )
@@ -312,7 +311,7 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
         if self.mode == "final":
             self.winner.draw(p)
             return
-        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        self.background(p)
         font = self.app.theme.font(self.app.theme.px(SMALLEST))
         if self.message and font.size(self.message)[0] > self.status_rect.w:
             self._draw_alert(p, font)  # a long refusal takes the banner's place

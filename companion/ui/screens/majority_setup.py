@@ -17,7 +17,6 @@ from companion.ui.app import App, Screen
 from companion.ui.screens.majority_common import (
     BaseScreen,
     GameSpec,
-    felt,
     make_button,
     row_of,
 )
@@ -140,7 +139,7 @@ class SetupScreen(BaseScreen):
         return f"{self.t(self.spec.game + '.title')} | {names} | {self.button('first').label}"
 
     def draw(self, p: Painter) -> None:
-        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        self.background(p)
         title = f"{self.t(self.spec.game + '.title')} — {self.t('majority.setup.title')}"
         self.draw_text(p, title, 40, th.INK, self.title_rect)
         hint = self.message or self.t(
