@@ -277,11 +277,17 @@ class CampaignScreen(KdScreen):
         return (f"{self.title()[0]} | {self.next_setup()} | "
                 + "; ".join(" ".join(r) for r in self.rows()))
 
+    def refresh(self) -> None:
+        """The ledger's texts are read once per change (a new campaign), not every frame
+        (the seats' lights redraw it as they blink)."""
+        super().refresh()
+        self.ledger = self.next_setup(), self.header(), self.rows()
+
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
+        next_setup, header, rows = self.ledger
         rect = problem_line(self, p, rect)
-        rect = self.draw_headline(p, rect, self.next_setup())
-        table_grid(p, rect, self.header(), self.rows(), first_share=0.24,
-                   weights=(0.6, 1, 1.3, 1.7, 0.8))
+        rect = self.draw_headline(p, rect, next_setup)
+        table_grid(p, rect, header, rows, first_share=0.24, weights=(0.6, 1, 1.3, 1.7, 0.8))
 
 
 class SetupScreen(KdScreen):

@@ -270,6 +270,8 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
         layout = {"board": self._layout_board, "entry": self._layout_entry,
                   "powers": self._layout_powers, "final": self._layout_final}[self.mode]
         layout()
+        if self.mode != "final":
+            self.banner_runs = self._banner_runs()
 
     def _bar(self, items: list[tuple[str, Callable[[], None], str]]) -> None:
         gap = self.app.theme.px(8)
@@ -327,9 +329,10 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
             if not key.startswith("kind-") and key != "more":
                 button.draw(p)
 
-    def _draw_banner(self, p: Painter, font: pygame.font.Font) -> None:
+    def _banner_runs(self) -> tuple[Runs, Runs]:
         """The round line (left) and the first player and VP bank (right), figures large:
-        the words as large as the line allows, then the first player's name shortened."""
+        the words as large as the line allows, then the first player's name shortened;
+        measured once per change of the game, not every frame."""
         v, theme, box = self.view, self.app.theme, self.banner_rect
         gap = theme.px(16)
         fmt = {"bank": v["bank"], "tokens": v["vp_tokens"]}
@@ -343,9 +346,14 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
             player = player[:-1]
             right = Runs(theme, self.t("majority.banner.side", player=player + "…", **fmt),
                          SMALLEST)
+        return left, right
+
+    def _draw_banner(self, p: Painter, font: pygame.font.Font) -> None:
+        """The round line and the top line: who acts now and what (or the message)."""
         if self.mode != "powers":  # there the power's sentence takes the line
-            left.draw(p, th.INK_SOFT, box)
-            right.draw(p, th.WARNING, box, "right")
+            left, right = self.banner_runs
+            left.draw(p, th.INK_SOFT, self.banner_rect)
+            right.draw(p, th.WARNING, self.banner_rect, "right")
         if self.mode == "powers" and self.pick_field is not None:
             status = self.t(f"majority.pick.{self.pick_field}")  # what the buttons choose
         else:
