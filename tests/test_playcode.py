@@ -54,7 +54,11 @@ def play_demo(t: TableRig, game: str) -> GameResult:
 
 
 def code_of(t: TableRig):
-    return next((b for b in getattr(t.screen, "buttons", []) if isinstance(b, PlayCode)), None)
+    return code_of_screen(t.screen)
+
+
+def code_of_screen(screen) -> PlayCode | None:
+    return next((b for b in getattr(screen, "buttons", []) if isinstance(b, PlayCode)), None)
 
 
 def first_winner_screen(t: TableRig, game: str, tmp_path) -> tuple[GameResult, object, list]:
@@ -89,6 +93,9 @@ def test_the_winner_screen_shows_the_plays_code_and_it_decodes_to_the_history_ro
                       WinnerView), screen.describe()  # the one winner screen of every game
     (url,) = codes
     assert url == bgstats.link(row)
+    # a phone reads it across the table: at least 150 px wide on the 7" panel, whole modules
+    code = code_of_screen(screen)
+    assert code.drawn.w >= 150 and code.drawn.w % code.image.get_width() == 0
     play = bgstats.data_of(url)
     assert play == bgstats.play(row)
     assert [(p["name"], p["score"], p.get("winner", False)) for p in play["players"]] == \

@@ -16,15 +16,20 @@ from ui_layout import FIVE, check_layout, window_pixel
 
 from companion.hardware.base import LIGHT_COLOURS, light_rgb, next_light_change
 from companion.hardware.sim import SimBackend
+from companion.history import result_of
 from companion.i18n import LANGUAGES, load_catalog
 from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.home import HomeScreen
+from companion.ui.playcode import PlayCodeScreen
 from companion.ui.screens import MENU
+from companion.ui.screens.charts import ChartsScreen
+from companion.ui.screens.history import HistoryScreen
 from companion.ui.seats import next_change
 from companion.ui.table_check import TableCheckScreen
+from companion.ui.winner import Standing, WinnerScreen, WinnerView
 
 SIZES = [(800, 480), (1280, 720), (1280, 800)]
 LAYOUTS = [(size, 0) for size in SIZES] + [((800, 480), 180)]
@@ -144,6 +149,40 @@ def test_a_seat_key_is_acknowledged_on_the_rings_light_then_ends(open_app):
     app.push(screen)
     app.step(block=False)
     centre = screen.ring.light_centre(1)
+    before = window_pixel(app, centre)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2))
+    app.step(block=False)
+    assert window_pixel(app, centre) == ACK_COLOUR
+    assert app.timeout_ms() <= ACK_MS
+    app.clock.advance(ACK_MS)
+    app.step(block=False)
+    assert window_pixel(app, centre) == before
+
+
+def watching_screens(app: App) -> list:
+    """The screens where the seats only watch, each with the slim seat ring."""
+    played = result_of({"game": "koryo", "winners": ["Ana"], "players": [
+        {"name": n, "total": s, "breakdown": {}} for n, s in (("Ana", 9), ("Ben", 5))]},
+        "2026-11-23T23:40:00+01:00")
+    view = WinnerView(app, "koryo", [Standing("Ana", "9", []), Standing("Ben", "5", [])], [],
+                      ["Ana"], [("Done", lambda: None, "done")], played)
+    return [HistoryScreen(app), ChartsScreen(app, [], None), PlayCodeScreen(app, played),
+            WinnerScreen(app, view)]
+
+
+@pytest.mark.parametrize("which", range(4))
+def test_a_press_is_acknowledged_on_the_slim_ring_then_ends(open_app, which):
+    """History, the charts, a play's code and the winner screen mirror a press on the slim
+    ring as the game screens do, and wake when the acknowledgement ends."""
+    from companion.hardware.padproto import ACK_COLOUR, ACK_MS
+
+    app = open_app((800, 480))
+    screen = watching_screens(app)[which]
+    app.push(screen)
+    app.step(block=False)
+    ring = screen.view.ring if isinstance(screen, WinnerScreen) else screen.ring
+    assert ring.slim
+    centre = ring.light_centre(1)
     before = window_pixel(app, centre)
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2))
     app.step(block=False)

@@ -72,6 +72,7 @@ class PlayCode(Pressable):
         self.rect = pygame.Rect(0, area.y, max(side * scale, area.w // 2), area.h)
         self.rect.right = area.right
         self.pressed = False
+        self.drawn: pygame.Rect | None = None  # where the last frame drew the code
 
     def font(self, width: int) -> pygame.font.Font:
         theme = self.app.theme
@@ -87,7 +88,7 @@ class PlayCode(Pressable):
         caption = pygame.Rect(self.rect.x, self.rect.bottom - font.get_linesize(),
                               self.rect.w, font.get_linesize())
         box = pygame.Rect(self.rect.x, self.rect.y, self.rect.w, caption.y - self.rect.y)
-        where = draw_code(p, self.image, box)
+        where = self.drawn = draw_code(p, self.image, box)
         if self.pressed:
             pygame.draw.rect(p.surface, th.BUTTON_PRESSED, where, width=max(2, px(3)))
         p.text(self.label, font, th.INK_SOFT, caption)
@@ -124,6 +125,9 @@ class PlayCodeScreen(Screen):
 
     def next_deadline(self, now_ms: int) -> int | None:
         return self.ring.next_deadline(self.app.backend, now_ms)
+
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()  # a light's mirror on the ring changes
 
     def close(self) -> None:
         if len(self.app.screens) > 1:

@@ -243,6 +243,9 @@ class WinnerScreen(Screen):
     def next_deadline(self, now_ms: int) -> int | None:
         return self.view.next_deadline(now_ms)
 
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()  # a light's mirror on the ring changes
+
     def pointer_down(self, pos: tuple[int, int]) -> None:
         if [b for b in list(self.buttons) if b.pointer_down(pos)]:  # every one: unpress
             self.app.invalidate()

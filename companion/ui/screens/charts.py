@@ -69,6 +69,9 @@ class ChartsScreen(Screen):
     def next_deadline(self, now_ms: int) -> int | None:
         return self.ring.next_deadline(self.app.backend, now_ms)
 
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()  # a light's mirror on the ring changes
+
     # --- input --------------------------------------------------------------------------
 
     def close(self) -> None:

@@ -55,6 +55,9 @@ class HistoryScreen(Screen):
     def next_deadline(self, now_ms: int) -> int | None:
         return self.ring.next_deadline(self.app.backend, now_ms)
 
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()  # a light's mirror on the ring changes
+
     def on_show(self) -> None:
         """The games kept meanwhile are read again (no game here: every seat's light off)."""
         self.reload()

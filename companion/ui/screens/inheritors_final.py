@@ -39,6 +39,12 @@ class ResultScreen(Screen):
         self.build()
         self.app.invalidate()
 
+    def next_deadline(self, now_ms: int) -> int | None:
+        return self.winner.next_deadline(now_ms)
+
+    def on_timer(self, now_ms: int) -> None:
+        self.app.invalidate()  # a light's mirror on the winner screen's ring changes
+
     def lights(self) -> dict[int, Light]:
         """The first player's seat until the count is saved (no one is counted now)."""
         return self.game.lights(counting=False)
