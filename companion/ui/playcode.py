@@ -21,7 +21,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, Pressable, felt
+from companion.ui.widgets import Button, OnTheFelt, Pressable, fitted
 
 QUIET = 2  # modules of white around the code (phones and zxing read 2 from a screen)
 DARK, LIGHT = (0, 0, 0), (255, 255, 255)
@@ -98,7 +98,7 @@ class PlayCode(Pressable):
         self.app.push(PlayCodeScreen(self.app, self.game))
 
 
-class PlayCodeScreen(Screen):
+class PlayCodeScreen(OnTheFelt, Screen):
     """The code as large as the felt's height allows, what it holds beside it (game,
     date, scores) and how to use it, inside the slim seat ring; Back returns to the screen
     that opened it."""
@@ -111,56 +111,79 @@ class PlayCodeScreen(Screen):
         self.url = bgstats.link(game)
         self.image = code_image(self.url)
         t, px = app.catalog.text, app.theme.px
-        self.ring = SeatRing(app.theme, app.seats, app.catalog, slim=True)
-        inner = self.ring.centre.inflate(-2 * px(10), -2 * px(10))
-        # The code at the left with Back under it, what it holds at the right, the whole
-        # felt's height for the lines of five players.
+        self.on_the_felt(SeatRing(app.theme, app.seats, app.catalog, slim=True))
+        inner = self.inner
+        # The code as tall as the felt at the left; what it holds at the right, Back under it.
+        self.code_rect = pygame.Rect(inner.x, inner.y, inner.h, inner.h)
+        right = self.code_rect.right + px(16)
         bh = max(th.MIN_TARGET, px(68))
-        side = inner.h - bh - px(8)
-        self.code_rect = pygame.Rect(inner.x, inner.y, side, side)
-        self.back = Button(pygame.Rect(inner.x, inner.bottom - bh, side, bh),
+        self.back = Button(pygame.Rect(right, inner.bottom - bh, inner.right - right, bh),
                            t("playcode.back"), self.close)
-        self.text_rect = pygame.Rect(self.code_rect.right + px(16), inner.y,
-                                     inner.right - self.code_rect.right - px(16), inner.h)
-
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.ring.next_deadline(self.app.backend, now_ms)
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.invalidate()  # a light's mirror on the ring changes
+        self.text_rect = pygame.Rect(right, inner.y, inner.right - right,
+                                     self.back.rect.y - px(8) - inner.y)
 
     def close(self) -> None:
         if len(self.app.screens) > 1:
             self.app.pop()
 
     def lines(self) -> list[tuple[str, int, tuple[int, int, int]]]:
+        """What the code holds, as (text, size in units, colour): its title, the game, the
+        date, then ``players``, then the help."""
         t = self.app.catalog.text
         play = bgstats.play(self.game)
         game = t(f"history.game.{self.game.game}") if \
             f"history.game.{self.game.game}" in self.app.catalog.texts else self.game.game
-        out = [(t("playcode.title"), 34, th.INK), (game, 28, th.WARNING),
-               (play["playDate"][:16], 24, th.INK_SOFT)]
-        out += [(f"{p['name']} {p['score']}", 26, th.WARNING if p.get("winner") else th.INK)
-                for p in play["players"]]
-        out.append((t("playcode.help"), 22, th.INK_SOFT))
-        return out
+        return [(t("playcode.title"), 34, th.INK), (game, 28, th.WARNING),
+                (play["playDate"][:16], 24, th.INK_SOFT)]
+
+    def players(self) -> list[tuple[str, tuple[int, int, int]]]:
+        """Each player's name and score, a winner's in gold."""
+        return [(f"{p['name']} {p['score']}", th.WARNING if p.get("winner") else th.INK)
+                for p in bgstats.play(self.game)["players"]]
 
     def describe(self) -> str:
-        return f"{self.name} | {' | '.join(text for text, _, _ in self.lines())} | {self.url}"
+        texts = [text for text, _, _ in self.lines()] + [text for text, _ in self.players()]
+        texts.append(self.app.catalog.text("playcode.help"))
+        return f"{self.name} | {' | '.join(texts)} | {self.url}"
 
     def draw(self, p: Painter) -> None:
-        px = p.theme.px
-        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        self.background(p)
         draw_code(p, self.image, self.code_rect)
-        x, width, y = self.text_rect.x, self.text_rect.w, self.text_rect.y
-        for text, size, colour in self.lines():
+        help_text = self.app.catalog.text("playcode.help")
+        y = self.draw_lines(p, self.lines(), self.text_rect.y)
+        y = self.draw_players(p, y)
+        self.draw_lines(p, [(help_text, 22, th.INK_SOFT)], y)
+        self.back.draw(p)
+
+    def draw_lines(self, p: Painter, lines: list[tuple[str, int, tuple[int, int, int]]],
+                   y: int) -> int:
+        """``lines`` (text, size in units, colour) from ``y``, each wrapped to the column;
+        returns where the next line goes."""
+        x, width, px = self.text_rect.x, self.text_rect.w, p.theme.px
+        for text, size, colour in lines:
             font = p.theme.font(px(size))
             for line in p.lines(text, font, width):
                 line_h = font.get_height() * 3 // 2  # room for accents and descenders
                 p.text(line, font, colour, pygame.Rect(x, y, width, line_h), "left")
                 y += line_h
             y += px(4)
-        self.back.draw(p)
+        return y
+
+    def draw_players(self, p: Painter, y: int) -> int:
+        """The players' lines from ``y``, in two columns beyond three players (five long
+        names keep the help above Back); returns where the next line goes."""
+        px, theme = p.theme.px, p.theme
+        players = self.players()
+        columns = 1 if len(players) <= 3 else 2
+        cell_w = (self.text_rect.w - px(12) * (columns - 1)) // columns
+        line_h = theme.font(px(26)).get_height() * 3 // 2
+        for i, (text, colour) in enumerate(players):
+            row, column = divmod(i, columns)
+            box = pygame.Rect(self.text_rect.x + column * (cell_w + px(12)), y + row * line_h,
+                              cell_w, line_h)
+            font = theme.fitting_font(text, px(26), cell_w, px(22))
+            p.text(fitted(text, font, cell_w), font, colour, box, "left")
+        return y + -(-len(players) // columns) * line_h + px(4)
 
     def pointer_down(self, pos: tuple[int, int]) -> None:
         if self.back.pointer_down(pos):
