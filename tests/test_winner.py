@@ -77,4 +77,4 @@ def test_a_player_without_a_seat_has_no_plate_and_the_seats_without_a_player_no_
                  Standing("Zoé", "7", ["0"] * len(LABELS))]
     view = WinnerView(rig.app, "koryo", standings, LABELS, ["Zoé"],
                       [("Done", lambda: None, "done")])
-    assert view.ring.hints == {0: "2nd · 5"}  # Ana sits at seat 0; Zoé at none
+    assert view.ring.figures == {0: "2nd · 5"}  # Ana sits at seat 0; Zoé at none

@@ -91,8 +91,8 @@ class SeatRing:
         hints: Mapping[int, str] | None = None,
         slim: bool = False,
     ) -> None:
-        """``hints``: per seat, the second line of a full plate, or the note at the end of a
-        slim plate's line."""
+        """``hints``: per seat, the second line of a full plate, or a note at the end of a
+        slim plate's line (the missing mark goes there too)."""
         self.theme = theme
         self.seats = tuple(seats)
         self.catalog = catalog

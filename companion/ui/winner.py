@@ -75,7 +75,8 @@ class WinnerView:
         self.winners = list(winners)
         self.notes = [n for n in notes if n]
         t, px = app.catalog.text, app.theme.px
-        self.ring = SeatRing(app.theme, app.seats, app.catalog, self.plate_notes(), slim=True)
+        self.ring = SeatRing(app.theme, app.seats, app.catalog, slim=True)
+        self.ring.figures = self.plate_figures()
         self.felt_rect = self.ring.centre
         inner = self.felt_rect.inflate(-2 * px(12), -2 * px(8))
         gap = px(8)
@@ -122,8 +123,8 @@ class WinnerView:
             self.buttons.append(self.code)
         self.title = t(f"history.game.{game}")
 
-    def plate_notes(self) -> dict[int, str]:
-        """Each seated player's place and total, for their seat's plate."""
+    def plate_figures(self) -> dict[int, str]:
+        """Each seated player's place and total, large at the end of their seat's plate."""
         t = self.app.catalog.text
         totals = {s.name: int(s.total) for s in self.standings}
         shown = {s.name: s.total for s in self.standings}

@@ -19,7 +19,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, Button, felt, title_line
+from companion.ui.widgets import FIGURE, Button, OnTheFelt, title_line
 
 OTHERS = ((120, 200, 255), (255, 160, 90), (150, 230, 150), (230, 150, 230), (240, 220, 120),
           (180, 180, 255), (255, 255, 255))
@@ -27,7 +27,7 @@ GRID = (60, 110, 90)
 CAMPAIGN = "campaign"
 
 
-class ChartsScreen(Screen):
+class ChartsScreen(OnTheFelt, Screen):
     name = "charts"
 
     def __init__(self, app: App, games: list[GameResult], ledger: charts.Campaign | None) -> None:
@@ -42,9 +42,9 @@ class ChartsScreen(Screen):
         t, px = app.catalog.text, app.theme.px
         gap = px(8)
         bh = max(th.MIN_TARGET, px(64))
-        self.ring = SeatRing(app.theme, app.seats, app.catalog, slim=True)
+        self.on_the_felt(SeatRing(app.theme, app.seats, app.catalog, slim=True))
         self.felt_rect = self.ring.centre
-        inner = self.felt_rect.inflate(-2 * px(10), -2 * px(8))
+        inner = self.inner
         self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(40))
         side = max(th.MIN_TARGET, px(72))
         self.back_rect = pygame.Rect(inner.x, inner.bottom - bh, px(150), bh)
@@ -65,12 +65,6 @@ class ChartsScreen(Screen):
             if name not in out:
                 out[name] = next(others, th.INK)
         return out
-
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.ring.next_deadline(self.app.backend, now_ms)
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.invalidate()  # a light's mirror on the ring changes
 
     # --- input --------------------------------------------------------------------------
 
@@ -118,7 +112,7 @@ class ChartsScreen(Screen):
 
     def draw(self, p: Painter) -> None:
         px = self.app.theme.px
-        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        self.background(p)
         page = self.t("history.page", page=self.page + 1, pages=len(self.pages)) \
             if self.pages else ""
         title_line(p, self.title(), page, self.title_rect)

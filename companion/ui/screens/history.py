@@ -21,7 +21,7 @@ from companion.ui.playcode import PlayCodeScreen
 from companion.ui.screens.charts import open_charts
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import SMALLEST, TITLE, Button, TapArea, felt, fitted, title_line
+from companion.ui.widgets import SMALLEST, TITLE, Button, OnTheFelt, TapArea, fitted, title_line
 
 GAMES, PLAYERS = "games", "players"
 WINNER = (255, 214, 120)
@@ -40,7 +40,7 @@ def resume(app: App, game: object) -> None:
     """The history is no game: nothing to resume."""
 
 
-class HistoryScreen(Screen):
+class HistoryScreen(OnTheFelt, Screen):
     name = "history"
 
     def __init__(self, app: App) -> None:
@@ -49,14 +49,8 @@ class HistoryScreen(Screen):
         self.view = GAMES
         self.page = 0
         self.buttons: list[Button] = []
-        self.ring = SeatRing(app.theme, app.seats, app.catalog, slim=True)
+        self.on_the_felt(SeatRing(app.theme, app.seats, app.catalog, slim=True))
         self.reload()
-
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.ring.next_deadline(self.app.backend, now_ms)
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.invalidate()  # a light's mirror on the ring changes
 
     def on_show(self) -> None:
         """The games kept meanwhile are read again (no game here: every seat's light off)."""
@@ -123,7 +117,7 @@ class HistoryScreen(Screen):
         gap = px(8)
         bh = max(th.MIN_TARGET, px(64))
         self.felt_rect = self.ring.centre
-        inner = self.felt_rect.inflate(-2 * px(10), -2 * px(8))
+        inner = self.inner
         self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(40))
         bar = pygame.Rect(inner.x, inner.bottom - bh, inner.w, bh)
         side = max(th.MIN_TARGET, px(72))
@@ -201,7 +195,7 @@ class HistoryScreen(Screen):
 
     def draw(self, p: Painter) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
-        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
+        self.background(p)
         page = t("history.page", page=self.page + 1, pages=self.pages)
         title_line(p, t("history.title"), page, self.title_rect)
         if self.view == GAMES and self.items():  # what a tap on a game does, between them
