@@ -49,7 +49,7 @@ HEAD = 36  # units: the board's head row (a family's chip)
 ROW_MIN, ROW_MAX = 29, 46  # units: a player's row (its figures FIGURE units up to ROW_MAX)
 ROW_TALL = 64  # units: a row's most when the board has the felt's height to itself
 FIGURE_TALL = FIGURE * ROW_TALL // ROW_MAX  # units: a figure in the tallest rows
-SIDE_MIN = 260  # units: the least width for the lines beside the board
+SIDE_MIN = 200  # units: the least width for the lines beside the board
 SIDE_GAP = 14  # units: between the board and the lines beside it
 INFO_LINE = 29  # units: a line under the board (its type: FIGURE units)
 FAMILY_MIN = 40  # units: a family's column (its chip and a two-figure count)
@@ -125,27 +125,29 @@ class BoardMode:
         return Plan(False, name_w, col_w, named, info, row_h, pages, hidden)
 
     def _plan_beside(self) -> Plan | None:
-        """The lines beside the board, at the felt's right, the rows taking its height;
-        None when the board leaves less than ``SIDE_MIN`` there or there are no lines."""
+        """The lines beside the board, at the felt's right, the rows taking its height:
+        with the families' names in their heads or without (then the lines have more
+        room), whichever hides fewer lines, the names on a tie; None when the board leaves
+        less than ``SIDE_MIN`` there or there are no lines."""
         px = self.app.theme.px
         body = self.body
-        for with_names in (True, False):  # the families' names go first
-            name_w, col_w, named = self._size_columns(spread=False, with_names=with_names)
-            side_w = body.w - name_w - sum(col_w) - px(SIDE_GAP)
-            if side_w >= px(SIDE_MIN):
-                break
-        else:
-            return None
-        if not self.info_blocks(side_w)[0]:
-            return None
         n = len(self.view["players"])
         line_h = px(INFO_LINE)
         row_h = min(px(ROW_TALL), (body.h - self.head_h - px(4)) // n)
-        info = pygame.Rect(body.right - side_w, body.y, side_w, body.h)
-        blocks, pinned = self.info_blocks(side_w)
-        per = max(1, info.h // line_h - len(pinned) - 1)
-        pages, hidden = self._info_pages(blocks, pinned, info.h // line_h, per)
-        return Plan(True, name_w, col_w, named, info, row_h, pages, hidden)
+        plans = []
+        for with_names in (True, False):
+            name_w, col_w, named = self._size_columns(spread=False, with_names=with_names)
+            side_w = body.w - name_w - sum(col_w) - px(SIDE_GAP)
+            if side_w < px(SIDE_MIN):
+                continue
+            blocks, pinned = self.info_blocks(side_w)
+            if not blocks:
+                return None
+            info = pygame.Rect(body.right - side_w, body.y, side_w, body.h)
+            per = max(1, info.h // line_h - len(pinned) - 1)
+            pages, hidden = self._info_pages(blocks, pinned, info.h // line_h, per)
+            plans.append(Plan(True, name_w, col_w, named, info, row_h, pages, hidden))
+        return min(plans, key=lambda plan: plan.hidden[0], default=None)
 
     def column_label(self, column: BoardColumn) -> str:
         """A column's name: the family's in full (plural), the events', the VP's."""
