@@ -213,6 +213,30 @@ def test_unplugged_pad_shows_missing_not_its_light(open_app):
     assert [box.text for box in app.painter.texts].count(missing) == 1
 
 
+@pytest.mark.parametrize("which", range(4))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_unplugged_pad_shows_missing_on_the_slim_ring(open_app, which, language):
+    """On the screens where the seats watch, a seat whose pad is gone shows the "missing"
+    mark on its slim plate, beside its name (and, on the winner screen, its place), all
+    whole and apart."""
+    app = open_app((800, 480), language=language)
+
+    class Unplugged(SimBackend):
+        def connected(self, seat: int) -> bool:
+            return seat != 0
+
+    app.backend = Unplugged(len(app.seats))
+    screen = watching_screens(app)[which]
+    app.push(screen)
+    app.post_status(0, False)
+    app.step(block=False)
+    ring = screen.view.ring if isinstance(screen, WinnerScreen) else screen.ring
+    plate = ring.plates[0].rect
+    on_plate = [box.text for box in app.painter.texts if plate.contains(box.rect)]
+    assert app.catalog.text("seat.missing") in on_plate and app.seats[0].name in on_plate
+    check_layout(app)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_fallback_notice_is_on_screen(open_app, size):
     """The backend's fallback notice is drawn whole (its words, in order, none cut) on its

@@ -55,9 +55,9 @@ def draw_code(p: Painter, image: pygame.Surface, rect: pygame.Rect) -> pygame.Re
 
 
 class PlayCode(Pressable):
-    """The code of ``game`` with a caption under it, at the right of ``area`` and as wide
-    as the code drawn as large as ``area`` allows (``rect``: where the screen's own content
-    must end); a tap opens it full screen."""
+    """The code of ``game`` drawn as large as ``area`` allows, its caption under it as wide
+    as ``area`` (``rect``: the whole area, a screen may shorten it to the code and
+    caption); a tap opens it full screen."""
 
     key = "playcode"  # as the screens name their buttons
 
@@ -66,11 +66,7 @@ class PlayCode(Pressable):
         self.game = game
         self.url = bgstats.link(game)
         self.image = code_image(self.url)
-        caption_h = self.font(area.w).get_linesize()
-        side = self.image.get_width()
-        scale = max(1, min(area.w, area.h - caption_h) // side)
-        self.rect = pygame.Rect(0, area.y, max(side * scale, area.w // 2), area.h)
-        self.rect.right = area.right
+        self.rect = pygame.Rect(area)
         self.pressed = False
         self.drawn: pygame.Rect | None = None  # where the last frame drew the code
 

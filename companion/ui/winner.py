@@ -183,7 +183,8 @@ class WinnerView:
         row_h = min(int(unit), px(44))
         total_h = min(int(unit * 1.5), px(66))
         label_font = theme.font(px(LABEL))
-        widest = max((label_font.size(label)[0] for label in self.labels), default=0)
+        total_label = self.app.catalog.text("winner.total")
+        widest = max(label_font.size(label)[0] for label in [total_label, *self.labels])
         label_w = min(int(widest * th.SQUEEZE) + px(12), area.w * 2 // 5)
         col_w = (area.w - label_w) // max(1, n)
         height = row_h + total_h + row_h * len(self.labels)
@@ -201,7 +202,7 @@ class WinnerView:
             cell = pygame.Rect(col.x, area.y + row_h, col_w, total_h)
             p.text(s.total, total_font, GOLD if won else th.INK, cell)
         y = area.y + row_h
-        p.text(self.app.catalog.text("winner.total"), label_font, th.INK,
+        p.text(total_label, label_font, th.INK,
                pygame.Rect(area.x, y, label_w - px(8), total_h), "left")
         y += total_h
         pygame.draw.line(p.surface, th.FELT_EDGE, (area.x, y), (area.right, y), max(1, px(2)))
