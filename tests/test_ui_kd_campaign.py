@@ -643,3 +643,17 @@ def test_new_campaign_during_a_night_then_a_power_cut_records_the_night_in_the_n
     (game,) = saved(app).games
     assert game.number == 1 and app.journal.unfinished() == []
     assert [h.prestige for h in saved(app).houses] == [1, 1, 1, 1]
+
+
+def test_the_winner_screens_plates_say_the_ranks_of_the_night(table_app):
+    """The plates and the result's Rank row agree: the house at the bottom is "Last" on
+    both (the rules' "there is always a last place"), not "4th" on its plate."""
+    app, _ = table_app()
+    night_scored(app)
+    tap_button(app, app.catalog.text("kd.council.campaign"))
+    past_the_awards(app)
+    view = app.screen.view
+    ranks = {s.name: s.rank for s in view.standings}
+    assert sorted(ranks.values()) == sorted(["1st", "2nd", "3rd", "Last"])
+    seat_of = {seat.name: i for i, seat in enumerate(app.seats)}
+    assert view.ring.figures == {seat_of[s.name]: f"{s.rank} · {s.total}" for s in view.standings}

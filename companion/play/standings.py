@@ -26,8 +26,13 @@ def places(totals: Mapping[str, float], winners: Collection[str]) -> dict[str, i
             for name in totals}
 
 
-def place_words(place: int, total: str) -> Words:
-    """A player's place and total as a plate says it: catalog ``winner.place.N``."""
+def place_words(place: int, total: str, rank: str | None = None) -> Words:
+    """A player's place and total as a plate says it: catalog ``winner.place.N``; or,
+    where the game's own rules name the player's rank (the King's Dilemma: "there is
+    always a last place"), that ``rank`` as the game's result says it, so the plate and the
+    result's table never disagree."""
+    if rank is not None:
+        return Words("winner.ranked", {"rank": rank, "total": total})
     if not 1 <= place <= MOST_PLACES:
         raise ValueError(f"no words for place {place}")
     return Words(f"winner.place.{place}", {"total": total})

@@ -59,6 +59,7 @@ class Standing:
     name: str
     total: str  # a whole number as shown ("18", "-2"): the places are ranked on it
     breakdown: Sequence[str | Sum]
+    rank: str | None = None  # the game's own word for the player's rank, where it has one
 
 
 class WinnerView:
@@ -127,12 +128,12 @@ class WinnerView:
         """Each seated player's place and total, large at the end of their seat's plate."""
         t = self.app.catalog.text
         totals = {s.name: int(s.total) for s in self.standings}
-        shown = {s.name: s.total for s in self.standings}
+        by_name = {s.name: s for s in self.standings}
         seat_of = {seat.name: i for i, seat in enumerate(self.app.seats)}
         notes = {}
         for name, place in places(totals, self.winners).items():
             if name in seat_of:
-                words = place_words(place, shown[name])
+                words = place_words(place, by_name[name].total, by_name[name].rank)
                 notes[seat_of[name]] = t(words.key, **words.params)
         return notes
 

@@ -150,7 +150,8 @@ def night_result(app: App, night: kd.NightController, actions: Sequence[Action],
     all_first = [t("kd.score.all_first")] if night.all_first() else []
     return WinnerView(
         app, "kings-dilemma",
-        [Standing(p["name"], str(p["total"]), cells(p)) for p in final["players"]],
+        [Standing(p["name"], str(p["total"]), cells(p), t(f"kd.rank.{ranks[p['name']]}"))
+         for p in final["players"]],
         [t(f"kd.score.{k}") for k in keys], final["winners"], actions, played,
         [*all_first, *notes])
 
