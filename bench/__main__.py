@@ -9,7 +9,7 @@ import argparse
 import sys
 import time
 
-from bench import dropout, journal, pad_replug, pads, process, resume
+from bench import dropout, frames, journal, pad_replug, pads, process, resume
 from bench.common import Row, load, machine
 
 HEADER = Row("benchmark", "metric", "ours", "baseline", "ratio", "goal", "met")
@@ -47,6 +47,7 @@ def main() -> int:
     rows += process.run(quick=args.quick)
     rows += pad_replug.run(rounds=2 if args.quick else 6)
     rows += dropout.run()
+    rows += frames.run(rounds=1, count=20) if args.quick else frames.run()
     rows.sort(key=lambda row: row.bench[0])  # in the order of the issue
     print(table(rows))
     print(f"load average after: {load()}")

@@ -22,8 +22,8 @@ class TableRig:
     """``journal=False``: a table that keeps no games; ``history=False``: no history."""
 
     def __init__(self, tmp: Path, size=(800, 480), language="en", journal=True, history=True,
-                 seats=None) -> None:
-        config = demo_config(size, language)
+                 seats=None, rotation=0) -> None:
+        config = demo_config(size, language, rotation)
         if seats is not None:
             config = dataclasses.replace(config, seats=seats)
         self.backend = SimBackend(len(config.seats), config.hardware.long_press_ms)

@@ -212,6 +212,8 @@ class App:
         self.frames = 0
         self.painter: Painter | None = None  # the last frame's, for tests
         self._dirty = True
+        self._ring_due = None  # a seat ring whose lights alone changed (``redraw_ring``)
+        self.ring_frames = 0  # frames that redrew only a ring's plates
         self._looked_ms = self.clock.now_ms()  # when the loop last checked for a deadline
         self._wake = threading.Condition()
         self._woken = False
@@ -308,6 +310,14 @@ class App:
         if game not in self._followed:
             self._followed.add(game)
             game.subscribe(lambda _view: self.invalidate())
+
+    def redraw_ring(self, ring) -> None:
+        """Only the lights mirrored on ``ring`` (a ``companion.ui.seats.SeatRing`` of the
+        screen on top) moved: a blink step, an acknowledgement ending. The next frame draws
+        its plates alone, not the whole screen: the acting seat's blinking light asks for a
+        frame several times a second, and a press handled while a frame is drawn waits for
+        it (a whole 800x480 frame costs several times its plates, more so on a Pi)."""
+        self._ring_due = ring
 
     def invalidate(self) -> None:
         """What is shown changed: a frame is due, and the seats show the lights of the
@@ -516,7 +526,15 @@ class App:
     # --- drawing ------------------------------------------------------------------------
 
     def render_if_dirty(self) -> bool:
-        if not self._dirty or not self.screens:
+        if not self.screens:
+            return False
+        ring, self._ring_due = self._ring_due, None
+        if not self._dirty and ring is not None:
+            bands = self.bands()
+            if not bands:  # a band across the top may cover a plate: the whole frame then
+                return self._render_ring(ring)
+            self._dirty = True
+        if not self._dirty:
             return False
         self._dirty = False
         painter = Painter(self.canvas, self.theme)
@@ -528,6 +546,25 @@ class App:
         self.painter = painter
         self.frames += 1
         return True
+
+    def _render_ring(self, ring) -> bool:
+        """The plates of ``ring`` drawn again over the last frame, and only they shown."""
+        ring.draw(Painter(self.canvas, self.theme), self.backend, self.clock.now_ms())
+        rects = [plate.rect for plate in ring.plates]
+        if self.rotation:
+            turned = pygame.transform.rotate(self.canvas, -self.rotation)
+            rects = [self._window_rect(r) for r in rects]
+            for r in rects:
+                self.window.blit(turned, r, r)
+        pygame.display.update(rects)
+        self.ring_frames += 1
+        return True
+
+    def _window_rect(self, rect: pygame.Rect) -> pygame.Rect:
+        """A canvas rectangle as the window shows it (``to_window`` of its corners)."""
+        (x0, y0), (x1, y1) = self.to_window(rect.topleft), self.to_window(
+            (rect.right - 1, rect.bottom - 1))
+        return pygame.Rect(min(x0, x1), min(y0, y1), abs(x1 - x0) + 1, abs(y1 - y0) + 1)
 
     def _draw_bands(self, p: Painter, bands: list[tuple[str, str]]) -> None:
         """Amber bands across the top of any screen, one under the other: a line

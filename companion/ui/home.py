@@ -330,7 +330,7 @@ class HomeScreen(Screen):
         return self.ring.next_deadline(self.app.backend, now_ms)
 
     def on_timer(self, now_ms: int) -> None:
-        self.app.invalidate()
+        self.app.redraw_ring(self.ring)
 
     # --- drawing ------------------------------------------------------------------------
 

@@ -87,7 +87,7 @@ class OnTheFelt:
         return self.ring.next_deadline(self.app.backend, now_ms)  # type: ignore[attr-defined]
 
     def on_timer(self, now_ms: int) -> None:
-        self.app.invalidate()  # type: ignore[attr-defined]
+        self.app.redraw_ring(self.ring)  # type: ignore[attr-defined]
 
     def background(self, p: Painter) -> None:
         """The felt and the seat ring, as of now."""

@@ -247,7 +247,7 @@ class WinnerScreen(Screen):
         return self.view.next_deadline(now_ms)
 
     def on_timer(self, now_ms: int) -> None:
-        self.app.invalidate()  # a light's mirror on the ring changes
+        self.app.redraw_ring(self.view.ring)  # a light's mirror on the ring changes
 
     def pointer_down(self, pos: tuple[int, int]) -> None:
         if [b for b in list(self.buttons) if b.pointer_down(pos)]:  # every one: unpress

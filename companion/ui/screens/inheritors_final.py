@@ -43,7 +43,7 @@ class ResultScreen(Screen):
         return self.winner.next_deadline(now_ms)
 
     def on_timer(self, now_ms: int) -> None:
-        self.app.invalidate()  # a light's mirror on the winner screen's ring changes
+        self.app.redraw_ring(self.winner.ring)  # a light's mirror on its ring changes
 
     def lights(self) -> dict[int, Light]:
         """The first player's seat until the count is saved (no one is counted now)."""

@@ -1,0 +1,71 @@
+"""A blinking light redraws only the seat ring's plates, and the picture is the one a whole
+frame would draw: on a game screen the acting seat's light asks for a frame several times
+a second, and a press waits for a frame being drawn."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from ui_majority import start
+
+from companion.hardware.base import PadEvent
+from companion.ui.screens import koryo
+
+
+def shown(app) -> bytes:
+    return pygame.image.tobytes(app.window, "RGB")
+
+
+def to_next_blink(rig) -> None:
+    """The clock to the ring's next change, and one pass of the loop."""
+    app = rig.app
+    deadline = app.screen.next_deadline(rig.clock.now_ms())
+    assert deadline is not None, "the acting seat's light blinks"
+    rig.clock.advance(deadline - rig.clock.now_ms())
+    app.step(block=False)
+
+
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_a_blink_step_redraws_the_plates_alone_as_a_whole_frame_would(open_table, rotation):
+    size = (480, 800) if rotation == 90 else (800, 480)
+    rig = open_table(size=size, rotation=rotation)
+    start(rig, koryo)
+    app = rig.app
+    app.step(block=False)
+    frames, ring_frames = app.frames, app.ring_frames
+    changed = 0
+    for _ in range(6):
+        before = shown(app)
+        to_next_blink(rig)
+        partial = shown(app)
+        changed += partial != before
+        app.invalidate()
+        app.render_if_dirty()  # the whole screen, drawn at the same moment
+        assert shown(app) == partial
+    assert changed >= 3  # the light did change what the window shows
+    assert app.ring_frames == ring_frames + 6
+    assert app.frames == frames + 6  # only the comparison frames were whole
+
+
+def test_with_a_band_across_the_top_a_blink_step_draws_the_whole_frame(open_table):
+    rig = open_table()
+    start(rig, koryo)
+    app = rig.app
+    app.pad_event = PadEvent(PadEvent.RESET, 0.0)  # "the seat pad restarted", across the top
+    app.invalidate()
+    app.step(block=False)
+    frames, ring_frames = app.frames, app.ring_frames
+    to_next_blink(rig)
+    assert (app.frames, app.ring_frames) == (frames + 1, ring_frames)
+
+
+def test_a_change_of_the_game_still_draws_the_whole_frame(open_table):
+    rig = open_table()
+    start(rig, koryo)
+    app = rig.app
+    app.step(block=False)
+    frames = app.frames
+    app.redraw_ring(app.screen.ring)
+    app.invalidate()  # the game changed too: the whole screen, once
+    app.step(block=False)
+    assert app.frames == frames + 1
