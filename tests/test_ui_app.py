@@ -115,20 +115,20 @@ def test_idle_table_draws_nothing(open_app):
 
 def test_blinking_light_sets_the_loops_deadline(open_app):
     """With an ATTENTION light the loop sleeps exactly until the blink next changes, and
-    the deadline passing draws one frame."""
+    the deadline passing draws the seat ring's plates once (not the whole screen)."""
     app, backend, clock = open_app()
     app.push(TableCheckScreen(app))
     app.step(block=False)
     backend.set_light(1, Light.ATTENTION)
     now = clock.now_ms()
     assert app.timeout_ms() == next_light_change(Light.ATTENTION, now) - now
-    frames = app.frames
+    frames, ring_frames = app.frames, app.ring_frames
     clock.advance(app.timeout_ms() - 1)
     app.step(block=False)
-    assert app.frames == frames  # not due yet
+    assert (app.frames, app.ring_frames) == (frames, ring_frames)  # not due yet
     clock.advance(1)
     app.step(block=False)
-    assert app.frames == frames + 1
+    assert (app.frames, app.ring_frames) == (frames, ring_frames + 1)
     backend.set_light(1, Light.OFF)
     assert app.timeout_ms() is None
 
