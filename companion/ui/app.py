@@ -123,12 +123,19 @@ class Screen:
         if any(changed):
             self.app.invalidate()
 
+    # The seat ring the screen draws (a ``companion.ui.seats.SeatRing``), if any: its
+    # lights' rhythm is the screen's deadline, and a step of it redraws the ring alone.
+    ring = None
+
     def next_deadline(self, now_ms: int) -> int | None:
-        """When this screen next changes by itself (ms, the clock's time), or None."""
-        return None
+        """When this screen next changes by itself (ms, the clock's time), or None: by
+        default when a light mirrored on its ring next changes."""
+        return None if self.ring is None else self.ring.next_deadline(self.app.backend, now_ms)
 
     def on_timer(self, now_ms: int) -> None:
-        """The deadline passed."""
+        """The deadline passed: by default only the ring's lights moved."""
+        if self.ring is not None:
+            self.app.redraw_ring(self.ring)
 
 
 def wants_fullscreen(mode: str) -> bool:

@@ -326,12 +326,6 @@ class HomeScreen(Screen):
         """The button showing ``label`` (tests, demo)."""
         return next(b for b in self.buttons if b.label == label)
 
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.ring.next_deadline(self.app.backend, now_ms)
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.redraw_ring(self.ring)
-
     # --- drawing ------------------------------------------------------------------------
 
     def describe(self) -> str:

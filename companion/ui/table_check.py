@@ -150,12 +150,6 @@ class TableCheckScreen(Screen):
         self.lights_off()
         self.app.pop()
 
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.ring.next_deadline(self.app.backend, now_ms)
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.redraw_ring(self.ring)
-
     # --- drawing ------------------------------------------------------------------------
 
     def progress(self) -> str:

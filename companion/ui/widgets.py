@@ -70,8 +70,8 @@ def button_h(theme: th.Theme) -> int:
 class OnTheFelt:
     """What every game screen drawn on the felt shares (the Koryŏ/Chosŏn, Inheritors and
     King's Dilemma screens): the seat ring around it (``ring``, a
-    ``companion.ui.seats.SeatRing`` the screen makes), where it draws (``inner``), and a
-    redraw when a light's rhythm changes what the ring shows. Mixed in before ``Screen``."""
+    ``companion.ui.seats.SeatRing`` the screen makes, whose lights' rhythm ``Screen``
+    follows) and where it draws (``inner``). Mixed in before ``Screen``."""
 
     app: object
     ring: object
@@ -82,12 +82,6 @@ class OnTheFelt:
         self.ring = ring
         px = ring.theme.px
         self.inner = ring.centre.inflate(-2 * px(10), -2 * px(8))
-
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.ring.next_deadline(self.app.backend, now_ms)  # type: ignore[attr-defined]
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.redraw_ring(self.ring)  # type: ignore[attr-defined]
 
     def background(self, p: Painter) -> None:
         """The felt and the seat ring, as of now."""

@@ -137,10 +137,6 @@ class WinnerView:
                 notes[seat_of[name]] = t(words.key, **words.params)
         return notes
 
-    def next_deadline(self, now_ms: int) -> int | None:
-        """When a seat's light next changes what the ring shows."""
-        return self.ring.next_deadline(self.app.backend, now_ms)
-
     def headline(self) -> str:
         t = self.app.catalog.text
         key = "winner.one" if len(self.winners) == 1 else "winner.shared"
@@ -243,11 +239,9 @@ class WinnerScreen(Screen):
     def draw(self, p: Painter) -> None:
         self.view.draw(p)
 
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.view.next_deadline(now_ms)
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.redraw_ring(self.view.ring)  # a light's mirror on the ring changes
+    @property
+    def ring(self):
+        return self.view.ring
 
     def pointer_down(self, pos: tuple[int, int]) -> None:
         if [b for b in list(self.buttons) if b.pointer_down(pos)]:  # every one: unpress

@@ -39,11 +39,9 @@ class ResultScreen(Screen):
         self.build()
         self.app.invalidate()
 
-    def next_deadline(self, now_ms: int) -> int | None:
-        return self.winner.next_deadline(now_ms)
-
-    def on_timer(self, now_ms: int) -> None:
-        self.app.redraw_ring(self.winner.ring)  # a light's mirror on its ring changes
+    @property
+    def ring(self):
+        return self.winner.ring
 
     def lights(self) -> dict[int, Light]:
         """The first player's seat until the count is saved (no one is counted now)."""
