@@ -92,3 +92,17 @@ def env_child() -> dict[str, str]:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode cached after a first run
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
+
+
+def without_realtime() -> list[str]:
+    """The argv prefix that runs a command granted no real-time priority, as in a desktop
+    session: the soft ``RLIMIT_RTPRIO`` at 0 (util-linux's prlimit) and, for root,
+    ``CAP_SYS_NICE`` dropped (setpriv). ``companion run`` then keeps the normal policy:
+    a comparison with a baseline that never asks for it stays like for like."""
+    from companion import realtime
+
+    prefix = ["prlimit", "--rtprio=0:"]  # soft 0, the hard limit as it is
+    if realtime.holds_cap_sys_nice():
+        prefix += ["setpriv", "--bounding-set", "-sys_nice"]
+    return prefix
+

@@ -54,6 +54,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Self
 
+from companion import realtime
+
 log = logging.getLogger(__name__)
 
 # "CPJ1" in the SQLite header: tells our journal from any other SQLite file.
@@ -397,6 +399,7 @@ class Chore:
             self._cond.notify()
 
     def _run(self) -> None:
+        realtime.background()  # started by the press path's thread: nothing shown waits here
         while True:
             with self._cond:
                 while self._arg is None and not self._closed:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from unit_file import environment, parse
 
-from companion import autostart
+from companion import autostart, realtime
 from companion.cli import main
 from companion.commands import install_service as svc
 
@@ -84,6 +84,8 @@ def test_console_unit_names_the_user_the_venv_and_the_home_and_restarts_on_failu
     assert environment(service)["SDL_VIDEODRIVER"] == "kmsdrm"
     assert service["TTYPath"] == "/dev/tty1"
     assert service["Nice"] == "-10"  # woken ahead of background work: the seat lights
+    # ... and the press path may take real-time priority (companion/realtime.py), no more
+    assert service["LimitRTPRIO"] == str(realtime.PRIORITY)
     assert unit["Unit"]["Conflicts"] == "getty@tty1.service"
     assert unit["Install"]["WantedBy"] == "multi-user.target"
     assert "/home/pi" not in out and "User=pi" not in out
@@ -105,6 +107,7 @@ def test_desktop_unit_is_a_user_unit_started_by_the_session_autostart(pi, capsys
     assert "User" not in unit["Service"]  # a user unit runs as its owner
     assert "SupplementaryGroups" not in unit["Service"]
     assert "Nice" not in unit["Service"]  # a user manager can't raise it: it would not start
+    assert "LimitRTPRIO" not in unit["Service"]  # nor grant real-time priority
     assert unit["Service"]["WorkingDirectory"] == str(HOME)
     assert unit["Service"]["RestartPreventExitStatus"] == "2"
     assert environment(unit["Service"])["SDL_VIDEODRIVER"] == "wayland,x11"
@@ -358,11 +361,18 @@ def test_units_are_sandboxed_with_the_data_directory_the_only_writable_place(des
     assert set(service["RestrictAddressFamilies"].split()) == {"AF_UNIX", "AF_NETLINK"}
     # lgpio's notification FIFOs go to the unit's private /tmp, not the read-only home
     assert environment(service)["LG_WD"] == "/tmp"
+    # system calls: a service's, without privileged ones or resource changes, but for the
+    # console unit's sched_setscheduler: the kiosk puts its press path under real-time
+    # scheduling itself, within LimitRTPRIO (RestrictRealtime would refuse it)
+    filters = unit.values("Service", "SystemCallFilter")
+    assert filters[:2] == ["@system-service", "~@privileged @resources"]
     if desktop:
+        assert filters[2:] == [] and service["RestrictRealtime"] == "yes"
         assert "DevicePolicy" not in service  # a user manager can't filter devices
         # an X session's sockets, read-only, in the private /tmp
         assert unit.values("Service", "BindReadOnlyPaths") == ["-/tmp/.X11-unix"]
         return
+    assert filters[2:] == ["sched_setscheduler"] and "RestrictRealtime" not in service
     assert service["DevicePolicy"] == "closed"
     allowed = dict(v.split() for v in unit.values("Service", "DeviceAllow"))
     # display, touchscreen, GPIO chips, Pico seat pads, the console

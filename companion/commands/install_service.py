@@ -42,7 +42,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from companion import autostart
+from companion import autostart, realtime
 from companion.autostart import Change
 
 SYSTEM_UNIT = "companion-kiosk.service"
@@ -135,14 +135,19 @@ def sandbox(data_dir: Path, desktop: bool) -> str:
     failed mount); talks only over local sockets (Wayland/X11, the journal) and netlink
     (udev: input and serial hot plug); no privilege, capability or kernel tunable.
     /proc stays whole: gpiozero and the Pi detection read /proc/device-tree and cpuinfo.
-    The console unit also closes /dev but for ``DEVICES``; the desktop unit runs under the
-    user's manager, which can't filter devices (and its session owns the display), and
-    sees the X11 sockets of the real /tmp in its private one (an X session's display)."""
+    The console unit also closes /dev but for ``DEVICES``, and lets the kiosk put its press
+    path under real-time scheduling itself (``realtime.request``, bounded by the unit's
+    ``LimitRTPRIO``): no ``RestrictRealtime``, and ``sched_setscheduler`` back in the
+    allowed calls. The desktop unit runs under the user's manager, which can't filter
+    devices or grant real-time priority (and its session owns the display), and sees the
+    X11 sockets of the real /tmp in its private one (an X session's display)."""
     devices = (
         "BindReadOnlyPaths=-/tmp/.X11-unix\n"
         if desktop
         else "DevicePolicy=closed\n" + "".join(f"DeviceAllow={d} rw\n" for d in DEVICES)
     )
+    no_realtime = "RestrictRealtime=yes\n" if desktop else ""
+    own_scheduling = "" if desktop else "SystemCallFilter=sched_setscheduler\n"
     return f"""\
 # Sandbox: {quoted(str(data_dir))} is the only place it may write
 NoNewPrivileges=yes
@@ -163,13 +168,12 @@ ProtectProc=invisible
 RestrictAddressFamilies=AF_UNIX AF_NETLINK
 IPAddressDeny=any
 RestrictNamespaces=yes
-RestrictRealtime=yes
-RestrictSUIDSGID=yes
+{no_realtime}RestrictSUIDSGID=yes
 LockPersonality=yes
 SystemCallArchitectures=native
 SystemCallFilter=@system-service
 SystemCallFilter=~@privileged @resources
-SystemCallErrorNumber=EPERM
+{own_scheduling}SystemCallErrorNumber=EPERM
 CapabilityBoundingSet=
 AmbientCapabilities=
 """
@@ -246,10 +250,12 @@ StandardInput=tty
 StandardOutput=journal
 StandardError=journal
 # Ahead of background work (apt, logs) for the CPU: a press's light waits for the loop's
-# thread to be woken and run. Four busy processes on two cores put the non-disk part of
-# release -> light at 9.9-11.4 ms p99 at nice 0, 4.5-8.5 ms at -10. It idles below 1 %.
-# (System units only: a user manager may not raise a priority, the unit would not start.)
+# thread and the backend's to be woken and run. `companion run` puts them under real-time
+# round-robin at the priority LimitRTPRIO grants (and says so in its log; a kernel that
+# refuses leaves them as they were); Nice is for its threads that stay normal. It idles
+# below 1 %. (System units only: a user manager may not raise a priority.)
 Nice=-10
+LimitRTPRIO={realtime.PRIORITY}
 {restart}{sandbox(data_dir, desktop=False)}
 [Install]
 WantedBy=multi-user.target

@@ -19,7 +19,7 @@ import signal
 import sys
 from pathlib import Path
 
-from companion import paths, runlock
+from companion import paths, realtime, runlock
 from companion.config import default_config_path, load_config
 from companion.engine.errors import RuleError
 from companion.logfile import KioskLogFile
@@ -111,6 +111,8 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
     logger.info(
         "configuration %s: %d seats, backend %s", path, len(config.seats), config.hardware.backend
     )
+    # Before any thread starts: the backend's and the journal's inherit the policy.
+    logger.info("scheduling: %s", realtime.request())
 
     # The kiosk's modules, loaded on use (pygame after the variable it reads is set; the
     # other commands and `companion --help` don't load them: start-up).
