@@ -9,7 +9,7 @@ import argparse
 import sys
 import time
 
-from bench import dropout, frames, journal, pad_replug, pads, process, resume
+from bench import contention, dropout, frames, journal, pad_replug, pads, process, resume
 from bench.common import Row, load, machine
 
 HEADER = Row("benchmark", "metric", "ours", "baseline", "ratio", "goal", "met")
@@ -48,6 +48,7 @@ def main() -> int:
     rows += pad_replug.run(rounds=2 if args.quick else 6)
     rows += dropout.run()
     rows += frames.run(rounds=1, count=20) if args.quick else frames.run()
+    rows += contention.run(rounds=1, count=10) if args.quick else contention.run()
     rows.sort(key=lambda row: row.bench[0])  # in the order of the issue
     print(table(rows))
     print(f"load average after: {load()}")

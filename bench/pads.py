@@ -348,14 +348,18 @@ def gpio_block(variant: str, directory: Path, window, count: int, rng) -> dict:
 class PadOnPty:
     """The pad firmware in a process of its own (``bench/pad_process.py``: a board shares
     no interpreter with the kiosk) on the master side of a pty; ``port`` is the slave for
-    the ``SerialBackend``. Its pixel changes reach ``LIGHTS`` with the pad's timestamps."""
+    the ``SerialBackend``. Its pixel changes reach ``LIGHTS`` with the pad's timestamps.
+    ``board_priority``: run it real-time, at that priority (benchmark 9)."""
 
-    def __init__(self, variant: str) -> None:
+    def __init__(self, variant: str, board_priority: int = 0) -> None:
         self.master, self.slave = pty.openpty()
         tty.setraw(self.slave)
         self.port = os.ttyname(self.slave)
+        # util-linux's chrt: real-time from the start, so that the cores the kiosk shares
+        # with other work don't delay the pad either (a Pico has a core of its own)
+        board = ["chrt", "--rr", str(board_priority)] if board_priority else []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bench.pad_process", variant, str(self.master)],
+            [*board, sys.executable, "-m", "bench.pad_process", variant, str(self.master)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(self.master,),
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
         self.answers: queue.Queue[str] = queue.Queue()
@@ -396,8 +400,9 @@ class PadOnPty:
         os.close(self.slave)
 
 
-def serial_block(variant: str, directory: Path, window, count: int, rng) -> dict:
-    pad = PadOnPty(variant)
+def serial_block(variant: str, directory: Path, window, count: int, rng,
+                 board_priority: int = 0) -> dict:
+    pad = PadOnPty(variant, board_priority)
     connected = threading.Event()
     backend = SerialBackend(pad.port, len(PLAYERS), debounce_ms=20, long_press_ms=700)
     rig = None

@@ -51,6 +51,7 @@ SYSTEM_DIR = Path("/etc/systemd/system")
 SYSTEMD_RUNTIME = Path("/run/systemd/system")  # exists iff systemd is the init (sd_booted)
 GROUPS = ("gpio", "dialout", "video", "input", "render")
 CONFIG_ERROR = 2  # `companion run` exits 2 on a configuration error
+KIOSK_NICE = -10  # the console unit's Nice=: ahead of background work
 # what each group gives the kiosk
 NEEDS = {
     "gpio": "the GPIO seat buttons and lights",
@@ -254,7 +255,7 @@ StandardError=journal
 # round-robin at the priority LimitRTPRIO grants (and says so in its log; a kernel that
 # refuses leaves them as they were); Nice is for its threads that stay normal. It idles
 # below 1 %. (System units only: a user manager may not raise a priority.)
-Nice=-10
+Nice={KIOSK_NICE}
 LimitRTPRIO={realtime.PRIORITY}
 {restart}{sandbox(data_dir, desktop=False)}
 [Install]

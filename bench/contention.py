@@ -1,0 +1,146 @@
+"""Benchmark 9: release → light while every core is busy with other work, the console
+unit's scheduling against the normal one.
+
+The rig is benchmark 1's (``bench/pads.py``: the real backend, the App loop, a Koryŏ
+session journaled on disk, the light), with our debouncer, while ``PER_CORE`` busy processes a core
+(a Python ``while True``, normal policy at nice 0: an update, a compilation, a second
+program) keep every core busy. Two ways of running the kiosk
+alternate, block by block, in one run:
+
+- **unit**: as ``companion run`` runs under the console unit: ``Nice=-10``
+  (``install_service.KIOSK_NICE``) and ``realtime.request()`` (round-robin at
+  ``realtime.PRIORITY``), taken by the loop's thread before the backend starts, so its
+  threads inherit them, the journal's chores dropping them as in the kiosk;
+- **normal**: as a shell or a desktop session runs it: the normal policy at nice 0.
+
+The pad firmware's process (serial) runs real-time in both: it stands for a Pico, which
+has a core of its own, and must not be what the load delays. On the GPIO backend the
+thread that moves the pin is also the pin library's callback thread, a thread of the
+kiosk's: it runs as the kiosk does. Presses whose chatter the loaded machine could not
+keep to are made again, as in benchmark 1, and counted.
+
+Figures per block: p50 and p99 over ``PRESSES``; reported: the median over ``ROUNDS``
+with min and max. The rows say what share is the commit (the fsync), which no CPU
+priority can shorten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+
+from bench import pads
+from bench.common import Row, load, percentile, spread, times, verdict
+from companion import realtime
+from companion.commands.install_service import KIOSK_NICE
+from companion.ui.app import open_window
+
+VARIANTS = ("unit", "normal")
+BOARD_PRIORITY = realtime.PRIORITY + 10  # the stand-in Pico: ahead of the kiosk too
+BURN = "while True: pass"
+PER_CORE = 2  # busy processes per core: a load of twice the cores
+
+
+def burners(n: int) -> list[subprocess.Popen]:
+    """``n`` busy processes, started while this process is still under the normal policy
+    at nice 0: they inherit it."""
+    return [subprocess.Popen([sys.executable, "-c", BURN]) for _ in range(n)]
+
+
+@contextlib.contextmanager
+def scheduled(variant: str) -> Iterator[None]:
+    """The calling (main) thread, and so every thread started in the block, as the console
+    unit runs the kiosk (``unit``) or as a shell does (``normal``); then back."""
+    nice = os.getpriority(os.PRIO_PROCESS, 0)  # the calling thread's, on Linux
+    if variant == "unit":
+        os.setpriority(os.PRIO_PROCESS, 0, KIOSK_NICE)
+        got = realtime.request()
+        if not got.realtime:
+            os.setpriority(os.PRIO_PROCESS, 0, nice)
+            raise PermissionError(f"the unit's scheduling can't be had here: {got}")
+    try:
+        yield
+    finally:
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
+
+
+def block(backend: str, variant: str, directory: Path, window, count: int, rng) -> dict:
+    with scheduled(variant):
+        if backend == "gpio":
+            return pads.gpio_block("ours", directory, window, count, rng)
+        return pads.serial_block("ours", directory, window, count, rng,
+                                 board_priority=BOARD_PRIORITY)
+
+
+def run(rounds: int = 3, count: int = 40, seed: int = 9) -> list[Row]:
+    granted = realtime.granted_priority()
+    if granted < BOARD_PRIORITY:
+        why = f"needs real-time priority {BOARD_PRIORITY} (root, or RLIMIT_RTPRIO); {granted} here"
+        return [Row("9 busy cores", "release → light under load", "not measured", "", "", "",
+                    why)]
+    rng = random.Random(seed)
+    cores = os.cpu_count() or 1
+    pygame.display.init()
+    window = open_window(800, 480, False, "bench")
+    results: dict[tuple[str, str], list[dict]] = {}
+    load_before = load()
+    busy = burners(PER_CORE * cores)
+    try:
+        with tempfile.TemporaryDirectory(dir=Path.cwd(), prefix=".bench-") as tmp:
+            n = 0
+            for i in range(rounds):
+                for backend in ("gpio", "serial"):
+                    order = VARIANTS if i % 2 == 0 else VARIANTS[::-1]
+                    for variant in order:
+                        n += 1
+                        d = Path(tmp) / f"{n}"
+                        d.mkdir()
+                        got = block(backend, variant, d, window, count, rng)
+                        results.setdefault((backend, variant), []).append(got)
+    finally:
+        load_during = load()
+        for proc in busy:
+            proc.kill()
+            proc.wait()
+        pygame.display.quit()
+    rows = []
+    for backend in ("gpio", "serial"):
+        skipped = {v: sum(r["skipped"] for r in results[(backend, v)]) for v in VARIANTS}
+        for key, label, p, goal in (
+            ("release", "release → light", 99, 5.0),
+            ("release", "release → light", 50, None),
+            ("commit", "the commit of those presses", 99, None),
+            ("rest", "release → light but the commit", 99, None),
+            ("loop", "release → the loop's screen has the press", 99, None),
+        ):
+            per_round = {v: [percentile(r[key], p) for r in results[(backend, v)]]
+                         for v in VARIANTS}
+            unit, normal = per_round["unit"], per_round["normal"]
+            med_unit = sorted(unit)[len(unit) // 2]
+            med_normal = sorted(normal)[len(normal) // 2]
+            rows.append(Row(
+                f"9 {backend} pad, {PER_CORE * cores} busy processes",
+                f"{label} p{p} ({rounds}×{count} presses; resampled: unit {skipped['unit']},"
+                f" normal {skipped['normal']})",
+                spread(unit, "ms (unit)"), spread(normal, "ms (normal)"),
+                times(med_normal, med_unit, "faster", "slower"),
+                f"≤ {goal:g} ms" if goal is not None else "",
+                verdict(med_unit <= goal) if goal is not None else ""))
+    rows.append(Row(f"9 {PER_CORE * cores} busy processes",
+                    "load average: before they start / at the end (the 1-minute one lags)",
+                    load_before, load_during, ""))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(row)
