@@ -2,8 +2,8 @@
 ``companion`` command, each beside a baseline, in child processes.
 
 2. **Idle CPU**: ``companion run`` left on Home once it has logged "ready" (logged after
-   its first frame), its CPU time (utime + stime of ``/proc/PID/stat``, every thread)
-   over ``IDLE_S`` seconds. Once per seat backend — the keyboard simulator (shipped
+   its first frame), its CPU time (every thread's, ``cpu_seconds``) over ``IDLE_S``
+   seconds. Once per seat backend — the keyboard simulator (shipped
    configuration), ``gpio`` on gpiozero's mock pins (``pin_factory: mock``, shipped
    profile), ``serial`` talking to the pad firmware on a pty (run by this process, as in
    ``bench/pads.py``, heartbeats every 500 ms) — beside the baselines: the same app and
@@ -100,9 +100,17 @@ def ready(proc: subprocess.Popen) -> float:
     raise RuntimeError(f"{proc.args}: exited {proc.wait()} before it was ready")
 
 
-def cpu_ticks(pid: int) -> int:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+def cpu_seconds(pid: int) -> float:
+    """CPU time of every thread of ``pid`` so far, in seconds, to the nanosecond
+    (``/proc/PID/task/*/schedstat``; a thread that ends takes its time with it, and an
+    idle kiosk starts none). Without schedstat: utime + stime of ``/proc/PID/stat``, in
+    ticks (a tick is 0.125 % of 8 s: one tick can decide a ratio)."""
+    try:
+        return sum(int((task / "schedstat").read_text().split()[0])
+                   for task in Path(f"/proc/{pid}/task").iterdir()) / 1e9
+    except (OSError, IndexError, ValueError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def idle_round(cmds: dict[str, list[str]], data: Path) -> dict[str, float]:
@@ -111,16 +119,16 @@ def idle_round(cmds: dict[str, list[str]], data: Path) -> dict[str, float]:
     try:
         for proc in procs.values():
             ready(proc)
-        start = {name: cpu_ticks(p.pid) for name, p in procs.items()}
+        start = {name: cpu_seconds(p.pid) for name, p in procs.items()}
         t0 = time.monotonic()
         time.sleep(IDLE_S)
-        used = {name: cpu_ticks(p.pid) - start[name] for name, p in procs.items()}
+        used = {name: cpu_seconds(p.pid) - start[name] for name, p in procs.items()}
         elapsed = time.monotonic() - t0
     finally:
         for proc in procs.values():
             proc.kill()
             proc.wait()
-    return {name: 100 * n / os.sysconf("SC_CLK_TCK") / elapsed for name, n in used.items()}
+    return {name: 100 * seconds / elapsed for name, seconds in used.items()}
 
 
 def idle_rows(tmp: Path) -> list[Row]:
