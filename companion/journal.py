@@ -375,7 +375,8 @@ class Chore:
     """Work done in a thread of its own when asked (``request(arg)``: ``work(arg)``), off
     the path of the commit a light waits for. Requests made while it runs are merged into
     the next run (the latest ``arg``); ``close`` waits for what was asked, then stops the
-    thread (started at the first request)."""
+    thread (started at the first request). A chore that raises is logged, and the next
+    request runs as usual: a checkpoint never stops for good in silence."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -396,7 +397,7 @@ class Chore:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
                 self._thread.start()
-            self._cond.notify()
+            self._cond.notify_all()  # the thread, not only a drain() waiting beside it
 
     def _run(self) -> None:
         realtime.background()  # started by the press path's thread: nothing shown waits here
@@ -409,6 +410,8 @@ class Chore:
                 arg, self._arg, self._busy = self._arg, None, True
             try:
                 self.work(arg)
+            except Exception:  # noqa: BLE001 - the thread must outlive a failed chore
+                log.exception("%s failed", self.name)
             finally:
                 with self._cond:
                     self._busy = False
@@ -423,7 +426,7 @@ class Chore:
         """Finish what was asked and stop; what it works on may be closed afterwards."""
         with self._cond:
             self._closed = True
-            self._cond.notify()
+            self._cond.notify_all()
             thread = self._thread
         if thread is not None:
             thread.join()

@@ -301,3 +301,32 @@ def test_wal_checkpointed_by_its_own_thread_between_commits(tmp_path, monkeypatc
     j.close()
     with Journal(tmp_path / "journal.db") as again:
         assert len(again.actions(game)) == n
+
+
+def test_a_chore_that_fails_is_logged_and_the_next_request_still_runs(caplog):
+    """An unexpected error in a background chore (a checkpoint, the -ack fsync) ends
+    neither its thread nor a drain() waiting beside it: the next request is done."""
+    import threading
+
+    from companion.journal import Chore
+
+    done: list[int] = []
+    second = threading.Event()
+
+    class Flaky(Chore):
+        def work(self, arg: int) -> None:
+            if arg == 1:
+                raise ValueError("a surprise")
+            done.append(arg)
+            second.set()
+
+    chore = Flaky("flaky")
+    chore.request(1)
+    chore.drain()
+    chore.request(2)
+    assert second.wait(30), "the chore's thread died with the first error"
+    chore.drain()
+    chore.close()
+    assert done == [2]
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [("ERROR", "flaky failed")]
+    assert "ValueError: a surprise" in caplog.text
