@@ -657,3 +657,18 @@ def test_the_winner_screens_plates_say_the_ranks_of_the_night(table_app):
     assert sorted(ranks.values()) == sorted(["1st", "2nd", "3rd", "Last"])
     seat_of = {seat.name: i for i, seat in enumerate(app.seats)}
     assert view.ring.figures == {seat_of[s.name]: f"{s.rank} · {s.total}" for s in view.standings}
+
+
+def test_a_night_without_a_campaign_ledger_has_no_campaign_rows_and_no_leader_lights():
+    """A night set up with its leader and moderator given (as a table file may) has no
+    ledger behind it: the campaign's table and lights are empty, not a crash."""
+    from companion.engine import kd_kingdom
+    from companion.games.kings_dilemma import KingsDilemma
+    from companion.session import Session
+
+    setup = {"players": ["Ana", "Ben", "Cleo"], "leader": "Ana", "moderator": "Cleo",
+             "momenta": dict.fromkeys(kd_kingdom.RESOURCES, kd_kingdom.UP)}
+    night = NightController(Session.start(None, KingsDilemma(), setup))
+    assert night.campaign is None and night.setup_order() is None
+    assert night.campaign_rows() == []
+    assert set(night.campaign_lights().values()) == {Light.OFF}

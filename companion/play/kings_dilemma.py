@@ -516,9 +516,13 @@ class NightController:
 
     def campaign_rows(self) -> list[tuple[str, int, int, int, str | None, int | None]]:
         """The campaign ledger per house: name, house number, prestige, crave, the agenda
-        card it chose last game and its place in picking the next one (None: none)."""
-        campaign = self.campaign
-        order = self.setup_order().agenda_order
+        card it chose last game and its place in picking the next one (None: none). Empty
+        for a night set up without a ledger (leader and moderator given, as a table file
+        may)."""
+        campaign, setup = self.campaign, self.setup_order()
+        if campaign is None or setup is None:
+            return []
+        order = setup.agenda_order
         agendas = dict(campaign.games[-1].agendas) if campaign.games else {}
         return [(h.name, h.number, h.prestige, h.crave, agendas.get(h.name),
                  order.index(h.name) + 1 if h.name in order else None)
