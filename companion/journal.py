@@ -410,7 +410,7 @@ class Chore:
                 arg, self._arg, self._busy = self._arg, None, True
             try:
                 self.work(arg)
-            except Exception:  # noqa: BLE001 - the thread must outlive a failed chore
+            except Exception:  # the thread must outlive a failed chore
                 log.exception("%s failed", self.name)
             finally:
                 with self._cond:
