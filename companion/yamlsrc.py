@@ -232,13 +232,13 @@ def _through_copy(raw: bytes, where: Path, prefix: str, parse: Callable[[], Any]
                   pack: Callable[[Any], Any] = lambda data: data,
                   unpack: Callable[[Any], Any] = lambda copy: copy) -> Any:
     """``parse()``'s result for the file whose bytes are ``raw``, read back from its JSON
-    copy ``where/PREFIX-SIZE-CRC32.json`` when there is one; otherwise parsed, and kept
-    there (``pack`` gives what is kept, ``unpack`` turns it back) if JSON gives it back
-    exactly. A copy that can't be written or read is only a slower start."""
+    copy ``where/PREFIX-SIZE-CRC32-PARSER.json`` when there is one; otherwise parsed, and
+    kept there (``pack`` gives what is kept, ``unpack`` turns it back) if JSON gives it
+    back exactly. A copy that can't be written or read is only a slower start."""
     import json
     import zlib
 
-    kept = where / f"{prefix}-{len(raw)}-{zlib.crc32(raw):08x}.json"
+    kept = where / f"{prefix}-{len(raw)}-{zlib.crc32(raw):08x}-{parser_stamp()}.json"
     try:
         return unpack(json.loads(kept.read_bytes()))
     except (OSError, ValueError, TypeError, KeyError):
@@ -252,6 +252,24 @@ def _through_copy(raw: bytes, where: Path, prefix: str, parse: Callable[[], Any]
         except (OSError, ValueError):
             pass
     return result
+
+
+def parser_stamp() -> str:
+    """The parsing code's own version, in a kept copy's name: an upgrade that parses a
+    file differently (a new bound, a refusal) parses it afresh instead of trusting a copy
+    made by the old code. Size and modification time of this module and ``yamlparse``:
+    two ``stat`` calls, no import."""
+    import zlib
+
+    here = Path(__file__)
+    seen = []
+    for module in (here, here.with_name("yamlparse.py")):
+        try:
+            st = module.stat()
+        except OSError:
+            continue
+        seen.append(f"{st.st_size}:{st.st_mtime_ns}")
+    return f"{zlib.crc32(' '.join(seen).encode('ascii')):08x}"
 
 
 def _keep(kept: Path, text: str, versions: str) -> None:

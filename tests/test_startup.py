@@ -91,6 +91,7 @@ def test_a_kept_document_is_the_parsed_one_and_follows_its_file(tmp_path, monkey
     first = yamlsrc.load_kept(source, "a configuration file", kept)
     assert first == yamlsrc.load(source, "a configuration file")
     [copy] = kept.iterdir()
+    real = yamlparse.parse
 
     def no_parse(*args, **kwargs):
         raise AssertionError("parsed again")
@@ -98,6 +99,13 @@ def test_a_kept_document_is_the_parsed_one_and_follows_its_file(tmp_path, monkey
     monkeypatch.setattr(yamlparse, "parse", no_parse)
     again = yamlsrc.load_kept(source, "a configuration file", kept)
     assert again == first and again.line_of("seats.1.name") == 4
+    monkeypatch.undo()
+    # an upgraded parser (its modules changed) parses the same bytes afresh
+    parsed = []
+    monkeypatch.setattr(yamlsrc, "parser_stamp", lambda: "upgraded")
+    monkeypatch.setattr(yamlparse, "parse", lambda *a, **k: parsed.append(1) or real(*a, **k))
+    assert yamlsrc.load_kept(source, "a configuration file", kept) == first and parsed == [1]
+    assert [p.name.rsplit("-", 1)[1] for p in kept.iterdir()] == ["upgraded.json"]
     monkeypatch.undo()
     source.write_text("language: fr\nseats: []\n", encoding="utf-8")
     assert yamlsrc.load_kept(source, "a configuration file", kept).data["language"] == "fr"
