@@ -672,3 +672,25 @@ def test_a_night_without_a_campaign_ledger_has_no_campaign_rows_and_no_leader_li
     assert night.campaign is None and night.setup_order() is None
     assert night.campaign_rows() == []
     assert set(night.campaign_lights().values()) == {Light.OFF}
+
+
+def test_a_tap_on_a_resources_tokens_offers_only_what_the_rules_allow():
+    """At the end of the night a house's open agenda tokens are tapped through none, +,
+    −, both: a token another house read out is skipped (one per resource and sign), and so
+    is a third token of a sign (two at most), as ``companion score`` refuses them."""
+    from companion.play.kings_dilemma import EndOfNight
+
+    night = NightController.new(["Ana", "Ben", "Cleo"])
+    end = EndOfNight(night)
+    assert not end.read_tokens("Ana", {"morale": ("+",)})
+    none = dict.fromkeys(("influence", "prosperity", "morale", "welfare", "knowledge"), ())
+    # Ana holds +morale: Ben's morale goes from none to − (and back to none)
+    assert end.next_tokens("Ben", none, "morale") == ("-",)
+    assert end.next_tokens("Ben", {**none, "morale": ("-",)}, "morale") == ()
+    # Ben holds two + already: a third + is skipped, and so is "both"
+    two_plus = {**none, "influence": ("+",), "welfare": ("+",)}
+    assert end.next_tokens("Ben", two_plus, "knowledge") == ("-",)
+    assert end.next_tokens("Ben", {**two_plus, "knowledge": ("-",)}, "knowledge") == ()
+    # Ana herself may go on to both on morale: her own token is not another house's
+    assert end.next_tokens("Ana", {**none, "morale": ("+",)}, "morale") == ("-",)
+    assert end.next_tokens("Ana", {**none, "morale": ("-",)}, "morale") == ("+", "-")

@@ -192,6 +192,18 @@ def check_open_agendas(open_agendas: Mapping[str, Sequence[OpenAgenda]]) -> None
                 )
 
 
+def open_agendas_allowed(tokens: Mapping[str, Sequence[str]]) -> bool:
+    """Whether the houses may hold these open agenda tokens (``{"Ana": ["+morale"]}``)
+    together: ``check_open_agendas``'s rules, for a screen offering only what they allow."""
+    try:
+        check_open_agendas({
+            player: [OpenAgenda.parse(t, f"open_agendas.{player}.{i}") for i, t in enumerate(held)]
+            for player, held in tokens.items()})
+    except RuleError:
+        return False
+    return True
+
+
 def result(final: FinalScore, coins: Mapping[str, int], power: Mapping[str, int],
            resources: Mapping[str, int]) -> dict:
     """``final`` JSON-ready with each house's coins and power left and the kingdom's

@@ -151,14 +151,14 @@ class EndOfNight:
     def next_tokens(self, house: str, signs: Mapping[str, tuple[str, ...]],
                     resource: str) -> tuple[str, ...]:
         """A tap on a resource's tokens: the next state (none, +, −, both) this house may
-        hold for it."""
-        held = {t for h, tokens in self.tokens.items() if h != house for t in tokens}
-        others = [t for t in token_list(signs) if t[1:] != resource]
+        hold for it beside its others and the houses' read before (the rules':
+        ``kd_score.open_agendas_allowed``)."""
+        read = {h: tokens for h, tokens in self.tokens.items() if h != house}
+        kept = [t for t in token_list(signs) if t[1:] != resource]
 
         def allowed(states: tuple[str, ...]) -> bool:
-            return all(f"{s}{resource}" not in held
-                       and sum(t[0] == s for t in others) < kd_score.MAX_TOKENS_PER_SIGN
-                       for s in states)
+            mine = kept + [f"{s}{resource}" for s in states]
+            return kd_score.open_agendas_allowed({**read, house: mine})
 
         k = TOKEN_STATES.index(tuple(signs[resource]))
         for step in range(1, len(TOKEN_STATES) + 1):
