@@ -17,6 +17,13 @@ from companion.games import acting_player
 from companion.games.seating import check_setup, seat_indexes
 from companion.seat import Light
 
+
+def event_names(engine: ModuleType) -> list[dict[str, str]]:
+    """The event cards of ``engine`` (Koryŏ's or Chosŏn's) by key with their names, in
+    both languages and the plural: what a view and a refusal name them by."""
+    return [{"key": k, "en": en, "fr": fr, "en_plural": enp, "fr_plural": frp}
+            for k, (en, fr, enp, frp) in engine.EVENT_NAMES.items()]
+
 SETUP_KEYS = ("players", "seats", "first_player")
 # Powers carried out by an action of another name (Chosŏn's 'comes into play' effects).
 POWER_ACTIONS = {"lobby": "swap", "firearm": "destroy", "sword": "destroy"}
@@ -98,10 +105,7 @@ class MajorityGame:
             "deck": {str(k): n for k, n in e.DECK.items()},
             "in_play": {str(k): n for k, n in self.in_play(s).items()},
             "families": [e.FAMILIES[v].to_dict() for v in FAMILY_VALUES],
-            "events": [
-                {"key": k, "en": en, "fr": fr, "en_plural": enp, "fr_plural": frp}
-                for k, (en, fr, enp, frp) in e.EVENT_NAMES.items()
-            ],
+            "events": event_names(e),
             "majorities": [m.to_dict() for m in e.majorities(s).values()],
             "powers": [self._power(seated, p) for p in e.powers(s)],
             "protections": [p.to_dict() for p in e.protections(s)],

@@ -29,8 +29,8 @@ import logging
 from dataclasses import dataclass, field
 
 from companion.engine.errors import RuleError  # a refused set-up or action: screens say it
-from companion.games import acting_player, rules_for
-from companion.games.majority import MajorityGame
+from companion.games import acting_player, round_number, rules_for
+from companion.games.majority import MajorityGame, event_names
 from companion.history import GameResult, result_of
 from companion.journal import Journal
 from companion.play import FollowsSession
@@ -283,7 +283,7 @@ class MajorityController(FollowsSession):
             return Words("majority.undo_request", {"name": asking})
         if phase == "setup":
             return Words("majority.status.setup",  # the round line's round
-                         {"player": v["first_player"], "round": v["season"]["round"]})
+                         {"player": v["first_player"], "round": round_number(v)})
         if phase == "end":
             return Words("majority.status.end", {"player": v["first_player"]})
         if phase == "time_travel":
@@ -457,6 +457,6 @@ def card_names(game: str) -> dict[str, dict[str, str]]:
     its names, ``en``, ``fr``, ``en_plural``, ``fr_plural`` (a refusal names kinds)."""
     engine = rules_for(game).engine
     names = {str(v): f.to_dict() for v, f in engine.FAMILIES.items()}
-    for key, (en, fr, en_plural, fr_plural) in engine.EVENT_NAMES.items():
-        names[key] = {"en": en, "fr": fr, "en_plural": en_plural, "fr_plural": fr_plural}
+    for event in event_names(engine):
+        names[event["key"]] = {k: v for k, v in event.items() if k != "key"}
     return names
