@@ -108,6 +108,30 @@ def test_a_kernel_refusing_it_leaves_the_normal_policy(monkeypatch):
     )
 
 
+def test_the_units_limit_alone_is_a_grant(monkeypatch):
+    """The console unit's account holds no capability: ``LimitRTPRIO=10`` (the soft
+    ``RLIMIT_RTPRIO``) is what makes ``request`` ask. Asked in a thread of its own, whose
+    policy alone changes."""
+    import threading
+
+    require_grant()  # the kernel must then say yes: root here, as the unit's limit would
+    monkeypatch.setattr(realtime, "holds_cap_sys_nice", lambda: False)
+    monkeypatch.setattr(realtime.resource, "getrlimit", lambda limit: (10, 10))
+    got = {}
+
+    def ask() -> None:
+        got["said"] = realtime.request()
+        got["policy"] = os.sched_getscheduler(0)
+
+    worker = threading.Thread(target=ask)
+    worker.start()
+    worker.join()
+    assert got == {"said": realtime.Scheduling(
+        True, "real-time round-robin, priority 10, for the press path"),
+        "policy": os.SCHED_RR}
+    assert not realtime.is_realtime()  # the test's own thread is as it was
+
+
 def test_a_priority_above_the_grant_is_not_asked_for(monkeypatch):
     monkeypatch.setattr(realtime, "holds_cap_sys_nice", lambda: False)
     monkeypatch.setattr(realtime.resource, "getrlimit", lambda limit: (5, 5))
