@@ -416,6 +416,13 @@ def test_systemd_rates_both_units_ok_or_better(tmp_path, desktop):
     assert found, result.stdout + result.stderr
     level, rating = float(found[1]), found[2]
     assert rating in ("OK", "SAFE", "PERFECT") and level < 5.0, found[0]
+    # systemd's own reading of the filter: of @resources the console unit keeps only
+    # sched_setscheduler (the first of the group it lets through, after ioprio_set, mbind…)
+    resources = next(line for line in result.stdout.splitlines() if "@resources" in line)
+    if desktop:
+        assert "SystemCallFilter=~@resources" in resources and "is included" not in resources
+    else:
+        assert "(e.g. sched_setscheduler is allowed)" in resources, resources
 
 
 def test_data_directory_of_the_unit_is_the_accounts_configured_one(pi_home, tmp_path, capsys):
