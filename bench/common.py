@@ -105,4 +105,3 @@ def without_realtime() -> list[str]:
     if realtime.holds_cap_sys_nice():
         prefix += ["setpriv", "--bounding-set", "-sys_nice"]
     return prefix
-

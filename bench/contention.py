@@ -2,9 +2,9 @@
 unit's scheduling against the normal one.
 
 The rig is benchmark 1's (``bench/pads.py``: the real backend, the App loop, a Koryŏ
-session journaled on disk, the light), with our debouncer, while ``PER_CORE`` busy processes a core
-(a Python ``while True``, normal policy at nice 0: an update, a compilation, a second
-program) keep every core busy. Two ways of running the kiosk
+session journaled on disk, the light), with our debouncer, while ``PER_CORE`` busy
+processes a core (a Python ``while True``, normal policy at nice 0: an update, a
+compilation, a second program) keep every core busy. Two ways of running the kiosk
 alternate, block by block, in one run:
 
 - **unit**: as ``companion run`` runs under the console unit: ``Nice=-10``
@@ -19,9 +19,9 @@ thread that moves the pin is also the pin library's callback thread, a thread of
 kiosk's: it runs as the kiosk does. Presses whose chatter the loaded machine could not
 keep to are made again, as in benchmark 1, and counted.
 
-Figures per block: p50 and p99 over ``PRESSES``; reported: the median over ``ROUNDS``
-with min and max. The rows say what share is the commit (the fsync), which no CPU
-priority can shorten.
+Figures per block: p50 and p99 over its ``count`` presses (40); reported: the median
+over the ``rounds`` (3) with min and max, the order of the two ways swapped every round.
+The rows say what share is the commit (the fsync), which no CPU priority can shorten.
 """
 
 from __future__ import annotations
