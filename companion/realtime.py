@@ -26,6 +26,8 @@ except ImportError:  # not a Unix
     resource = None  # type: ignore[assignment]
 
 PRIORITY = 10  # SCHED_RR priority of the press path: above normal work, below IRQ threads
+MAX_PRIORITY = 99  # the highest real-time priority Linux has
+CAP_SYS_NICE = 23  # linux/capability.h: may raise any thread's priority
 
 
 @dataclass(frozen=True)
@@ -39,14 +41,10 @@ class Scheduling:
         return self.why
 
 
-CAP_SYS_NICE = 23  # linux/capability.h
-MAX_PRIORITY = 99
-
-
 def holds_cap_sys_nice() -> bool:
     """Whether this process's effective capabilities include ``CAP_SYS_NICE``."""
     try:
-        with open("/proc/self/status", encoding="ascii") as status:
+        with open("/proc/self/status", encoding="utf-8", errors="replace") as status:
             for line in status:
                 if line.startswith("CapEff:"):
                     return bool(int(line.split()[1], 16) >> CAP_SYS_NICE & 1)
