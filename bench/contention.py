@@ -115,13 +115,7 @@ def run(rounds: int = 3, count: int = 40, seed: int = 9) -> list[Row]:
     rows = []
     for backend in ("gpio", "serial"):
         skipped = {v: sum(r["skipped"] for r in results[(backend, v)]) for v in VARIANTS}
-        for key, label, p, goal in (
-            ("release", "release → light", 99, 5.0),
-            ("release", "release → light", 50, None),
-            ("commit", "the commit of those presses", 99, None),
-            ("rest", "release → light but the commit", 99, None),
-            ("loop", "release → the loop's screen has the press", 99, None),
-        ):
+        for key, label, p, goal in pads.RELEASE_METRICS:
             per_round = {v: [percentile(r[key], p) for r in results[(backend, v)]]
                          for v in VARIANTS}
             unit, normal = per_round["unit"], per_round["normal"]

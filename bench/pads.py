@@ -92,6 +92,14 @@ CHATTER = 3  # edges after the first, 1 ms apart
 MAX_GAP_MS = 10.0  # a chatter edge later than this (the driver overslept): not a sample
 WAIT_S = 5.0
 VARIANTS = ("ours", "baseline")
+# What is reported of the presses of a block: (key, label, percentile, goal in ms).
+RELEASE_METRICS = (
+    ("release", "release → light", 99, 5.0),
+    ("release", "release → light", 50, None),
+    ("commit", "the durable commit of those presses (Journal.append)", 99, None),
+    ("rest", "release → light but the commit", 99, None),
+    ("loop", "release → the loop's screen has the press", 99, None),
+)
 
 
 class Lights:
@@ -454,14 +462,7 @@ def run(rounds: int = 3, count: int = 40, seed: int = 16) -> list[Row]:
     for backend in ("gpio", "serial"):
         skipped = sum(r["skipped"] for v in VARIANTS for r in results[(backend, v)])
         no_ack = sum(r["no_ack"] for r in results[(backend, "ours")])  # should be 0
-        for key, label, p, goal in (
-            ("release", "release → light", 99, 5.0),
-            ("release", "release → light", 50, None),
-            ("commit", "the durable commit of those presses (Journal.append)", 99, None),
-            ("rest", "release → light but the commit", 99, None),
-            ("loop", "release → the loop's screen has the press", 99, None),
-            ("ack", "press → acknowledgement", 99, 1.0),
-        ):
+        for key, label, p, goal in (*RELEASE_METRICS, ("ack", "press → acknowledgement", 99, 1.0)):
             per_round = {v: [percentile(r[key], p) for r in results[(backend, v)]]
                          for v in VARIANTS}
             ours, base = per_round["ours"], per_round["baseline"]
