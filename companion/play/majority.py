@@ -34,6 +34,7 @@ from companion.games.majority import MajorityGame, event_names
 from companion.history import GameResult, result_of
 from companion.journal import Journal
 from companion.play import FollowsSession
+from companion.play.words import Seat, Words
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
 
@@ -55,24 +56,6 @@ class Kind:
 
     kind: int | str
     plural: bool = False
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A seat named in a sentence (one that may not play, such as a watching seat that
-    pressed): the screen names it as the table's configuration does."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class Words:
-    """A sentence as data: its catalog key and params; a param that is a ``Kind`` is named
-    in the screen's language, a ``Seat`` by its configured name, a ``RuleError`` as the
-    screen says a refusal, one that is ``Words`` is said first."""
-
-    key: str
-    params: dict = field(default_factory=dict)
 
 
 # Chosŏn's riposte tokens, as the engine names them -> catalog key.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from companion.play.majority import Words
+from companion.play.words import Words
 
 # The places the catalogs spell (``winner.place.N``): the most seats a table has.
 MOST_PLACES = 8
