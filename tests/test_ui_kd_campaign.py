@@ -652,7 +652,7 @@ def test_the_winner_screens_plates_say_the_ranks_of_the_night(table_app):
     night_scored(app)
     tap_button(app, app.catalog.text("kd.council.campaign"))
     past_the_awards(app)
-    view = app.screen.view
+    view = app.screen.winner
     ranks = {s.name: s.rank for s in view.standings}
     assert sorted(ranks.values()) == sorted(["1st", "2nd", "3rd", "Last"])
     seat_of = {seat.name: i for i, seat in enumerate(app.seats)}

@@ -162,7 +162,7 @@ def test_a_seat_key_is_acknowledged_on_the_rings_light_then_ends(open_app, which
     screen = [TableCheckScreen(app), *watching_screens(app)][which]
     app.push(screen)
     app.step(block=False)
-    ring = screen.view.ring if isinstance(screen, WinnerScreen) else screen.ring
+    ring = screen.ring
     assert ring.slim == (which > 0)
     centre = ring.light_centre(1)
     before = window_pixel(app, centre)
@@ -212,7 +212,7 @@ def test_an_unplugged_pad_shows_missing_on_the_slim_ring(open_app, which, langua
     app.push(screen)
     app.post_status(0, False)
     app.step(block=False)
-    ring = screen.view.ring if isinstance(screen, WinnerScreen) else screen.ring
+    ring = screen.ring
     plate = ring.plates[0].rect
     on_plate = [box.text for box in app.painter.texts if plate.contains(box.rect)]
     assert app.catalog.text("seat.missing") in on_plate and app.seats[0].name in on_plate

@@ -59,6 +59,22 @@ def test_with_a_band_across_the_top_a_blink_step_draws_the_whole_frame(open_tabl
     assert (app.frames, app.ring_frames) == (frames + 1, ring_frames)
 
 
+def test_with_a_finger_held_on_a_button_a_blink_step_draws_the_whole_frame(open_table):
+    """A held button shows its pressed look, which may lie on a plate (the Inheritors
+    sheet's tap areas are the plates): a frame of the plates alone would wipe it."""
+    rig = open_table()
+    start(rig, koryo)
+    app = rig.app
+    app.step(block=False)
+    button = app.screen.buttons[0]
+    app.screen.pointer_down(button.rect.center)
+    assert button.pressed
+    app.step(block=False)
+    frames, ring_frames = app.frames, app.ring_frames
+    to_next_blink(rig)
+    assert (app.frames, app.ring_frames) == (frames + 1, ring_frames)
+
+
 def test_a_change_of_the_game_still_draws_the_whole_frame(open_table):
     rig = open_table()
     start(rig, koryo)
@@ -69,3 +85,38 @@ def test_a_change_of_the_game_still_draws_the_whole_frame(open_table):
     app.invalidate()  # the game changed too: the whole screen, once
     app.step(block=False)
     assert app.frames == frames + 1
+
+
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_on_every_screen_of_the_demo_the_plates_alone_draw_what_the_whole_frame_does(
+        tmp_path, rotation):
+    """Every screen with a seat ring (a game, Home, History, the charts, a winner screen
+    over a game's final or a King's Dilemma night's end): its plates drawn alone over its
+    whole frame change nothing. A screen whose ``ring`` is not the ring it draws (a full
+    ring's plates over a winner screen's slim ones) would cover its own picture."""
+    from companion.ui import demo as demo_mod
+
+    size = (720, 1280) if rotation == 90 else (800, 480)
+    shot = demo_mod.DemoContext.shot
+    checked, differ = [], []
+
+    def compared(self, name: str = ""):
+        app = self.app
+        if app.screen.ring is not None and not app.bands():
+            app.invalidate()
+            app.render_if_dirty()
+            whole = shown(app)
+            app.redraw_ring(app.screen.ring)
+            assert app.render_if_dirty()
+            checked.append(app.screen.name)
+            if shown(app) != whole:
+                differ.append(app.screen.name)
+        return shot(self, name)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(demo_mod.DemoContext, "shot", compared)
+        demo_mod.run_demo(tmp_path / "out", size, "en", rotation)
+    assert {"home", "koryo-board", "koryo-final", "choson-final", "inheritors-sheet",
+            "inheritors-final", "kd-vote", "kd-score", "winner", "history", "charts",
+            "playcode"} <= set(checked), checked
+    assert differ == []

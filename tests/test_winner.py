@@ -78,3 +78,34 @@ def test_a_player_without_a_seat_has_no_plate_and_the_seats_without_a_player_no_
     view = WinnerView(rig.app, "koryo", standings, LABELS, ["Zoé"],
                       [("Done", lambda: None, "done")])
     assert view.ring.figures == {0: "2nd · 5"}  # Ana sits at seat 0; Zoé at none
+
+
+def test_on_a_crowded_edge_a_plates_figure_leaves_its_name_room(open_table):
+    """Five houses, two of them on one edge of the 800×480 panel, in French: a figure
+    takes half a slim plate's line at most, and no name is cut; one that can't fit whole
+    there ("Dernier · 12" beside "Béatrice") shows its total alone, whole."""
+    from companion.config import SeatConfig
+
+    seats = [SeatConfig(name, colour, position) for name, colour, position in (
+        ("Ana", (200, 40, 40), "bottom-left"), ("Béatrice", (40, 90, 200), "bottom-right"),
+        ("Cleo", (40, 170, 70), "left"), ("Dan", (220, 190, 40), "top"),
+        ("Eve", (150, 60, 170), "right"))]
+    rig = open_table(language="fr", seats=seats)
+    results = (("30", "1er"), ("12", "Dernier"), ("20", "3e"), ("15", "4e"), ("28", "2e"))
+    view = WinnerView(rig.app, "kings-dilemma",
+                      [Standing(s.name, total, ["0"] * len(LABELS), rank)
+                       for s, (total, rank) in zip(seats, results, strict=True)],
+                      LABELS, ["Ana"], [("Done", lambda: None, "done")])
+    rig.ctx.show(WinnerScreen(rig.app, view))
+    rig.app.step(block=False)
+    boxes = rig.app.painter.texts
+    shown = {}
+    for seat, plate in enumerate(view.ring.plates):
+        on_plate = {b.text: b for b in boxes if plate.rect.contains(b.rect)}
+        name = seats[seat].name
+        assert name in on_plate and not on_plate[name].clipped, (name, list(on_plate))
+        [(figure, box)] = [(t, b) for t, b in on_plate.items() if t != name]
+        assert not box.clipped, figure
+        shown[name] = figure
+    assert shown == {"Ana": "1er · 30", "Béatrice": "12", "Cleo": "3e · 20", "Dan": "4e · 15",
+                     "Eve": "2e · 28"}

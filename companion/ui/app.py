@@ -537,8 +537,9 @@ class App:
             return False
         ring, self._ring_due = self._ring_due, None
         if not self._dirty and ring is not None:
-            bands = self.bands()
-            if not bands:  # a band across the top may cover a plate: the whole frame then
+            # A band across the top may cover a plate, a finger held on a button (a tap
+            # area on a plate) shows its outline over it: the whole frame then.
+            if not self.bands() and not any(b.pressed for b in self.screen.buttons):
                 return self._render_ring(ring)
             self._dirty = True
         if not self._dirty:

@@ -34,7 +34,7 @@ from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.table_check import TableCheckScreen, key_hints
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, NoticeBand, split_in_two
+from companion.ui.widgets import Button, NoticeBand, button_h, felt, split_in_two
 
 log = logging.getLogger(__name__)
 LEGIBLE = 22  # units: the smallest type on Home (legible on the 7" panel)
@@ -184,7 +184,7 @@ class HomeScreen(Screen):
             bottom = self.notice_rect.top - gap
         grid = pygame.Rect(inner.x, top, inner.w, bottom - top)
         # As few columns (up to three) as keep every button at least a touch target high.
-        least = max(th.MIN_TARGET, px(64))
+        least = button_h(theme)
         count = len(wide)
         columns = 1 if count == 1 else 2
         while True:
@@ -340,11 +340,7 @@ class HomeScreen(Screen):
         theme = self.app.theme
         px = theme.px
         t = self.app.catalog.text
-        p.surface.fill(th.RIM)
-        felt = self.ring.centre
-        pygame.draw.rect(p.surface, th.FELT, felt, border_radius=px(22))
-        pygame.draw.rect(p.surface, th.FELT_EDGE, felt, width=max(2, px(3)), border_radius=px(22))
-        self.ring.draw(p, self.app.backend, self.app.clock.now_ms())
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
         title = t("app.name")
         font = theme.fitting_font(title, px(46), self.title_rect.w)
         p.text(title, font, th.INK, self.title_rect, "left")

@@ -2,16 +2,20 @@
 
 A seat's plate shows its name, its colour and a mirror of its pad's light (the state's
 colour and rhythm, and a press's acknowledgement, as the pad shows them:
-``SeatBackend.shown``), or a "missing" mark while its pad is unplugged; a game may add a
-figure of the seat's at the plate's far end (Inheritors: the player's total), as large as
-every figure a player acts on. Plates are drawn upright then turned so the text faces the
-player sitting there: top seats read upside down, side seats sideways.
+``SeatBackend.shown``), or a "missing" mark while its pad is unplugged; a screen may add
+a figure of the seat's at the plate's far end (``figures``: the Inheritors total, a
+winner's place and total), as large as every figure a player acts on, and an outline
+round the plate of the seat it is about (``outlined``). Plates are drawn upright then
+turned so the text faces the player sitting there: top seats read upside down, side
+seats sideways.
 
 Two depths: the full ring (``FULL_BAND``) where the seats act, with a second line under
-the name (the simulator's keys on Home and the Table check); the slim ring (``SLIM_BAND``) where the
-seats only watch (History, the charts, the winner screen, a play's code), the name and a
-short note (a place and a total) on one line beside the light, leaving the middle to a
-list or a table. Both are drawn by the same code: the same stripe, light and name.
+the name (the simulator's keys on Home and the Table check); the slim ring
+(``SLIM_BAND``) where the seats only watch (History, the charts, the winner screen, a
+play's code), the name and a figure or the missing mark on one line beside the light,
+leaving the middle to a list or a table. Both are drawn by the same code: the same
+stripe, light and name. A plate is drawn whole (opaque inside its rounded corners, clear
+outside them): drawn again alone over the last frame, it gives the same picture.
 """
 
 from __future__ import annotations
@@ -99,6 +103,8 @@ class SeatRing:
         self.hints = dict(hints or {})
         self.slim = slim
         self.figures: dict[int, str] = {}  # seat -> a figure shown large on its plate
+        # seat -> the colour of an outline round its plate: the seat a screen is about
+        self.outlined: dict[int, tuple[int, int, int]] = {}
         w, h = theme.size
         band = theme.px(SLIM_BAND if slim else FULL_BAND)
         self.gap = gap = theme.px(6)
@@ -155,6 +161,10 @@ class SeatRing:
     def draw(self, p: Painter, backend: SeatBackend, now_ms: int) -> None:
         for plate in self.plates:
             self._draw_plate(p, plate, backend, now_ms)
+        px = self.theme.px
+        for seat, colour in self.outlined.items():
+            rect = self.plates[seat].rect.inflate(px(6), px(6))
+            pygame.draw.rect(p.surface, colour, rect, width=max(2, px(3)), border_radius=px(16))
 
     def _draw_plate(self, p: Painter, plate: Plate, backend: SeatBackend, now_ms: int) -> None:
         seat = self.seats[plate.seat]
@@ -182,6 +192,11 @@ class SeatRing:
             glow = pygame.Surface(local.get_size(), pygame.SRCALPHA)
             for k in range(5, 0, -1):
                 pygame.draw.circle(glow, (*rgb, 150 // (k + 1)), (cx, cy), r + theme.px(3) * k)
+            # Inside the plate only: a halo left in its clear corners would add up on the
+            # rim each time the plate alone is drawn again over the last frame (a blink step).
+            shape = pygame.Surface(local.get_size(), pygame.SRCALPHA)
+            pygame.draw.rect(shape, (255, 255, 255, 255), shape.get_rect(), border_radius=radius)
+            glow.blit(shape, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
             local.blit(glow, (0, 0))
         pygame.draw.circle(local, th.SOCKET, (cx, cy), r + theme.px(4))
         if on:
@@ -197,9 +212,14 @@ class SeatRing:
         left = cx + r + theme.px(20) if self.slim else d + theme.px(4)
         body = pygame.Rect(left, theme.px(4), n - left - theme.px(12), d - stripe - theme.px(8))
         figure = self.figures.get(plate.seat)
-        if figure:  # at the far end, the name keeps the rest
-            font = theme.font(theme.px(FIGURE))
-            w = font.size(figure)[0]
+        if figure:  # at the far end, in half the line at most: the name keeps the rest
+            room = body.w // 2
+            font = theme.fitting_font(figure, theme.px(FIGURE), room, theme.px(28))
+            if font.size(figure)[0] > room and "·" in figure:
+                # "Dernier · 12" on a short plate: the total alone, whole, not a cut place
+                figure = figure.rsplit("·", 1)[1].strip()
+                font = theme.fitting_font(figure, theme.px(FIGURE), room, theme.px(28))
+            w = min(room, font.size(figure)[0])
             lp.text(figure, font, th.WARNING if connected else th.INK_DIM,
                     pygame.Rect(body.right - w, body.y, w, body.h), "right")
             body.width -= w + theme.px(10)

@@ -20,7 +20,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, NoticeBand
+from companion.ui.widgets import Button, NoticeBand, button_h, felt
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +78,12 @@ class TableCheckScreen(Screen):
         y = self.title_rect.bottom + gap // 2
         self.status_rect = pygame.Rect(inner.x, y, inner.w, px(36))
         y = self.status_rect.bottom + gap
-        button_h = max(th.MIN_TARGET, px(64))
-        bottom = inner.bottom - button_h
+        bh = button_h(theme)
+        bottom = inner.bottom - bh
         count = 3 if back else 2
         bw = min(px(270), (inner.w - gap * (count - 1)) // count)
         left = inner.centerx - (bw * count + gap * (count - 1)) // 2
-        rects = [pygame.Rect(left + i * (bw + gap), bottom, bw, button_h) for i in range(count)]
+        rects = [pygame.Rect(left + i * (bw + gap), bottom, bw, bh) for i in range(count)]
         if back:
             self.back_rect = rects.pop(0)
         self.test_rect, self.off_rect = rects
@@ -176,12 +176,7 @@ class TableCheckScreen(Screen):
     def draw(self, p: Painter) -> None:
         theme = self.app.theme
         px = theme.px
-        surface = p.surface
-        surface.fill(th.RIM)
-        felt = self.ring.centre
-        pygame.draw.rect(surface, th.FELT, felt, border_radius=px(22))
-        pygame.draw.rect(surface, th.FELT_EDGE, felt, width=max(2, px(3)), border_radius=px(22))
-        self.ring.draw(p, self.app.backend, self.app.clock.now_ms())
+        felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
         t = self.app.catalog.text
 
         title = t("table_check.title")

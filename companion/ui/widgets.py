@@ -68,18 +68,21 @@ def button_h(theme: th.Theme) -> int:
 
 
 class OnTheFelt:
-    """What every game screen drawn on the felt shares (the Koryŏ/Chosŏn, Inheritors and
-    King's Dilemma screens): the seat ring around it (``ring``, a
-    ``companion.ui.seats.SeatRing`` the screen makes, whose lights' rhythm ``Screen``
-    follows) and where it draws (``inner``). Mixed in before ``Screen``."""
+    """What every screen drawn on the felt inside a seat ring shares (the games' screens,
+    History, the charts, a play's code): the seat ring around it (``felt_ring``, a
+    ``companion.ui.seats.SeatRing`` the screen makes) and where it draws (``inner``).
+    ``ring`` is the ring on screen, whose lights' rhythm ``Screen`` follows: the felt's,
+    or a winner screen's slim one while the screen shows it (``winner.ShowsWinner``).
+    Mixed in before ``Screen``."""
 
     app: object
     ring: object
+    felt_ring: object
     inner: pygame.Rect
 
     def on_the_felt(self, ring) -> None:
         """Take ``ring``: the screen draws inside its centre, a margin from the felt's edge."""
-        self.ring = ring
+        self.ring = self.felt_ring = ring
         px = ring.theme.px
         self.inner = ring.centre.inflate(-2 * px(10), -2 * px(8))
 

@@ -25,7 +25,7 @@ from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCode
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, SMALLEST, Button, felt, fitted
+from companion.ui.widgets import FIGURE, SMALLEST, Button, button_h, felt, fitted
 
 GOLD = th.WARNING
 # Nominal type sizes in units (a 480th of the short side); FIGURE keeps every figure above
@@ -81,7 +81,7 @@ class WinnerView:
         self.felt_rect = self.ring.centre
         inner = self.felt_rect.inflate(-2 * px(12), -2 * px(8))
         gap = px(8)
-        bh = max(th.MIN_TARGET, px(64))
+        bh = button_h(app.theme)
         self.headline_rect = pygame.Rect(inner.x, inner.y, inner.w, px(48))
         top = self.headline_rect.bottom + gap
         # A column at the right: the play's code and its caption once the game is kept,
@@ -222,7 +222,21 @@ class WinnerView:
             y += row_h
 
 
-class WinnerScreen(Screen):
+class ShowsWinner:
+    """A screen that shows the shared winner screen (``show_winner``): its buttons are the
+    winner's, and its ``ring`` (whose lights' rhythm ``Screen`` follows, and which a blink
+    step redraws alone) is the winner's slim ring, not a full one drawn under it. Mixed in
+    before ``Screen``."""
+
+    winner: WinnerView | None = None
+
+    def show_winner(self, winner: WinnerView) -> None:
+        self.winner = winner
+        self.buttons = winner.buttons
+        self.ring = winner.ring
+
+
+class WinnerScreen(ShowsWinner, Screen):
     """The winner screen on its own, for a game whose result has no screen of its own (a
     King's Dilemma night once recorded); the seats' lights are off."""
 
@@ -230,18 +244,13 @@ class WinnerScreen(Screen):
 
     def __init__(self, app: App, view: WinnerView) -> None:
         super().__init__(app)
-        self.view = view
-        self.buttons = view.buttons
+        self.show_winner(view)
 
     def describe(self) -> str:
-        return f"{self.name} | {self.view.describe()}"
+        return f"{self.name} | {self.winner.describe()}"
 
     def draw(self, p: Painter) -> None:
-        self.view.draw(p)
-
-    @property
-    def ring(self):
-        return self.view.ring
+        self.winner.draw(p)
 
     def pointer_down(self, pos: tuple[int, int]) -> None:
         if [b for b in list(self.buttons) if b.pointer_down(pos)]:  # every one: unpress

@@ -19,7 +19,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, Button, OnTheFelt, title_line
+from companion.ui.widgets import FIGURE, Button, OnTheFelt, button_h, title_line
 
 OTHERS = ((120, 200, 255), (255, 160, 90), (150, 230, 150), (230, 150, 230), (240, 220, 120),
           (180, 180, 255), (255, 255, 255))
@@ -41,7 +41,7 @@ class ChartsScreen(OnTheFelt, Screen):
         self.colours = self._colours()
         t, px = app.catalog.text, app.theme.px
         gap = px(8)
-        bh = max(th.MIN_TARGET, px(64))
+        bh = button_h(app.theme)
         self.on_the_felt(SeatRing(app.theme, app.seats, app.catalog, slim=True))
         self.felt_rect = self.ring.centre
         inner = self.inner

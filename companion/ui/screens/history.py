@@ -21,7 +21,16 @@ from companion.ui.playcode import PlayCodeScreen
 from companion.ui.screens.charts import open_charts
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import SMALLEST, TITLE, Button, OnTheFelt, TapArea, fitted, title_line
+from companion.ui.widgets import (
+    SMALLEST,
+    TITLE,
+    Button,
+    OnTheFelt,
+    TapArea,
+    button_h,
+    fitted,
+    title_line,
+)
 
 GAMES, PLAYERS = "games", "players"
 WINNER = (255, 214, 120)
@@ -115,7 +124,7 @@ class HistoryScreen(OnTheFelt, Screen):
         the charts), « and »."""
         t, px = self.app.catalog.text, self.app.theme.px
         gap = px(8)
-        bh = max(th.MIN_TARGET, px(64))
+        bh = button_h(self.app.theme)
         self.felt_rect = self.ring.centre
         inner = self.inner
         self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(40))

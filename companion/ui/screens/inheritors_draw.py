@@ -57,12 +57,6 @@ class TableScreen(OnTheFelt, Screen):
         self.build()
         self.app.invalidate()
 
-    def mark_seat(self, p: Painter, seat: int) -> None:
-        """An outline round ``seat``'s plate: the seat this screen is about."""
-        px = self.app.theme.px
-        rect = self.ring.plates[seat].rect.inflate(px(6), px(6))
-        pygame.draw.rect(p.surface, SELECTED, rect, width=max(2, px(3)), border_radius=px(16))
-
     def plain(self, p: Painter, text: str, box: pygame.Rect, size: int,
               colour=th.INK, align: str = "left") -> None:
         """One line of ``size`` pixels, smaller to fit ``box`` (not below ``SMALLEST``)."""

@@ -9,12 +9,12 @@ from companion.seat import Light
 from companion.ui.app import App, Screen
 from companion.ui.home import HomeScreen
 from companion.ui.theme import Painter
-from companion.ui.winner import Standing, WinnerView
+from companion.ui.winner import ShowsWinner, Standing, WinnerView
 
 PARTS = ("influence", "tomes", "relics", "quests", "honors", "bonus")
 
 
-class ResultScreen(Screen):
+class ResultScreen(ShowsWinner, Screen):
     """The final count: breakdown per player, total, winners and the tie-break; Save
     records it in the history (and closes the journaled game)."""
 
@@ -38,10 +38,6 @@ class ResultScreen(Screen):
         self.game.save(self.app.history)
         self.build()
         self.app.invalidate()
-
-    @property
-    def ring(self):
-        return self.winner.ring
 
     def lights(self) -> dict[int, Light]:
         """The first player's seat until the count is saved (no one is counted now)."""
@@ -68,13 +64,12 @@ class ResultScreen(Screen):
             actions = [(t("inheritors.final.back"), self.back, "back"),
                        (t("inheritors.final.save"), self.save, "save")]
             notes = [self.tie_text() or ""]
-        self.winner = WinnerView(
+        self.show_winner(WinnerView(
             self.app, "inheritors",
             [Standing(q["name"], str(q["total"]), [str(q["breakdown"][k]) for k in PARTS])
              for q in players],
             [t(f"inheritors.part.{k}") for k in PARTS], self.result["winners"], actions,
-            self.game.played if self.saved else None, notes)
-        self.buttons = self.winner.buttons
+            self.game.played if self.saved else None, notes))
         rects = {b.key: b.rect for b in self.buttons if hasattr(b, "key")}
         self.done_rect = rects.get("done")
         self.back_rect = rects.get("back")

@@ -244,8 +244,9 @@ class SheetScreen(TwoTaps, TableScreen):
 
     def draw(self, p: Painter) -> None:
         px = self.app.theme.px
+        # the counted player's plate outlined: part of the ring, drawn again with it alone
+        self.ring.outlined = {self.sheet.seats[self.game.counting or 0]: SELECTED}
         self.background(p)
-        self.mark_seat(p, self.sheet.seats[self.game.counting or 0])
         headline(p, self.headline(), self.head_rect)  # whose count and what, large
         total = str(self.score_of(self.name_)["total"])
         font, box = self.app.theme.font(px(FIGURE)), self.total_rect

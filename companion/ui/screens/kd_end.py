@@ -23,7 +23,7 @@ from companion.ui.screens.kd_draw import SCREENS, Actions, KdScreen, fit, table_
 from companion.ui.screens.kd_entry import StepperScreen
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button, button_h
-from companion.ui.winner import Action, Standing, WinnerScreen, WinnerView
+from companion.ui.winner import Action, ShowsWinner, Standing, WinnerScreen, WinnerView
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ def problem_line(screen: KdScreen, p: Painter | None, rect: pygame.Rect) -> pyga
     return pygame.Rect(rect.x, line.bottom + px(4), rect.w, rect.bottom - line.bottom - px(4))
 
 
-class EndScreen(KdScreen):
+class EndScreen(ShowsWinner, KdScreen):
     """End scoring on the shared winner screen: each house's total, agenda, wealth, open
     agendas and power points and its place; the winners at the top. The night stays
     unfinished in the journal until it is recorded into the campaign (Campaign), so a
@@ -88,14 +88,13 @@ class EndScreen(KdScreen):
         return f"{' | '.join(self.title())} | " + "; ".join(" ".join(r) for r in self.rows())
 
     def refresh(self) -> None:
-        """The shared winner screen (companion/ui/winner.py) over the whole canvas, without
-        a code yet (the night is kept once recorded): Campaign and Home along the foot, a
-        ledger that could not be read said above them."""
-        self.winner = night_result(
+        """The shared winner screen (companion/ui/winner.py) on the felt inside its slim
+        seat ring, without a code yet (the night is kept once recorded): Campaign and Home
+        in the column at the right, a ledger that could not be read said above them."""
+        self.show_winner(night_result(
             self.app, self.night, [(label, fn, key) for (label, fn), key in
                                    zip(self.actions(), ("campaign", "home"), strict=True)],
-            None, [self.problem])
-        self.buttons = self.winner.buttons
+            None, [self.problem]))
         self.app.invalidate()
 
     def draw(self, p: Painter) -> None:

@@ -56,14 +56,14 @@ from companion.ui.screens.majority_common import (
 )
 from companion.ui.theme import Painter
 from companion.ui.widgets import SMALLEST, headline, shorten
-from companion.ui.winner import Standing, Sum, WinnerView
+from companion.ui.winner import ShowsWinner, Standing, Sum, WinnerView
 
 log = logging.getLogger(__name__)
 
 BANNER = 28  # units: the round line's height (its figures FIGURE units)
 
 
-class GameScreen(BoardMode, ChoiceModes, BaseScreen):
+class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
     """A Koryŏ or Chosŏn game in progress (see the module docstring); ``new_setup`` makes
     the new-game screen that follows a game over when nothing is under this screen."""
 
@@ -269,6 +269,7 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
                                 self.bar_rect.top - gap - self.banner_rect.bottom - gap)
         layout = {"board": self._layout_board, "entry": self._layout_entry,
                   "powers": self._layout_powers, "final": self._layout_final}[self.mode]
+        self.ring = self.felt_ring  # the final's winner screen brings its own
         layout()
         if self.mode != "final":
             self.banner_runs = self._banner_runs()
@@ -282,7 +283,8 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
         ]
 
     def _layout_final(self) -> None:
-        """The shared winner screen (companion/ui/winner.py) over the whole canvas."""
+        """The shared winner screen (companion/ui/winner.py) on the felt inside its slim
+        seat ring, Done in the column at the right."""
         final = self.view["final"]
         rows = [("families", self.t("majority.final.families")), *(
             (k, label) for label, k in self.final_rows())]
@@ -293,13 +295,12 @@ class GameScreen(BoardMode, ChoiceModes, BaseScreen):
             scored = [f["family"] for f in final["families"] if f["holder"] == pl["name"]]
             return Sum(scored, sum(pl["breakdown"][f"family_{f}"] for f in scored))
 
-        self.winner = WinnerView(
+        self.show_winner(WinnerView(
             self.app, self.spec.game,
             [Standing(pl["name"], str(pl["total"]), [cell(pl, k) for k, _ in rows])
              for pl in final["players"]],
             [label for _, label in rows], final["winners"],
-            [(self.t("majority.done"), self.done, "done")], self.game.played)
-        self.buttons = self.winner.buttons
+            [(self.t("majority.done"), self.done, "done")], self.game.played))
 
     # --- drawing ------------------------------------------------------------------------
 
