@@ -18,6 +18,7 @@ traceback, and so that no file can exhaust the machine:
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from collections.abc import Callable
@@ -254,11 +255,12 @@ def _through_copy(raw: bytes, where: Path, prefix: str, parse: Callable[[], Any]
     return result
 
 
+@functools.cache
 def parser_stamp() -> str:
     """The parsing code's own version, in a kept copy's name: an upgrade that parses a
     file differently (a new bound, a refusal) parses it afresh instead of trusting a copy
     made by the old code. Size and modification time of this module and ``yamlparse``:
-    two ``stat`` calls, no import."""
+    two ``stat`` calls, no import, once a process (the code doesn't change under it)."""
     import zlib
 
     here = Path(__file__)

@@ -559,11 +559,13 @@ class App:
         """The plates of ``ring`` drawn again over the last frame, and only they shown."""
         ring.draw(Painter(self.canvas, self.theme), self.backend, self.clock.now_ms())
         rects = [plate.rect for plate in ring.plates]
-        if self.rotation:
-            turned = pygame.transform.rotate(self.canvas, -self.rotation)
-            rects = [self._window_rect(r) for r in rects]
-            for r in rects:
-                self.window.blit(turned, r, r)
+        if self.rotation:  # each plate's patch turned alone, not the whole canvas
+            turned = [self._window_rect(r) for r in rects]
+            for canvas_rect, window_rect in zip(rects, turned, strict=True):
+                patch = pygame.transform.rotate(self.canvas.subsurface(canvas_rect),
+                                                -self.rotation)
+                self.window.blit(patch, window_rect)
+            rects = turned
         pygame.display.update(rects)
         self.ring_frames += 1
         return True

@@ -4,10 +4,10 @@ A seat's plate shows its name, its colour and a mirror of its pad's light (the s
 colour and rhythm, and a press's acknowledgement, as the pad shows them:
 ``SeatBackend.shown``), or a "missing" mark while its pad is unplugged; a screen may add
 a figure of the seat's at the plate's far end (``figures``: the Inheritors total, a
-winner's place and total), as large as every figure a player acts on, and an outline
-round the plate of the seat it is about (``outlined``). Plates are drawn upright then
-turned so the text faces the player sitting there: top seats read upside down, side
-seats sideways.
+winner's place and total; ``short_figures``: what shows where one can't fit whole), as
+large as every figure a player acts on, and an outline round the plate of the seat it is
+about (``outlined``). Plates are drawn upright then turned so the text faces the player
+sitting there: top seats read upside down, side seats sideways.
 
 Two depths: the full ring (``FULL_BAND``) where the seats act, with a second line under
 the name (the simulator's keys on Home and the Table check); the slim ring
@@ -103,8 +103,11 @@ class SeatRing:
         self.hints = dict(hints or {})
         self.slim = slim
         self.figures: dict[int, str] = {}  # seat -> a figure shown large on its plate
+        # seat -> its figure's short form, for a plate where the whole one can't fit
+        self.short_figures: dict[int, str] = {}
         # seat -> the colour of an outline round its plate: the seat a screen is about
         self.outlined: dict[int, tuple[int, int, int]] = {}
+        self._insides: dict[tuple[int, int, int], pygame.Surface] = {}  # ``_inside``
         w, h = theme.size
         band = theme.px(SLIM_BAND if slim else FULL_BAND)
         self.gap = gap = theme.px(6)
@@ -166,6 +169,16 @@ class SeatRing:
             rect = self.plates[seat].rect.inflate(px(6), px(6))
             pygame.draw.rect(p.surface, colour, rect, width=max(2, px(3)), border_radius=px(16))
 
+    def _inside(self, n: int, d: int, radius: int) -> pygame.Surface:
+        """An ``n`` × ``d`` plate's shape, opaque white inside its rounded corners and clear
+        outside them, made once per size (a blink step redraws the plates)."""
+        key = (n, d, radius)
+        if key not in self._insides:
+            shape = pygame.Surface((n, d), pygame.SRCALPHA)
+            pygame.draw.rect(shape, (255, 255, 255, 255), shape.get_rect(), border_radius=radius)
+            self._insides[key] = shape
+        return self._insides[key]
+
     def _draw_plate(self, p: Painter, plate: Plate, backend: SeatBackend, now_ms: int) -> None:
         seat = self.seats[plate.seat]
         theme = self.theme
@@ -194,9 +207,7 @@ class SeatRing:
                 pygame.draw.circle(glow, (*rgb, 150 // (k + 1)), (cx, cy), r + theme.px(3) * k)
             # Inside the plate only: a halo left in its clear corners would add up on the
             # rim each time the plate alone is drawn again over the last frame (a blink step).
-            shape = pygame.Surface(local.get_size(), pygame.SRCALPHA)
-            pygame.draw.rect(shape, (255, 255, 255, 255), shape.get_rect(), border_radius=radius)
-            glow.blit(shape, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+            glow.blit(self._inside(n, d, radius), (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
             local.blit(glow, (0, 0))
         pygame.draw.circle(local, th.SOCKET, (cx, cy), r + theme.px(4))
         if on:
@@ -215,9 +226,9 @@ class SeatRing:
         if figure:  # at the far end, in half the line at most: the name keeps the rest
             room = body.w // 2
             font = theme.fitting_font(figure, theme.px(FIGURE), room, theme.px(28))
-            if font.size(figure)[0] > room and "·" in figure:
-                # "Dernier · 12" on a short plate: the total alone, whole, not a cut place
-                figure = figure.rsplit("·", 1)[1].strip()
+            if font.size(figure)[0] > room and plate.seat in self.short_figures:
+                # "Dernier · 12" on a short plate: "12", whole, rather than a cut place
+                figure = self.short_figures[plate.seat]
                 font = theme.fitting_font(figure, theme.px(FIGURE), room, theme.px(28))
             w = min(room, font.size(figure)[0])
             lp.text(figure, font, th.WARNING if connected else th.INK_DIM,

@@ -77,7 +77,10 @@ class WinnerView:
         self.notes = [n for n in notes if n]
         t, px = app.catalog.text, app.theme.px
         self.ring = SeatRing(app.theme, app.seats, app.catalog, slim=True)
+        self.seat_of = {seat.name: i for i, seat in enumerate(app.seats)}  # seated players
         self.ring.figures = self.plate_figures()
+        self.ring.short_figures = {self.seat_of[s.name]: s.total for s in self.standings
+                                   if s.name in self.seat_of}  # the total alone
         self.felt_rect = self.ring.centre
         inner = self.felt_rect.inflate(-2 * px(12), -2 * px(8))
         gap = px(8)
@@ -129,12 +132,11 @@ class WinnerView:
         t = self.app.catalog.text
         totals = {s.name: int(s.total) for s in self.standings}
         by_name = {s.name: s for s in self.standings}
-        seat_of = {seat.name: i for i, seat in enumerate(self.app.seats)}
         notes = {}
         for name, place in places(totals, self.winners).items():
-            if name in seat_of:
+            if name in self.seat_of:
                 words = place_words(place, by_name[name].total, by_name[name].rank)
-                notes[seat_of[name]] = t(words.key, **words.params)
+                notes[self.seat_of[name]] = t(words.key, **words.params)
         return notes
 
     def headline(self) -> str:
