@@ -18,7 +18,9 @@ atexit.register(shutil.rmtree, _TEST_CACHE, True)
 
 import pytest
 import ui_kd
+from gpiozero.pins.mock import MockPWMPin
 from hypothesis import HealthCheck, settings
+from pins import mock_pins
 from table_rig import TableRig
 
 # No per-example time limit (Hypothesis's default deadline is 200 ms) and no "too slow"
@@ -66,3 +68,11 @@ def open_table(tmp_path):
     yield _open
     for rig in opened:
         rig.close()
+
+
+@pytest.fixture
+def pins(request):
+    """gpiozero's MockFactory as the pin factory for the test (``pins.pin(4)`` is GPIO 4);
+    a test module picks the pin class by naming it ``PIN_CLASS`` (default MockPWMPin)."""
+    with mock_pins(getattr(request.module, "PIN_CLASS", MockPWMPin)) as factory:
+        yield factory

@@ -17,8 +17,7 @@ from collections.abc import Callable
 
 import pytest
 from fakes.pty_pad import WAIT, Host, PtyPad, connect
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from pins import PinClock
 
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
@@ -123,27 +122,9 @@ def play_game(table: Table, press: Callable[[int, str], None],
 PROFILE = load_profile(profile_path("gpio-5-seats"))
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_000_000
-
-    def __call__(self) -> int:
-        return self.t
-
-
-@pytest.fixture
-def pins():
-    old = Device.pin_factory
-    factory = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = old
-
-
 def test_scripted_game_on_gpio_pads_with_chatter(pins, tmp_path):
     rng = random.Random(4)
-    clock = Clock()
+    clock = PinClock()
     backend = GpioBackend(PROFILE, 5, clock=clock, worker=False, debounce_ms=20,
                           long_press_ms=700)
     table = Table(Journal(tmp_path / "gpio.db"), backend)

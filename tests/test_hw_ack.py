@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 from fakes.firmware import load_firmware
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockPWMPin
+from pins import PinClock
 
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
@@ -26,16 +26,8 @@ SETUP = {"players": PLAYERS, "leader": "Theodore", "moderator": "Julius",
          "momenta": dict.fromkeys(RESOURCES, "up")}
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_000_000
-
-    def __call__(self) -> int:
-        return self.t
-
-
 TRACE: list[tuple[int, object, float]] = []  # (clock ms, pin, new state)
-CLOCK = Clock()
+CLOCK = PinClock()
 
 
 class TracedPin(MockPWMPin):
@@ -48,15 +40,12 @@ class TracedPin(MockPWMPin):
         return changed
 
 
-@pytest.fixture
-def pins():
-    old = Device.pin_factory
-    factory = MockFactory(pin_class=TracedPin)
-    Device.pin_factory = factory
+PIN_CLASS = TracedPin  # the ``pins`` fixture's (conftest.py)
+
+
+@pytest.fixture(autouse=True)
+def _clock_at_start():
     CLOCK.t = 1_000_000
-    yield factory
-    factory.reset()
-    Device.pin_factory = old
 
 
 def led(pins, seat: int):

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from pins import PinClock, mock_pins
 
 from companion.hardware.base import LIGHT_COLOURS, NoHardware, light_rgb
 from companion.hardware.factory import open_backend
@@ -23,32 +24,14 @@ from companion.seat import ButtonEvent, Light, Press
 FIVE = load_profile(profile_path("gpio-5-seats"))
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_000_000
-
-    def __call__(self) -> int:
-        return self.t
-
-
-@pytest.fixture
-def pins():
-    old = Device.pin_factory
-    factory = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = old
-
-
-def make(clock: Clock, profile=FIVE, seats: int = 5, **kw) -> tuple[GpioBackend, list]:
+def make(clock: PinClock, profile=FIVE, seats: int = 5, **kw) -> tuple[GpioBackend, list]:
     events: list[ButtonEvent] = []
     backend = GpioBackend(profile, seats, clock=clock, worker=False, **kw)
     backend.start(events.append)
     return backend, events
 
 
-def chatter(pin, clock: Clock, pressed: bool, rng: random.Random) -> None:
+def chatter(pin, clock: PinClock, pressed: bool, rng: random.Random) -> None:
     """Drive ``pin`` to ``pressed`` (active low) with up to 5 ms of contact bounce."""
     bounces = rng.randrange(0, 8)
     end = clock.t + rng.randint(0, 5)
@@ -64,7 +47,7 @@ def test_thousand_chattering_presses_give_exactly_a_thousand_events(pins):
     """Each press and release bounces for up to 5 ms (seeded random); debounce 20 ms;
     seat and button of every event match the pin pressed, in order."""
     rng = random.Random(20240611)
-    clock = Clock()
+    clock = PinClock()
     backend, events = make(clock)
     expected = []
     for _ in range(1000):
@@ -83,7 +66,7 @@ def test_thousand_chattering_presses_give_exactly_a_thousand_events(pins):
 
 def test_long_press_fires_at_threshold_and_release_adds_nothing(pins):
     rng = random.Random(7)
-    clock = Clock()
+    clock = PinClock()
     backend, events = make(clock, long_press_ms=700)
     pin = pins.pin(FIVE.seats[3].buttons[1][1])  # seat 3, button b
     chatter(pin, clock, True, rng)
@@ -119,7 +102,7 @@ def led_pin(pins, seat: int):
 
 
 def test_steady_light_states_reach_the_led_pins(pins):
-    clock = Clock()
+    clock = PinClock()
     backend, _ = make(clock)
     assert not any(led_pin(pins, s).state for s in range(5))
     backend.set_light(2, Light.FIRST_PLAYER)
@@ -133,7 +116,7 @@ def test_steady_light_states_reach_the_led_pins(pins):
 @pytest.mark.parametrize("light", list(Light))
 def test_plain_led_shows_each_state_as_its_blink_pattern(pins, light):
     """Sampled at each 100 ms step of the fake clock, the LED pin spells the table."""
-    clock = Clock()
+    clock = PinClock()
     backend, _ = make(clock)
     backend.set_light(0, light)
     seen = ""
@@ -157,7 +140,7 @@ def test_active_low_leds_are_inverted(pins, tmp_path):
     prof = tmp_path / "p.yaml"
     prof.write_text("kind: gpio\nactive_high: false\nseats:\n"
                     "  - buttons: {a: 4}\n    light: {led: 22}\n")
-    clock = Clock()
+    clock = PinClock()
     backend, _ = make(clock, load_profile(prof), seats=1)
     assert pins.pin(22).state  # off = high
     backend.set_light(0, Light.FIRST_PLAYER)
@@ -169,7 +152,7 @@ def test_rgb_led_shows_the_state_colour_and_attention_blinks(pins, tmp_path):
     prof = tmp_path / "p.yaml"
     prof.write_text("kind: gpio\nseats:\n  - buttons: {a: 4, b: 5, c: 6}\n"
                     "    light: {rgb: [17, 27, 22]}\n")
-    clock = Clock()
+    clock = PinClock()
     backend, _ = make(clock, load_profile(prof), seats=1)
 
     def colour() -> tuple[int, int, int]:
@@ -194,7 +177,7 @@ def test_rgb_led_shows_the_state_colour_and_attention_blinks(pins, tmp_path):
 
 
 def test_button_events_need_start_and_stop_after_close(pins):
-    clock = Clock()
+    clock = PinClock()
     backend = GpioBackend(FIVE, 1, clock=clock, worker=False)
     pin = pins.pin(4)
     pin.drive_low()
@@ -273,19 +256,15 @@ class SpiEnabledPin(MockPWMPin):
 
 @pytest.fixture
 def spi_enabled():
-    old = Device.pin_factory
-    factory = MockFactory(pin_class=SpiEnabledPin)
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = old
+    with mock_pins(SpiEnabledPin) as factory:
+        yield factory
 
 
 def test_spi_taking_seat_5s_pins_loses_that_seat_only_with_a_notice(spi_enabled, caplog):
     """The shipped profile wires seat 5 on BCM 7-10 (SPI0): with SPI on, seat 5 is left
     out (missing, light not driven, a notice naming the pin and the bus, in the log too);
     seats 1-4 press and light as ever."""
-    clock = Clock()
+    clock = PinClock()
     backend, events = make(clock)
     try:
         assert [backend.connected(s) for s in range(5)] == [True] * 4 + [False]
@@ -316,7 +295,7 @@ def test_a_seat_lost_half_way_closes_the_pins_it_had_opened(spi_enabled, tmp_pat
     prof.write_text("kind: gpio\nseats:\n"
                     "  - buttons: {a: 4, b: 8}\n    light: {led: 22}\n"
                     "  - buttons: {a: 5}\n    light: {led: 6}\n")
-    backend = GpioBackend(load_profile(prof), 2, clock=Clock(), worker=False)
+    backend = GpioBackend(load_profile(prof), 2, clock=PinClock(), worker=False)
     try:
         assert not backend.connected(0) and backend.connected(1)
         assert "GPIO 8" in backend.notice and "SPI0 CE0" in backend.notice
@@ -331,7 +310,7 @@ def test_every_seat_lost_is_no_gpio_at_all(spi_enabled, tmp_path):
     prof = tmp_path / "spi.yaml"
     prof.write_text("kind: gpio\nseats:\n  - buttons: {a: 9}\n    light: {led: 10}\n")
     with pytest.raises(NoHardware, match="Seat 1 is left out"):
-        GpioBackend(load_profile(prof), 1, clock=Clock(), worker=False)
+        GpioBackend(load_profile(prof), 1, clock=PinClock(), worker=False)
 
 
 def test_the_table_check_screen_shows_the_lost_seat_notice_and_the_seat_missing(
@@ -350,7 +329,7 @@ def test_the_table_check_screen_shows_the_lost_seat_notice_and_the_seat_missing(
     prof.write_text("kind: gpio\nseats:\n" + "".join(
         f"  - buttons: {{a: {a}}}\n    light: {{led: {led}}}\n"
         for a, led in ((4, 22), (9, 10), (5, 6), (13, 19), (26, 21))[: len(config.seats)]))
-    backend = GpioBackend(load_profile(prof), len(config.seats), clock=Clock(), worker=False)
+    backend = GpioBackend(load_profile(prof), len(config.seats), clock=PinClock(), worker=False)
     try:
         app = make_app(config, backend, clock=ManualClock(0))
         app.push(TableCheckScreen(app))

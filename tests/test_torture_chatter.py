@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import random
 
-import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockPin
+from pins import PinClock
 
 from companion.hardware.gpio import GpioBackend
 from companion.hardware.profile import load_profile, profile_path
@@ -26,6 +25,8 @@ PROFILE = load_profile(profile_path("gpio-5-seats"))
 PRESSES = 1000
 DEBOUNCE_MS = 20
 LONG_MS = 700
+
+PIN_CLASS = MockPin  # the ``pins`` fixture's (conftest.py): MockFactory()'s own
 
 
 class Presses:
@@ -43,30 +44,12 @@ class Presses:
         return {"presses": len(state)}
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 5_000_000
-
-    def __call__(self) -> int:
-        return self.t
-
-
-@pytest.fixture
-def pins():
-    old = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = old
-
-
 def test_thousand_bouncing_presses_through_backend_and_session_give_exactly_a_thousand_actions(
     pins, tmp_path
 ):
     seed = random.randrange(10**6)
     rng = random.Random(seed)
-    clock = Clock()
+    clock = PinClock(5_000_000)
     backend = GpioBackend(PROFILE, 5, clock=clock, worker=False, debounce_ms=DEBOUNCE_MS,
                           long_press_ms=LONG_MS)
     journal = Journal(tmp_path / "journal.db")

@@ -25,8 +25,7 @@ from collections.abc import Callable
 import pygame
 import pytest
 from fakes.pty_pad import WAIT, PtyPad
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from pins import PinClock
 from ui_kd import NAMES, RULEBOOK, frame, show, tap, tap_button, zero_award_table
 
 from companion.engine import kd_campaign
@@ -139,24 +138,10 @@ def night(app: App, table: NightController, press: Callable[[int, str], None],
 # -- gpio on gpiozero's MockFactory -----------------------------------------------------------
 
 
-class PinClock:
-    """The gpio backend's milliseconds (worker=False: the test polls at its own times)."""
-
-    def __init__(self) -> None:
-        self.t = 1_000_000
-
-    def __call__(self) -> int:
-        return self.t
-
-
 @pytest.fixture
-def pins():
-    old = Device.pin_factory
-    factory = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = old
+def pins(pins):
+    """conftest's mock pins, and pygame's queue and display closed after."""
+    yield pins
     pygame.event.clear()
     pygame.display.quit()
 

@@ -11,8 +11,7 @@ from types import SimpleNamespace
 
 import pygame
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from pins import PinClock
 
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
 from companion.hardware.profile import load_profile, profile_path
@@ -28,21 +27,8 @@ FIVE = load_profile(profile_path("gpio-5-seats"))
 STEPS = 16  # 100 ms samples of each LED pin: 1.6 s, a whole cycle of every pattern
 
 
-class PinClock:
-    """The gpio backend's milliseconds (worker=False: the test polls at its own times)."""
-
-    def __init__(self) -> None:
-        self.t = 1_000_000
-
-    def __call__(self) -> int:
-        return self.t
-
-
 @pytest.fixture
-def rig(tmp_path):
-    old = Device.pin_factory
-    pins = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = pins
+def rig(tmp_path, pins):
     config = demo_config((800, 480), "en")  # the shipped four seats: Ana, Ben, Cleo, Dan
     clock = PinClock()
     backend = GpioBackend(FIVE, len(config.seats), clock=clock, worker=False,
@@ -91,7 +77,6 @@ def rig(tmp_path):
     backend.close()
     journal.close()
     pins.reset()
-    Device.pin_factory = old
     pygame.event.clear()
     pygame.display.quit()
 
