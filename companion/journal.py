@@ -55,6 +55,8 @@ from pathlib import Path
 from typing import Any, Self
 
 from companion import realtime
+from companion.regularfile import open_regular, read_regular
+from companion.safetext import shown
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +68,17 @@ JOURNAL_VERSION = 3
 SYNC_EVERY = 8  # writes between two fsyncs of the -ack count
 CHECKPOINT_EVERY = 64  # writes between two checkpoints of the -wal (Checkpointer's thread)
 ACK_SUFFIX = "-ack"
+ACK_MAX_BYTES = 128  # its one record: the journal's id and its write count (48 bytes)
+# More acknowledged writes missing than this is no damaged -wal (SQLite checkpoints it every
+# 1,000 pages, each write at least one) but a forged or garbled count: said, not believed.
+MAX_LOST = 100_000
+
+
+def _ack_count(word: bytes) -> int | None:
+    """The write count of an -ack record: 1 to 12 ASCII digits, else None."""
+    if not 1 <= len(word) <= 12 or not all(0x30 <= b <= 0x39 for b in word):
+        return None
+    return int(word)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -169,8 +182,23 @@ def storage_error(exc: BaseException, path: Path, *, saving: bool = True) -> Sto
     cause = cause_of(exc)
     if cause in ("cannot_open", "io") and path.exists() and not os.access(path, os.W_OK):
         cause = "read_only"
+    elif cause == "io" and _no_room(path):  # SQLite's word for a -shm it can't grow
+        cause, exc = "disk_full", OSError(errno.ENOSPC, "no space left on the device")
     detail = f"{path.name}: {getattr(exc, 'strerror', None) or exc}"
     return StorageError(cause, detail, saving=saving)
+
+
+ROOM_TO_OPEN = 128 * 1024  # bytes: a -shm (32 kB), -wal pages, with room to spare
+
+
+def _no_room(path: Path) -> bool:
+    """Whether the file system of ``path`` has less free space than opening a WAL database
+    takes: SQLite then says "disk I/O error" (growing its -shm), which is a full disk."""
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < ROOM_TO_OPEN
 
 
 class Unusable(Exception):
@@ -580,14 +608,17 @@ class Journal:
         """Compare the database's write count with the one kept in ``-ack``: fewer in the
         database means acknowledged writes were lost (a damaged -wal)."""
         try:
-            with open(self.ack_path, "rb") as f:
-                words = f.read(128).split()
+            words = read_regular(self.ack_path, ACK_MAX_BYTES).split()
             same = len(words) >= 2 and words[0].decode() == self._id
             # A database started from nothing beside a count of another one: everything it
             # held was in a -wal that is gone (a replaced file keeps its own id: ignored).
             if len(words) >= 2 and (same or self._created):
-                acked = int(words[1])
-                if acked > self._commits:
+                acked = _ack_count(words[1])
+                if acked is None or acked - self._commits > MAX_LOST:
+                    log.warning("%s: a write count this journal can't have written (%s): "
+                                "not checked", self.ack_path, shown(words[1].decode("ascii",
+                                                                                    "replace")))
+                elif acked > self._commits:
                     self.lost = acked - self._commits
                     self.notice = (
                         f"{self.path}: {self.lost} saved action(s) are missing (the file or "
@@ -609,8 +640,7 @@ class Journal:
         the syncer's thread. A failure here only weakens the loss check: logged."""
         try:
             if self._ack_fd is None:
-                self._ack_fd = os.open(self.ack_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
-                                       0o600)
+                self._ack_fd = open_regular(self.ack_path, os.O_RDWR | os.O_CREAT, 0o600)
             record = f"{self._id} {self._commits}\n".encode().ljust(48)
             os.pwrite(self._ack_fd, record, 0)
             self._unsynced += 1

@@ -21,12 +21,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
+from companion import regularfile
 from companion.safetext import escaped, shown
 
 T = TypeVar("T")
@@ -159,35 +159,20 @@ def read_bounded(path: str | Path, what: str, limit: int = MAX_BYTES) -> bytes:
     p = Path(path)
     name = escaped(str(p))
     try:
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        return regularfile.read_regular(p, limit)
     except FileNotFoundError:
         raise SourceError(f"{name}: no such file") from None
     except ValueError:  # a NUL byte in the name
         raise SourceError(f"{shown(str(p))}: not a usable file name") from None
+    except regularfile.NotRegular as exc:
+        raise SourceError(f"{name}: cannot read: {exc.strerror}, expected {what}") from None
+    except regularfile.TooBig as exc:
+        if exc.size is None:  # grew while read
+            raise SourceError(f"{name}: more than the {_size(limit)} {what} may have") from None
+        raise SourceError(f"{name}: {exc.size:,} bytes, more than the {_size(limit)} "
+                          f"{what} may have") from None
     except OSError as exc:
         raise SourceError(f"{name}: cannot read: {exc.strerror}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise SourceError(f"{name}: cannot read: {kind}, expected {what}")
-        if info.st_size > limit:
-            raise SourceError(f"{name}: {info.st_size:,} bytes, more than the {_size(limit)} "
-                              f"{what} may have")
-        chunks, total = [], 0
-        while total <= limit:  # a file growing while read is cut off too
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            raise SourceError(f"{name}: more than the {_size(limit)} {what} may have")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise SourceError(f"{name}: cannot read: {exc.strerror}") from None
-    finally:
-        os.close(fd)
 
 
 def load(path: str | Path, what: str = "a YAML file") -> Document:
