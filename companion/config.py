@@ -20,7 +20,7 @@ from companion import paths
 from companion.engine.errors import RuleError, Words, counted
 from companion.hardware.profile import PROFILES_DIR, load_profile, profile_path
 from companion.safetext import escaped, shown
-from companion.validate import Mistakes, count, describe, join, mapping
+from companion.validate import Mistakes, check_player_name, count, describe, join, mapping
 from companion.yamlsrc import Document, SourceError, SourceErrors, load_checked
 
 SHIPPED_CONFIG = Path(__file__).resolve().parent / "data" / "default-config.yaml"
@@ -280,7 +280,8 @@ def _seats(value: Any, m: Mistakes) -> tuple[SeatConfig, ...]:
                 code="seat_item", params={"got": describe(item)}))
             continue
         _check_keys(item, path, SEAT_KEYS, m, required=SEAT_KEYS)
-        name = m.check(_text, item.get("name"), join(path, "name")) if "name" in item else None
+        name = (m.check(check_player_name, item.get("name"), join(path, "name"))
+                if "name" in item else None)
         if name is not None:
             if name.casefold() in names:
                 m.errors.append(RuleError(
