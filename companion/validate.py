@@ -44,6 +44,32 @@ def check_player_name(value: Any, path: str) -> str:
     return name
 
 
+def ascii_whole(text: str, max_digits: int) -> int | None:
+    """The value of ``text`` if it is 1 to ``max_digits`` ASCII digits (spaces around
+    allowed), else None: the one way an amount or a count typed as text is read. Not
+    ``str.isdigit`` then ``int``: those take "²", "١" or "１", and ``int`` of 5,000
+    digits raises; the length is bounded before any conversion."""
+    text = text.strip()
+    if not 1 <= len(text) <= max_digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
+NUMBER_DIGITS = 9  # a count typed on the command line (games, seats): under a billion
+
+
+def count_argument(text: str) -> int:
+    """A whole number ≥ 1 given on the command line (``export --last``, ``run --seats``):
+    ASCII digits only, bounded before conversion; a refusal quotes the text short (an
+    ``argparse`` type: its error is "argument --last: expected …", exit 2)."""
+    import argparse
+
+    value = ascii_whole(text, NUMBER_DIGITS)
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {shown(text)}")
+    return value
+
+
 def same_name(value: Any) -> Any:
     """``value`` as ``check_player_name`` keeps names (NFC), to compare with one: a key
     or a reference to a player written in another normal form is the same player."""
