@@ -57,6 +57,7 @@ from typing import Any, Self
 from companion import realtime
 from companion.regularfile import open_regular, read_regular
 from companion.safetext import shown
+from companion.seal import SEAL_SUFFIX, SealError, SealFile
 
 log = logging.getLogger(__name__)
 
@@ -530,6 +531,7 @@ class Journal:
         self._unsynced = 0
         self._ack_fd: int | None = None
         self._ack_syncer = Syncer(f"{self.ack_path.name} fsync")
+        self._seal = SealFile(Path(f"{self.path}{SEAL_SUFFIX}"))  # sealed secrets' pads
         self._checkpointer = Checkpointer(f"{self.path.name} checkpoint")
         self._uncheckpointed = 0  # writes since the last checkpoint was asked for
         self._created = False  # this open started the database from nothing
@@ -571,6 +573,10 @@ class Journal:
             self.notice = notice
         self._id, self._commits = journal_id, commits
         self._check_ack()
+        try:  # pads no kept secret refers to (a cut between an undo's commit and its shred)
+            self._seal.scrub(p for (p,) in conn.execute("SELECT payload FROM private"))
+        except (OSError, sqlite3.Error) as exc:
+            log.warning("%s: not scrubbed (%s)", self._seal.path, exc)
         failure = writable(conn, self.path)
         if failure is not None:
             self._failed(failure)
@@ -674,6 +680,7 @@ class Journal:
                     pass
                 os.close(self._ack_fd)
                 self._ack_fd = None
+            self._seal.close()
 
     def __enter__(self) -> Self:
         return self
@@ -764,6 +771,7 @@ class Journal:
             row = (game_id, seq, public, _now())
             statements = [("INSERT INTO actions VALUES (?, ?, ?, ?)", row)]
             if secret is not None:
+                secret = self._sealed(secret)  # never in clear in the database or its -wal
                 statements.append(("INSERT INTO private VALUES (?, ?, ?)", (game_id, seq, secret)))
             self._write(statements)
             return seq
@@ -775,14 +783,15 @@ class Journal:
         with self._lock:
             self._open_game(game_id)
             rows = self._read(
-                "SELECT a.seq, a.action, p.seq IS NOT NULL FROM actions a LEFT JOIN private p"
+                "SELECT a.seq, a.action, p.payload FROM actions a LEFT JOIN private p"
                 " ON p.game_id = a.game_id AND p.seq = a.seq"
                 " WHERE a.game_id = ? ORDER BY a.seq DESC LIMIT 1",
                 (game_id,),
             )
             if not rows:
                 return None
-            seq, action, had_private = rows[0]
+            seq, action, payload = rows[0]
+            had_private = payload is not None
             self._write(
                 [
                     ("DELETE FROM private WHERE game_id = ? AND seq = ?", (game_id, seq)),
@@ -791,8 +800,36 @@ class Journal:
                 sync=bool(had_private),
             )
             if had_private:
+                self._shred(payload)  # its pad zeroed: what the -wal holds says nothing
                 self._empty_wal()
             return json.loads(action)
+
+    def _sealed(self, secret: str) -> str:
+        """``secret`` as the database keeps it (``seal``); raises StorageError."""
+        try:
+            return self._seal.seal(secret.encode("utf-8"))
+        except SealError as exc:
+            raise self._failed_seal(exc) from None
+
+    def _failed_seal(self, exc: SealError) -> StorageError:
+        failure = storage_error(exc, self._seal.path)
+        self._failed(failure)
+        return failure
+
+    def _shred(self, payload: str) -> None:
+        try:
+            self._seal.shred(payload)
+        except SealError as exc:  # zeroed at the next opening (scrub), said now
+            log.error("journal %s: an undone secret's pad could not be zeroed yet (%s)",
+                      self.path, exc)
+
+    def _unsealed(self, payload: str) -> dict | None:
+        """A kept secret read back; None (said in the log) when its pad is gone."""
+        try:
+            return json.loads(self._seal.unseal(payload))
+        except (SealError, ValueError) as exc:
+            log.error("journal %s: a sealed secret can't be read back (%s)", self.path, exc)
+            return None
 
     def _empty_wal(self) -> None:
         """Copy the -wal into the database and truncate it to nothing: older page images
@@ -833,7 +870,7 @@ class Journal:
                 " WHERE a.game_id = ? ORDER BY a.seq",
                 (game_id,),
             )
-        return ((json.loads(a), None if p is None else json.loads(p)) for a, p in rows)
+        return ((json.loads(a), None if p is None else self._unsealed(p)) for a, p in rows)
 
     def finish(self, game_id: int, result: dict) -> None:
         """Close a game with its result; it then stays as history, unchangeable."""
