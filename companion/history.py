@@ -503,10 +503,35 @@ def to_json(games: list[GameResult]) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 
+# A text cell a spreadsheet would take for a formula starts with one of these; such a cell
+# is written with a ' in front, which spreadsheets read as "text" and hide (OWASP, "CSV
+# Injection": owasp.org/www-community/attacks/CSV_Injection; ASVS 5.0, V1.2.10). A cell
+# starting with ' and one of them (or a second ') gets one more, so reading drops exactly
+# one and every name reads back as written. Numbers (totals, game numbers) are ours, never
+# a player's text, and stay numbers.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\0")
+
+
+def csv_text(cell: str) -> str:
+    """A text cell as ``to_csv`` writes it: no formula for a spreadsheet."""
+    if cell.startswith(FORMULA_START) or (cell[:1] == "'" and cell[1:2] in
+                                          (*FORMULA_START, "'")):
+        return "'" + cell
+    return cell
+
+
+def csv_untext(cell: str) -> str:
+    """``csv_text`` undone: the cell as it was before it was written."""
+    if cell[:1] == "'" and cell[1:2] and cell[1:2] in (*FORMULA_START, "'"):
+        return cell[1:]
+    return cell
+
+
 def to_csv(games: list[GameResult]) -> str:
     """One row per player per game; ``breakdown`` is ``key=points;key=points``. Rows end
-    with CRLF (RFC 4180): the writer then quotes any field holding a CR or an LF, so a name
-    with a line break inside reads back as written."""
+    with CRLF (RFC 4180): the writer then quotes any field holding a comma, a quote, a CR
+    or an LF. A name or a breakdown that a spreadsheet would take for a formula is
+    written with a ' in front (``csv_text``), dropped again on import."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
@@ -514,7 +539,8 @@ def to_csv(games: list[GameResult]) -> str:
         for seat, p in enumerate(g.players, start=1):
             parts = ";".join(f"{k}={v}" for k, v in p.breakdown.items())
             winner = YES if p.name in g.winners else NO
-            writer.writerow((n, g.date, g.game, seat, p.name, p.total, winner, parts))
+            writer.writerow((n, g.date, g.game, seat, csv_text(p.name), p.total, winner,
+                             csv_text(parts)))
     return out.getvalue()
 
 
@@ -723,6 +749,8 @@ def iter_csv(stream: TextIO, source: str) -> Iterator[GameResult]:
             if len(raw) != len(CSV_COLUMNS):
                 raise fail("row", f"{len(raw)} columns, expected {len(CSV_COLUMNS)}")
             row = dict(zip(CSV_COLUMNS, raw, strict=True))
+            row["player"], row["breakdown"] = csv_untext(row["player"]), \
+                csv_untext(row["breakdown"])
             if rows and row["game_no"] != rows[0][1]["game_no"]:
                 yield _csv_game(rows, fail)
                 rows = []

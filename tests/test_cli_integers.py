@@ -57,7 +57,7 @@ def test_export_games_range_bounded_and_ascii(tmp_path, games):
 def test_export_last_bounded_and_ascii(tmp_path, last):
     err = refused(["export", "--format", "csv", "--last", last, "--db",
                    str(tmp_path / "none.db")])
-    assert "--last" in err and "expected a whole number ≥ 1" in err
+    assert "companion export: --last: expected a whole number ≥ 1" in err
 
 
 def test_export_ranges_that_are_fine(tmp_path):

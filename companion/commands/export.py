@@ -14,8 +14,8 @@ from pathlib import Path
 from companion import history
 from companion.engine.errors import counted
 from companion.journal import JournalError
-from companion.safetext import shown
-from companion.validate import NUMBER_DIGITS, ascii_whole, count_argument
+from companion.safetext import shown, terminal_safe
+from companion.validate import NUMBER_DIGITS, ascii_whole
 
 
 def _bgstats_links(games: list[history.GameResult]) -> str:
@@ -51,8 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     which.add_argument("--games", metavar="RANGE",
                        help="only these games, numbered from 1 (the first game kept) in the "
                        "order they were kept: 7, 3-7, 5- or -4")
-    which.add_argument("--last", type=count_argument, metavar="N",
-                       help="only the N latest games")
+    which.add_argument("--last", metavar="N", help="only the N latest games")
     p.add_argument("--out", type=Path, help="file to write (replaced whole); default: stdout")
     p.add_argument("--db", type=Path,
                    help="history database; default: DATA_DIR/companion.db "
@@ -67,6 +66,13 @@ def run(args: argparse.Namespace) -> int:
     if fmt is None:
         print(f"companion export: --format: choose {', '.join(FORMATS)}", file=sys.stderr)
         return 2
+    last = None
+    if args.last is not None:
+        last = ascii_whole(args.last, NUMBER_DIGITS)  # bounded before any conversion
+        if last is None or last < 1:
+            print(f"companion export: --last: expected a whole number ≥ 1, got "
+                  f"{shown(args.last)}", file=sys.stderr)
+            return 2
     span = None
     if args.games is not None:
         span = parse_range(args.games)
@@ -87,11 +93,13 @@ def run(args: argparse.Namespace) -> int:
             return 1
     if span is not None:
         games = games[span[0] - 1:span[1]]
-    elif args.last is not None:
-        games = games[-args.last:]
+    elif last is not None:
+        games = games[-last:]
     text = FORMATS[fmt](games)
     if args.out is None:
-        sys.stdout.write(text)
+        # On a terminal, a name's control characters (kept by an older version) are shown
+        # escaped, never obeyed; a pipe or a file gets the export as it is.
+        sys.stdout.write(terminal_safe(text) if sys.stdout.isatty() else text)
         return 0
     try:
         write_atomically(args.out, text)
