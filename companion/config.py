@@ -20,8 +20,8 @@ from companion import paths
 from companion.engine.errors import RuleError, Words, counted
 from companion.hardware.profile import PROFILES_DIR, load_profile, profile_path
 from companion.safetext import escaped, shown
-from companion.validate import Mistakes, count, describe, join, mapping
-from companion.yamlsrc import Document, SourceError, SourceErrors, load_kept
+from companion.validate import Mistakes, check_player_name, count, describe, join, mapping
+from companion.yamlsrc import Document, SourceError, SourceErrors, load_checked
 
 SHIPPED_CONFIG = Path(__file__).resolve().parent / "data" / "default-config.yaml"
 
@@ -117,8 +117,9 @@ def load_config(path: str | Path, kept_in: Path | None = None) -> Config:
     """Read and validate a configuration file; a file that can't be read is a
     ``SourceError``, the mistakes of one that can are all in one ``SourceErrors`` (in the
     order of their lines). ``kept_in``: an existing directory where its parsed copy is kept
-    (``yamlsrc.load_kept``; the kiosk's start)."""
-    return config_from(load_kept(path, "a configuration file", kept_in))
+    (``yamlsrc.load_checked``; the kiosk's start): a copy whose configuration would not
+    pass ``config_from`` is never used, the file is read and checked instead."""
+    return load_checked(path, "a configuration file", kept_in, config_from)
 
 
 def config_from(doc: Document) -> Config:
@@ -279,7 +280,8 @@ def _seats(value: Any, m: Mistakes) -> tuple[SeatConfig, ...]:
                 code="seat_item", params={"got": describe(item)}))
             continue
         _check_keys(item, path, SEAT_KEYS, m, required=SEAT_KEYS)
-        name = m.check(_text, item.get("name"), join(path, "name")) if "name" in item else None
+        name = (m.check(check_player_name, item.get("name"), join(path, "name"))
+                if "name" in item else None)
         if name is not None:
             if name.casefold() in names:
                 m.errors.append(RuleError(

@@ -22,23 +22,25 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import hashlib
 import io
 import json
 import logging
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from datetime import date as Date
-from datetime import datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TextIO
 
 from companion import paths
 from companion.engine.errors import RuleError
 from companion.journal import StorageError, open_durable, storage_error, transaction
 from companion.safetext import shown
+from companion.validate import check_player_name, same_name
 from companion.yamlsrc import MAX_INT_DIGITS, OutOfRange, SourceError, digits
 
 log = logging.getLogger(__name__)
@@ -74,6 +76,7 @@ YES, NO = "yes", "no"
 OPTIONAL_KEYS = ("started", "first_player")  # of a game, in JSON exports; not in CSV
 MAX_POINTS = 1_000_000_000  # a score, either way
 MAX_IMPORT_BYTES = 50_000_000  # an export of some 200,000 games
+YEARS = (2000, 2100)  # a game's date: no table played before, none planned after
 
 _GAME_KEY = re.compile(r"[a-z0-9][a-z0-9-]*")
 _PART_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -154,6 +157,7 @@ class GameResult:
         if not isinstance(winners, list) or not winners:
             raise RuleError(winners_path, "expected a non-empty list of player names",
                             code="winners_non_empty")
+        winners = [same_name(w) for w in winners]
         for i, w in enumerate(winners):
             if w not in names:
                 raise RuleError(_join(winners_path, i), f"{shown(w)} is not one of the players",
@@ -164,7 +168,7 @@ class GameResult:
         started = data.get("started")
         if started is not None:
             started = check_date(started, _join(path, "started"))
-        first = data.get("first_player")
+        first = same_name(data.get("first_player"))
         if first is not None and first not in names:
             raise RuleError(_join(path, "first_player"), f"{first!r} is not one of the players",
                             code="not_a_player", params={"player": repr(first)})
@@ -238,21 +242,32 @@ def _number(text: str) -> int:
 
 
 def check_date(value: Any, path: str) -> str:
-    """An ISO 8601 date or date and time, kept as written."""
-    if isinstance(value, str):
+    """An ISO 8601 date or date and time from ``YEARS`` (2000 to 2100, in local time and
+    in UTC alike: every screen converts it), kept as written. A year like 9999 or 0001
+    with an offset would overflow the conversion (OverflowError in History)."""
+    if isinstance(value, str) and len(value) <= 40:
         try:
-            datetime.fromisoformat(value)
-            return value
+            when = datetime.fromisoformat(value)
         except ValueError:
             pass
+        else:
+            try:
+                utc = when.astimezone(UTC) if when.tzinfo else when
+            except OverflowError:  # year 1 or 9999 with an offset
+                utc = datetime.min
+            if YEARS[0] <= when.year <= YEARS[1] and YEARS[0] <= utc.year <= YEARS[1]:
+                return value
+            raise RuleError(path, f"{shown(value)} is not between {YEARS[0]} and {YEARS[1]}",
+                            code="date_range",
+                            params={"value": shown(value), "low": YEARS[0], "high": YEARS[1]})
     raise RuleError(path, f"expected an ISO date like 2024-05-01T20:30:00+02:00, got {shown(value)}",
                     code="iso_date", params={"value": shown(value)})
 
 
 def check_name(value: Any, path: str, seated: list[str]) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise RuleError(path, f"expected a player name, got {shown(value)}",
-                        code="player_name", params={"got": shown(value)})
+    """A player's name (``validate.check_player_name``: NFC, no control character, at most
+    ``NAME_MAX``), not seated twice in one game."""
+    value = check_player_name(value, path)
     if value in seated:
         raise RuleError(path, f"{value} is seated twice",
                         code="name_seated_twice", params={"player": value})
@@ -328,18 +343,53 @@ class History:
             return self._insert(game)
 
 
-    def import_games(self, games: list[GameResult]) -> tuple[int, int]:
-        """Keep ``games`` in one transaction, all or none. A game equal to one kept before
-        the import is skipped. Returns (kept, skipped)."""
+    def import_games(self, games: Iterable[GameResult]) -> tuple[int, int]:
+        """Keep ``games`` in one transaction, all or none (an exception from the iterable,
+        a file's mistake found half-way, keeps nothing). A game equal to one kept before or
+        to one earlier in ``games`` is skipped. Returns (kept, skipped).
+
+        Memory stays bounded however many games come (an import streams its file): what
+        tells the games apart is the SHA-256 of each one's identity in a temporary SQLite
+        table, on disk past SQLite's small cache, not a Python set."""
         with self._lock:
-            before = {_identity(g) for g in self.games()}
-            kept = 0
+            kept = skipped = 0
             with self._transaction():
+                self._db.execute("CREATE TEMP TABLE IF NOT EXISTS import_seen "
+                                 "(identity BLOB PRIMARY KEY) WITHOUT ROWID")
+                self._db.execute("DELETE FROM import_seen")
+                for _, g in self._each_kept():
+                    self._db.execute("INSERT OR IGNORE INTO import_seen VALUES (?)",
+                                     (_identity_hash(g),))
                 for g in games:
-                    if _identity(g) not in before:
+                    new = self._db.execute("INSERT OR IGNORE INTO import_seen VALUES (?)",
+                                           (_identity_hash(g),)).rowcount
+                    if new:
                         self._insert(g)
                         kept += 1
-            return kept, len(games) - kept
+                    else:
+                        skipped += 1
+                self._db.execute("DELETE FROM import_seen")
+            return kept, skipped
+
+    def _each_kept(self) -> Iterator[tuple[int, GameResult]]:
+        """Every kept game, one at a time from a cursor (``numbered`` holds them all)."""
+        rows = self._db.execute(
+            "SELECT g.id, g.date, g.game, g.started, g.first_player,"
+            " s.player, s.total, s.breakdown, s.winner"
+            " FROM games g JOIN scores s ON s.game_id = g.id ORDER BY g.id, s.seat")
+        current, players, winners = None, [], []
+        for gid, when, key, started, first, player, total, breakdown, winner in rows:
+            if current is not None and gid != current[0]:
+                yield current[0], GameResult(current[1], current[2], tuple(players),
+                                             tuple(winners), current[3], current[4])
+                players, winners = [], []
+            current = (gid, when, key, started, first)
+            players.append(PlayerResult(player, total, json.loads(breakdown)))
+            if winner:
+                winners.append(player)
+        if current is not None:
+            yield current[0], GameResult(current[1], current[2], tuple(players),
+                                         tuple(winners), current[3], current[4])
 
     def games(self, game: str | None = None) -> list[GameResult]:
         """Every kept game (of one ``game`` if given), in the order they were kept."""
@@ -434,7 +484,11 @@ def _identity(g: GameResult) -> str:
     """What tells one game from another on import: its date, game, scores and winners (a
     CSV export leaves out the start and the first player: the same game all the same)."""
     data = {k: v for k, v in g.to_dict().items() if k not in OPTIONAL_KEYS}
-    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+    return json.dumps(data, sort_keys=True, ensure_ascii=True)
+
+
+def _identity_hash(g: GameResult) -> bytes:
+    return hashlib.sha256(_identity(g).encode("ascii")).digest()
 
 
 # --------------------------------------------------------------------------- formats
@@ -449,10 +503,35 @@ def to_json(games: list[GameResult]) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 
+# A text cell a spreadsheet would take for a formula starts with one of these; such a cell
+# is written with a ' in front, which spreadsheets read as "text" and hide (OWASP, "CSV
+# Injection": owasp.org/www-community/attacks/CSV_Injection; ASVS 5.0, V1.2.10). A cell
+# starting with ' and one of them (or a second ') gets one more, so reading drops exactly
+# one and every name reads back as written. Numbers (totals, game numbers) are ours, never
+# a player's text, and stay numbers.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\0")
+
+
+def csv_text(cell: str) -> str:
+    """A text cell as ``to_csv`` writes it: no formula for a spreadsheet."""
+    if cell.startswith(FORMULA_START) or (cell[:1] == "'" and cell[1:2] in
+                                          (*FORMULA_START, "'")):
+        return "'" + cell
+    return cell
+
+
+def csv_untext(cell: str) -> str:
+    """``csv_text`` undone: the cell as it was before it was written."""
+    if cell[:1] == "'" and cell[1:2] and cell[1:2] in (*FORMULA_START, "'"):
+        return cell[1:]
+    return cell
+
+
 def to_csv(games: list[GameResult]) -> str:
     """One row per player per game; ``breakdown`` is ``key=points;key=points``. Rows end
-    with CRLF (RFC 4180): the writer then quotes any field holding a CR or an LF, so a name
-    with a line break inside reads back as written."""
+    with CRLF (RFC 4180): the writer then quotes any field holding a comma, a quote, a CR
+    or an LF. A name or a breakdown that a spreadsheet would take for a formula is
+    written with a ' in front (``csv_text``), dropped again on import."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
@@ -460,42 +539,198 @@ def to_csv(games: list[GameResult]) -> str:
         for seat, p in enumerate(g.players, start=1):
             parts = ";".join(f"{k}={v}" for k, v in p.breakdown.items())
             winner = YES if p.name in g.winners else NO
-            writer.writerow((n, g.date, g.game, seat, p.name, p.total, winner, parts))
+            writer.writerow((n, g.date, g.game, seat, csv_text(p.name), p.total, winner,
+                             csv_text(parts)))
     return out.getvalue()
 
 
-def parse_json(text: str, source: str) -> list[GameResult]:
-    """The games of a JSON export; any error is a ``SourceError`` naming the record and
-    field (``games.3.players.1.total``)."""
+MAX_VALUE_CHARS = 1_000_000  # one game of a JSON export (or its format, its version)
+READ_CHARS = 1 << 16  # what a streamed import reads at a time
+
+
+class _KeyTwice(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict:
+    """A JSON object, a key given twice refused (``json`` keeps the last, silently)."""
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _KeyTwice(key)
+        out[key] = value
+    return out
+
+
+class _JsonStream:
+    """JSON values read one at a time from a text stream, within ``MAX_VALUE_CHARS`` each:
+    the buffer holds the value being read and what follows it, never the whole file."""
+
+    def __init__(self, stream: TextIO, source: str) -> None:
+        self.stream, self.source = stream, source
+        self.buf, self.pos, self.eof = "", 0, False
+        self.line = 1  # of self.buf[0]
+        self.decoder = json.JSONDecoder(object_pairs_hook=_no_key_twice, parse_int=_number)
+
+    def _more(self) -> bool:
+        if self.eof:
+            return False
+        chunk = self.stream.read(READ_CHARS)
+        if not chunk:
+            self.eof = True
+            return False
+        if self.pos:
+            self.line += self.buf.count("\n", 0, self.pos)
+            self.buf, self.pos = self.buf[self.pos:], 0
+        self.buf += chunk
+        return True
+
+    def error(self, message: str, at: int | None = None) -> SourceError:
+        line = self.line + self.buf.count("\n", 0, self.pos if at is None else at)
+        return SourceError(f"{self.source}:{line}: not valid JSON: {message}")
+
+    def peek(self) -> str:
+        """The next character that is not white space ("" at the end)."""
+        while True:
+            while self.pos < len(self.buf) and self.buf[self.pos] in " \t\r\n":
+                self.pos += 1
+            if self.pos < len(self.buf) or not self._more():
+                return self.buf[self.pos:self.pos + 1]
+
+    def expect(self, chars: str) -> str:
+        found = self.peek()
+        if not found or found not in chars:
+            raise self.error(f"expected {' or '.join(repr(c) for c in chars)}")
+        self.pos += 1
+        return found
+
+    def value(self, where: str) -> Any:
+        self.peek()
+        while True:
+            try:
+                value, end = self.decoder.raw_decode(self.buf, self.pos)
+            except _KeyTwice as exc:
+                raise SourceError(f"{self.source}: {where}: key {shown(exc.key)} is given "
+                                  "twice") from None
+            except json.JSONDecodeError as exc:
+                if len(self.buf) - self.pos > MAX_VALUE_CHARS:
+                    raise SourceError(f"{self.source}: {where}: more than "
+                                      f"{MAX_VALUE_CHARS:,} characters") from None
+                if self._more():
+                    continue
+                raise self.error(exc.msg, exc.pos) from None
+            except RecursionError:
+                raise SourceError(f"{self.source}: not valid JSON: nested too deeply") from None
+            if end == len(self.buf) and self._more():  # a number may go on in the next read
+                continue
+            self.pos = end
+            return value
+
+
+def iter_json(stream: TextIO, source: str) -> Iterator[GameResult]:
+    """The games of a JSON export as they are read, one game in memory at a time; any
+    error is a ``SourceError`` naming the record and field (``games.3.players.1.total``),
+    a key given twice included."""
+    reader = _JsonStream(stream, source)
+    seen: dict[str, Any] = {}
     try:
-        doc = json.loads(text, parse_int=_number)
-    except json.JSONDecodeError as exc:
-        raise SourceError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise SourceError(f"{source}: not valid JSON: nested too deeply") from None
-    try:
-        doc = _mapping(doc, "")
-        _keys(doc, "", {"format", "version", "games"}, strict=True)
-        if doc["format"] != JSON_FORMAT:
-            raise RuleError("format", f"expected {shown(JSON_FORMAT)}, got {shown(doc['format'])}",
-                            code="export_format",
-                            params={"expected": shown(JSON_FORMAT), "got": shown(doc["format"])})
-        if doc["version"] != JSON_VERSION:
-            raise RuleError("version", f"this companion reads version {JSON_VERSION}, "
-                                       f"got {shown(doc['version'])}",
-                            code="export_version",
-                            params={"version": JSON_VERSION, "got": shown(doc["version"])})
-        if not isinstance(doc["games"], list):
-            raise RuleError("games", "expected a list of games", code="games_list")
-        return [GameResult.from_dict(g, f"games.{i}") for i, g in enumerate(doc["games"])]
+        if reader.peek() != "{":
+            raise RuleError("", "expected an object", code="expected_object",
+                            params={"got": "something else"})
+        reader.expect("{")
+        if reader.peek() == "}":
+            reader.expect("}")
+        else:
+            while True:
+                key = reader.value("a key")
+                if not isinstance(key, str):
+                    raise reader.error("expected a key")
+                if key in seen:
+                    raise RuleError(key, f"key {shown(key)} is given twice",
+                                    code="given_twice", params={"name": shown(key)})
+                reader.expect(":")
+                if key == "games":
+                    seen[key] = None
+                    yield from _json_games(reader)
+                elif key in ("format", "version"):
+                    seen[key] = reader.value(key)
+                    _check_format(seen)
+                else:
+                    raise RuleError(key, "unknown key (allowed: format, games, version)",
+                                    code="unknown_key",
+                                    params={"allowed": "format, games, version"})
+                if reader.expect(",}") == "}":
+                    break
+        if reader.peek():
+            raise reader.error("extra data after the export")
+        for key in ("format", "games", "version"):
+            if key not in seen:
+                raise RuleError(key, "missing", code="missing")
     except RuleError as exc:
         raise SourceError(f"{source}: {exc}") from None
 
 
-def parse_csv(text: str, source: str) -> list[GameResult]:
-    """The games of a CSV export; any error is a ``SourceError`` naming the line and the
-    column (``FILE:LINE: total: …``)."""
-    reader = csv.reader(io.StringIO(text, newline=""))
+def _check_format(seen: dict[str, Any]) -> None:
+    if "format" in seen and seen["format"] != JSON_FORMAT:
+        raise RuleError("format", f"expected {shown(JSON_FORMAT)}, got {shown(seen['format'])}",
+                        code="export_format",
+                        params={"expected": shown(JSON_FORMAT), "got": shown(seen["format"])})
+    if "version" in seen and seen["version"] != JSON_VERSION:
+        raise RuleError("version", f"this companion reads version {JSON_VERSION}, "
+                                   f"got {shown(seen['version'])}",
+                        code="export_version",
+                        params={"version": JSON_VERSION, "got": shown(seen["version"])})
+
+
+def _json_games(reader: _JsonStream) -> Iterator[GameResult]:
+    if reader.peek() != "[":
+        raise RuleError("games", "expected a list of games", code="games_list")
+    reader.expect("[")
+    if reader.peek() == "]":
+        reader.expect("]")
+        return
+    i = 0
+    while True:
+        yield GameResult.from_dict(reader.value(f"games.{i}"), f"games.{i}")
+        i += 1
+        if reader.expect(",]") == "]":
+            return
+
+
+def parse_json(text: str, source: str) -> list[GameResult]:
+    """``iter_json`` of a text: every game of a JSON export."""
+    return list(iter_json(io.StringIO(text), source))
+
+
+class _Seen:
+    """Game numbers met so far, in bounded memory: a bitmap for the numbers an export
+    writes (1, 2, 3…), a set for any other."""
+
+    BITS = 1 << 24
+
+    def __init__(self) -> None:
+        self.bits = bytearray(self.BITS // 8)
+        self.others: set[str] = set()
+
+    def add(self, number: str) -> bool:
+        """Note ``number``; whether it was met before."""
+        text = number.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 8 and int(text) < self.BITS:
+            n = int(text)
+            was = self.bits[n >> 3] & (1 << (n & 7))
+            self.bits[n >> 3] |= 1 << (n & 7)
+            return bool(was)
+        was = text in self.others
+        self.others.add(text)
+        return was
+
+
+def iter_csv(stream: TextIO, source: str) -> Iterator[GameResult]:
+    """The games of a CSV export as they are read, one game in memory at a time; any
+    error is a ``SourceError`` naming the line and the column (``FILE:LINE: total: …``)."""
+    reader = csv.reader(stream)
     line = 1
 
     def fail(column: str, message: str, at: int | None = None) -> SourceError:
@@ -505,8 +740,7 @@ def parse_csv(text: str, source: str) -> list[GameResult]:
         header = next(reader, None)
         if header is None or tuple(c.strip() for c in header) != CSV_COLUMNS:
             raise fail("header", f"expected the columns {','.join(CSV_COLUMNS)}")
-        games: list[GameResult] = []
-        done: set[str] = set()  # game numbers read already
+        done = _Seen()  # game numbers read already
         rows: list[tuple[int, dict]] = []  # (line, row) of the game being read
         for raw in reader:
             line = reader.line_num
@@ -515,19 +749,24 @@ def parse_csv(text: str, source: str) -> list[GameResult]:
             if len(raw) != len(CSV_COLUMNS):
                 raise fail("row", f"{len(raw)} columns, expected {len(CSV_COLUMNS)}")
             row = dict(zip(CSV_COLUMNS, raw, strict=True))
+            row["player"], row["breakdown"] = csv_untext(row["player"]), \
+                csv_untext(row["breakdown"])
             if rows and row["game_no"] != rows[0][1]["game_no"]:
-                games.append(_csv_game(rows, fail))
-                done.add(rows[0][1]["game_no"])
+                yield _csv_game(rows, fail)
                 rows = []
-            if row["game_no"] in done:
-                raise fail("game_no", f"game {row['game_no']} again: the rows of a game must "
-                                      "follow each other")
+            if not rows and done.add(row["game_no"]):
+                raise fail("game_no", f"game {shown(row['game_no'])} again: the rows of a "
+                                      "game must follow each other")
             rows.append((line, row))
         if rows:
-            games.append(_csv_game(rows, fail))
-        return games
+            yield _csv_game(rows, fail)
     except csv.Error as exc:
-        raise fail("row", f"not valid CSV: {exc}") from None
+        raise fail("row", f"not valid CSV: {shown(str(exc))}") from None
+
+
+def parse_csv(text: str, source: str) -> list[GameResult]:
+    """``iter_csv`` of a text: every game of a CSV export."""
+    return list(iter_csv(io.StringIO(text, newline=""), source))
 
 
 def _csv_game(rows: list[tuple[int, dict]], fail: Callable[..., SourceError]) -> GameResult:
@@ -594,3 +833,43 @@ def parse(text: str, source: str) -> list[GameResult]:
     if suffix == ".json" or (suffix != ".csv" and text.lstrip().startswith("{")):
         return parse_json(text, source)
     return parse_csv(text, source)
+
+
+def iter_export(stream: TextIO, source: str) -> Iterator[GameResult]:
+    """``parse`` streamed: the games of an export as they are read (a text stream opened
+    with ``newline=""``, as the csv module asks)."""
+    suffix = Path(source).suffix.lower()
+    if suffix not in (".json", ".csv"):
+        head = stream.read(READ_CHARS)
+        kind = ".json" if head.lstrip().startswith("{") else ".csv"
+        stream = _Prefixed(head, stream)
+    else:
+        kind = suffix
+    return iter_json(stream, source) if kind == ".json" else iter_csv(stream, source)
+
+
+class _Prefixed(io.TextIOBase):
+    """``stream`` with ``head`` (read from it already) put back in front."""
+
+    def __init__(self, head: str, stream: TextIO) -> None:
+        self.head, self.stream = head, stream
+
+    def read(self, size: int | None = -1) -> str:
+        if self.head:
+            out = self.head if size is None or size < 0 else self.head[:size]
+            self.head = self.head[len(out):]
+            return out
+        return self.stream.read(size)
+
+    def readline(self, size: int | None = -1) -> str:
+        if self.head:
+            cut = self.head.find("\n") + 1 or len(self.head)
+            out, self.head = self.head[:cut], self.head[cut:]
+            return out
+        return self.stream.readline(size)
+
+    def __next__(self) -> str:
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line

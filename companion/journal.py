@@ -55,6 +55,9 @@ from pathlib import Path
 from typing import Any, Self
 
 from companion import realtime
+from companion.regularfile import open_regular, read_regular
+from companion.safetext import shown
+from companion.seal import SEAL_SUFFIX, SealError, SealFile
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +69,17 @@ JOURNAL_VERSION = 3
 SYNC_EVERY = 8  # writes between two fsyncs of the -ack count
 CHECKPOINT_EVERY = 64  # writes between two checkpoints of the -wal (Checkpointer's thread)
 ACK_SUFFIX = "-ack"
+ACK_MAX_BYTES = 128  # its one record: the journal's id and its write count (48 bytes)
+# More acknowledged writes missing than this is no damaged -wal (SQLite checkpoints it every
+# 1,000 pages, each write at least one) but a forged or garbled count: said, not believed.
+MAX_LOST = 100_000
+
+
+def _ack_count(word: bytes) -> int | None:
+    """The write count of an -ack record: 1 to 12 ASCII digits, else None."""
+    if not 1 <= len(word) <= 12 or not all(0x30 <= b <= 0x39 for b in word):
+        return None
+    return int(word)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -169,8 +183,23 @@ def storage_error(exc: BaseException, path: Path, *, saving: bool = True) -> Sto
     cause = cause_of(exc)
     if cause in ("cannot_open", "io") and path.exists() and not os.access(path, os.W_OK):
         cause = "read_only"
+    elif cause == "io" and _no_room(path):  # SQLite's word for a -shm it can't grow
+        cause, exc = "disk_full", OSError(errno.ENOSPC, "no space left on the device")
     detail = f"{path.name}: {getattr(exc, 'strerror', None) or exc}"
     return StorageError(cause, detail, saving=saving)
+
+
+ROOM_TO_OPEN = 128 * 1024  # bytes: a -shm (32 kB), -wal pages, with room to spare
+
+
+def _no_room(path: Path) -> bool:
+    """Whether the file system of ``path`` has less free space than opening a WAL database
+    takes: SQLite then says "disk I/O error" (growing its -shm), which is a full disk."""
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < ROOM_TO_OPEN
 
 
 class Unusable(Exception):
@@ -502,6 +531,7 @@ class Journal:
         self._unsynced = 0
         self._ack_fd: int | None = None
         self._ack_syncer = Syncer(f"{self.ack_path.name} fsync")
+        self._seal = SealFile(Path(f"{self.path}{SEAL_SUFFIX}"))  # sealed secrets' pads
         self._checkpointer = Checkpointer(f"{self.path.name} checkpoint")
         self._uncheckpointed = 0  # writes since the last checkpoint was asked for
         self._created = False  # this open started the database from nothing
@@ -543,6 +573,10 @@ class Journal:
             self.notice = notice
         self._id, self._commits = journal_id, commits
         self._check_ack()
+        try:  # pads no kept secret refers to (a cut between an undo's commit and its shred)
+            self._seal.scrub(p for (p,) in conn.execute("SELECT payload FROM private"))
+        except (OSError, sqlite3.Error) as exc:
+            log.warning("%s: not scrubbed (%s)", self._seal.path, exc)
         failure = writable(conn, self.path)
         if failure is not None:
             self._failed(failure)
@@ -580,14 +614,17 @@ class Journal:
         """Compare the database's write count with the one kept in ``-ack``: fewer in the
         database means acknowledged writes were lost (a damaged -wal)."""
         try:
-            with open(self.ack_path, "rb") as f:
-                words = f.read(128).split()
+            words = read_regular(self.ack_path, ACK_MAX_BYTES).split()
             same = len(words) >= 2 and words[0].decode() == self._id
             # A database started from nothing beside a count of another one: everything it
             # held was in a -wal that is gone (a replaced file keeps its own id: ignored).
             if len(words) >= 2 and (same or self._created):
-                acked = int(words[1])
-                if acked > self._commits:
+                acked = _ack_count(words[1])
+                if acked is None or acked - self._commits > MAX_LOST:
+                    log.warning("%s: a write count this journal can't have written (%s): "
+                                "not checked", self.ack_path, shown(words[1].decode("ascii",
+                                                                                    "replace")))
+                elif acked > self._commits:
                     self.lost = acked - self._commits
                     self.notice = (
                         f"{self.path}: {self.lost} saved action(s) are missing (the file or "
@@ -609,8 +646,7 @@ class Journal:
         the syncer's thread. A failure here only weakens the loss check: logged."""
         try:
             if self._ack_fd is None:
-                self._ack_fd = os.open(self.ack_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
-                                       0o600)
+                self._ack_fd = open_regular(self.ack_path, os.O_RDWR | os.O_CREAT, 0o600)
             record = f"{self._id} {self._commits}\n".encode().ljust(48)
             os.pwrite(self._ack_fd, record, 0)
             self._unsynced += 1
@@ -644,6 +680,7 @@ class Journal:
                     pass
                 os.close(self._ack_fd)
                 self._ack_fd = None
+            self._seal.close()
 
     def __enter__(self) -> Self:
         return self
@@ -734,6 +771,7 @@ class Journal:
             row = (game_id, seq, public, _now())
             statements = [("INSERT INTO actions VALUES (?, ?, ?, ?)", row)]
             if secret is not None:
+                secret = self._sealed(secret)  # never in clear in the database or its -wal
                 statements.append(("INSERT INTO private VALUES (?, ?, ?)", (game_id, seq, secret)))
             self._write(statements)
             return seq
@@ -745,14 +783,15 @@ class Journal:
         with self._lock:
             self._open_game(game_id)
             rows = self._read(
-                "SELECT a.seq, a.action, p.seq IS NOT NULL FROM actions a LEFT JOIN private p"
+                "SELECT a.seq, a.action, p.payload FROM actions a LEFT JOIN private p"
                 " ON p.game_id = a.game_id AND p.seq = a.seq"
                 " WHERE a.game_id = ? ORDER BY a.seq DESC LIMIT 1",
                 (game_id,),
             )
             if not rows:
                 return None
-            seq, action, had_private = rows[0]
+            seq, action, payload = rows[0]
+            had_private = payload is not None
             self._write(
                 [
                     ("DELETE FROM private WHERE game_id = ? AND seq = ?", (game_id, seq)),
@@ -761,8 +800,36 @@ class Journal:
                 sync=bool(had_private),
             )
             if had_private:
+                self._shred(payload)  # its pad zeroed: what the -wal holds says nothing
                 self._empty_wal()
             return json.loads(action)
+
+    def _sealed(self, secret: str) -> str:
+        """``secret`` as the database keeps it (``seal``); raises StorageError."""
+        try:
+            return self._seal.seal(secret.encode("utf-8"))
+        except SealError as exc:
+            raise self._failed_seal(exc) from None
+
+    def _failed_seal(self, exc: SealError) -> StorageError:
+        failure = storage_error(exc, self._seal.path)
+        self._failed(failure)
+        return failure
+
+    def _shred(self, payload: str) -> None:
+        try:
+            self._seal.shred(payload)
+        except SealError as exc:  # zeroed at the next opening (scrub), said now
+            log.error("journal %s: an undone secret's pad could not be zeroed yet (%s)",
+                      self.path, exc)
+
+    def _unsealed(self, payload: str) -> dict | None:
+        """A kept secret read back; None (said in the log) when its pad is gone."""
+        try:
+            return json.loads(self._seal.unseal(payload))
+        except (SealError, ValueError) as exc:
+            log.error("journal %s: a sealed secret can't be read back (%s)", self.path, exc)
+            return None
 
     def _empty_wal(self) -> None:
         """Copy the -wal into the database and truncate it to nothing: older page images
@@ -803,7 +870,7 @@ class Journal:
                 " WHERE a.game_id = ? ORDER BY a.seq",
                 (game_id,),
             )
-        return ((json.loads(a), None if p is None else json.loads(p)) for a, p in rows)
+        return ((json.loads(a), None if p is None else self._unsealed(p)) for a, p in rows)
 
     def finish(self, game_id: int, result: dict) -> None:
         """Close a game with its result; it then stays as history, unchangeable."""

@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import stat
 import tempfile
 from dataclasses import replace
 from datetime import datetime
@@ -33,6 +32,7 @@ from pathlib import Path
 
 from companion.engine import kd_campaign as kc
 from companion.engine.errors import RuleError
+from companion.regularfile import NotRegular, TooBig, read_regular
 
 log = logging.getLogger(__name__)
 
@@ -96,10 +96,8 @@ def peek(directory: str | Path) -> kc.Campaign | None:
     King's Dilemma screens deal with it through ``LedgerFile``). Nothing is moved aside."""
     path = Path(directory).expanduser() / LEDGER_FILE
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_LEDGER_BYTES:
-            raise ValueError(f"not a regular file of at most {MAX_LEDGER_BYTES:,} bytes")
-        return kc.Campaign.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        raw = read_regular(path, MAX_LEDGER_BYTES)  # a FIFO, /dev/zero: refused, not read
+        return kc.Campaign.from_dict(json.loads(raw.decode("utf-8")))
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RuleError,
@@ -121,18 +119,12 @@ class LedgerFile:
         none is saved yet or the saved one is damaged (moved aside, ``notice``); a ledger
         that can't be read now raises ``LedgerUnreadable`` and stays where it is."""
         try:
-            info = self.path.stat()
+            text = read_regular(self.path, MAX_LEDGER_BYTES).decode("utf-8")
         except FileNotFoundError:
             return kc.new_campaign(self.settings)
-        except OSError as exc:
-            raise self._unreadable(exc) from exc
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_LEDGER_BYTES:
+        except (NotRegular, TooBig):
             # a pipe would block the kiosk, a huge file exhaust it: neither is a ledger
             return self._unusable(f"not a regular file of at most {MAX_LEDGER_BYTES:,} bytes")
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return kc.new_campaign(self.settings)
         except UnicodeDecodeError as exc:
             return self._unusable(str(exc))
         except OSError as exc:

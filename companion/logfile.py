@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+from companion.regularfile import open_regular
+
 
 class KioskLogFile(logging.Handler):
     """Appends records to ``path`` (created 0600); never raises, never blocks the kiosk on
@@ -32,8 +34,8 @@ class KioskLogFile(logging.Handler):
         if self.fd is not None:
             return True
         try:
-            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC,
-                              0o600)
+            # a regular file only: a FIFO there would block the kiosk's start for good
+            self.fd = open_regular(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         except OSError as exc:
             self._failed(exc)
             return False

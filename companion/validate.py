@@ -4,6 +4,7 @@ dotted field, which the caller turns into ``FILE:LINE: field: message``."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -12,6 +13,67 @@ from companion.safetext import shown
 from companion.yamlsrc import Document, OutOfRange, SourceErrors
 
 T = TypeVar("T")
+
+# The longest player name, in characters (after NFC): the one bound every screen, the
+# report and the BG Stats QR code are drawn and tested at. A seat plate shows about 12.
+NAME_MAX = 24
+# Unicode categories no name may hold: controls (NUL, ESC, BEL…), surrogates (a lone
+# "\ud800" can't even be written as UTF-8), private use, unassigned, format characters
+# (bidirectional overrides) and line or paragraph separators. A joiner (U+200C, U+200D)
+# is kept: emoji sequences and some scripts need it.
+_NOT_IN_NAMES = {"Cc", "Cs", "Co", "Cn", "Cf", "Zl", "Zp"}
+_JOINERS = "\u200c\u200d"
+
+
+def check_player_name(value: Any, path: str) -> str:
+    """A player's name, the one check of every name read (configuration seats, table
+    files, imports, games recorded): text with something in it, no control or format
+    character, at most ``NAME_MAX`` characters once NFC-normalised; returned normalised
+    and stripped, so "é" typed as one character or as e + ◌́ is the same player."""
+    if not isinstance(value, str) or not value.strip():
+        raise RuleError(path, f"expected a player name, got {describe(value)}",
+                        code="player_name", params={"got": describe(value)})
+    for ch in value:
+        if ch not in _JOINERS and unicodedata.category(ch) in _NOT_IN_NAMES:
+            raise RuleError(path, f"{shown(value)} holds a control character",
+                            code="control_character", params={"value": shown(value)})
+    name = unicodedata.normalize("NFC", value).strip()
+    if len(name) > NAME_MAX:
+        raise RuleError(path, f"{shown(name)} is longer than {NAME_MAX} characters",
+                        code="name_too_long", params={"value": shown(name), "max": NAME_MAX})
+    return name
+
+
+def ascii_whole(text: str, max_digits: int) -> int | None:
+    """The value of ``text`` if it is 1 to ``max_digits`` ASCII digits (spaces around
+    allowed), else None: the one way an amount or a count typed as text is read. Not
+    ``str.isdigit`` then ``int``: those take "²", "١" or "１", and ``int`` of 5,000
+    digits raises; the length is bounded before any conversion."""
+    text = text.strip()
+    if not 1 <= len(text) <= max_digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
+NUMBER_DIGITS = 9  # a count typed on the command line (games, seats): under a billion
+
+
+def count_argument(text: str) -> int:
+    """A whole number ≥ 1 given on the command line (``export --last``, ``run --seats``):
+    ASCII digits only, bounded before conversion; a refusal quotes the text short (an
+    ``argparse`` type: its error is "argument --last: expected …", exit 2)."""
+    import argparse
+
+    value = ascii_whole(text, NUMBER_DIGITS)
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {shown(text)}")
+    return value
+
+
+def same_name(value: Any) -> Any:
+    """``value`` as ``check_player_name`` keeps names (NFC), to compare with one: a key
+    or a reference to a player written in another normal form is the same player."""
+    return unicodedata.normalize("NFC", value).strip() if isinstance(value, str) else value
 
 
 class Mistakes:
@@ -117,10 +179,8 @@ def players(value: Any, path: str, low: int, high: int) -> list[str]:
                         code="player_names_got", params={"got": describe(value)})
     names: list[str] = []
     seated: set[str] = set()
-    for i, name in enumerate(value):
-        if not isinstance(name, str) or not name.strip():
-            raise RuleError(join(path, i), f"expected a player name, got {describe(name)}",
-                            code="player_name", params={"got": describe(name)})
+    for i, written in enumerate(value):
+        name = check_player_name(written, join(path, i))
         if name in seated:
             raise RuleError(join(path, i), f"{name} is seated twice",
                             code="name_seated_twice", params={"player": name})
@@ -134,17 +194,25 @@ def players(value: Any, path: str, low: int, high: int) -> list[str]:
 
 
 def per_player(value: Any, path: str, names: list[str]) -> dict[str, Any]:
-    """An optional block keyed by player: a name not in ``players`` is an error."""
+    """An optional block keyed by player (keys as ``players`` keeps names, NFC): a name
+    not in ``players`` is an error."""
     block = mapping(value, path)
-    for key in block:
-        if key not in names:
-            raise RuleError(join(path, key), f"{key} is not one of the players ({', '.join(names)})",
+    out = {}
+    for key, item in block.items():
+        if same_name(key) in out:
+            raise RuleError(join(path, key), f"{shown(key)} is given twice",
+                            code="given_twice", params={"name": shown(key)})
+        if same_name(key) not in names:
+            raise RuleError(join(path, key), f"{shown(key)} is not one of the players "
+                            f"({', '.join(names)})",
                             code="not_one_of_players",
-                            params={"player": key, "names": ", ".join(names)})
-    return block
+                            params={"player": shown(key), "names": ", ".join(names)})
+        out[same_name(key)] = item
+    return out
 
 
 def player_name(value: Any, path: str, names: list[str]) -> str:
+    value = same_name(value)
     if value not in names:
         raise RuleError(path, f"{describe(value)} is not one of the players ({', '.join(names)})",
                         code="not_one_of_players",

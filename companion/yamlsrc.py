@@ -18,15 +18,18 @@ traceback, and so that no file can exhaust the machine:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
+from companion import regularfile
 from companion.safetext import escaped, shown
+
+T = TypeVar("T")
 
 MAX_BYTES = 1_000_000  # table, configuration and data files are a few kB
 MAX_DEPTH = 64  # lists and mappings inside each other
@@ -156,35 +159,20 @@ def read_bounded(path: str | Path, what: str, limit: int = MAX_BYTES) -> bytes:
     p = Path(path)
     name = escaped(str(p))
     try:
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        return regularfile.read_regular(p, limit)
     except FileNotFoundError:
         raise SourceError(f"{name}: no such file") from None
     except ValueError:  # a NUL byte in the name
         raise SourceError(f"{shown(str(p))}: not a usable file name") from None
+    except regularfile.NotRegular as exc:
+        raise SourceError(f"{name}: cannot read: {exc.strerror}, expected {what}") from None
+    except regularfile.TooBig as exc:
+        if exc.size is None:  # grew while read
+            raise SourceError(f"{name}: more than the {_size(limit)} {what} may have") from None
+        raise SourceError(f"{name}: {exc.size:,} bytes, more than the {_size(limit)} "
+                          f"{what} may have") from None
     except OSError as exc:
         raise SourceError(f"{name}: cannot read: {exc.strerror}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise SourceError(f"{name}: cannot read: {kind}, expected {what}")
-        if info.st_size > limit:
-            raise SourceError(f"{name}: {info.st_size:,} bytes, more than the {_size(limit)} "
-                              f"{what} may have")
-        chunks, total = [], 0
-        while total <= limit:  # a file growing while read is cut off too
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            raise SourceError(f"{name}: more than the {_size(limit)} {what} may have")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise SourceError(f"{name}: cannot read: {exc.strerror}") from None
-    finally:
-        os.close(fd)
 
 
 def load(path: str | Path, what: str = "a YAML file") -> Document:
@@ -203,17 +191,16 @@ def _decoded(raw: bytes, path: str | Path) -> Document:
 
 def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
     """The data of a file shipped with the package (catalogs), read as ``read_bounded``
-    reads: from its JSON copy when there is one, else one pass of the fastest YAML loader
-    present (``yamlparse``), no line index, since a shipped file is known good. Should it not be (edited by hand), it
-    is read again through ``load`` for a message naming its file and line.
+    reads: from its parsed copy when there is a valid one (``_through_copy``), else one
+    pass of the fastest YAML loader present (``yamlparse``), no line index, since a
+    shipped file is known good. Should it not be (edited by hand), it is read again
+    through ``load`` for a message naming its file and line.
 
-    The data is also kept as JSON in ``cache_dir`` (default: ``shipped_cache_dir()``) as
-    ``parsed-NAME-SIZE-CRC32.json`` (an older version's file removed), and read from
-    there at the next start: libyaml parses fast, but PyYAML then builds every value in
-    Python (about 4 ms for a catalog, before the kiosk's first frame); ``json`` builds
-    them in C (0.1 ms). Data JSON can't
-    hold as it is (dates, keys that are not text) is not kept; a cache that can't be
-    written or read is only a slower start."""
+    The data is kept as JSON in ``cache_dir`` (default: ``shipped_cache_dir()``) and read
+    from there at the next start: libyaml parses fast, but PyYAML then builds every value
+    in Python (about 4 ms for a catalog, before the kiosk's first frame); ``json`` builds
+    them in C (0.1 ms). Data JSON can't hold as it is (dates, keys that are not text) is
+    not kept; a cache that can't be written or read is only a slower start."""
     try:
         raw = read_bounded(path, "a shipped file")
     except SourceError:
@@ -229,28 +216,96 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
         return load(path).data
 
 
+_MISSING = object()
+COPY_FORMAT = 2  # the layout of a kept copy (header line, then the data): a new one re-parses
+_SEAL_TAG = b"companion parsed copy\0"
+
+
+def copy_bound(raw: bytes) -> int:
+    """The most bytes a kept copy of the file ``raw`` may have: a copy is written only
+    within it and read only within it, so a copy grown (or replaced by ``/dev/zero``) is
+    refused by its size, not read."""
+    return 64_000 + 12 * len(raw)
+
+
+def _seal(source_sha256: str, stamp: str, payload: bytes) -> str:
+    """The copy's seal: SHA-256 over its source's SHA-256, the parser's stamp and the
+    exact bytes of its data. A copy whose data was edited, cut short, or made for other
+    bytes or by other code fails it."""
+    import hashlib
+
+    h = hashlib.sha256(_SEAL_TAG)
+    h.update(f"{COPY_FORMAT}\0{source_sha256}\0{stamp}\0".encode("ascii"))
+    h.update(payload)
+    return h.hexdigest()
+
+
+def _kept_copy(kept: Path, raw: bytes, source_sha256: str) -> Any:
+    """The data of the copy ``kept`` if it is a valid copy of the file whose bytes are
+    ``raw``; any check that fails is a ``ValueError`` (the caller discards the copy). A copy is read like any file here: a regular file only, within ``copy_bound``."""
+    import hmac
+    import json
+
+    try:
+        text = read_bounded(kept, "a parsed copy", copy_bound(raw))
+    except SourceError as exc:
+        raise ValueError(str(exc)) from None
+    head, newline, payload = text.partition(b"\n")
+    header = json.loads(head)
+    if not newline or not isinstance(header, dict):
+        raise ValueError("no header")
+    if (header.get("format") != COPY_FORMAT or header.get("parser") != parser_stamp()
+            or not hmac.compare_digest(str(header.get("source_sha256")), source_sha256)
+            or not hmac.compare_digest(str(header.get("seal")),
+                                       _seal(source_sha256, parser_stamp(), payload))):
+        raise ValueError("made for other bytes, by other code, or edited")
+    return json.loads(payload)
+
+
 def _through_copy(raw: bytes, where: Path, prefix: str, parse: Callable[[], Any],
                   pack: Callable[[Any], Any] = lambda data: data,
-                  unpack: Callable[[Any], Any] = lambda copy: copy) -> Any:
-    """``parse()``'s result for the file whose bytes are ``raw``, read back from its JSON
-    copy ``where/PREFIX-SIZE-CRC32-PARSER.json`` when there is one; otherwise parsed, and
-    kept there (``pack`` gives what is kept, ``unpack`` turns it back) if JSON gives it
-    back exactly. A copy that can't be written or read is only a slower start."""
-    import json
-    import zlib
+                  unpack: Callable[[Any], Any] = lambda copy: copy,
+                  check: Callable[[Any], Any] = lambda result: result) -> Any:
+    """``check(parse())`` for the file whose bytes are ``raw``, read from its kept copy
+    ``where/PREFIX-SIZE-SHA256-PARSER.json`` when there is a valid one; otherwise parsed,
+    checked, and kept there (``pack`` gives what is kept, ``unpack`` turns it back) if
+    JSON gives it back exactly.
 
-    kept = where / f"{prefix}-{len(raw)}-{zlib.crc32(raw):08x}-{parser_stamp()}.json"
+    A copy is an optimisation only, never an authority: it is used only when it was made
+    from these very bytes (the source's SHA-256 is inside it and compared) by this
+    parsing code, its seal matches its data (so no edit, truncation or stale copy is
+    used), and its result passes ``check`` as the source's must. A copy that fails any of
+    these is removed and the file parsed afresh: it can neither refuse a valid file, nor
+    crash the caller, nor have its values blamed on the file. A copy that can't be
+    written or read is only a slower start."""
+    import hashlib
+    import json
+
+    source_sha256 = hashlib.sha256(raw).hexdigest()
+    kept = where / f"{prefix}-{len(raw)}-{source_sha256[:16]}-{parser_stamp()}.json"
     try:
-        return unpack(json.loads(kept.read_bytes()))
-    except (OSError, ValueError, TypeError, KeyError):
-        pass
-    result = parse()
-    copy = pack(result)
+        copy = _kept_copy(kept, raw, source_sha256)
+    except (OSError, ValueError, RecursionError):
+        copy = _MISSING
+    if copy is not _MISSING:
+        with contextlib.suppress(Exception):  # a copy that fails its check is not used
+            return check(unpack(copy))
+    with contextlib.suppress(OSError):
+        kept.unlink(missing_ok=True)  # whatever it is (a FIFO, a link, a forged copy)
+    parsed = parse()
+    result = check(parsed)  # a file that fails its check is not kept
+    copy = pack(parsed)
     if _plain(copy):
         try:
-            where.mkdir(mode=0o700, parents=True, exist_ok=True)
-            _keep(kept, json.dumps(copy, ensure_ascii=False), f"{prefix}-*.json")
-        except (OSError, ValueError):
+            payload = json.dumps(copy, ensure_ascii=False).encode("utf-8")  # "\ud800": no
+            header = json.dumps({"format": COPY_FORMAT, "source_sha256": source_sha256,
+                                 "parser": parser_stamp(),
+                                 "seal": _seal(source_sha256, parser_stamp(), payload)})
+            text = header.encode("ascii") + b"\n" + payload
+            if len(text) <= copy_bound(raw):
+                where.mkdir(mode=0o700, parents=True, exist_ok=True)
+                _keep(kept, text, f"{prefix}-*.json")
+        except (OSError, ValueError, RecursionError):
             pass
     return result
 
@@ -274,14 +329,16 @@ def parser_stamp() -> str:
     return f"{zlib.crc32(' '.join(seen).encode('ascii')):08x}"
 
 
-def _keep(kept: Path, text: str, versions: str) -> None:
-    """Write ``text`` to ``kept`` whole or not at all (0600), and remove the other files
+def _keep(kept: Path, data: bytes, versions: str) -> None:
+    """Write ``data`` to ``kept`` whole or not at all (0600), and remove the other files
     of its directory matching ``versions`` (older versions' copies). Raises ``OSError``."""
     part = kept.with_name(f"{kept.name}.{os.getpid()}.part")
+    part.unlink(missing_ok=True)  # whatever a crash (or anyone) left there
     try:
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(part, kept)  # whole or not at all, whoever else writes it
     finally:
         part.unlink(missing_ok=True)
@@ -300,20 +357,30 @@ def _plain(data: Any) -> bool:
 
 
 def load_kept(path: str | Path, what: str, kept_in: Path | None) -> Document:
-    """``load``, its result also kept as JSON in the existing directory ``kept_in`` (as
-    ``document-NAME-SIZE-CRC32.json``, one file per name: its last version) and read from
-    there when the file's bytes are the same: the kiosk's configuration, read at every start,
-    without importing PyYAML (about 20 ms of start-up). The bounds, the decoding and the
-    line index are those of ``load``; a document JSON can't hold exactly is not kept, and
-    a copy that can't be written or read is only a slower start."""
+    """``load``, its result also kept as JSON in the existing directory ``kept_in``
+    (``load_checked`` without a check)."""
+    return load_checked(path, what, kept_in, lambda doc: doc)
+
+
+def load_checked(path: str | Path, what: str, kept_in: Path | None,
+                 check: Callable[[Document], T]) -> T:
+    """``check(load(path, what))``, the document also kept as JSON in the existing
+    directory ``kept_in`` (``document-NAME-….json``, one file per name: its last version)
+    and read from there when the file's bytes are the same: the kiosk's configuration,
+    read at every start, without importing PyYAML (about 20 ms of start-up). The bounds,
+    the decoding and the line index are those of ``load``; a kept copy is used only as
+    ``_through_copy`` says, its document passing ``check`` as the file's must (else the
+    file is parsed and checked afresh, so a mistake is always the file's own)."""
     if kept_in is None or not kept_in.is_dir():
-        return load(path, what)
+        return check(load(path, what))
     raw = read_bounded(path, what)
     name = escaped(str(path))
     return _through_copy(
         raw, kept_in, f"document-{Path(path).stem}", lambda: _decoded(raw, path),
         pack=lambda doc: {"data": doc.data, "lines": doc.lines},
-        unpack=lambda copy: Document(path=name, data=copy["data"], lines=dict(copy["lines"])))
+        unpack=lambda copy: Document(path=name, data=copy["data"],
+                                     lines={str(k): int(v) for k, v in copy["lines"].items()}),
+        check=check)
 
 
 _kept_in: Path | None = None  # set by keep_shipped_in

@@ -121,7 +121,7 @@ def test_defaults_for_optional_blocks(tmp_path, monkeypatch):
             "  long_press_ms: [600]",
             ":11: hardware.long_press_ms: expected a whole number",
         ),
-        ("  - {name: Ana,", "  - {name: 12,", ":3: seats.0.name: expected text, got 12"),
+        ("  - {name: Ana,", "  - {name: 12,", ":3: seats.0.name: expected a player name, got 12"),
         ("data_dir: state", "data_dir: [state]", ":17: data_dir: expected text, got a list"),
         # unknown colour / position / backend / language / rotation / fullscreen
         (

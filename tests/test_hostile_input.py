@@ -155,7 +155,9 @@ def test_terminal_escapes_in_names_escaped_in_messages(tmp_path, command):
     assert "\\x1b[2J" in err and "\\u202e" in err
 
 
-def test_terminal_escapes_in_names_escaped_in_plain_tables(tmp_path):
+def test_terminal_escapes_in_names_are_refused_and_shown_escaped(tmp_path):
+    """A name is checked once for every file (``validate.check_player_name``): one with a
+    control character is refused, the message showing it escaped."""
     name = "Ana\x1b[31m\x9b2J"
     table = (Path(__file__).parent / "data" / "spec" / "score-koryo.yaml").read_text()
     doc = yamlsrc.parse(table).data
@@ -164,12 +166,9 @@ def test_terminal_escapes_in_names_escaped_in_plain_tables(tmp_path):
     # names go in quoted so the escapes are YAML's
     path.write_text(table.replace(first, '"' + name.replace("\x1b", "\\e")
                                   .replace("\x9b", "\\x9b") + '"'), encoding="utf-8")
-    code, out, err = run_cli(["score", str(path)])
-    assert code == 0, err
-    assert "\x1b" not in out and "\x9b" not in out
-    assert "Ana\\x1b[31m\\x9b2J" in out
-    code, out, err = run_cli(["score", str(path), "--json"])
-    assert json.loads(out)["players"][0]["name"] == name  # JSON carries it exactly
+    err = assert_refused(*run_cli(["score", str(path)]), path)
+    assert "\x1b" not in err and "\x9b" not in err
+    assert "Ana\\x1b[31m\\x9b2J" in err and "players.0" in err
 
 
 def test_shown_is_short_for_anything():
@@ -196,9 +195,13 @@ def test_check_config_refuses_what_run_would_die_on(tmp_path, config):
 
 def test_import_of_a_deep_json_or_huge_numbers_exit_2(tmp_path):
     deep = tmp_path / "deep.json"
-    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    deep.write_text('{"format": "companion-history", "version": 1, "games": ['
+                    + "[" * 100_000 + "]" * 100_000 + "]}", encoding="utf-8")
     err = assert_refused(*run_cli(["import", str(deep), "--db", str(tmp_path / "h.db")]), deep)
     assert "nested too deeply" in err
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    err = assert_refused(*run_cli(["import", str(deep), "--db", str(tmp_path / "h.db")]), deep)
+    assert "expected an object" in err
     game = {"date": "2024-05-01", "game": "koryo", "winners": ["Ana"],
             "players": [{"name": "Ana", "total": 1, "breakdown": {}}]}
     for total in ("9" * 5000, "-" + "9" * 5000, "99999999999999999999"):

@@ -101,10 +101,35 @@ def test_a_replayed_sequence_number_gives_one_press(link):
     connect(pad, host)
     frame = padproto.encode(2, padproto.SHORT, "a,7")
     os.write(pad.master, frame * 3)
-    os.write(pad.master, padproto.encode(1, padproto.SHORT, "c,6"))  # older still: replay
     os.write(pad.master, padproto.encode(1, padproto.SHORT, "c,8"))
-    assert host.next_events(2) == [ButtonEvent(2, "a"), ButtonEvent(1, "c")]
+    os.write(pad.master, frame)  # a repeat after a newer press: a replay still
+    os.write(pad.master, padproto.encode(1, padproto.SHORT, "c,9"))
+    assert host.next_events(3) == [ButtonEvent(2, "a"), ButtonEvent(1, "c"), ButtonEvent(1, "c")]
     assert host.backend.stats["replayed"] == 3 and host.backend.stats["lost_events"] == 0
+    host.assert_quiet()
+    host.backend.close()
+    pad.unplug()
+
+
+@pytest.mark.parametrize("ahead", [50, 4_999])
+def test_one_frame_numbered_ahead_never_silences_the_genuine_presses_after_it(link, ahead):
+    """A single valid frame numbered ``next + ahead``: the genuine presses numbered from
+    ``next`` on, each acknowledged by the pad, are all delivered (the count resyncs), and
+    only a repeat of a frame already seen is dropped."""
+    pad = PtyPad(link)
+    host = Host(link)
+    connect(pad, host)
+    os.write(pad.master, padproto.encode(0, padproto.SHORT, "a,0"))
+    os.write(pad.master, padproto.encode(0, padproto.SHORT, f"b,{1 + ahead}"))  # the jump
+    genuine = 60
+    for seq in range(1, 1 + genuine):
+        os.write(pad.master, padproto.encode(1, padproto.SHORT, f"c,{seq}"))
+    os.write(pad.master, padproto.encode(1, padproto.SHORT, f"c,{genuine}"))  # a replay
+    os.write(pad.master, padproto.encode(2, padproto.LONG, f"a,{genuine + 1}"))
+    got = host.next_events(2 + genuine + 1)
+    assert got == [ButtonEvent(0, "a"), ButtonEvent(0, "b"),
+                   *[ButtonEvent(1, "c")] * genuine, ButtonEvent(2, "a", Press.LONG)]
+    assert host.backend.stats["replayed"] == 1 and host.backend.stats["resyncs"] == 1
     host.assert_quiet()
     host.backend.close()
     pad.unplug()

@@ -17,7 +17,7 @@ from companion.i18n import LANGUAGES, Catalog, load_catalog, placeholders
 # Placeholder names that hold a number. Every placeholder of the catalogs is in one of the
 # two sets, so a new one must be classified here (and, if a count, its words agree).
 COUNTS = {
-    "count", "n", "total", "excess", "counted", "limit", "low", "high", "power", "aye", "nay",
+    "count", "n", "max", "total", "excess", "counted", "limit", "low", "high", "power", "aye", "nay",
     "most", "least", "dealt", "games", "wins", "rows", "left", "deck", "rounds", "coins",
     "supply", "held", "hand", "deal", "bank", "tokens", "players", "seats", "played", "nights",
     "has", "box", "tomes", "relics",

@@ -14,6 +14,8 @@ from pathlib import Path
 from companion import history
 from companion.engine.errors import counted
 from companion.journal import JournalError
+from companion.safetext import shown, terminal_safe
+from companion.validate import NUMBER_DIGITS, ascii_whole
 
 
 def _bgstats_links(games: list[history.GameResult]) -> str:
@@ -36,7 +38,7 @@ FORMATS: dict[str, Callable[[list[history.GameResult]], str]] = {
     "bgstats": _bgstats_links,
     "bgstats-json": _bgstats_json,
 }
-_RANGE = re.compile(r"\s*([0-9]+)?\s*(-)?\s*([0-9]+)?\s*")
+_RANGE = re.compile(r"\s*([0-9]+)?\s*(-)?\s*([0-9]+)?\s*", re.ASCII)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -49,7 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     which.add_argument("--games", metavar="RANGE",
                        help="only these games, numbered from 1 (the first game kept) in the "
                        "order they were kept: 7, 3-7, 5- or -4")
-    which.add_argument("--last", type=int, metavar="N", help="only the N latest games")
+    which.add_argument("--last", metavar="N", help="only the N latest games")
     p.add_argument("--out", type=Path, help="file to write (replaced whole); default: stdout")
     p.add_argument("--db", type=Path,
                    help="history database; default: DATA_DIR/companion.db "
@@ -64,16 +66,19 @@ def run(args: argparse.Namespace) -> int:
     if fmt is None:
         print(f"companion export: --format: choose {', '.join(FORMATS)}", file=sys.stderr)
         return 2
-    if args.last is not None and args.last < 1:
-        print(f"companion export: --last: expected a whole number ≥ 1, got {args.last}",
-              file=sys.stderr)
-        return 2
+    last = None
+    if args.last is not None:
+        last = ascii_whole(args.last, NUMBER_DIGITS)  # bounded before any conversion
+        if last is None or last < 1:
+            print(f"companion export: --last: expected a whole number ≥ 1, got "
+                  f"{shown(args.last)}", file=sys.stderr)
+            return 2
     span = None
     if args.games is not None:
         span = parse_range(args.games)
         if span is None:
             print(f"companion export: --games: expected a range like 7, 3-7, 5- or -4, got "
-                  f"{args.games!r}", file=sys.stderr)
+                  f"{shown(args.games)}", file=sys.stderr)
             return 2
     path = args.db or history.default_path()
     games: list[history.GameResult] = []
@@ -88,11 +93,13 @@ def run(args: argparse.Namespace) -> int:
             return 1
     if span is not None:
         games = games[span[0] - 1:span[1]]
-    elif args.last is not None:
-        games = games[-args.last:]
+    elif last is not None:
+        games = games[-last:]
     text = FORMATS[fmt](games)
     if args.out is None:
-        sys.stdout.write(text)
+        # On a terminal, a name's control characters (kept by an older version) are shown
+        # escaped, never obeyed; a pipe or a file gets the export as it is.
+        sys.stdout.write(terminal_safe(text) if sys.stdout.isatty() else text)
         return 0
     try:
         write_atomically(args.out, text)
@@ -110,8 +117,11 @@ def parse_range(text: str) -> tuple[int, int | None] | None:
     m = _RANGE.fullmatch(text)
     if m is None or not (m[1] or m[3]):
         return None
-    low = int(m[1]) if m[1] else 1
-    high = int(m[3]) if m[3] else (None if m[2] else low)
+    ends = [ascii_whole(m[i], NUMBER_DIGITS) if m[i] else None for i in (1, 3)]
+    if any(m[i] and end is None for i, end in zip((1, 3), ends, strict=True)):
+        return None  # more digits than any history holds games: never converted
+    low = ends[0] if m[1] else 1
+    high = ends[1] if m[3] else (None if m[2] else low)
     if low < 1 or (high is not None and high < low):
         return None
     return low, high

@@ -36,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.engine.errors import RuleError
     from companion.engine.kd_campaign import Campaign
     from companion.i18n import load_catalog
+    from companion.regularfile import TooBig, read_regular
+    from companion.safetext import escaped, shown
 
     path = args.db or history.default_path()
     games: list[history.GameResult] = []
@@ -51,12 +53,18 @@ def run(args: argparse.Namespace) -> int:
     ledger_path = args.ledger or paths.data_dir() / kd_ledger.LEDGER_FILE
     campaign = None
     if ledger_path.exists():  # read only: an unreadable ledger is said, never moved aside
-        try:
-            campaign = Campaign.from_dict(json.loads(ledger_path.read_text(encoding="utf-8")))
+        try:  # a FIFO or /dev/zero is refused, not read; a huge file by its size
+            raw = read_regular(ledger_path, kd_ledger.MAX_LEDGER_BYTES)
+            campaign = Campaign.from_dict(json.loads(raw.decode("utf-8")))
+        except TooBig:
+            print(f"companion report: {escaped(str(ledger_path))}: not a campaign ledger (more "
+                  f"than {kd_ledger.MAX_LEDGER_BYTES:,} bytes); the report has no campaign",
+                  file=sys.stderr)
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
-                RuleError) as exc:
-            print(f"companion report: {ledger_path}: not a campaign ledger ({exc}); the "
-                  "report has no campaign", file=sys.stderr)
+                RuleError, RecursionError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else shown(str(exc))
+            print(f"companion report: {escaped(str(ledger_path))}: not a campaign ledger "
+                  f"({why}); the report has no campaign", file=sys.stderr)
     text = report.render(games, campaign, load_catalog(args.lang), date.today().isoformat())
     try:
         write_atomically(args.out, text)

@@ -23,6 +23,7 @@ from companion import paths, realtime, runlock
 from companion.config import default_config_path, load_config
 from companion.engine.errors import RuleError
 from companion.logfile import KioskLogFile
+from companion.validate import count_argument
 from companion.yamlsrc import SourceError, keep_shipped_in
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -40,7 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "~/.config/companion/config.yaml if it exists, else the shipped default (simulator)",
     )
     p.add_argument(
-        "--seats", type=int, metavar="N", help="use only the first N seats of the configuration"
+        "--seats", type=count_argument, metavar="N", help="use only the first N seats of the configuration"
     )
 
 

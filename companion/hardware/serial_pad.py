@@ -6,8 +6,8 @@ for the pad's ``HELLO``; the pad then counts as connected: the host sends the ti
 every seat's current light, and forwards the pad's SHORT/LONG frames as button events.
 
 The thread never dies of what arrives. Garbage bytes, partial lines, bad checksums,
-frames that make no sense (seat ``00``, a press without a sequence number, a replayed
-sequence number) are counted in ``stats`` and refused; any exception while handling a
+frames that make no sense (seat ``00``, a press without a sequence number, a repeat of
+one of the last ``RECENT_FRAMES`` presses) are counted in ``stats`` and refused; any exception while handling a
 frame is caught and logged with that frame, and reading goes on. Complaints come as one
 log line when a burst starts and one saying how many followed when it ends, so a flood
 costs two log lines, not a full disk. The thread sleeps in ``select`` until bytes arrive or the next
@@ -30,6 +30,7 @@ import os
 import select
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 
 import serial
@@ -51,6 +52,11 @@ BAUD = 115200  # ignored by USB CDC, used on a real UART
 RETRY_S = (0.1, 0.5)  # pause between attempts to find/open the pad: first, longest
 BURST_QUIET_S = 1.0  # a burst of complaints ends after this long without one
 AUTO = "auto"
+# Presses remembered to tell a replay: a repeat of one of these (same seat, kind, button and
+# sequence number) is dropped. Nothing else is: a press numbered behind the last one but
+# never seen is delivered and the count resyncs to it, so a single frame numbered far
+# ahead (a glitch, a forgery) can't make the genuine presses after it look replayed.
+RECENT_FRAMES = 256
 WAITING_FOR_PAD = "No seat pad on USB yet: the seats show missing until one is plugged in."
 
 
@@ -123,8 +129,9 @@ class SerialBackend(SeatBackend):
             "bad_frames": 0,  # lines that failed the shape or checksum check
             "dropped_bytes": 0,  # garbage outside any frame
             "refused": 0,  # valid frames that made no sense (seat, button, type, no seq)
-            "replayed": 0,  # presses whose sequence number was already seen
+            "replayed": 0,  # repeats of a recent press (same seat, kind, button, number)
             "lost_events": 0,  # gaps in the pad's event sequence numbers
+            "resyncs": 0,  # presses numbered behind the last one, never seen: delivered
             "connects": 0,  # successful handshakes
             "pad_errors": 0,  # ERR frames from the pad
             "pad_resets": 0,  # the pad restarted while connected (guard, watchdog, reboot)
@@ -137,6 +144,8 @@ class SerialBackend(SeatBackend):
         self._ser: serial.SerialBase | None = None
         self._pad_seats = 0  # seats of the connected pad; 0 while missing
         self._next_seq: int | None = None
+        self._recent: deque[tuple[int, str, str, int]] = deque()  # oldest first
+        self._recent_set: set[tuple[int, str, str, int]] = set()
         self._uptime = -1  # the pad's last BEAT (ms); going back means it restarted
         self._crash = ""  # the pad's last crash report, for the notice of its restart
         self._asked = False  # a HOST is out: the HELLO answering it is no restart
@@ -361,7 +370,7 @@ class SerialBackend(SeatBackend):
             self._asked = self._restarted = False
             self._uptime = -1
             self._pad_seats = min(pad_seats, self.seats)
-            self._next_seq = None
+            self._forget_presses()
             self._send(None, padproto.TIMING, f"{self.debounce_ms},{self.long_press_ms}")
             for seat in range(self._pad_seats):
                 self._send(seat, padproto.LIGHT, self._lights[seat].value)
@@ -404,21 +413,36 @@ class SerialBackend(SeatBackend):
         except padproto.FrameError as exc:
             self._refuse(now, f"press refused ({exc})", payload)
             return
+        key = (seat, kind, button, seq)
+        if key in self._recent_set:  # this very press came already
+            self.stats["replayed"] += 1
+            self._refuse(now, f"replayed event {seq} of seat {seat}", payload)
+            return
         if self._next_seq is not None:
             gap = (seq - self._next_seq) % padproto.SEQ_MOD
-            if gap >= padproto.SEQ_MOD // 2:  # behind the last one: already delivered
-                self.stats["replayed"] += 1
-                self._refuse(now, f"replayed event {seq} of seat {seat}", payload)
-                return
-            if gap:
+            if gap >= padproto.SEQ_MOD // 2:  # behind, never seen: the count jumped before
+                self.stats["resyncs"] += 1
+                self._losses.note(now, "seat pads: event %d of seat %d is behind %d: the "
+                                  "count resyncs to it", seq, seat, self._next_seq)
+            elif gap:
                 self.stats["lost_events"] += gap
                 self._losses.note(now, "seat pads: %d button event(s) lost before %r", gap,
                                   payload)
         self._next_seq = (seq + 1) % padproto.SEQ_MOD
+        self._recent.append(key)
+        self._recent_set.add(key)
+        if len(self._recent) > RECENT_FRAMES:
+            self._recent_set.discard(self._recent.popleft())
         handler = self._on_button
         if handler is not None:
             press = Press.LONG if kind == padproto.LONG else Press.SHORT
             handler(ButtonEvent(seat, button, press))
+
+    def _forget_presses(self) -> None:
+        """A new pad (or the same one restarted) numbers its presses afresh."""
+        self._next_seq = None
+        self._recent.clear()
+        self._recent_set.clear()
 
     def _set_missing(self) -> None:
         with self._lock:

@@ -7,7 +7,9 @@ from typing import Any
 
 from companion.engine import kd_vote
 from companion.engine.errors import RuleError, listed
+from companion.safetext import shown
 from companion.validate import (
+    ascii_whole,
     check_keys,
     count,
     describe,
@@ -18,6 +20,7 @@ from companion.validate import (
     players,
 )
 
+AMOUNT_DIGITS = 6  # an amount of power: ASCII digits, no more (a house holds a few dozen)
 REQUIRED = {"game", "players", "leader", "moderator", "power", "coins", "balance"}
 OPTIONAL = {"mode", "turns", "ballots", "tie_break", "leader_choice"}
 
@@ -31,22 +34,22 @@ def parse_move(value: Any, path: str, allowed: tuple[str, ...]) -> tuple[str, in
     words = value.split()
     move = words[0].lower()
     if move not in allowed:
-        raise RuleError(path, f"{words[0]!r} is not one of {', '.join(allowed)}",
+        raise RuleError(path, f"{shown(words[0])} is not one of {', '.join(allowed)}",
                         code="not_one_of",
-                        params={"value": repr(words[0]), "allowed": ", ".join(allowed)})
+                        params={"value": shown(words[0]), "allowed": ", ".join(allowed)})
     needs_amount = move in (*kd_vote.SIDES, kd_vote.ADD)
     if not needs_amount:
         if len(words) > 1:
-            raise RuleError(path, f"{move} takes no amount (got {value!r})",
-                            code="takes_no_amount", params={"move": move, "value": repr(value)})
+            raise RuleError(path, f"{move} takes no amount (got {shown(value)})",
+                            code="takes_no_amount", params={"move": move, "value": shown(value)})
         return move, 0
-    if len(words) != 2 or not words[1].isdigit():
-        raise RuleError(path, f"{move} needs an amount of power: '{move} N' (got {value!r})",
-                        code="needs_amount", params={"move": move, "value": repr(value)})
-    amount = int(words[1])
+    amount = ascii_whole(words[1], AMOUNT_DIGITS) if len(words) == 2 else None
+    if amount is None:
+        raise RuleError(path, f"{move} needs an amount of power: '{move} N' (got {shown(value)})",
+                        code="needs_amount", params={"move": move, "value": shown(value)})
     if amount < 1:
-        raise RuleError(path, f"{move} needs at least 1 power (got {value!r})",
-                        code="amount_at_least_1", params={"move": move, "value": repr(value)})
+        raise RuleError(path, f"{move} needs at least 1 power (got {shown(value)})",
+                        code="amount_at_least_1", params={"move": move, "value": shown(value)})
     return move, amount
 
 
