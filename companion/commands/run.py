@@ -6,7 +6,8 @@ must end the loop while it sleeps, where a Python signal handler would not run u
 next event (seen in ``pygame.event.wait``). So both signals are left to SDL: with their default
 disposition when the display opens, SDL installs its own handlers, which post a QUIT
 event; the loop wakes, ends, and "closed" is logged. "ready" is logged once the first
-frame is drawn (tests and the start-up benchmark wait for that line).
+frame is drawn (tests and the start-up benchmark wait for that line), and systemd is told
+then (``READY=1``, companion/sdnotify.py) when it asked to be.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from companion import paths, realtime, runlock
 from companion.config import default_config_path, load_config
 from companion.engine.errors import RuleError
 from companion.logfile import KioskLogFile
+from companion.sdnotify import Notifier
 from companion.yamlsrc import SourceError, keep_shipped_in
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -188,6 +190,12 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         app.render_if_dirty()
         logger.info("lights: %s", seat_lights.shown(backend, len(app.seats)))
         logger.info("ready: %s", app.screen.describe())
+        # systemd's Type=notify and WatchdogSec= (the console unit; no-op elsewhere): up
+        # now that the first frame is shown, kept alive by the loop from here on
+        app.notifier = notifier = Notifier.from_env()
+        notifier.ready()
+        if notifier.active and notifier.period_s:
+            logger.info("systemd watchdog: %g s, kept alive by the loop", notifier.period_s)
         app.run()
     finally:
         backend.close()
