@@ -50,7 +50,7 @@ from companion.seat import ButtonEvent, Light, Press
 
 log = logging.getLogger(__name__)
 
-# USB ids (from MicroPython's sources: ports/rp2/mpconfigport.h, shared/tinyusb/mp_usbd.h)
+# USB ids, from MicroPython's sources (ports/rp2/mpconfigport.h; mp_usbd.h of its TinyUSB glue)
 RPI_USB_VID = 0x2E8A  # Raspberry Pi: the Pico, the Pico 2 and many RP2040/RP2350 boards
 MICROPYTHON_RP2_PID = 0x0005  # MicroPython's rp2 port, the pad's firmware runs on it
 MICROPYTHON = "MicroPython"  # its USB manufacturer string (product: "Board in FS mode")
