@@ -65,6 +65,28 @@ def display_failure(sdl_says: str) -> str:
     )
 
 
+# SDL's video drivers that draw into memory: the kiosk runs, and nothing is on any screen.
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
+
+
+def invisible_display(driver: str) -> str | None:
+    """What to say when SDL's ``driver`` shows nothing: SDL falls back to its offscreen
+    driver when it finds no display at all (no ``$DISPLAY`` or ``$WAYLAND_DISPLAY``, and
+    no console screen it may open), and the kiosk would otherwise look ready. Nothing
+    when ``$SDL_VIDEODRIVER`` asked for it (the tests, the demo's screenshots)."""
+    if driver.lower() not in INVISIBLE_DRIVERS:
+        return None
+    if driver.lower() in os.environ.get("SDL_VIDEODRIVER", "").lower().split(","):
+        return None
+    return (
+        f"display: NOTHING IS VISIBLE: SDL found no screen and draws into memory (its {driver} "
+        "driver). No desktop session here ($DISPLAY and $WAYLAND_DISPLAY unset) and the "
+        "console's screen could not be opened. Start it from the desktop, or on the Pi's "
+        "own console (tty1, with SDL_VIDEODRIVER=kmsdrm), or install the kiosk unit "
+        "(systemd/README.md)"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     logger = logging.getLogger("companion")
     logger.setLevel(logging.INFO)
@@ -173,6 +195,8 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
             "display: %dx%d %s (%s), rotation %d",
             width, height, mode, source, config.display.rotation,
         )
+        if unseen := invisible_display(pygame.display.get_driver()):
+            logger.warning("%s", unseen)
         if history_notice:
             app.warnings.append(("notice.history", history_notice))
         if journal.lost:  # told, and not resumed silently on less: Home offers it
