@@ -95,7 +95,7 @@ def sample(tmp: Path, mode: str, away_s: float) -> float:
     missing = threading.Event()
     backend = serial_pad.SerialBackend(
         "auto" if mode == "auto" else str(link), SEATS,
-        find_port=lambda: str(plugged[-1].link) if plugged else None)
+        find_ports=lambda: [str(plugged[-1].link)] if plugged else [])
     try:
         for seat, light in enumerate(LIGHTS):
             backend.set_light(seat, light)

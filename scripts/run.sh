@@ -12,6 +12,11 @@
 # PyPI has no wheel for its Python (Trixie, 3.13) or is already installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/venv-common.sh
+. scripts/venv-common.sh
+# lgpio makes its notification files (.lgd-nfy*) in its working directory, which may be
+# read-only (a repository in /opt): in the session's runtime directory instead.
+export LG_WD="${LG_WD:-${XDG_RUNTIME_DIR:-/tmp}}"
 if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
   echo "run.sh: the companion needs Python 3.11 or newer; python3 is $(python3 -V 2>&1)" >&2
   exit 1
@@ -28,11 +33,13 @@ wanted="$(sha256sum pyproject.toml | cut -d' ' -f1) $extra ${venv_options[*]:-} 
 
 # Prints why pip's package index doesn't answer, and succeeds; fails if it answers. The
 # index as pip uses it: PIP_INDEX_URL, else pip.conf's index-url, else PyPI (proxies from
-# the environment, as pip).
+# the environment, as pip). Not an extra-index-url: Raspberry Pi OS's /etc/pip.conf adds
+# piwheels as one, and pip does without an extra index that doesn't answer.
 index_unreachable() {
   .venv/bin/python - "$(.venv/bin/python -m pip config list 2>/dev/null)" <<'PY'
 import os, re, sys, urllib.request
-found = re.findall(r"^(\S*)index-url='([^']*)'", sys.argv[1], re.M)
+# `pip config list` says "<section>.<key>='<value>'", the environment as section ":env:"
+found = re.findall(r"^([^\s.]*)\.index-url='([^']*)'", sys.argv[1], re.M)
 env = [url for scope, url in found if scope.startswith(":env:")]
 url = (env or [url for _, url in found] or ["https://pypi.org/simple/"])[0].split()[0]
 try:
@@ -74,10 +81,7 @@ explain_failure() {
 setup() {
   echo "run.sh: setting up .venv (once; later starts reuse it, offline)" >&2
   python3 -m venv "${venv_options[@]}" .venv
-  # A venv from before the move to pygame-ce: both install the `pygame` module.
-  if .venv/bin/python -m pip show -q pygame >/dev/null 2>&1; then
-    .venv/bin/python -m pip uninstall -q -y pygame pygame-ce >&2
-  fi
+  remove_old_pygame
   local log
   log=$(mktemp "${TMPDIR:-/tmp}/companion-setup.XXXXXX.log")
   if ! .venv/bin/python -m pip install --quiet -e "$extra" >"$log" 2>&1; then

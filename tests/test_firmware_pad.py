@@ -432,9 +432,34 @@ def test_after_a_watchdog_reset_the_pad_says_so_before_hello():
     out = bytearray()
     fw.boot_report(out.extend)
     assert out == b""  # a normal power-up says nothing
-    fw.machine.RESET_CAUSE = fw.machine.WDT_RESET
+    fw.machine.rebooted_by("watchdog")
     fw.boot_report(out.extend)
     assert padproto.decode(bytes(out)) == (None, padproto.ERR, "crash watchdog reset")
+
+
+def test_a_reset_asked_for_is_no_crash():
+    """`mpremote reset` (after flash.sh) calls machine.reset(): on rp2 a watchdog reboot
+    too (reset_cause() says WDT_RESET), but forced, not run out: no crash report."""
+    fw = load_firmware()
+    out = bytearray()
+    fw.machine.rebooted_by("reset")
+    assert fw.machine.reset_cause() == fw.machine.WDT_RESET
+    fw.boot_report(out.extend)
+    assert out == b""
+    fw.machine.rebooted_by("power")
+    fw.boot_report(out.extend)
+    assert out == b""
+
+
+def test_the_reset_reason_is_read_where_the_chip_keeps_it(monkeypatch):
+    """A Pico 2 (RP2350) keeps its watchdog elsewhere: its REASON register is read."""
+    fw = load_firmware()
+    monkeypatch.setattr(fw, "machine_name", lambda: "Raspberry Pi Pico 2 with RP2350")
+    fw.machine.rebooted_by("reset")  # the RP2040's register says FORCE ...
+    fw.machine.mem32[0x400D8008] = fw.machine.REASON_TIMER  # ... the RP2350's ran out
+    assert fw.watchdog_ran_out()
+    fw.machine.mem32[0x400D8008] = fw.machine.REASON_FORCE
+    assert not fw.watchdog_ran_out()
 
 
 def test_timing_needs_ascii_numbers():

@@ -5,10 +5,15 @@ unplug and replug: the pad is shown missing then back, no event lost or invented
 
 from __future__ import annotations
 
+import logging
 import os
+import pty
 import queue
 import random
+import select
 import threading
+import time
+import tty
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -398,11 +403,11 @@ def test_auto_port_takes_a_pad_plugged_late_then_moved_to_another_usb_port(tmp_p
     on_usb: list[Path] = []  # the pads plugged in now, as the USB scan would list them
     looked = threading.Event()
 
-    def find_port() -> str | None:
+    def find_ports() -> list[str]:
         looked.set()
-        return str(on_usb[-1]) if on_usb else None
+        return [str(on_usb[-1])] if on_usb else []
 
-    host = Host("auto", seats=3, find_port=find_port)
+    host = Host("auto", seats=3, find_ports=find_ports)
     assert looked.wait(WAIT)  # the reader has looked and found nothing: the pad is late
     host.backend.set_light(0, Light.LEADER)
     first = PtyPad(tmp_path / "ttyACM0")
@@ -451,14 +456,110 @@ def test_factory_without_a_pad_on_usb_keeps_looking_instead_of_the_simulator(
     assert serial_pad.WAITING_FOR_PAD in caplog.text
 
 
-def test_factory_finds_the_rp2040_by_usb_vendor_or_uses_the_given_port(monkeypatch):
+def usb_port(device, vid, pid, manufacturer=None, product=None):
+    """A port as pyserial's list_ports describes a USB device."""
+    return SimpleNamespace(device=device, vid=vid, pid=pid, manufacturer=manufacturer,
+                           product=product)
+
+
+# What a Pi with a pad and other boards plugged in lists (ids from the boards' firmware:
+# MicroPython's rp2 port 2E8A:0005 "MicroPython" / "Board in FS mode"; the Debug Probe
+# 2E8A:000C; a Pico running a C program on the SDK's stdio 2E8A:000A).
+PLUGGED = [
+    usb_port("/dev/ttyUSB0", 0x0403, 0x6001, "FTDI", "FT232R USB UART"),
+    usb_port("/dev/ttyACM0", serial_pad.RPI_USB_VID, 0x000C, "Raspberry Pi",
+             "Debug Probe (CMSIS-DAP)"),
+    usb_port("/dev/ttyACM1", serial_pad.RPI_USB_VID, 0x000A, "Raspberry Pi", "Pico"),
+    usb_port("/dev/ttyACM10", serial_pad.RPI_USB_VID, 0x0005, "MicroPython",
+             "Board in FS mode"),
+    usb_port("/dev/ttyACM2", serial_pad.RPI_USB_VID, 0x0005, "MicroPython",
+             "Board in FS mode"),
+    usb_port("/dev/ttyACM3", 0x239A, 0x80F4, "MicroPython", "Board in FS mode"),  # own VID
+]
+
+
+def test_pad_ports_are_found_by_usb_ids_micropython_first_never_a_probe(monkeypatch):
     from serial.tools import list_ports
 
-    ports = [SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403),
-             SimpleNamespace(device="/dev/ttyACM1", vid=serial_pad.RP2040_USB_VID)]
-    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    monkeypatch.setattr(list_ports, "comports", lambda: list(PLUGGED))
+    assert serial_pad.pad_ports() == [
+        "/dev/ttyACM2", "/dev/ttyACM3", "/dev/ttyACM10",  # MicroPython, in number order
+        "/dev/ttyACM1",  # another Raspberry Pi board: tried last
+    ]  # no Debug Probe, no FTDI adapter
+
+
+def test_factory_looks_for_the_pad_by_usb_ids_or_uses_the_given_port(monkeypatch):
+    from serial.tools import list_ports
+
+    monkeypatch.setattr(list_ports, "comports", lambda: list(PLUGGED[:2]))
     backend, notice = open_backend(serial_config("auto"))
     assert isinstance(backend, SerialBackend) and notice is None and backend.notice is None
-    assert backend.port == "auto" and backend.find_port() == "/dev/ttyACM1"
+    assert backend.port == "auto" and backend.find_ports() == []  # a probe is no pad
+    monkeypatch.setattr(list_ports, "comports", lambda: list(PLUGGED))
+    assert backend.find_ports()[0] == "/dev/ttyACM2"
     backend, notice = open_backend(serial_config("/dev/ttyACM7"))
     assert backend.port == "/dev/ttyACM7" and notice is None
+
+
+class SilentBoard:
+    """A serial device on a pty that is not the pad (a Debug Probe's UART bridge, another
+    board's REPL): it takes what the host writes and never answers with a frame."""
+
+    def __init__(self, link: Path) -> None:
+        self.master, self.slave = pty.openpty()
+        tty.setraw(self.slave)
+        link.symlink_to(os.ttyname(self.slave))
+        self.link = link
+
+    def heard(self) -> bytes:
+        ready, _, _ = select.select([self.master], [], [], 0)
+        return os.read(self.master, 4096) if ready else b""
+
+    def close(self) -> None:
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def test_a_silent_board_on_a_lower_port_does_not_hold_the_pads_up(tmp_path, caplog):
+    """Two candidates on USB, the first one silent (a second RP2040, a probe that got
+    through): the host asks it, gets no HELLO within the handshake time, and takes the
+    next, which is the pad; lights and presses then work. The silent one is asked again
+    only when the pad is gone."""
+    caplog.set_level(logging.INFO, logger="companion.hardware.serial_pad")
+    other = SilentBoard(tmp_path / "ttyACM0")
+    pad = PtyPad(tmp_path / "ttyACM1")
+    host = Host("auto", seats=3, handshake_timeout_ms=200,
+                find_ports=lambda: [str(other.link), str(pad.link)])
+    try:
+        host.backend.set_light(1, Light.YOUR_TURN)
+        connect(pad, host, seats=3)
+        assert host.backend.device == str(pad.link)
+        assert pad.pad.lights[:3] == ["off", "your-turn", "off"]
+        pad.press(2, "c")
+        assert host.next_events(1) == [ButtonEvent(2, "c")]
+        assert f"{other.link} did not answer the handshake" in caplog.text
+        heard = other.heard()
+        assert padproto.decode(heard.splitlines()[0]) == (None, padproto.HOST, "1")
+    finally:
+        host.backend.close()
+        pad.unplug()
+        other.close()
+
+
+def test_one_candidate_is_asked_until_it_answers(tmp_path):
+    """Alone on USB, a pad slow to answer (booting) is not given up: the host keeps
+    asking on that port, however long the handshake time is exceeded."""
+    pad = PtyPad(tmp_path / "ttyACM0", answer=False)
+    host = Host("auto", seats=2, handshake_timeout_ms=1, find_ports=lambda: [str(pad.link)])
+    try:
+        pad.pump_until(lambda: pad.sent(padproto.HOST), "HOST")
+        end = time.monotonic() + 0.3  # 300 times the handshake time, and nothing to await
+        pad.pump_until(lambda: time.monotonic() > end, "the time pass")
+        assert len(pad.sent(padproto.HOST)) == 1  # the same session: no reopening, no re-ask
+        pad.answer = True
+        pad.guard.run(pad.t, lambda p: p.feed(padproto.encode(None, padproto.HOST, "1")))
+        assert host.statuses(2) == [(0, True), (1, True)]
+        assert host.backend.stats["connects"] == 1
+    finally:
+        host.backend.close()
+        pad.unplug()

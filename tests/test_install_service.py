@@ -13,6 +13,7 @@ import pwd
 import re
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -88,6 +89,14 @@ def test_console_unit_names_the_user_the_venv_and_the_home_and_restarts_on_failu
     assert service["LimitRTPRIO"] == str(realtime.PRIORITY)
     assert unit["Unit"]["Conflicts"] == "getty@tty1.service"
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+    # started once the first frame is shown, restarted when the loop stops saying it lives
+    # (companion/sdnotify.py; tests/test_sdnotify.py)
+    assert (service["Type"], service["NotifyAccess"]) == ("notify", "main")
+    assert service["WatchdogSec"] == str(svc.WATCHDOG_S) == "30"
+    assert environment(service)["PYTHONFAULTHANDLER"] == "1"  # the hang's stacks, logged
+    # never given up: a screen that comes late is found by a later start
+    assert unit["Unit"]["StartLimitIntervalSec"] == "0" and "StartLimitBurst" not in unit["Unit"]
+    assert int(service["RestartSec"]) <= 5
     assert "/home/pi" not in out and "User=pi" not in out
     assert f"# would write {svc.SYSTEM_DIR / svc.SYSTEM_UNIT}, then run:" in out
     assert "#   sudo systemctl daemon-reload" in out
@@ -111,6 +120,7 @@ def test_desktop_unit_is_a_user_unit_started_by_the_session_autostart(pi, capsys
     assert unit["Service"]["WorkingDirectory"] == str(HOME)
     assert unit["Service"]["RestartPreventExitStatus"] == "2"
     assert environment(unit["Service"])["SDL_VIDEODRIVER"] == "wayland,x11"
+    assert unit["Service"]["Type"] == "simple" and "WatchdogSec" not in unit["Service"]
     entry = HOME / ".config/autostart/companion-kiosk.desktop"
     shown = out.split(f"# would create {entry}:\n")[1].split("\n# would ")[0]
     assert shown == autostart.desktop_entry(svc.DESKTOP_UNIT)
@@ -206,6 +216,7 @@ def test_video_drivers_are_read_from_the_loaded_sdl():
 
 
 def test_writes_the_unit_it_shows_and_prints_the_commands(pi_home, tmp_path, capsys):
+    os.umask(umask := os.umask(0o022))  # the usual umask, under which mkdir makes 0755
     units = tmp_path / "etc" / "systemd"
     _, shown, _ = cli(capsys, "--user", "ana", "--dry-run", "--unit-dir", str(units))
     rc, out, err = cli(capsys, "--user", "ana", "--unit-dir", str(units))
@@ -218,8 +229,31 @@ def test_writes_the_unit_it_shows_and_prints_the_commands(pi_home, tmp_path, cap
         "  sudo systemctl daemon-reload",
         "  sudo systemctl enable --now companion-kiosk.service",
     ]
-    # the sandbox's one writable place exists: a missing one would be read-only there
-    assert (pi_home / ".local/share/companion").is_dir()
+    # the sandbox's one writable place exists: a missing one would be read-only there;
+    # the account's alone, as the README says and as `companion run` makes it
+    data = pi_home / ".local/share/companion"
+    assert data.is_dir() and stat.S_IMODE(data.stat().st_mode) == 0o700
+    os.umask(umask)
+
+
+def test_from_tty1_it_says_enable_and_reboot_not_enable_now(pi, monkeypatch, capsys):
+    """Typed on tty1, ``enable --now`` would start the unit that takes tty1 and so hang
+    up the very login that typed it: enable, then reboot (or start it from elsewhere)."""
+    monkeypatch.setattr(svc, "on_tty1", lambda: True)
+    rc, out, err = cli(capsys, "--dry-run", "--user", "ana")
+    assert (rc, err) == (0, "")
+    assert "enable --now" not in out
+    assert "#   sudo systemctl enable companion-kiosk.service" in out
+    assert "#   sudo reboot    # not --now from tty1" in out
+
+
+def test_tty1_is_told_from_the_terminal_of_stdin(monkeypatch):
+    """The real check: pytest's stdin is no terminal; a terminal's name is asked."""
+    assert svc.on_tty1() is False
+    monkeypatch.setattr(os, "ttyname", lambda fd: "/dev/tty1")
+    assert svc.on_tty1() is True
+    monkeypatch.setattr(os, "ttyname", lambda fd: "/dev/pts/3")  # SSH, a desktop terminal
+    assert svc.on_tty1() is False
 
 
 def test_desktop_unit_written_by_root_belongs_to_the_account(monkeypatch, tmp_path, capsys):

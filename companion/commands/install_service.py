@@ -52,6 +52,9 @@ SYSTEMD_RUNTIME = Path("/run/systemd/system")  # exists iff systemd is the init 
 GROUPS = ("gpio", "dialout", "video", "input", "render")
 CONFIG_ERROR = 2  # `companion run` exits 2 on a configuration error
 KIOSK_NICE = -10  # the console unit's Nice=: ahead of background work
+# The console unit's WatchdogSec=: a loop silent this long is ended and restarted. The loop
+# says it is alive every half of it; a frame, a commit or a replay takes far less.
+WATCHDOG_S = 30
 # what each group gives the kiosk
 NEEDS = {
     "gpio": "the GPIO seat buttons and lights",
@@ -202,7 +205,6 @@ def render_unit(
         "PYTHONUNBUFFERED=1 PYGAME_HIDE_SUPPORT_PROMPT=1"
     )
     service = f"""\
-Type=simple
 WorkingDirectory={workdir}
 """
     restart = f"""\
@@ -225,6 +227,7 @@ StartLimitIntervalSec=120
 StartLimitBurst=5
 
 [Service]
+Type=simple
 {service}Environment=SDL_VIDEODRIVER=wayland,x11 {env}
 {restart}{sandbox(data_dir, desktop=True)}"""
         )
@@ -235,14 +238,21 @@ StartLimitBurst=5
 # Console variant (Raspberry Pi OS Lite): fullscreen on tty1 through SDL's kmsdrm driver.
 [Unit]
 Description=Table companion kiosk (console, SDL kmsdrm)
-After=systemd-user-sessions.service getty@tty1.service
+After=systemd-user-sessions.service getty@tty1.service plymouth-quit-wait.service
 Conflicts=getty@tty1.service
-StartLimitIntervalSec=120
-StartLimitBurst=5
+# Never given up: a screen that comes late (a display driver still loading, a monitor
+# switched on after the Pi) fails the start, and the next try RestartSec later finds it.
+StartLimitIntervalSec=0
 
 [Service]
 User={user}
-{group_line}{service}Environment=SDL_VIDEODRIVER=kmsdrm {env}
+{group_line}# Started once its first frame is shown (READY=1); restarted when its loop stops saying
+# it is alive (WATCHDOG=1 every {WATCHDOG_S // 2} s, from the loop itself: companion/sdnotify.py).
+# The watchdog's SIGABRT writes every thread's stack to the journal (PYTHONFAULTHANDLER).
+Type=notify
+NotifyAccess=main
+WatchdogSec={WATCHDOG_S}
+{service}Environment=SDL_VIDEODRIVER=kmsdrm {env} PYTHONFAULTHANDLER=1
 TTYPath=/dev/tty1
 TTYReset=yes
 TTYVHangup=yes
@@ -265,10 +275,16 @@ WantedBy=multi-user.target
 
 
 def commands(
-    unit: Path, user: str, desktop: bool, groups: tuple[str, ...], companion: Path
+    unit: Path,
+    user: str,
+    desktop: bool,
+    groups: tuple[str, ...],
+    companion: Path,
+    from_tty1: bool = False,
 ) -> list[str]:
     """What to run after the unit is written, and how to remove it again (``companion``:
-    this venv's script; root's PATH doesn't have it)."""
+    this venv's script; root's PATH doesn't have it; ``from_tty1``: typed on the console
+    the kiosk takes over)."""
     if desktop:
         # A user unit runs with the account's own groups; a system unit gets them from the
         # unit. The session's autostart entry starts it at the next login.
@@ -282,12 +298,32 @@ def commands(
             f"journalctl --user -u {unit.name} -f    # its log",
             f"# to remove: {shlex.quote(str(companion))} install-service --desktop --uninstall",
         ]
+    if from_tty1:
+        # The unit takes tty1 (Conflicts=getty@tty1, TTYVHangup): started from a login
+        # there, it would hang up that very login, and the commands after it with it.
+        start = [
+            f"sudo systemctl enable {unit.name}",
+            (
+                "sudo reboot    # not --now from tty1: the kiosk takes tty1 and would end "
+                "this login (or start it from SSH or tty2, Ctrl+Alt+F2)"
+            ),
+        ]
+    else:
+        start = [f"sudo systemctl enable --now {unit.name}"]
     return [
         "sudo systemctl daemon-reload",
-        f"sudo systemctl enable --now {unit.name}",
+        *start,
         f"journalctl -u {unit.name} -f    # its log",
         f"# to remove: sudo {shlex.quote(str(companion))} install-service --uninstall",
     ]
+
+
+def on_tty1() -> bool:
+    """This command was typed on the first virtual console, the one the kiosk takes."""
+    try:
+        return os.ttyname(0) == "/dev/tty1"  # stdin, as sudo passes it on
+    except OSError:  # not a terminal, or no stdin at all
+        return False
 
 
 def companion_script() -> Path:
@@ -435,7 +471,7 @@ def run(args: argparse.Namespace) -> int:
     changes = [Change(unit, _read(unit), text)]
     if args.desktop:
         changes += autostart.install_changes(home, name)
-    todo = commands(unit, user, args.desktop, groups, companion)
+    todo = commands(unit, user, args.desktop, groups, companion, on_tty1())
     found = problems(args.desktop, skipped)
     if args.dry_run:
         print(text)
@@ -456,6 +492,8 @@ def run(args: argparse.Namespace) -> int:
         for change in changes:
             change.apply()
         data_dir.mkdir(parents=True, exist_ok=True)  # the sandbox's one writable place
+        if new_data_dir:
+            data_dir.chmod(0o700)  # the account's alone, as the kiosk makes it (any umask)
     except OSError as exc:
         hint = "" if args.desktop else " (run it with sudo, or --dry-run to see the unit)"
         return _fail(f"cannot write {exc.filename or unit}: {exc.strerror}{hint}")

@@ -6,7 +6,8 @@ must end the loop while it sleeps, where a Python signal handler would not run u
 next event (seen in ``pygame.event.wait``). So both signals are left to SDL: with their default
 disposition when the display opens, SDL installs its own handlers, which post a QUIT
 event; the loop wakes, ends, and "closed" is logged. "ready" is logged once the first
-frame is drawn (tests and the start-up benchmark wait for that line).
+frame is drawn (tests and the start-up benchmark wait for that line), and systemd is told
+then (``READY=1``, companion/sdnotify.py) when it asked to be.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from companion import paths, realtime, runlock
 from companion.config import default_config_path, load_config
 from companion.engine.errors import RuleError
 from companion.logfile import KioskLogFile
+from companion.sdnotify import Notifier
 from companion.validate import count_argument
 from companion.yamlsrc import SourceError, keep_shipped_in
 
@@ -61,6 +63,28 @@ def display_failure(sdl_says: str) -> str:
         "and on, the KMS driver (dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, Raspberry "
         "Pi OS's default), the account in the video and render groups, and Mesa's libraries "
         "(libgbm1 libegl1 libgles2 libgl1-mesa-dri)"
+    )
+
+
+# SDL's video drivers that draw into memory: the kiosk runs, and nothing is on any screen.
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
+
+
+def invisible_display(driver: str) -> str | None:
+    """What to say when SDL's ``driver`` shows nothing: SDL falls back to its offscreen
+    driver when it finds no display at all (no ``$DISPLAY`` or ``$WAYLAND_DISPLAY``, and
+    no console screen it may open), and the kiosk would otherwise look ready. Nothing
+    when ``$SDL_VIDEODRIVER`` asked for it (the tests, the demo's screenshots)."""
+    if driver.lower() not in INVISIBLE_DRIVERS:
+        return None
+    if driver.lower() in os.environ.get("SDL_VIDEODRIVER", "").lower().split(","):
+        return None
+    return (
+        f"display: NOTHING IS VISIBLE: SDL found no screen and draws into memory (its {driver} "
+        "driver). No desktop session here ($DISPLAY and $WAYLAND_DISPLAY unset) and the "
+        "console's screen could not be opened. Start it from the desktop, or on the Pi's "
+        "own console (tty1, with SDL_VIDEODRIVER=kmsdrm), or install the kiosk unit "
+        "(systemd/README.md)"
     )
 
 
@@ -172,6 +196,8 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
             "display: %dx%d %s (%s), rotation %d",
             width, height, mode, source, config.display.rotation,
         )
+        if unseen := invisible_display(pygame.display.get_driver()):
+            logger.warning("%s", unseen)
         if history_notice:
             app.warnings.append(("notice.history", history_notice))
         if journal.lost:  # told, and not resumed silently on less: Home offers it
@@ -189,6 +215,12 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         app.render_if_dirty()
         logger.info("lights: %s", seat_lights.shown(backend, len(app.seats)))
         logger.info("ready: %s", app.screen.describe())
+        # systemd's Type=notify and WatchdogSec= (the console unit; no-op elsewhere): up
+        # now that the first frame is shown, kept alive by the loop from here on
+        app.notifier = notifier = Notifier.from_env()
+        notifier.ready()
+        if notifier.active and notifier.period_s:
+            logger.info("systemd watchdog: %g s, kept alive by the loop", notifier.period_s)
         app.run()
     finally:
         backend.close()

@@ -1,4 +1,5 @@
-"""`companion wiring PROFILE --out FILE.svg`: the wiring drawing of a wiring profile."""
+"""`companion wiring PROFILE --out FILE.svg`: the wiring drawing of a wiring profile;
+with ``--part`` one of the seat pads' build drawings (``companion.hardware.build_guide``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from companion.hardware.build_guide import PARTS, part_drawing
 from companion.hardware.profile import PROFILES_DIR, load_profile, profile_path
 from companion.hardware.wiring import drawing
 
@@ -18,6 +20,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--out", type=Path, required=True,
                    help="the SVG file to write; - writes to standard output")
+    p.add_argument("--part", choices=PARTS,
+                   help="a build drawing of the seat pads instead of the wiring: the pad, "
+                   "its cable's RJ45 pins, the chain or return-to-hub layouts, the hub board "
+                   "(hardware/PAD-BUILD.md)")
 
 
 def resolve(name: str) -> tuple[Path, str]:
@@ -35,7 +41,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion wiring: no profile {args.profile!r}: give a shipped one ({shipped}) "
               "or a profile file", file=sys.stderr)
         return 2
-    svg = drawing(load_profile(path), name)
+    profile = load_profile(path)
+    if args.part is None:
+        svg = drawing(profile, name)
+    else:
+        try:
+            svg = part_drawing(profile, name, args.part)
+        except ValueError as exc:
+            print(f"companion wiring: {exc}", file=sys.stderr)
+            return 2
     if str(args.out) == "-":
         sys.stdout.write(svg)
         return 0
@@ -45,5 +59,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion wiring: cannot write {args.out}: {exc.strerror or exc}",
               file=sys.stderr)
         return 1
-    print(f"{args.out}: wiring of {name} ({path})")
+    what = f"{args.part} drawing" if args.part else "wiring"
+    print(f"{args.out}: {what} of {name} ({path})")
     return 0

@@ -64,7 +64,7 @@ def _open_gpio(config: Any) -> tuple[SeatBackend, str | None]:
 def _open_serial(config: Any) -> tuple[SeatBackend, str | None]:
     hw = config.hardware
     try:  # pyserial, an optional library: imported only when chosen
-        from companion.hardware.serial_pad import WAITING_FOR_PAD, SerialBackend, find_pad_port
+        from companion.hardware.serial_pad import WAITING_FOR_PAD, SerialBackend, pad_ports
     except ModuleNotFoundError as exc:
         if exc.name != "serial":
             raise
@@ -72,7 +72,7 @@ def _open_serial(config: Any) -> tuple[SeatBackend, str | None]:
     backend = SerialBackend(
         hw.port, len(config.seats), debounce_ms=hw.debounce_ms, long_press_ms=hw.long_press_ms
     )
-    if backend.port == "auto" and find_pad_port() is None:
+    if backend.port == "auto" and not pad_ports():
         # Not a fallback: the reader keeps looking and takes the pad when it is plugged in;
         # meanwhile the screen marks every seat missing.
         log.warning("seat pads: %s", WAITING_FOR_PAD)

@@ -13,9 +13,13 @@ log line when a burst starts and one saying how many followed when it ends, so a
 costs two log lines, not a full disk. The thread sleeps in ``select`` until bytes arrive or the next
 deadline (heartbeat, a burst's end) is due; ``close`` wakes it through a pipe.
 
-Plug and play: with ``port="auto"`` the thread looks for an RP2040 on USB (``find_port``)
-each time it has no pad, so a pad plugged in after start or moved to another USB port is
-found; a given path is reopened likewise. Retries start at 0.1 s and double up to
+Plug and play: with ``port="auto"`` the thread looks for the pad on USB (``pad_ports``:
+by USB vendor and product id, MicroPython first, never a Debug Probe) each time it has no
+pad, so a pad plugged in after start or moved to another USB port is found; a given path
+is reopened likewise. With several candidates (a second RP2040 board, a probe on a lower
+``ttyACM``) each is asked in turn, and one that doesn't answer the handshake within
+``handshake_timeout_ms`` is left for the next, so a board that isn't the pad can't hold
+the pads up. Retries start at 0.1 s and double up to
 ``RETRY_S[1]`` (0.5 s), so a pad is back, lights restored, well within 2 s. A pad that
 restarts without a USB reset (the firmware's guard, a reboot on a plain UART) is noticed
 by its unasked ``HELLO`` or its uptime going back: the host says so (log, and a
@@ -47,7 +51,14 @@ from companion.seat import ButtonEvent, Light, Press
 
 log = logging.getLogger(__name__)
 
-RP2040_USB_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040 boards running MicroPython)
+# USB ids, from MicroPython's sources (ports/rp2/mpconfigport.h; mp_usbd.h of its TinyUSB glue)
+RPI_USB_VID = 0x2E8A  # Raspberry Pi: the Pico, the Pico 2 and many RP2040/RP2350 boards
+MICROPYTHON_RP2_PID = 0x0005  # MicroPython's rp2 port, the pad's firmware runs on it
+MICROPYTHON = "MicroPython"  # its USB manufacturer string (product: "Board in FS mode")
+# Raspberry Pi devices with a serial port that are never a seat pad: the Debug Probe and a
+# Pico running the older picoprobe firmware (CMSIS-DAP probes; their UART is a bridge to
+# another board's console).
+NOT_PADS = {0x000C: "Debug Probe", 0x0004: "picoprobe"}
 BAUD = 115200  # ignored by USB CDC, used on a real UART
 RETRY_S = (0.1, 0.5)  # pause between attempts to find/open the pad: first, longest
 BURST_QUIET_S = 1.0  # a burst of complaints ends after this long without one
@@ -60,14 +71,28 @@ RECENT_FRAMES = 256
 WAITING_FOR_PAD = "No seat pad on USB yet: the seats show missing until one is plugged in."
 
 
-def find_pad_port() -> str | None:
-    """The first USB serial device of an RP2040 board, or None."""
+def pad_ports() -> list[str]:
+    """USB serial devices that may be the seat pad, likeliest first: MicroPython on a
+    Raspberry Pi board (2E8A:0005, or any board whose USB manufacturer is MicroPython),
+    then the other boards with Raspberry Pi's vendor id (a board maker's own product id);
+    never a Debug Probe. The backend tries each in turn: the pad is the one that answers
+    the handshake (HOST, HELLO; firmware/PROTOCOL.md)."""
     from serial.tools import list_ports
 
-    for info in sorted(list_ports.comports(), key=lambda i: i.device):
-        if info.vid == RP2040_USB_VID:
-            return info.device
-    return None
+    ranked = []
+    for info in list_ports.comports():
+        if info.vid == RPI_USB_VID and info.pid in NOT_PADS:
+            continue
+        if (info.vid, info.pid) == (RPI_USB_VID, MICROPYTHON_RP2_PID) or (
+            info.manufacturer or ""
+        ).startswith(MICROPYTHON):
+            rank = 0
+        elif info.vid == RPI_USB_VID:
+            rank = 1
+        else:
+            continue
+        ranked.append((rank, len(info.device), info.device))  # ttyACM2 before ttyACM10
+    return [device for *_, device in sorted(ranked)]
 
 
 class BurstLog:
@@ -112,16 +137,20 @@ class SerialBackend(SeatBackend):
         debounce_ms: int = 20,
         long_press_ms: int = 700,
         heartbeat_timeout_ms: int = 4 * padproto.BEAT_MS,
-        find_port: Callable[[], str | None] = find_pad_port,
+        handshake_timeout_ms: int = 4 * padproto.BEAT_MS,
+        find_ports: Callable[[], list[str]] = pad_ports,
     ) -> None:
         """``port``: a path or pyserial URL, or ``"auto"``/None to look for the pad on USB
-        with ``find_port`` whenever there is none (tests give their own)."""
+        with ``find_ports`` whenever there is none (tests give their own); of several, one
+        silent for ``handshake_timeout_ms`` after the host's HOST is left for the next."""
         self.port = AUTO if port in (None, AUTO) else port
         self.seats = seats
         self.debounce_ms = debounce_ms
         self.long_press_ms = long_press_ms
         self.heartbeat_timeout_ms = heartbeat_timeout_ms
-        self.find_port = find_port
+        self.handshake_timeout_ms = handshake_timeout_ms
+        self.find_ports = find_ports
+        self._silent: set[str] = set()  # candidates that didn't answer, this round
         self.device: str | None = None  # the path in use now (the one found, with auto)
         self.pad_event: PadEvent | None = None  # the latest: restarted, lost, back
         self.stats = {
@@ -216,21 +245,35 @@ class SerialBackend(SeatBackend):
     def _attempt(self) -> bool:
         """Find and open the port, talk to the pad until it goes; True if it answered."""
         path = self.port
+        choosing = False  # other candidates wait: a silent port is left for them
         if path == AUTO:
-            path = self.find_port()
-            if path is None:
+            candidates = self.find_ports()
+            if not candidates:
                 return False
+            untried = [p for p in candidates if p not in self._silent]
+            if not untried:  # every one asked: a new round
+                self._silent.clear()
+                untried = candidates
+            path = untried[0]
+            choosing = len(candidates) > 1
         try:
             ser = serial.serial_for_url(path, baudrate=BAUD, timeout=0)
         except (serial.SerialException, OSError, ValueError) as exc:
             log.debug("seat pads: cannot open %s: %s", path, exc)
+            self._silent.add(path)
             return False
         self.device = path
-        return self._session(ser)
+        answered = self._session(ser, choosing)
+        if answered:
+            self._silent.clear()
+        else:
+            self._silent.add(path)
+        return answered
 
-    def _session(self, ser: serial.SerialBase) -> bool:
+    def _session(self, ser: serial.SerialBase, choosing: bool = False) -> bool:
         """Talk to the pad on an open port until it fails or we close; True if the pad
-        answered at least once."""
+        answered at least once. ``choosing``: other ports may be the pad, so give this one
+        up if it never answers within ``handshake_timeout_ms``."""
         splitter = padproto.LineSplitter()
         answered = False
         with self._lock:
@@ -238,11 +281,13 @@ class SerialBackend(SeatBackend):
             self._uptime = -1
         try:
             self._say_host()
-            asked = last_rx = time.monotonic()
+            opened = asked = last_rx = time.monotonic()
             while not self._stop.is_set():
                 timeout_s = self.heartbeat_timeout_ms / 1000
                 now = time.monotonic()
                 deadlines = [(last_rx if self._pad_seats else asked) + timeout_s]
+                if choosing and not answered:
+                    deadlines.append(opened + self.handshake_timeout_ms / 1000)
                 deadlines += [d for b in self._bursts() if (d := b.deadline()) is not None]
                 if self._readable(ser, max(0.0, min(deadlines) - now)):
                     data = ser.read(max(1, ser.in_waiting))
@@ -261,6 +306,12 @@ class SerialBackend(SeatBackend):
                     log.warning("seat pads: silent for %d ms, marked missing",
                                 self.heartbeat_timeout_ms)
                     self._set_missing()
+                if choosing and not answered and (
+                    now - opened > self.handshake_timeout_ms / 1000
+                ):
+                    log.info("seat pads: %s did not answer the handshake: not the pad? "
+                             "trying the next port", self.device)
+                    break
                 if not self._pad_seats and now - asked > timeout_s:
                     self._say_host()  # ask again, e.g. after a pad reset
                     asked = now

@@ -44,6 +44,7 @@ from companion.i18n import Catalog, load_catalog
 from companion.journal import Journal, StorageError
 from companion.play import lights as seat_lights
 from companion.play.lights import SeatLightMap
+from companion.sdnotify import NO_NOTIFIER, Notifier
 from companion.seat import ButtonEvent, Light
 from companion.ui.theme import WARNING, WARNING_BG, Painter, Theme
 
@@ -227,6 +228,7 @@ class App:
         self._seat_lock = threading.Lock()
         self._seat_pending = 0  # seat events posted and not yet handled
         self._seat_dropped = 0  # seat events dropped since the queue was last empty
+        self.notifier: Notifier = NO_NOTIFIER  # systemd's watchdog, kept alive in ``_wait``
 
     # --- screens ------------------------------------------------------------------------
 
@@ -441,6 +443,7 @@ class App:
         ``wake``) or ``timeout_ms`` has passed (None: no limit); what was queued."""
         end = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
         while True:
+            self.notifier.keepalive()  # from the loop itself: a hung loop stops them
             events = pygame.event.get()
             if events:
                 return events

@@ -11,7 +11,7 @@
 # then sends the timing and the lights again). A hardware watchdog (machine.WDT) resets
 # the board when the loop stalls for WDT_MS or keeps failing (more than CRASH_LIMIT
 # restarts within CRASH_WINDOW_MS); after such a reset the pad says "ERR crash watchdog
-# reset" before its HELLO.
+# reset" before its HELLO (after a reset asked for, machine.reset(), it does not).
 import board
 import machine
 import neopixel
@@ -211,11 +211,33 @@ class Guard:
         return True
 
 
-def boot_report(write):
-    """After a watchdog reset, say so before the first HELLO."""
+def watchdog_ran_out():
+    """The board was reset by the watchdog running out (a hang, crashes that kept
+    coming), not by ``machine.reset()``. On rp2 ``machine.reset()`` (what ``mpremote
+    reset`` calls) is the SDK's ``watchdog_reboot``, so ``reset_cause()`` says WDT_RESET
+    for both; the watchdog's REASON register tells them apart: bit 0 TIMER (it ran out),
+    bit 1 FORCE (a reset asked for). RP2040 datasheet, section 4.7 "Watchdog":
+    WATCHDOG_BASE 0x40058000, REASON at offset 0x08 (the RP2350's watchdog, on a Pico 2,
+    is at 0x400d8000, same layout; not tried on one)."""
     import machine
 
-    if machine.reset_cause() == machine.WDT_RESET:
+    if machine.reset_cause() != machine.WDT_RESET:
+        return False
+    base = 0x400D8000 if "RP2350" in machine_name() else 0x40058000
+    return (machine.mem32[base + 0x08] & 1) != 0
+
+
+def machine_name():
+    """MicroPython's name of the board and its chip ("Raspberry Pi Pico with RP2040")."""
+    import sys
+
+    return getattr(sys.implementation, "_machine", "")
+
+
+def boot_report(write):
+    """After a watchdog reset, say so before the first HELLO (not after a reset someone
+    asked for: ``mpremote reset`` after flashing is no crash)."""
+    if watchdog_ran_out():
         write(padproto.encode(None, padproto.ERR, padproto.CRASH + "watchdog reset"))
 
 

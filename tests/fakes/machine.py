@@ -1,15 +1,42 @@
 """Stand-in for MicroPython's ``machine`` module: what the pad firmware uses (Pin, WDT,
-reset_cause). Tests read and drive pins through ``PINS`` (GP number -> the last Pin made
-for it), set ``RESET_CAUSE``, and read a watchdog's ``feeds``."""
+reset_cause, mem32). Tests read and drive pins through ``PINS`` (GP number -> the last Pin
+made for it), set ``RESET_CAUSE``, and read a watchdog's ``feeds``; ``rebooted_by`` leaves
+the RP2040 as each kind of reset leaves it, for the next boot to tell them apart."""
 
 PINS: dict = {}
 PWRON_RESET = 1
 WDT_RESET = 3
 RESET_CAUSE = PWRON_RESET
+# The RP2040's watchdog REASON register (datasheet, section 4.7: WATCHDOG_BASE 0x40058000,
+# REASON at 0x08; bit 0 TIMER: it ran out, bit 1 FORCE: a reset was asked for)
+RP2040_WATCHDOG_REASON = 0x40058008
+REASON_TIMER = 1
+REASON_FORCE = 2
+
+
+class _Memory(dict):
+    """``machine.mem32``: words by address; what no test wrote reads 0."""
+
+    def __missing__(self, address: int) -> int:
+        return 0
+
+
+mem32 = _Memory()
 
 
 def reset_cause() -> int:
     return RESET_CAUSE
+
+
+def rebooted_by(kind: str) -> None:
+    """The board as it boots after ``kind``: "power" (plugged in), "watchdog" (the loop
+    stopped feeding it) or "reset" (machine.reset(), which mpremote's ``reset`` calls; on
+    rp2 it is the SDK's watchdog_reboot, so reset_cause() says WDT_RESET for it too)."""
+    global RESET_CAUSE
+    RESET_CAUSE = PWRON_RESET if kind == "power" else WDT_RESET
+    mem32[RP2040_WATCHDOG_REASON] = {
+        "power": 0, "watchdog": REASON_TIMER, "reset": REASON_FORCE
+    }[kind]
 
 
 WATCHDOGS: list = []  # every WDT started, in order

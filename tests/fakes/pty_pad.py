@@ -91,7 +91,7 @@ class PtyPad:
 
 class Host:
     def __init__(self, port: Path | str, seats: int = 5, **kw) -> None:
-        """``port``: the pad's path, or "auto" with ``find_port=`` in ``kw``."""
+        """``port``: the pad's path, or "auto" with ``find_ports=`` in ``kw``."""
         self.events: queue.Queue = queue.Queue()
         self.status: queue.Queue = queue.Queue()
         self.pad_events: queue.Queue = queue.Queue()  # PadEvent: restarted, lost, back
