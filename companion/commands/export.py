@@ -1,4 +1,4 @@
-"""`companion export --format csv|json|bgstats|bgstats-json [--games RANGE | --last N]
+"""`companion export --format csv|json|bgstats|bgstats-links [--games RANGE | --last N]
 [--out FILE] [--db PATH]`: the game history, or some of its games."""
 
 from __future__ import annotations
@@ -22,29 +22,28 @@ def _bgstats_links(games: list[history.GameResult]) -> str:
     return "".join(bgstats.link(g) + "\n" for g in games)
 
 
-def _bgstats_json(games: list[history.GameResult]) -> str:
-    import json
-
+def _bgstats_file(games: list[history.GameResult]) -> str:
     from companion import bgstats  # loaded on use (start-up of every other format)
 
-    return json.dumps([bgstats.play(g) for g in games], ensure_ascii=False, indent=2) + "\n"
+    return "".join(bgstats.backup(games))
 
 
 FORMATS: dict[str, Callable[[list[history.GameResult]], str]] = {
     "csv": history.to_csv,
     "json": history.to_json,
-    "bgstats": _bgstats_links,
-    "bgstats-json": _bgstats_json,
+    "bgstats": _bgstats_file,
+    "bgstats-links": _bgstats_links,
 }
+SUFFIXES = {"bgsplay": "bgstats"}  # BG Stats' own name for its file of plays
 _RANGE = re.compile(r"\s*([0-9]+)?\s*(-)?\s*([0-9]+)?\s*")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=sorted(FORMATS),
-                   help="csv (one row per player per game), json, bgstats (one BG Stats "
-                   "import link per game, a line each: opened on a phone, it adds the play "
-                   "to BG Stats) or bgstats-json (the plays those links hold); default: "
-                   "from --out's extension")
+                   help="csv (one row per player per game), json, bgstats (a file BG Stats "
+                   "imports: its plays, games, players and location; open it with BG Stats "
+                   "on a phone) or bgstats-links (one BG Stats import link per game, a line "
+                   "each: the QR codes' links); default: from --out's extension")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--games", metavar="RANGE",
                        help="only these games, numbered from 1 (the first game kept) in the "
@@ -59,8 +58,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     fmt = args.format
-    if fmt is None and args.out is not None and args.out.suffix.lower()[1:] in FORMATS:
-        fmt = args.out.suffix.lower()[1:]
+    suffix = args.out.suffix.lower()[1:] if args.out is not None else ""
+    if fmt is None and (suffix in FORMATS or suffix in SUFFIXES):
+        fmt = SUFFIXES.get(suffix, suffix)
     if fmt is None:
         print(f"companion export: --format: choose {', '.join(FORMATS)}", file=sys.stderr)
         return 2
