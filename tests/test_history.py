@@ -297,3 +297,42 @@ def test_an_import_with_an_unknown_json_field_names_the_record_and_field(tmp_pat
     assert main(["import", str(bad), "--db", str(db)]) == 2
     assert "games.1.players.0.score: unknown key" in capsys.readouterr().err
     assert not db.exists() or kept(db) == []
+
+
+# -- a page at a time: what History reads at ten thousand games -------------------------------
+
+
+def test_a_page_newest_first_in_sql_is_the_games_sorted_by_when_they_ended(tmp_path):
+    """Dates with different offsets (and one imported without a time): ``newest`` pages
+    them as sorting every game by its instant would, ``count`` and ``kept_games`` agree
+    with the games, and ``iter_games`` yields every game in the order kept."""
+    dates = ["2026-11-20T23:30:00+01:00", "2026-11-20T23:10:00-02:00",  # the later instant
+             "2026-11-21", "2026-11-20T22:00:00+00:00", "2026-11-19T08:00:00+09:00"]
+    with History(tmp_path / "h.db") as h:
+        for i, when in enumerate(dates):
+            h.record(result("koryo" if i % 2 else "choson", (("Ana", i), ("Ben", 1))), when)
+        every = h.games()
+        # A date alone is midnight UTC, as SQLite reads it.
+        newest = sorted(every, key=lambda g: datetime.fromisoformat(
+            g.date if "T" in g.date else g.date + "T00:00:00+00:00"), reverse=True)
+        assert [h.newest(None, i, 2) for i in (0, 2, 4)] == [newest[:2], newest[2:4],
+                                                              newest[4:]]
+        assert h.newest("koryo", 0, 10) == [g for g in newest if g.game == "koryo"]
+        assert (h.count(), h.count("koryo"), h.count("azul")) == (5, 2, 0)
+        assert h.kept_games() == ["choson", "koryo"] and h.first_kept() == ["choson", "koryo"]
+        assert list(h.iter_games(batch=2)) == every
+
+
+def test_the_tally_is_counted_again_only_when_a_game_was_kept(tmp_path, monkeypatch):
+    with History(tmp_path / "h.db") as h:
+        h.record(result(), "2026-11-20")
+        counted = []
+        real = h.stats_per_game
+        monkeypatch.setattr(h, "stats_per_game", lambda: counted.append(1) or real())
+        first = h.tally()
+        assert h.tally() is first and len(counted) == 1
+        stamp = h.stamp()
+        h.record(result(scores=(("Ana", 9), ("Cleo", 2))), "2026-11-21")
+        assert h.stamp() != stamp
+        assert h.tally() == real() and len(counted) == 2
+        assert h.tally()["koryo"]["Ana"].games == 2

@@ -30,10 +30,16 @@ CAMPAIGN = "campaign"
 class ChartsScreen(OnTheFelt, Screen):
     name = "charts"
 
-    def __init__(self, app: App, games: list[GameResult], ledger: charts.Campaign | None) -> None:
+    def __init__(self, app: App, games: list[GameResult], ledger: charts.Campaign | None,
+                 shares: dict[str, list[charts.Share]] | None = None) -> None:
+        """``games``: at least the last ``charts.LAST_GAMES`` of each game; ``shares``: the
+        wins of each game over the whole history (else counted from ``games``)."""
         super().__init__(app)
         self.games = games
         self.ledger = ledger
+        self.shares = shares
+        # Each page's figures, worked out once (not at every frame).
+        self._charts: dict[str, object] = {}
         self.pages: list[str] = charts.games_of(games)
         if ledger is not None and ledger.games:
             self.pages.append(CAMPAIGN)
@@ -59,12 +65,29 @@ class ChartsScreen(OnTheFelt, Screen):
     def _colours(self) -> dict[str, tuple[int, int, int]]:
         out = {seat.name: seat.colour for seat in self.app.seats}
         names = [p.name for g in self.games for p in g.players]
+        names += [s.name for ss in (self.shares or {}).values() for s in ss]
         names += [h.name for h in self.ledger.houses] if self.ledger is not None else []
         others = iter(c for c in OTHERS if c not in out.values())
         for name in dict.fromkeys(names):
             if name not in out:
                 out[name] = next(others, th.INK)
         return out
+
+    def scores(self, key: str) -> charts.LineChart:
+        if ("scores", key) not in self._charts:
+            self._charts["scores", key] = charts.scores(self.games, key)
+        return self._charts["scores", key]
+
+    def win_shares(self, key: str) -> list[charts.Share]:
+        if ("shares", key) not in self._charts:
+            self._charts["shares", key] = self.shares[key] if self.shares is not None \
+                else charts.win_shares(self.games, key)
+        return self._charts["shares", key]
+
+    def campaign(self) -> tuple[charts.LineChart, charts.LineChart]:
+        if "campaign" not in self._charts:
+            self._charts["campaign"] = charts.campaign(self.ledger)
+        return self._charts["campaign"]
 
     # --- input --------------------------------------------------------------------------
 
@@ -100,12 +123,11 @@ class ChartsScreen(OnTheFelt, Screen):
         key = self.pages[self.page]
         head = f"{self.name} | {self.title()} | {self.page + 1}/{len(self.pages)}"
         if key == CAMPAIGN:
-            prestige, crave = charts.campaign(self.ledger)
+            prestige, crave = self.campaign()
             return (f"{head} | {self.t('charts.prestige')}: {series_text(prestige)} | "
                     f"{self.t('charts.crave')}: {series_text(crave)}")
-        chart = charts.scores(self.games, key)
-        shares = ", ".join(f"{s.name} {s.wins}/{s.played}"
-                           for s in charts.win_shares(self.games, key))
+        chart = self.scores(key)
+        shares = ", ".join(f"{s.name} {s.wins}/{s.played}" for s in self.win_shares(key))
         return f"{head} | {series_text(chart)} | {shares}"
 
     # --- drawing ------------------------------------------------------------------------
@@ -124,7 +146,7 @@ class ChartsScreen(OnTheFelt, Screen):
         key = self.pages[self.page]
         gap = px(16)
         if key == CAMPAIGN:
-            prestige, crave = charts.campaign(self.ledger)
+            prestige, crave = self.campaign()
             half = (self.body.w - gap) // 2
             left = pygame.Rect(self.body.x, self.body.y, half, self.body.h)
             right = pygame.Rect(left.right + gap, self.body.y, half, self.body.h)
@@ -132,13 +154,13 @@ class ChartsScreen(OnTheFelt, Screen):
                                       (crave, right, "charts.crave")):
                 self.draw_lines(p, chart, box, self.t(label), legend=True)
             return
-        chart = charts.scores(self.games, key)
+        chart = self.scores(key)
         left = pygame.Rect(self.body.x, self.body.y, self.body.w * 3 // 5, self.body.h)
         right = pygame.Rect(left.right + gap, self.body.y, self.body.right - left.right - gap,
                             self.body.h)
         self.draw_lines(p, chart, left, self.t("charts.scores", n=len(chart.labels)),
                         legend=False)
-        self.draw_shares(p, charts.win_shares(self.games, key), right)
+        self.draw_shares(p, self.win_shares(key), right)
 
     def draw_lines(self, p: Painter, chart: charts.LineChart, box: pygame.Rect, label: str,
                    legend: bool) -> None:
@@ -267,7 +289,16 @@ def series_text(chart: charts.LineChart) -> str:
 
 def open_charts(app: App) -> None:
     """Push the charts of ``app.history`` and of the King's Dilemma campaign saved beside
-    the journal (read as it is: none without a journal, or when it can't be read)."""
-    games = app.history.games() if app.history is not None else []
+    the journal (read as it is: none without a journal, or when it can't be read). Only
+    what they show is read: the last games of each game, and the wins counted in SQL."""
+    h = app.history
+    games: list[GameResult] = []
+    shares: dict[str, list[charts.Share]] = {}
+    if h is not None:
+        for key in h.first_kept():
+            games += reversed(h.newest(key, 0, charts.LAST_GAMES))
+        for key, stats in h.tally().items():
+            shares[key] = sorted((charts.Share(n, s.wins, s.games) for n, s in stats.items()),
+                                 key=lambda s: (-s.wins, s.played, s.name))
     ledger = kd_ledger.peek(app.journal.path.parent) if app.journal is not None else None
-    app.push(ChartsScreen(app, games, ledger))
+    app.push(ChartsScreen(app, games, ledger, shares))
