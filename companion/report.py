@@ -10,12 +10,12 @@ Texts come from the EN/FR catalogs, like the kiosk's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from html import escape
 
 from companion import bgstats, charts
 from companion.engine.kd_campaign import Campaign
-from companion.history import GameResult
+from companion.history import GameResult, History
 from companion.i18n import Catalog
 
 # Series colours, distinct on white and for the common colour blindnesses (Okabe-Ito).
@@ -117,9 +117,75 @@ def shares_svg(shares: Sequence[charts.Share], label: str, wins_text: Callable,
     return "".join(out)
 
 
+class Games:
+    """What the page reads of the games: the game keys in the order first kept, and per
+    game its count, its last games (the scores chart), its shares of the wins and every
+    game newest first. From a list here; from the history in SQL (``HistoryGames``), a
+    page of games at a time, so that ten thousand games are never held at once."""
+
+    def __init__(self, games: Sequence[GameResult]) -> None:
+        self.games = games
+
+    def total(self) -> int:
+        return len(self.games)
+
+    def game_keys(self) -> list[str]:
+        return charts.games_of(self.games)
+
+    def count(self, key: str) -> int:
+        return sum(g.game == key for g in self.games)
+
+    def last(self, key: str) -> list[GameResult]:
+        return [g for g in self.games if g.game == key]
+
+    def shares(self, key: str) -> list[charts.Share]:
+        return charts.win_shares(self.games, key)
+
+    def newest(self, key: str) -> Iterator[GameResult]:
+        return reversed([g for g in self.games if g.game == key])
+
+
+class HistoryGames(Games):
+    """``Games`` read from a ``History`` as they are needed."""
+
+    BATCH = 500
+
+    def __init__(self, history: History) -> None:
+        self.history = history
+
+    def total(self) -> int:
+        return self.history.count()
+
+    def game_keys(self) -> list[str]:
+        return self.history.first_kept()
+
+    def count(self, key: str) -> int:
+        return self.history.count(key)
+
+    def last(self, key: str) -> list[GameResult]:
+        return self.history.newest(key, 0, charts.LAST_GAMES)[::-1]
+
+    def shares(self, key: str) -> list[charts.Share]:
+        stats = self.history.tally().get(key, {})
+        return sorted((charts.Share(n, s.wins, s.games) for n, s in stats.items()),
+                      key=lambda s: (-s.wins, s.played, s.name))
+
+    def newest(self, key: str) -> Iterator[GameResult]:
+        offset = 0
+        while page := self.history.newest(key, offset, self.BATCH):
+            yield from page
+            offset += len(page)
+
+
 def render(games: Sequence[GameResult], ledger: Campaign | None, catalog: Catalog,
            generated: str) -> str:
     """The page in ``catalog``'s language; ``generated``: the date it says it was made."""
+    return "".join(chunks(Games(games), ledger, catalog, generated))
+
+
+def chunks(games: Games, ledger: Campaign | None, catalog: Catalog,
+           generated: str) -> Iterator[str]:
+    """``render``'s page in pieces, as they are made (written as they come)."""
     t = catalog.text
 
     def name(key: str) -> str:  # a game imported from elsewhere: its key
@@ -129,18 +195,22 @@ def render(games: Sequence[GameResult], ledger: Campaign | None, catalog: Catalo
         return t("report.wins", wins=s.wins, played=s.played)
 
     title = t("report.title")
+    lang = escape(t("report.lang"))
+    yield (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
+           '<meta name="viewport" content="width=device-width, initial-scale=1">'
+           f"<title>{escape(title)}</title><style>{CSS}</style></head>\n<body>")
+    total = games.total()
     body = [f"<h1>{escape(title)}</h1>",
-            (f'<p class="muted">{escape(t("report.generated", date=generated, n=len(games)))}'
+            (f'<p class="muted">{escape(t("report.generated", date=generated, n=total))}'
             "</p>")]
-    if not games and (ledger is None or not ledger.games):
+    if not total and (ledger is None or not ledger.games):
         body.append(f"<p>{escape(t('history.empty'))}</p>")
-    for key in charts.games_of(games):
-        kept = [g for g in games if g.game == key]
+    for key in games.game_keys():
         body.append(f'<section class="game" id="game-{escape(key)}"><h2>{escape(name(key))}'
                     "</h2>")
-        chart = charts.scores(games, key)
+        chart = charts.scores(games.last(key), key)
         colours = {s.name: colour(i) for i, s in enumerate(chart.series)}
-        shares = charts.win_shares(games, key)
+        shares = games.shares(key)
         for s in shares:  # a player of older games only: the next colours
             colours.setdefault(s.name, colour(len(colours)))
         label = t("report.scores", n=len(chart.labels))
@@ -149,15 +219,18 @@ def render(games: Sequence[GameResult], ledger: Campaign | None, catalog: Catalo
         label = t("report.shares")
         body.append(f"<h3>{escape(label)}</h3><figure>"
                     f"{shares_svg(shares, label, wins_text, colours)}</figure>")
-        body.append(f'<h3>{escape(t("report.games", n=len(kept)))}</h3><div class="scroll">'
-                    f'<table><tr><th>{escape(t("report.date"))}</th>'
+        body.append(f'<h3>{escape(t("report.games", n=games.count(key)))}</h3><div '
+                    f'class="scroll"><table><tr><th>{escape(t("report.date"))}</th>'
                     f'<th>{escape(t("report.scores_column"))}</th><th></th></tr>')
-        for g in reversed(kept):
+        for g in games.newest(key):
             cells = " · ".join(
                 f'<span class="win">{escape(p.name)} {p.total}</span>' if p.name in g.winners
                 else f"{escape(p.name)} {p.total}" for p in g.players)
             body.append(f"<tr><td>{escape(g.date[:16].replace('T', ' '))}</td><td>{cells}</td>"
                         f'<td><a href="{escape(bgstats.link(g))}">BG&nbsp;Stats</a></td></tr>')
+            if len(body) >= 200:
+                yield "\n".join(body) + "\n"
+                body = []
         body.append("</table></div></section>")
     if ledger is not None and ledger.games:
         prestige, crave = charts.campaign(ledger)
@@ -175,8 +248,4 @@ def render(games: Sequence[GameResult], ledger: Campaign | None, catalog: Catalo
             body.append(f"<tr><td>{escape(h.name)}</td><td>{h.prestige}</td>"
                         f"<td>{h.crave}</td></tr>")
         body.append("</table></div></section>")
-    lang = escape(t("report.lang"))
-    return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{escape(title)}</title><style>{CSS}</style></head>\n<body>"
-            + "\n".join(body) + "</body></html>\n")
+    yield "\n".join(body) + "</body></html>\n"

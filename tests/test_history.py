@@ -336,3 +336,19 @@ def test_the_tally_is_counted_again_only_when_a_game_was_kept(tmp_path, monkeypa
         assert h.stamp() != stamp
         assert h.tally() == real() and len(counted) == 2
         assert h.tally()["koryo"]["Ana"].games == 2
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_a_json_export_written_a_game_at_a_time_is_to_json_exactly(tmp_path, count):
+    """``companion export --format json`` streams the games (ten thousand are never held);
+    its text is ``history.to_json``'s, byte for byte."""
+    db = tmp_path / "h.db"
+    with History(db) as h:
+        h.record(result("choson"), "2026-11-20T21:00:00+01:00")  # created, even for none
+        for i in range(count):
+            h.record(result(scores=(("Zoé", i), ("Ben", 2))), f"2026-11-2{i}T21:00:00+01:00",
+                     started=f"2026-11-2{i}T20:00:00+01:00", first_player="Zoé")
+        games = h.games()[1:]
+    out = tmp_path / "out.json"
+    assert main(["export", "--db", str(db), "--games", "2-", "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == history.to_json(games)

@@ -176,3 +176,21 @@ def test_the_report_renders_in_headless_chromium_at_a_phones_width(tmp_path, kep
             if rgb in seen:
                 seen[rgb] += 1
     assert all(n > 20 for n in seen.values()), seen
+
+
+def test_the_report_read_from_the_history_a_page_at_a_time_is_the_same_page(kept, tmp_path,
+                                                                           monkeypatch):
+    """``companion report`` reads the history in SQL as it writes (ten thousand games are
+    never held at once): the page is the one ``render`` makes of every game."""
+    from companion import report
+    from companion.i18n import load_catalog
+
+    db, _ = kept
+    with History(db) as h:
+        every = h.games()
+        monkeypatch.setattr(report.HistoryGames, "BATCH", 2)  # several pages of each game
+        monkeypatch.setattr(History, "games", lambda *_: pytest.fail("every game read"))
+        streamed = "".join(report.chunks(report.HistoryGames(h), None, load_catalog("en"),
+                                         "2026-11-26"))
+    assert streamed == report.render(every, None, load_catalog("en"), "2026-11-26")
+    assert streamed.count("BG&nbsp;Stats") == len(every)

@@ -4,33 +4,57 @@
 from __future__ import annotations
 
 import argparse
+import itertools
+import json
 import os
 import re
 import sys
 import tempfile
-from collections.abc import Callable
+import textwrap
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from companion import history
 from companion.engine.errors import counted
 from companion.journal import JournalError
 
+Chunks = Iterator[str]
 
-def _bgstats_links(games: list[history.GameResult]) -> str:
+
+def _csv(games: Iterable[history.GameResult]) -> Chunks:
+    yield history.to_csv(list(games))
+
+
+def _json(games: Iterable[history.GameResult]) -> Chunks:
+    """``history.to_json``, a game at a time: the same text, never all of it at once."""
+    head = {"format": history.JSON_FORMAT, "version": history.JSON_VERSION}
+    yield "{\n" + "".join(f"  {json.dumps(k)}: {json.dumps(v)},\n" for k, v in head.items())
+    yield '  "games": ['
+    n = 0
+    for n, g in enumerate(games, start=1):
+        text = json.dumps(g.to_dict(), ensure_ascii=False, indent=2)
+        yield ("," if n > 1 else "") + "\n" + textwrap.indent(text, "    ")
+    yield ("\n  ]" if n else "]") + "\n}\n"
+
+
+def _bgstats_links(games: Iterable[history.GameResult]) -> Chunks:
     from companion import bgstats  # loaded on use (start-up of every other format)
 
-    return "".join(bgstats.link(g) + "\n" for g in games)
+    for g in games:
+        yield bgstats.link(g) + "\n"
 
 
-def _bgstats_file(games: list[history.GameResult]) -> str:
+def _bgstats_file(games: Iterable[history.GameResult]) -> Chunks:
     from companion import bgstats  # loaded on use (start-up of every other format)
 
-    return "".join(bgstats.backup(games))
+    yield from bgstats.backup(games)
 
 
-FORMATS: dict[str, Callable[[list[history.GameResult]], str]] = {
-    "csv": history.to_csv,
-    "json": history.to_json,
+# Each format as chunks of text written as they come: an export of ten thousand games
+# never holds them all (CSV excepted: its rows are numbered by ``history.to_csv``).
+FORMATS: dict[str, Callable[[Iterable[history.GameResult]], Chunks]] = {
+    "csv": _csv,
+    "json": _json,
     "bgstats": _bgstats_file,
     "bgstats-links": _bgstats_links,
 }
@@ -76,31 +100,44 @@ def run(args: argparse.Namespace) -> int:
                   f"{args.games!r}", file=sys.stderr)
             return 2
     path = args.db or history.default_path()
-    games: list[history.GameResult] = []
-    if path.exists():  # nothing kept yet: an empty export, and no database is created
-        try:
-            with history.History(path) as h:
-                if h.notice:
-                    print(f"companion export: warning: {h.notice}", file=sys.stderr)
-                games = h.games()
-        except JournalError as exc:
-            print(f"companion export: {exc}", file=sys.stderr)
-            return 1
-    if span is not None:
-        games = games[span[0] - 1:span[1]]
-    elif args.last is not None:
-        games = games[-args.last:]
-    text = FORMATS[fmt](games)
+    if not path.exists():  # nothing kept yet: an empty export, and no database is created
+        return _write(args, FORMATS[fmt]([]), [0])
+    try:
+        with history.History(path) as h:
+            if h.notice:
+                print(f"companion export: warning: {h.notice}", file=sys.stderr)
+            total = h.count()
+            if span is not None:
+                low, high = span[0] - 1, (total if span[1] is None else min(span[1], total))
+            else:
+                low, high = (max(0, total - args.last) if args.last is not None else 0), total
+            written = [0]
+
+            def chosen() -> Iterator[history.GameResult]:
+                for g in itertools.islice(h.iter_games(), low, max(low, high)):
+                    written[0] += 1
+                    yield g
+
+            return _write(args, FORMATS[fmt](chosen()), written)
+    except JournalError as exc:
+        print(f"companion export: {exc}", file=sys.stderr)
+        return 1
+
+
+def _write(args: argparse.Namespace, chunks: Chunks, written: list[int]) -> int:
+    """The export to ``--out`` (atomically) or to stdout, chunk by chunk; on a file, how
+    many games it holds (``written``: counted as they are read)."""
     if args.out is None:
-        sys.stdout.write(text)
+        for chunk in chunks:
+            sys.stdout.write(chunk)
         return 0
     try:
-        write_atomically(args.out, text)
+        write_atomically(args.out, chunks)
     except OSError as exc:
         print(f"companion export: --out: {args.out}: cannot write ({exc.strerror})",
               file=sys.stderr)
         return 2
-    print(f"{args.out}: {counted(len(games), 'game', 'games')}", file=sys.stderr)
+    print(f"{args.out}: {counted(written[0], 'game', 'games')}", file=sys.stderr)
     return 0
 
 
@@ -117,13 +154,14 @@ def parse_range(text: str) -> tuple[int, int | None] | None:
     return low, high
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, fsync it, then rename it over
-    ``path``: a cut leaves the old file or the new one, never half of one."""
+def write_atomically(path: Path, text: str | Iterable[str]) -> None:
+    """Write ``text`` (or its chunks, as they come) to a temporary file beside ``path``,
+    fsync it, then rename it over ``path``: a cut leaves the old file or the new one, never
+    half of one."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+            f.writelines([text] if isinstance(text, str) else text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
