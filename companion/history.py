@@ -30,7 +30,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date as Date
 from datetime import datetime
 from pathlib import Path
@@ -278,6 +278,22 @@ class PlayerStats:
     games: int
     wins: int
     average: float  # total points / games
+    best: int | None = field(default=None, compare=False)  # the player's highest total
+
+
+@dataclass(frozen=True)
+class Records:
+    """One game's figures beyond the players' tally (``History.records``)."""
+
+    first_won: int  # games the first player won (a shared victory counts)
+    first_games: int  # games whose first player is known
+    minutes: int  # time played, over the games whose start is known
+    timed: int  # those games
+    player_minutes: dict[str, int]  # each player's time at this game
+    by_count: dict[str, dict[int, tuple[int, int]]]  # player → players at the table →
+    # (wins, games)
+    head_to_head: dict[tuple[str, str], tuple[int, int, int]]  # (a, b), a < b → (games
+    # together, a placed ahead of b, b ahead of a)
 
 
 class History:
@@ -307,13 +323,16 @@ class History:
             self._db.execute(f"PRAGMA user_version={HISTORY_VERSION:d}")
 
     def _index_tally(self) -> None:
-        """The index the players' figures are counted from (``stats_per_game``) without
-        reading each score's breakdown: a third faster at ten thousand games. Made once,
-        where the file can be written (a history only read is counted without it)."""
+        """The indexes the players' figures are counted from (``stats_per_game``) without
+        reading each score's breakdown (a third faster at ten thousand games), and one
+        game's games found without reading the others' (``records``, a page of one game:
+        three times faster). Made once, where the file can be written (a history only
+        read is counted without them)."""
         try:
             with self._lock, transaction(self._db):
                 self._db.execute("CREATE INDEX IF NOT EXISTS scores_tally"
                                  " ON scores(game_id, player, winner, total)")
+                self._db.execute("CREATE INDEX IF NOT EXISTS games_game ON games(game)")
         except sqlite3.Error as exc:
             log.info("history %s: no tally index (%s)", self.path, exc)
 
@@ -400,13 +419,13 @@ class History:
         don't add up to anything."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT g.game, s.player, count(*), sum(s.winner), sum(s.total)"
+                "SELECT g.game, s.player, count(*), sum(s.winner), sum(s.total), max(s.total)"
                 " FROM scores s JOIN games g ON g.id = s.game_id"
                 " GROUP BY g.game, s.player ORDER BY g.game",
             ).fetchall()
         per_game: dict[str, dict[str, PlayerStats]] = {}
-        for game, player, n, wins, total in rows:
-            per_game.setdefault(game, {})[player] = PlayerStats(n, wins, total / n)
+        for game, player, n, wins, total, best in rows:
+            per_game.setdefault(game, {})[player] = PlayerStats(n, wins, total / n, best)
         return {
             game: {p: stats[p] for p in sorted(stats, key=lambda p: (-stats[p].wins,
                                                                      -stats[p].average, p))}
@@ -453,6 +472,40 @@ class History:
         if memo is None or memo[0] != stamp:
             memo = self._tally = (stamp, self.stats_per_game())
         return memo[1]
+
+    def records(self, game: str) -> Records:
+        """``game``'s figures beyond the tally, counted in SQL: how often the first player
+        won, the time played (in all and per player), each player's wins by the number of
+        players at the table, and head to head: for two players who played it together,
+        how often each placed ahead of the other (a winner ahead of a non-winner, else the
+        higher total)."""
+        minutes = "CAST(round((julianday(g.date) - julianday(g.started)) * 1440) AS INTEGER)"
+        with self._lock:
+            q = self._db.execute
+            first = q("SELECT count(*), coalesce(sum(s.winner), 0) FROM games g JOIN scores s"
+                      " ON s.game_id = g.id AND s.player = g.first_player WHERE g.game = ?",
+                      (game,)).fetchone()
+            timed = q(f"SELECT count(*), coalesce(sum(max(0, {minutes})), 0) FROM games g"
+                      " WHERE g.game = ? AND g.started IS NOT NULL", (game,)).fetchone()
+            per_player = q(f"SELECT s.player, sum(max(0, {minutes})) FROM games g JOIN scores s"
+                           " ON s.game_id = g.id WHERE g.game = ? AND g.started IS NOT NULL"
+                           " GROUP BY s.player", (game,)).fetchall()
+            counts = q("WITH n AS (SELECT s.game_id, count(*) AS n FROM scores s JOIN games g"
+                       " ON g.id = s.game_id WHERE g.game = ? GROUP BY s.game_id)"
+                       " SELECT s.player, n.n, sum(s.winner), count(*) FROM n JOIN scores s"
+                       " ON s.game_id = n.game_id GROUP BY s.player, n.n", (game,)).fetchall()
+            pairs = q("SELECT a.player, b.player, count(*),"
+                      " sum(a.winner > b.winner OR (a.winner = b.winner AND a.total > b.total)),"
+                      " sum(b.winner > a.winner OR (a.winner = b.winner AND b.total > a.total))"
+                      " FROM games g JOIN scores a ON a.game_id = g.id JOIN scores b"
+                      " ON b.game_id = g.id AND a.player < b.player WHERE g.game = ?"
+                      " GROUP BY a.player, b.player", (game,)).fetchall()
+        by_count: dict[str, dict[int, tuple[int, int]]] = {}
+        for player, n, wins, played in counts:
+            by_count.setdefault(player, {})[n] = (wins, played)
+        return Records(first[1], first[0], timed[1], timed[0], dict(per_player),
+                       {p: dict(sorted(c.items())) for p, c in by_count.items()},
+                       {(a, b): (n, x, y) for a, b, n, x, y in pairs})
 
     def newest(self, game: str | None = None, offset: int = 0,
                limit: int = 10) -> list[GameResult]:

@@ -21,7 +21,7 @@ from html import escape
 
 from companion import bgstats, charts
 from companion.engine.kd_campaign import Campaign
-from companion.history import GameResult, History
+from companion.history import GameResult, History, PlayerStats, Records
 from companion.i18n import Catalog
 
 # Series colours, distinct on white and for the common colour blindnesses (Okabe-Ito);
@@ -170,6 +170,60 @@ def legend(chart: charts.LineChart, colours: dict[str, str]) -> str:
     return f'<ul class="legend">{"".join(items)}</ul>'
 
 
+def duration(minutes: int, t: Callable) -> str:
+    """``750`` → "12 h 30" (under an hour: "45 min")."""
+    hours, rest = divmod(minutes, 60)
+    return t("report.hours", h=hours, time=f"{rest:02d}") if hours else t("report.minutes",
+                                                                            time=str(rest))
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)} %" if whole else "–"
+
+
+def records_html(tally: dict[str, PlayerStats], rec: Records, t: Callable) -> str:
+    """The figures BG Stats players look for, for one game: its high score and who holds
+    it, how often the first player won, the time played; per player games, wins, personal
+    best, time played and wins by the number of players at the table; head to head."""
+    out = [f"<h3>{escape(t('report.records'))}</h3><ul>"]
+    if tally:
+        high = max(s.best for s in tally.values())
+        holders = [n for n, s in tally.items() if s.best == high]
+        out.append(f"<li>{escape(t('report.high', score=high, names=', '.join(holders)))}</li>")
+    if rec.first_games:
+        out.append("<li>" + escape(t("report.first", wins=rec.first_won, games=rec.first_games,
+                                     detail=percent(rec.first_won, rec.first_games))) + "</li>")
+    if rec.timed:
+        out.append("<li>" + escape(t("report.time", time=duration(rec.minutes, t),
+                                     n=rec.timed)) + "</li>")
+    out.append("</ul>")
+    head = "".join(f"<th>{escape(t(k))}</th>" for k in (
+        "report.player", "report.played", "report.won", "report.best", "report.time_column",
+        "report.by_count"))
+    rows = []
+    for name, s in tally.items():
+        counts = " · ".join(t("report.count", n=n, wins=w, games=g)
+                            for n, (w, g) in rec.by_count.get(name, {}).items())
+        minutes = rec.player_minutes.get(name)
+        rows.append(f"<tr><td>{escape(name)}</td><td>{s.games}</td><td>{s.wins} "
+                    f"({percent(s.wins, s.games)})</td><td>{s.best}</td>"
+                    f"<td>{escape(duration(minutes, t)) if minutes else '–'}</td>"
+                    f"<td>{escape(counts)}</td></tr>")
+    out.append(f'<div class="scroll"><table class="stats"><tr>{head}</tr>{"".join(rows)}'
+               "</table></div>")
+    if rec.head_to_head:
+        out.append(f"<h3>{escape(t('report.head_to_head'))}</h3><div class=\"scroll\">"
+                   f'<table class="stats"><tr><th>{escape(t("report.pair"))}</th>'
+                   f'<th>{escape(t("report.together"))}</th>'
+                   f'<th>{escape(t("report.ahead"))}</th></tr>')
+        pairs = sorted(rec.head_to_head.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        for (a, b), (n, x, y) in pairs:
+            out.append(f"<tr><td>{escape(a)} – {escape(b)}</td><td>{n}</td>"
+                       f"<td>{x} – {y}</td></tr>")
+        out.append("</table></div>")
+    return "".join(out)
+
+
 def shares_html(shares: Sequence[charts.Share], wins_text: Callable,
                 colours: dict[str, str]) -> str:
     """One row per player: the name (wrapping), a bar of the share of their games they
@@ -216,6 +270,20 @@ class Games:
     def shares(self, key: str) -> list[charts.Share]:
         return charts.win_shares(self.games, key)
 
+    def tally(self, key: str) -> dict[str, PlayerStats]:
+        return self.history().tally().get(key, {})
+
+    def records(self, key: str) -> Records:
+        return self.history().records(key)
+
+    def history(self) -> History:
+        """The games in a history of their own in memory (the figures are SQL's)."""
+        if getattr(self, "_memory", None) is None:
+            self._memory = History(":memory:")
+            for g in self.games:
+                self._memory.keep(g)
+        return self._memory
+
     def newest(self, key: str) -> Iterator[GameResult]:
         return reversed([g for g in self.games if g.game == key])
 
@@ -246,6 +314,12 @@ class HistoryGames(Games):
 
     def last(self, key: str) -> list[GameResult]:
         return self.history.newest(key, 0, charts.LAST_GAMES)[::-1]
+
+    def tally(self, key: str) -> dict[str, PlayerStats]:
+        return self.history.tally().get(key, {})
+
+    def records(self, key: str) -> Records:
+        return self.history.records(key)
 
     def shares(self, key: str) -> list[charts.Share]:
         stats = self.history.tally().get(key, {})
@@ -300,6 +374,7 @@ def chunks(games: Games, ledger: Campaign | None, catalog: Catalog,
         label = t("report.shares")
         body.append(f"<h3>{escape(label)}</h3><figure>"
                     f"{shares_html(shares, wins_text, colours)}</figure>")
+        body.append(records_html(games.tally(key), games.records(key), t))
         body.append(f'<h3>{escape(t("report.games", n=games.count(key)))}</h3><div '
                     f'class="scroll"><table><tr><th>{escape(t("report.date"))}</th>'
                     f'<th>{escape(t("report.scores_column"))}</th><th></th></tr>')

@@ -352,3 +352,28 @@ def test_a_json_export_written_a_game_at_a_time_is_to_json_exactly(tmp_path, cou
     out = tmp_path / "out.json"
     assert main(["export", "--db", str(db), "--games", "2-", "--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == history.to_json(games)
+
+
+def test_the_records_players_look_for_are_counted_in_sql(tmp_path):
+    """Three Koryŏ games (and a Chosŏn one that counts for nothing here): personal bests,
+    the first player's wins, the time played in all and per player, the wins by the
+    number of players at the table, and head to head (a winner ahead, else the higher
+    total; a shared victory puts neither ahead)."""
+    with History(tmp_path / "h.db") as h:
+        h.record(result(scores=(("Ana", 9), ("Ben", 4), ("Cleo", 7))), "2026-11-01T22:00:00+01:00",
+                 started="2026-11-01T21:00:00+01:00", first_player="Ana")
+        h.record(result(scores=(("Ana", 3), ("Ben", 8))), "2026-11-02T21:30:00+01:00",
+                 started="2026-11-02T21:00:00+01:00", first_player="Ana")
+        h.record(result(scores=(("Ana", 5), ("Ben", 5))), "2026-11-03")  # shared, untimed
+        h.record(result("choson", (("Ana", 50), ("Ben", 1))), "2026-11-04",
+                 started="2026-11-03T20:00:00+00:00", first_player="Ana")
+        tally = h.tally()["koryo"]
+        assert {n: s.best for n, s in tally.items()} == {"Ana": 9, "Ben": 8, "Cleo": 7}
+        r = h.records("koryo")
+        assert (r.first_won, r.first_games) == (1, 2)
+        assert (r.minutes, r.timed) == (90, 2)
+        assert r.player_minutes == {"Ana": 90, "Ben": 90, "Cleo": 60}
+        assert r.by_count == {"Ana": {2: (1, 2), 3: (1, 1)}, "Ben": {2: (2, 2), 3: (0, 1)},
+                              "Cleo": {3: (0, 1)}}
+        assert r.head_to_head == {("Ana", "Ben"): (3, 1, 1), ("Ana", "Cleo"): (1, 1, 0),
+                                  ("Ben", "Cleo"): (1, 0, 1)}

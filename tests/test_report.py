@@ -307,3 +307,18 @@ def test_no_text_of_the_charts_overlaps_or_is_cut_with_24_character_names(tmp_pa
             if rgb in wanted:
                 wanted[rgb] += 1
     assert all(n > 30 for n in wanted.values()), (wanted, image.get_size())
+
+
+def test_the_report_has_the_records_of_each_game(tmp_path, kept):
+    """Per game: its high score and who holds it, the first player's wins, the time played,
+    each player's best and wins by players at the table, head to head."""
+    with History(kept[0]) as h:
+        h.record(scored("koryo", (("Ana", 40), ("Ben", 2))), "2026-11-25T22:00:00+01:00",
+                 started="2026-11-25T21:00:00+01:00", first_player="Ana")
+    html = report(tmp_path, kept)
+    koryo = html[html.index('id="game-koryo"'):html.index('id="game-choson"')]
+    assert "High score: 40 (Ana)" in koryo
+    assert "The first player won 1 of 1 game (100 %)" in koryo
+    assert "Time played: 1 h 00 over 1 game timed" in koryo
+    assert "<td>Ana</td><td>4</td><td>" in koryo and "2 players: 1 of 1" in koryo
+    assert "<td>Ana – Ben</td><td>4</td>" in koryo
