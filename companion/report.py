@@ -188,7 +188,7 @@ def records_html(tally: dict[str, PlayerStats], rec: Records, t: Callable) -> st
     out = [f"<h3>{escape(t('report.records'))}</h3><ul>"]
     if tally:
         high = max(s.best for s in tally.values())
-        holders = [n for n, s in tally.items() if s.best == high]
+        holders = sorted(n for n, s in tally.items() if s.best == high)
         out.append(f"<li>{escape(t('report.high', score=high, names=', '.join(holders)))}</li>")
     if rec.first_games:
         out.append("<li>" + escape(t("report.first", wins=rec.first_won, games=rec.first_games,

@@ -25,6 +25,9 @@ OTHERS = ((120, 200, 255), (255, 160, 90), (150, 230, 150), (230, 150, 230), (24
           (180, 180, 255), (255, 255, 255))
 GRID = (60, 110, 90)
 CAMPAIGN = "campaign"
+RECORDS = "records-"  # a game's records page: RECORDS + its key
+HEAD_TO_HEAD = 3  # pairs on a records page: the ones who played together most
+RECORD_LINE = 36  # units: a line of a records page
 
 
 class ChartsScreen(OnTheFelt, Screen):
@@ -40,7 +43,9 @@ class ChartsScreen(OnTheFelt, Screen):
         self.shares = shares
         # Each page's figures, worked out once (not at every frame).
         self._charts: dict[str, object] = {}
-        self.pages: list[str] = charts.games_of(games)
+        # Each game's charts, then its records (read from the history, when there is one).
+        self.pages: list[str] = [page for key in charts.games_of(games) for page in (
+            (key, RECORDS + key) if app.history is not None else (key,))]
         if ledger is not None and ledger.games:
             self.pages.append(CAMPAIGN)
         self.page = 0
@@ -84,6 +89,41 @@ class ChartsScreen(OnTheFelt, Screen):
                 else charts.win_shares(self.games, key)
         return self._charts["shares", key]
 
+    def records(self, key: str) -> list[tuple[str, tuple[int, int, int]]]:
+        """A game's records as lines (text, colour): its high score, how often the first
+        player won, the time played, then head to head for the pairs who met most."""
+        if ("records", key) not in self._charts:
+            from companion.report import duration, percent
+
+            h, t = self.app.history, self.t
+            tally, rec = h.tally().get(key, {}), h.records(key)
+            lines: list[tuple[str, tuple[int, int, int]]] = []
+            if tally:
+                high = max(s.best for s in tally.values())
+                names = self.app.catalog.names(sorted(n for n, s in tally.items() if s.best == high))
+                lines.append((t("report.high", score=high, names=names), th.WARNING))
+            if rec.first_games:
+                lines.append((t("report.first", wins=rec.first_won, games=rec.first_games,
+                                detail=percent(rec.first_won, rec.first_games)), th.INK))
+            if rec.timed:
+                lines.append((t("report.time", time=duration(rec.minutes, t), n=rec.timed),
+                              th.INK))
+            pairs = sorted(rec.head_to_head.items(), key=lambda kv: (-kv[1][0], kv[0]))
+            if pairs:
+                lines.append((t("report.head_to_head"), th.INK_SOFT))
+            for (a, b), (n, x, y) in pairs[:HEAD_TO_HEAD]:
+                lines.append((t("charts.pair", a=a, b=b, games=n, score=f"{x} – {y}"), th.INK))
+            self._charts["records", key] = lines
+        return self._charts["records", key]
+
+    def shown_records(self, key: str) -> list[tuple[str, tuple[int, int, int]]]:
+        """The records' lines that the page holds (the pairs who met least go first; the
+        head-to-head heading never alone at the foot)."""
+        lines = self.records(key)[:max(1, self.body.h // self.app.theme.px(RECORD_LINE))]
+        if lines and lines[-1][0] == self.t("report.head_to_head"):
+            lines = lines[:-1]
+        return lines
+
     def campaign(self) -> tuple[charts.LineChart, charts.LineChart]:
         if "campaign" not in self._charts:
             self._charts["campaign"] = charts.campaign(self.ledger)
@@ -115,6 +155,8 @@ class ChartsScreen(OnTheFelt, Screen):
         key = self.pages[self.page]
         if key == CAMPAIGN:
             return self.t("charts.campaign", nights=len(self.ledger.games))
+        if key.startswith(RECORDS):
+            return self.t("charts.records", game=self.game_name(key[len(RECORDS):]))
         return self.game_name(key)
 
     def describe(self) -> str:
@@ -122,6 +164,9 @@ class ChartsScreen(OnTheFelt, Screen):
             return f"{self.name} | {self.t('history.empty')}"
         key = self.pages[self.page]
         head = f"{self.name} | {self.title()} | {self.page + 1}/{len(self.pages)}"
+        if key.startswith(RECORDS):
+            return " | ".join([head, *(line for line, _ in
+                                       self.shown_records(key[len(RECORDS):]))])
         if key == CAMPAIGN:
             prestige, crave = self.campaign()
             return (f"{head} | {self.t('charts.prestige')}: {series_text(prestige)} | "
@@ -145,6 +190,13 @@ class ChartsScreen(OnTheFelt, Screen):
             return
         key = self.pages[self.page]
         gap = px(16)
+        if key.startswith(RECORDS):
+            y = self.body.y
+            for line, colour in self.shown_records(key[len(RECORDS):]):
+                box = pygame.Rect(self.body.x, y, self.body.w, px(RECORD_LINE))
+                text(p, line, box, px(28), colour)
+                y += px(RECORD_LINE)
+            return
         if key == CAMPAIGN:
             prestige, crave = self.campaign()
             half = (self.body.w - gap) // 2

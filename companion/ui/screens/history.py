@@ -212,7 +212,8 @@ class HistoryScreen(OnTheFelt, Screen):
                     + f" ({self.winners_text(g)})" for g in self.shown()]
         else:
             rows = [t("history.stats_row", name=n, game=self.game_name(g), games=s.games,
-                      wins=s.wins, average=self.average(s)) for g, n, s in self.shown()]
+                      wins=s.wins, average=self.average(s), score=s.best)
+                    for g, n, s in self.shown()]
         return " | ".join([head, *rows])
 
     def average(self, s: PlayerStats) -> str:
@@ -287,9 +288,9 @@ class HistoryScreen(OnTheFelt, Screen):
         area = self.list_rect
         # All games: a game column, each player's figures per game; one game: its players.
         by_game = self.game is None
-        name_w = area.w * (28 if by_game else 40) // 100
-        game_w = area.w * 24 // 100 if by_game else 0
-        col_w = (area.w - name_w - game_w) // 3
+        name_w = area.w * (25 if by_game else 36) // 100
+        game_w = area.w * 20 // 100 if by_game else 0
+        col_w = (area.w - name_w - game_w) // 4
         pad = px(8)  # each side of a cell: neighbouring headings and figures never touch
 
         def row(y: int, cells: list[str], colour, fill: bool, size: int) -> None:
@@ -306,9 +307,10 @@ class HistoryScreen(OnTheFelt, Screen):
                 self.text(p, cell, box.inflate(-2 * pad, 0), size, colour, "center")
 
         row(area.y, [t("history.player"), t("history.game_column"), t("history.games"),
-                     t("history.wins"), t("history.average")], th.INK_SOFT, False, px(30))
+                     t("history.wins"), t("history.average"), t("history.best")], th.INK_SOFT,
+            False, px(30))
         for i, (game, name, s) in enumerate(self.shown(), start=1):
             row(area.y + i * (self.row_h + gap), [name, self.game_name(game), str(s.games),
-                                                  str(s.wins), self.average(s)], th.INK, True,
-                px(36))
+                                                  str(s.wins), self.average(s), str(s.best)],
+                th.INK, True, px(36))
 
