@@ -42,7 +42,7 @@ import base64
 import hashlib
 import json
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -51,6 +51,7 @@ from urllib.parse import quote
 
 import yaml
 
+from companion.engine.kd_campaign import Campaign
 from companion.history import GameResult
 
 IMPORT_URL = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -225,10 +226,40 @@ def stable_uuid(kind: str, key: str) -> str:
     return str(uuid.uuid5(_NAMESPACE, f"{kind}:{key}")).upper()
 
 
-def backup(games: Iterable[GameResult]) -> Iterator[str]:
+ENDS = {"king-died": "the king died", "abdicated-top": "the king abdicated (top)",
+        "abdicated-bottom": "the king abdicated (bottom)"}
+
+
+def nights_of(campaign: Campaign | None) -> Callable[[GameResult], str]:
+    """The ``comments`` of a King's Dilemma night's play: its place in the campaign (``The
+    King's Dilemma campaign, night 3: the king died; prestige Ana +3, Ben +2``), found in
+    the campaign's ledger by the houses' totals (the history's players' totals), each
+    night once; nothing for another game or a night the ledger doesn't have. BG Stats
+    keeps a play's comments with it; its board (variant) would split the game's figures
+    night by night."""
+    nights = list(campaign.games) if campaign is not None else []
+
+    def comments(game: GameResult) -> str:
+        if game.game != "kings-dilemma":
+            return ""
+        totals = {p.name: p.total for p in game.players}
+        for night in nights:
+            if {r.house: r.total for r in night.results} == totals:
+                nights.remove(night)
+                awards = ", ".join(f"{r.house} {r.prestige:+d}" for r in night.results)
+                return (f"The King's Dilemma campaign, night {night.number}: "
+                        f"{ENDS.get(night.end, night.end)}; prestige {awards}")
+        return ""
+
+    return comments
+
+
+def backup(games: Iterable[GameResult], campaign: Campaign | None = None) -> Iterator[str]:
     """BG Stats' file of ``games`` as JSON, in pieces (a history of ten thousand games is
     written without holding it whole): the plays in the order given, each player and game
-    once with the id the plays refer to."""
+    once with the id the plays refer to; a King's Dilemma night with its place in
+    ``campaign`` in its ``comments`` (``nights_of``)."""
+    comments = nights_of(campaign)
     players: dict[str, int] = {}
     kinds: dict[str, int] = {}
     yield '{"about":' + json.dumps(BACKUP_ABOUT) + ',"plays":['
@@ -245,7 +276,7 @@ def backup(games: Iterable[GameResult]) -> Iterator[str]:
             "uuid": stable_uuid("play", play_id(g)),
             "playDate": utc(g.date).strftime(DATE_FORMAT),
             "durationMin": duration_min(g) or 0,
-            "gameRefId": kind, "locationRefId": 1, "board": "",
+            "gameRefId": kind, "locationRefId": 1, "board": "", "comments": comments(g),
             "ignored": False, "manualWinner": False, "usesTeams": False, "rounds": 0,
             "rating": 0, "scoringSetting": 0, "playerScores": scores,
         }

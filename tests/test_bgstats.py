@@ -294,3 +294,26 @@ def test_a_csv_export_imported_back_adds_nothing_though_it_lacks_start_and_first
     with History(db) as h:
         (game,) = h.games()
     assert game.first_player == "Ben"
+
+
+def test_a_kings_dilemma_night_carries_its_campaign_night_in_the_files_comments(tmp_path):
+    """The ledger's nights (tests/played.py) found by the houses' totals: each King's
+    Dilemma play says which night of the campaign it was, how it ended and the prestige
+    awarded; other games and a night the ledger doesn't have say nothing."""
+    from played import campaign_ledger
+
+    db, ledger = tmp_path / "h.db", campaign_ledger(tmp_path / "kd.json")
+    with History(db) as h:
+        for day, totals in ((1, (8, 10, 7, 3)), (2, (12, 6, 9, 9)), (3, (1, 2, 3, 4))):
+            h.record(scored("kings-dilemma", tuple(zip(("Ana", "Ben", "Cléo", "Dan"), totals,
+                                                       strict=True))),
+                     f"2026-11-0{day}T23:00:00+01:00")
+        h.record(scored(), "2026-11-04T23:00:00+01:00")
+    out = tmp_path / "plays.bgsplay"
+    assert main(["export", "--db", str(db), "--ledger", str(ledger), "--out", str(out)]) == 0
+    plays = json.loads(out.read_text(encoding="utf-8"))["plays"]
+    assert plays[0]["comments"] == ("The King's Dilemma campaign, night 1: the king died; "
+                                    "prestige Ana +2, Ben +3, Cléo +1, Dan +0")
+    assert plays[1]["comments"].startswith("The King's Dilemma campaign, night 2: ")
+    assert [p["comments"] for p in plays[2:]] == ["", ""]
+    read_bgstats_file(out.read_text(encoding="utf-8"))

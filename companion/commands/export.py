@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import os
@@ -44,10 +45,29 @@ def _bgstats_links(games: Iterable[history.GameResult]) -> Chunks:
         yield bgstats.link(g) + "\n"
 
 
-def _bgstats_file(games: Iterable[history.GameResult]) -> Chunks:
+def _bgstats_file(games: Iterable[history.GameResult], ledger: Path | None = None) -> Chunks:
     from companion import bgstats  # loaded on use (start-up of every other format)
 
-    yield from bgstats.backup(games)
+    yield from bgstats.backup(games, _campaign(ledger))
+
+
+def _campaign(path: Path | None):
+    """The King's Dilemma campaign of ``path`` (default: the data directory's ledger), read
+    as it is; none when there is none or it is no ledger (said)."""
+    import json
+
+    from companion import kd_ledger, paths
+    from companion.engine.kd_campaign import Campaign
+
+    path = path or paths.data_dir() / kd_ledger.LEDGER_FILE
+    try:
+        return Campaign.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        print(f"companion export: {path}: not a campaign ledger ({type(exc).__name__}); no "
+              "campaign in the plays' comments", file=sys.stderr)
+        return None
 
 
 # Each format as chunks of text written as they come: an export of ten thousand games
@@ -74,6 +94,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        "order they were kept: 7, 3-7, 5- or -4")
     which.add_argument("--last", type=int, metavar="N", help="only the N latest games")
     p.add_argument("--out", type=Path, help="file to write (replaced whole); default: stdout")
+    p.add_argument("--ledger", type=Path,
+                   help="bgstats: The King's Dilemma campaign ledger, whose night each "
+                   "King's Dilemma play's comments name; default: DATA_DIR/kd-campaign.json")
     p.add_argument("--db", type=Path,
                    help="history database; default: DATA_DIR/companion.db "
                    "(DATA_DIR: $COMPANION_DATA_DIR, else $XDG_DATA_HOME/companion, "
@@ -100,8 +123,11 @@ def run(args: argparse.Namespace) -> int:
                   f"{args.games!r}", file=sys.stderr)
             return 2
     path = args.db or history.default_path()
+    form = FORMATS[fmt]
+    if fmt == "bgstats":
+        form = functools.partial(_bgstats_file, ledger=args.ledger)
     if not path.exists():  # nothing kept yet: an empty export, and no database is created
-        return _write(args, FORMATS[fmt]([]), [0])
+        return _write(args, form([]), [0])
     try:
         with history.History(path) as h:
             if h.notice:
@@ -118,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
                     written[0] += 1
                     yield g
 
-            return _write(args, FORMATS[fmt](chosen()), written)
+            return _write(args, form(chosen()), written)
     except JournalError as exc:
         print(f"companion export: {exc}", file=sys.stderr)
         return 1
