@@ -2,8 +2,8 @@
 
 **Time**: on the kiosk at 800x480 (SDL's dummy driver), each of History opened (read and
 its first frame drawn), the filter turned to the next game, a page turned, the players'
-figures shown, Charts opened (from there), and Back from the charts to History, each with
-its frame. A history of ``BIG`` games
+figures shown, Charts opened (from there), the next page (the first game's records), and
+Back from the charts to History, each with its frame. A history of ``BIG`` games
 (**ours**) and one of ``SMALL`` games (**baseline**: the same operations), alternately,
 ``ROUNDS`` rounds; median [min–max]. Goal: each ≤ 100 ms at ``BIG`` games.
 
@@ -73,7 +73,7 @@ def _kiosk(db: Path):
 
 def _operations(app) -> dict[str, float]:
     """Each step's time in ms, its frame drawn: History opened, filter, page, the players'
-    figures, Charts, Back."""
+    figures, Charts, a game's records, Back."""
     from companion.ui.screens.charts import open_charts
     from companion.ui.screens.history import HistoryScreen
 
@@ -93,6 +93,7 @@ def _operations(app) -> dict[str, float]:
     timed("page turned", lambda: screen.turn(+1))
     timed("players' figures", screen.switch_view)
     timed("Charts opened", lambda: open_charts(app))
+    timed("a game's records", lambda: app.screen.turn(+1))
     timed("Back to History", app.pop)
     app.pop()  # History closed: Home again, for the next round
     return out
@@ -144,7 +145,7 @@ def _memory(big: Path, small: Path, tmp: Path) -> list[Row]:
              for fmt in ("json", "csv", "bgstats", "bgstats-links")]
     cases.append(("report", ["-m", "companion", "report", "--out", str(tmp / "r.html"),
                              "--ledger", str(tmp / "none.json"), "--db"]))
-    cases.append(("kiosk: History, filter, page, players, Charts, Back",
+    cases.append(("kiosk: History, filter, page, players, Charts, records, Back",
                   ["-c", KIOSK_HISTORY]))
     rows = []
     for name, program in cases:
