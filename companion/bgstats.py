@@ -62,12 +62,6 @@ DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 # Characters RFC 3986 allows as they are in a query, kept unescaped: a shorter link, a
 # smaller QR code. Everything else (quotes, braces, brackets, spaces, non-ASCII) is escaped.
 _SAFE = ":,'"
-# The fields of a play and of each of its players, as BG Stats' page names them; every one
-# of FIELDS and PLAYER_FIELDS is in every link (the tests check each code against them).
-FIELDS = ("sourceName", "sourcePlayId", "playDate", "game", "players")
-OPTIONAL_FIELDS = ("durationMin",)
-GAME_FIELDS = ("name",)
-PLAYER_FIELDS = ("name", "score", "winner", "startPlayer")
 
 
 @cache

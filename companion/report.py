@@ -16,8 +16,12 @@ none runs into the next; a chart is at most 600 px wide, its type then about the
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from html import escape
+from pathlib import Path
 
 from companion import bgstats, charts
 from companion.engine.kd_campaign import Campaign
@@ -277,15 +281,23 @@ class Games:
         return self.history().records(key)
 
     def history(self) -> History:
-        """The games in a history of their own in memory (the figures are SQL's)."""
-        if getattr(self, "_memory", None) is None:
-            self._memory = History(":memory:")
+        """The games in a history of their own, in a temporary directory removed with this
+        object: the figures are counted by the same SQL as a real history's."""
+        if getattr(self, "_own", None) is None:
+            folder = tempfile.mkdtemp(prefix="companion-report-")
+            self._own = History(Path(folder) / "games.db")
+            weakref.finalize(self, _remove, self._own, folder)
             for g in self.games:
-                self._memory.keep(g)
-        return self._memory
+                self._own.keep(g)
+        return self._own
 
     def newest(self, key: str) -> Iterator[GameResult]:
         return reversed([g for g in self.games if g.game == key])
+
+
+def _remove(history: History, folder: str) -> None:
+    history.close()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 class HistoryGames(Games):
