@@ -9,7 +9,17 @@ import argparse
 import sys
 import time
 
-from bench import contention, dropout, frames, journal, pad_replug, pads, process, resume
+from bench import (
+    contention,
+    dropout,
+    frames,
+    history_size,
+    journal,
+    pad_replug,
+    pads,
+    process,
+    resume,
+)
 from bench.common import Row, load, machine
 
 HEADER = Row("benchmark", "metric", "ours", "baseline", "ratio", "goal", "met")
@@ -49,6 +59,7 @@ def main() -> int:
     rows += dropout.run()
     rows += frames.run(rounds=1, count=20) if args.quick else frames.run()
     rows += contention.run(rounds=1, count=10) if args.quick else contention.run()
+    rows += history_size.run(rounds=2, big=2_000) if args.quick else history_size.run()
     rows.sort(key=lambda row: row.bench[0])  # in the order of the issue
     print(table(rows))
     print(f"load average after: {load()}")

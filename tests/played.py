@@ -60,3 +60,32 @@ def campaign_ledger(path: Path, nights=((8, 10, 7, 3), (12, 6, 9, 9), (5, 7, 11,
         campaign = kc.apply(campaign, kc.RecordGame(kc.KING_DIED, by_total, agendas, hand))
     path.write_text(json.dumps(campaign.to_dict(), ensure_ascii=False), encoding="utf-8")
     return path
+
+
+# BG Stats' play link as its page documents it ("Push plays to BG Stats from other apps or
+# websites", bgstatsapp.com), written out here apart from companion/bgstats.py so that a
+# field the code drops fails the tests. The types are the page's example's.
+BGSTATS_PLAY = {"sourceName": str, "sourcePlayId": str, "playDate": str, "game": dict,
+                "players": list}
+BGSTATS_GAME = {"name": str}
+BGSTATS_PLAYER = {"name": str, "score": int, "winner": bool, "startPlayer": bool}
+BGSTATS_OPTIONAL = {"durationMin": int, "location": str, "comments": str, "board": str}
+
+
+def check_bgstats_play(play: dict) -> None:
+    """Every field BG Stats' page names is there with its type, on the play, its game and
+    every player; nothing else but its optional fields; the date as the page writes it."""
+    import re
+
+    for fields, where in ((BGSTATS_PLAY, play), (BGSTATS_GAME, play["game"]),
+                          *((BGSTATS_PLAYER, p) for p in play["players"])):
+        for key, kind in fields.items():
+            assert key in where, f"{key} missing from {where}"
+            assert type(where[key]) is kind, f"{key}: {where[key]!r} is not {kind.__name__}"
+    assert set(play) <= set(BGSTATS_PLAY) | set(BGSTATS_OPTIONAL), set(play)
+    assert set(play["game"]) <= set(BGSTATS_GAME) | {"bggId", "highestWins", "noPoints",
+                                                     "sourceGameId"}
+    for p in play["players"]:
+        assert set(p) <= set(BGSTATS_PLAYER) | {"rank", "role", "sourcePlayerId"}, set(p)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"]), play["playDate"]
+    assert play["players"] and play["sourceName"] and play["sourcePlayId"]

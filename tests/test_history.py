@@ -307,3 +307,83 @@ def test_an_import_with_an_unknown_json_field_names_the_record_and_field(tmp_pat
     assert main(["import", str(bad), "--db", str(db)]) == 2
     assert "games.1.players.0.score: unknown key" in capsys.readouterr().err
     assert not db.exists() or kept(db) == []
+
+
+# -- a page at a time: what History reads at ten thousand games -------------------------------
+
+
+def test_a_page_newest_first_in_sql_is_the_games_sorted_by_when_they_ended(tmp_path):
+    """Dates with different offsets (and one imported without a time): ``newest`` pages
+    them as sorting every game by its instant would, ``count`` and ``kept_games`` agree
+    with the games, and ``iter_games`` yields every game in the order kept."""
+    dates = ["2026-11-20T23:30:00+01:00", "2026-11-20T23:10:00-02:00",  # the later instant
+             "2026-11-21", "2026-11-20T22:00:00+00:00", "2026-11-19T08:00:00+09:00"]
+    with History(tmp_path / "h.db") as h:
+        for i, when in enumerate(dates):
+            h.record(result("koryo" if i % 2 else "choson", (("Ana", i), ("Ben", 1))), when)
+        every = h.games()
+        # A date alone is midnight UTC, as SQLite reads it.
+        newest = sorted(every, key=lambda g: datetime.fromisoformat(
+            g.date if "T" in g.date else g.date + "T00:00:00+00:00"), reverse=True)
+        assert [h.newest(None, i, 2) for i in (0, 2, 4)] == [newest[:2], newest[2:4],
+                                                              newest[4:]]
+        assert h.newest("koryo", 0, 10) == [g for g in newest if g.game == "koryo"]
+        assert (h.count(), h.count("koryo"), h.count("azul")) == (5, 2, 0)
+        assert h.kept_games() == ["choson", "koryo"] and h.first_kept() == ["choson", "koryo"]
+        assert list(h.iter_games(batch=2)) == every
+
+
+def test_the_tally_is_counted_again_only_when_a_game_was_kept(tmp_path, monkeypatch):
+    with History(tmp_path / "h.db") as h:
+        h.record(result(), "2026-11-20")
+        counted = []
+        real = h.stats_per_game
+        monkeypatch.setattr(h, "stats_per_game", lambda: counted.append(1) or real())
+        first = h.tally()
+        assert h.tally() is first and len(counted) == 1
+        stamp = h.stamp()
+        h.record(result(scores=(("Ana", 9), ("Cleo", 2))), "2026-11-21")
+        assert h.stamp() != stamp
+        assert h.tally() == real() and len(counted) == 2
+        assert h.tally()["koryo"]["Ana"].games == 2
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_a_json_export_written_a_game_at_a_time_is_to_json_exactly(tmp_path, count):
+    """``companion export --format json`` streams the games (ten thousand are never held);
+    its text is ``history.to_json``'s, byte for byte."""
+    db = tmp_path / "h.db"
+    with History(db) as h:
+        h.record(result("choson"), "2026-11-20T21:00:00+01:00")  # created, even for none
+        for i in range(count):
+            h.record(result(scores=(("Zoé", i), ("Ben", 2))), f"2026-11-2{i}T21:00:00+01:00",
+                     started=f"2026-11-2{i}T20:00:00+01:00", first_player="Zoé")
+        games = h.games()[1:]
+    out = tmp_path / "out.json"
+    assert main(["export", "--db", str(db), "--games", "2-", "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == history.to_json(games)
+
+
+def test_the_records_players_look_for_are_counted_in_sql(tmp_path):
+    """Three Koryŏ games (and a Chosŏn one that counts for nothing here): personal bests,
+    the first player's wins, the time played in all and per player, the wins by the
+    number of players at the table, and head to head (a winner ahead, else the higher
+    total; a shared victory puts neither ahead)."""
+    with History(tmp_path / "h.db") as h:
+        h.record(result(scores=(("Ana", 9), ("Ben", 4), ("Cleo", 7))), "2026-11-01T22:00:00+01:00",
+                 started="2026-11-01T21:00:00+01:00", first_player="Ana")
+        h.record(result(scores=(("Ana", 3), ("Ben", 8))), "2026-11-02T21:30:00+01:00",
+                 started="2026-11-02T21:00:00+01:00", first_player="Ana")
+        h.record(result(scores=(("Ana", 5), ("Ben", 5))), "2026-11-03")  # shared, untimed
+        h.record(result("choson", (("Ana", 50), ("Ben", 1))), "2026-11-04",
+                 started="2026-11-03T20:00:00+00:00", first_player="Ana")
+        tally = h.tally()["koryo"]
+        assert {n: s.best for n, s in tally.items()} == {"Ana": 9, "Ben": 8, "Cleo": 7}
+        r = h.records("koryo")
+        assert (r.first_won, r.first_games) == (1, 2)
+        assert (r.minutes, r.timed) == (90, 2)
+        assert r.player_minutes == {"Ana": 90, "Ben": 90, "Cleo": 60}
+        assert r.by_count == {"Ana": {2: (1, 2), 3: (1, 1)}, "Ben": {2: (2, 2), 3: (0, 1)},
+                              "Cleo": {3: (0, 1)}}
+        assert r.head_to_head == {("Ana", "Ben"): (3, 1, 1), ("Ana", "Cleo"): (1, 1, 0),
+                                  ("Ben", "Cleo"): (1, 0, 1)}

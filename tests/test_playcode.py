@@ -13,6 +13,7 @@ import numpy as np
 import pygame
 import pytest
 import zxingcpp
+from played import check_bgstats_play
 from table_rig import TableRig
 from ui_majority import fits
 
@@ -20,6 +21,7 @@ from companion import bgstats
 from companion.history import GameResult
 from companion.ui.demo import DEMOS
 from companion.ui.playcode import PlayCode, PlayCodeScreen
+from companion.ui.theme import Painter
 from companion.ui.winner import WinnerView
 
 
@@ -40,10 +42,22 @@ def decode(t: TableRig, path) -> list[str]:
     """The QR codes a real decoder reads from a screenshot of the window."""
     t.app.step(block=False)
     t.app.screenshot(path)
+    return [text for text, _ in read_codes(path)]
+
+
+def read_codes(path) -> list[tuple[str, float]]:
+    """Each QR code a real decoder reads from the PNG at ``path``: its text and its size in
+    pixels a module (the symbol's width as the decoder found it, over its modules)."""
     image = pygame.image.load(str(path))
     pixels = np.ascontiguousarray(pygame.surfarray.array3d(image).transpose(1, 0, 2))
-    return [r.text for r in zxingcpp.read_barcodes(pixels)
-            if r.format == zxingcpp.BarcodeFormat.QRCode]
+    out = []
+    for r in zxingcpp.read_barcodes(pixels):
+        if r.format != zxingcpp.BarcodeFormat.QRCode:
+            continue
+        modules = 17 + 4 * int(r.extra["Version"])
+        width = r.position.top_right.x - r.position.top_left.x
+        out.append((r.text, width / modules))
+    return out
 
 
 def play_demo(t: TableRig, game: str) -> GameResult:
@@ -98,10 +112,10 @@ def test_the_winner_screen_shows_the_plays_code_and_it_decodes_to_the_history_ro
     assert code.drawn.w >= 150 and code.drawn.w % code.image.get_width() == 0
     play = bgstats.data_of(url)
     assert play == bgstats.play(row)
-    assert [(p["name"], p["score"], p.get("winner", False)) for p in play["players"]] == \
-        [(p.name, p.total, p.name in row.winners) for p in row.players]
-    assert [p["name"] for p in play["players"] if p.get("startPlayer")] == \
-        ([row.first_player] if row.first_player else [])
+    check_bgstats_play(play)
+    assert [(p["name"], p["score"], p["winner"], p["startPlayer"]) for p in play["players"]] \
+        == [(p.name, p.total, p.name in row.winners, p.name == row.first_player)
+            for p in row.players]
 
 
 def test_a_tap_on_the_code_opens_it_full_screen_and_back_returns(table, tmp_path):
@@ -133,9 +147,8 @@ def test_a_kings_dilemma_night_has_its_code_one_tap_from_the_campaign_and_nothin
     play = bgstats.data_of(url)
     assert play == bgstats.play(row)
     # Only what a BG Stats play has, and every value is the history row's.
-    assert set(play) == {"game", "playDate", "durationMin", "location", "players"}
-    for p in play["players"]:
-        assert set(p) <= {"name", "score", "winner", "rank", "startPlayer", "sourcePlayerId"}
+    check_bgstats_play(play)
+    assert not any(p["startPlayer"] for p in play["players"])  # a night has no first player
     # Nothing the night kept secret: no sealed ballot, no agenda card, in any form.
     names = {p.name for p in row.players}
     night = t.journal.finished()[-1]
@@ -185,18 +198,101 @@ def test_history_shows_the_code_of_any_finished_game(table, tmp_path, language):
     assert t.screen is history
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
-def test_the_full_screen_code_of_five_players_with_long_names_fits(table, tmp_path, language):
+NIGHT_OF_LONG_NAMES = (("Maximilienne-Alexandrine", 31), ("Bartholomew Fitzgerald-Ho", 27),
+                       ("Cléopâtre de Montmorency", 30), ("Dan-Ole Kristoffersson", 5),
+                       ("Évangéline Saint-Exupéry", 12))  # 22 to 24 characters each
+
+
+def long_night(players=NIGHT_OF_LONG_NAMES) -> GameResult:
     from companion.history import result_of
 
+    best = max(s for _, s in players)
+    return result_of({"game": "kings-dilemma", "players": [
+        {"name": n, "total": s, "breakdown": {}} for n, s in players],
+        "winners": [n for n, s in players if s == best]},
+        "2026-11-23T23:40:00+01:00", started="2026-11-23T20:05:00+01:00")
+
+
+LONG_ASCII = tuple((f"{c}" * 20 + f"{c.lower()}-{i:02d}", 10 + i)
+                   for i, c in enumerate("MBCDE"))  # 24 characters each
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("players", [LONG_ASCII, NIGHT_OF_LONG_NAMES])
+def test_a_tapped_code_of_five_long_names_is_4_px_a_module_at_800x480(table, tmp_path,
+                                                                        language, players):
+    """A five-player night, every name 22-24 characters, at 4 px a module or more,
+    measured on the screenshot by the decoder, inside the seat ring. 24 plain letters each:
+    the whole link; accents and spaces (three to nine characters each in the link): the
+    longest names shortened in the code, as its help says."""
     t = table(language=language)
-    row = result_of({"game": "kings-dilemma", "winners": ["Maximilienne"], "players": [
-        {"name": n, "total": s, "breakdown": {}} for n, s in (
-            ("Maximilienne", 31), ("Bartholomew", 27), ("Cléopâtre", 30), ("Dan", 5),
-            ("Évangéline", 12))]}, "2026-11-23T23:40:00+01:00",
-        started="2026-11-23T20:05:00+01:00", first_player="Dan")
-    t.ctx.show(PlayCodeScreen(t.app, row))
+    row = long_night(players)
+    assert t.app.canvas.get_size() == (800, 480)
+    screen = PlayCodeScreen(t.app, row)
+    t.ctx.show(screen)
     t.app.step(block=False)
     fits(t.app)
-    (url,) = decode(t, tmp_path / "five.png")
-    assert bgstats.data_of(url) == bgstats.play(row)
+    t.app.screenshot(tmp_path / "five.png")
+    ((url, module),) = read_codes(tmp_path / "five.png")
+    assert module >= 4, module
+    play = bgstats.data_of(url)
+    check_bgstats_play(play)
+    assert [p["score"] for p in play["players"]] == [s for _, s in players]
+    shortened = t.app.catalog.text("playcode.shortened")
+    if players is LONG_ASCII:
+        assert url == bgstats.link(row)  # whole: nothing shortened
+        assert shortened not in screen.describe()
+    else:
+        assert url == bgstats.fitting_link(row) != bgstats.link(row)
+        assert shortened in screen.describe()
+    plates = [plate.rect for plate in screen.ring.plates]
+    assert not any(screen.code_rect.colliderect(r) for r in plates)
+
+
+@pytest.mark.parametrize("players", [4, 60])
+def test_a_play_of_many_long_cjk_names_never_breaks_the_code_and_is_kept(table, tmp_path,
+                                                                         players):
+    """24-character CJK names (nine bytes each in the link): four players' code has the
+    names shortened and still decodes; sixty players' code is too long for any QR code,
+    and the screens say so instead. The game is kept either way."""
+    t = table()
+    names = [f"{'龍之介の冒険者たち' * 3}"[:22] + f"{i:02d}" for i in range(players)]
+    assert all(len(n) == 24 for n in names)
+    row = long_night(tuple((n, i) for i, n in enumerate(names)))
+    t.history.keep(row)
+    assert t.history.games()[-1] == row
+    screen = PlayCodeScreen(t.app, row)
+    t.ctx.show(screen)
+    t.app.step(block=False)
+    t.app.screenshot(tmp_path / "many.png")
+    codes = read_codes(tmp_path / "many.png")
+    if players == 4:
+        ((url, _),) = codes
+        play = bgstats.data_of(url)
+        check_bgstats_play(play)
+        assert len({p["name"] for p in play["players"]}) == players  # still told apart
+        assert [p["score"] for p in play["players"]] == list(range(players))
+        assert "shortened" in screen.describe() or "raccourcis" in screen.describe()
+    else:
+        assert codes == [] and screen.image is None
+        assert t.app.catalog.text("playcode.too_long") in screen.describe()
+        code = PlayCode(t.app, row, pygame.Rect(0, 0, 300, 300))
+        code.draw(Painter(t.app.canvas, t.app.theme))  # says so; nothing raised
+
+
+def test_every_code_the_demo_shows_is_a_documented_bg_stats_play(tmp_path):
+    """``companion demo``'s screenshots, every QR code in them decoded: each is a play with
+    every field BG Stats documents on every player; the tapped codes at 4 px a module or
+    more."""
+    from companion.ui.demo import run_demo
+
+    run_demo(tmp_path, (800, 480), "en", 0)
+    seen = 0
+    for shot in sorted(tmp_path.glob("*.png")):
+        for url, module in read_codes(shot):
+            seen += 1
+            play = bgstats.data_of(url)
+            check_bgstats_play(play)
+            if "playcode" in shot.name:
+                assert module >= 4, (shot.name, module)
+    assert seen >= 6, seen  # each game's winner screen, the night's, History's

@@ -40,7 +40,9 @@ def test_history_opens_the_charts_every_page_fits_and_back_returns(
     t.ctx.tap(history.charts_rect, "charts")
     screen = t.screen
     assert isinstance(screen, ChartsScreen)
-    assert screen.pages == ["koryo", "choson", "inheritors", "kings-dilemma", "campaign"]
+    assert screen.pages == ["koryo", "records-koryo", "choson", "records-choson", "inheritors",
+                            "records-inheritors", "kings-dilemma", "records-kings-dilemma",
+                            "campaign"]
     seen = []
     for _ in screen.pages:
         t.app.step(block=False)
@@ -51,8 +53,13 @@ def test_history_opens_the_charts_every_page_fits_and_back_returns(
     assert "Ana 31 24 35; Ben 27 29 35; Cléo 33 - 20; Dan - 18 -" in seen[0]
     assert "Ben 2/3, Cléo 1/2, Ana 1/3, Dan 0/1" in seen[0]
     # Night by night (tests/played.py): 1st +3 prestige, 2nd +2, 3rd +1, last +2 crave.
-    assert "Ana 2 5 6; Ben 3 3 5; Cléo 1 3 6; Dan 0 2 2" in seen[4]
-    assert "Ana 0 0 0; Ben 0 2 2; Cléo 0 0 0; Dan 2 2 4" in seen[4]
+    # Koryŏ's records: Ana and Ben at 35 (tests/played.py), and who met whom most.
+    high = {"en": "High score: 35 (Ana and Ben)", "fr": "Meilleur score : 35 (Ana et Ben)"}
+    assert high[language] in seen[1]
+    pair = {"en": "Ana – Ben: 3 games, 1 – 1", "fr": "Ana – Ben : 3 parties, 1 – 1"}  # a tie: neither
+    assert pair[language] in seen[1]
+    assert "Ana 2 5 6; Ben 3 3 5; Cléo 1 3 6; Dan 0 2 2" in seen[8]
+    assert "Ana 0 0 0; Ben 0 2 2; Cléo 0 0 0; Dan 2 2 4" in seen[8]
     t.ctx.tap(screen.back_rect, "back")
     assert t.screen is history
 

@@ -229,8 +229,9 @@ def test_demo_script(tmp_path):
         history_demo.demo(ctx)
         assert isinstance(app.history, History) and len(app.history.games()) == 5
         assert app.screen.view == screens.PLAYERS and app.screen.game is None
-        # the list, a game's BG Stats code, filters, players, the charts of the four games
-        assert len(ctx.shots) == 6 + 4
+        # the list, a game's BG Stats code, filters, players, the charts and the records of
+        # the four games
+        assert len(ctx.shots) == 6 + 4 + 4
         app.history.close()
     finally:
         backend.close()
@@ -248,3 +249,39 @@ def test_french_statistics_write_the_average_with_a_decimal_comma(open_table):
     t.tap(screen.view_rect, "players")
     texts = t.texts()
     assert "18,3" in texts and "10,0" in texts and "18.3" not in texts
+
+
+def test_history_and_the_charts_never_read_every_game(open_table, monkeypatch):
+    """History, its filter, its pages, the players' figures, the charts and Back read a
+    page or a count at a time, never the whole history (ten thousand games would take a
+    second): the calls that load every game fail here, and everything is still shown."""
+    from companion.ui.screens.charts import ChartsScreen
+
+    t = open_table()
+    for day in range(1, 13):
+        t.history.record(result("koryo" if day % 3 else "choson", {"Ana": day, "Ben": 6}),
+                         f"2026-11-{day:02d}T21:00:00+01:00")
+
+    def refused(*_a, **_k):
+        raise AssertionError("every game read")
+
+    monkeypatch.setattr(History, "games", refused)
+    monkeypatch.setattr(History, "numbered", refused)
+    screen = show(t)
+    assert "2026-11-12" in screen.describe() and screen.pages > 1
+    screen.turn(+1)
+    t.app.step(block=False)
+    assert "2026-11-12" not in screen.describe()
+    screen.next_filter()
+    t.app.step(block=False)
+    assert screen.game == "choson" and "koryo" not in screen.describe().split(" | ", 3)[-1]
+    screen.switch_view()
+    t.app.step(block=False)
+    assert "Ana" in screen.describe()
+    screen.open_charts()
+    t.app.step(block=False)
+    charts = t.app.screen
+    assert isinstance(charts, ChartsScreen) and "Ana" in charts.describe()
+    t.app.pop()
+    t.app.step(block=False)
+    assert t.app.screen is screen

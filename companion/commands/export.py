@@ -1,14 +1,18 @@
-"""`companion export --format csv|json|bgstats|bgstats-json [--games RANGE | --last N]
+"""`companion export --format csv|json|bgstats|bgstats-links [--games RANGE | --last N]
 [--out FILE] [--db PATH]`: the game history, or some of its games."""
 
 from __future__ import annotations
 
 import argparse
+import functools
+import itertools
+import json
 import os
 import re
 import sys
 import tempfile
-from collections.abc import Callable
+import textwrap
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from companion import history
@@ -17,42 +21,84 @@ from companion.journal import JournalError
 from companion.safetext import shown, terminal_safe
 from companion.validate import NUMBER_DIGITS, ascii_whole
 
+Chunks = Iterator[str]
 
-def _bgstats_links(games: list[history.GameResult]) -> str:
+
+def _csv(games: Iterable[history.GameResult]) -> Chunks:
+    yield history.to_csv(list(games))
+
+
+def _json(games: Iterable[history.GameResult]) -> Chunks:
+    """``history.to_json``, a game at a time: the same text, never all of it at once."""
+    head = {"format": history.JSON_FORMAT, "version": history.JSON_VERSION}
+    yield "{\n" + "".join(f"  {json.dumps(k)}: {json.dumps(v)},\n" for k, v in head.items())
+    yield '  "games": ['
+    n = 0
+    for n, g in enumerate(games, start=1):
+        text = json.dumps(g.to_dict(), ensure_ascii=False, indent=2)
+        yield ("," if n > 1 else "") + "\n" + textwrap.indent(text, "    ")
+    yield ("\n  ]" if n else "]") + "\n}\n"
+
+
+def _bgstats_links(games: Iterable[history.GameResult]) -> Chunks:
     from companion import bgstats  # loaded on use (start-up of every other format)
 
-    return "".join(bgstats.link(g) + "\n" for g in games)
+    for g in games:
+        yield bgstats.link(g) + "\n"
 
 
-def _bgstats_json(games: list[history.GameResult]) -> str:
+def _bgstats_file(games: Iterable[history.GameResult], ledger: Path | None = None) -> Chunks:
+    from companion import bgstats  # loaded on use (start-up of every other format)
+
+    yield from bgstats.backup(games, _campaign(ledger))
+
+
+def _campaign(path: Path | None):
+    """The King's Dilemma campaign of ``path`` (default: the data directory's ledger), read
+    as it is; none when there is none or it is no ledger (said)."""
     import json
 
-    from companion import bgstats  # loaded on use (start-up of every other format)
+    from companion import kd_ledger, paths
+    from companion.engine.kd_campaign import Campaign
 
-    return json.dumps([bgstats.play(g) for g in games], ensure_ascii=False, indent=2) + "\n"
+    path = path or paths.data_dir() / kd_ledger.LEDGER_FILE
+    try:
+        return Campaign.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        print(f"companion export: {path}: not a campaign ledger ({type(exc).__name__}); no "
+              "campaign in the plays' comments", file=sys.stderr)
+        return None
 
 
-FORMATS: dict[str, Callable[[list[history.GameResult]], str]] = {
-    "csv": history.to_csv,
-    "json": history.to_json,
-    "bgstats": _bgstats_links,
-    "bgstats-json": _bgstats_json,
+# Each format as chunks of text written as they come: an export of ten thousand games
+# never holds them all (CSV excepted: its rows are numbered by ``history.to_csv``).
+FORMATS: dict[str, Callable[[Iterable[history.GameResult]], Chunks]] = {
+    "csv": _csv,
+    "json": _json,
+    "bgstats": _bgstats_file,
+    "bgstats-links": _bgstats_links,
 }
+SUFFIXES = {"bgsplay": "bgstats"}  # BG Stats' own name for its file of plays
 _RANGE = re.compile(r"\s*([0-9]+)?\s*(-)?\s*([0-9]+)?\s*", re.ASCII)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=sorted(FORMATS),
-                   help="csv (one row per player per game), json, bgstats (one BG Stats "
-                   "import link per game, a line each: opened on a phone, it adds the play "
-                   "to BG Stats) or bgstats-json (the plays those links hold); default: "
-                   "from --out's extension")
+                   help="csv (one row per player per game), json, bgstats (a file BG Stats "
+                   "imports: its plays, games, players and location; open it with BG Stats "
+                   "on a phone) or bgstats-links (one BG Stats import link per game, a line "
+                   "each: the QR codes' links); default: from --out's extension")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--games", metavar="RANGE",
                        help="only these games, numbered from 1 (the first game kept) in the "
                        "order they were kept: 7, 3-7, 5- or -4")
     which.add_argument("--last", metavar="N", help="only the N latest games")
     p.add_argument("--out", type=Path, help="file to write (replaced whole); default: stdout")
+    p.add_argument("--ledger", type=Path,
+                   help="bgstats: The King's Dilemma campaign ledger, whose night each "
+                   "King's Dilemma play's comments name; default: DATA_DIR/kd-campaign.json")
     p.add_argument("--db", type=Path,
                    help="history database; default: DATA_DIR/companion.db "
                    "(DATA_DIR: $COMPANION_DATA_DIR, else $XDG_DATA_HOME/companion, "
@@ -61,8 +107,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     fmt = args.format
-    if fmt is None and args.out is not None and args.out.suffix.lower()[1:] in FORMATS:
-        fmt = args.out.suffix.lower()[1:]
+    suffix = args.out.suffix.lower()[1:] if args.out is not None else ""
+    if fmt is None and (suffix in FORMATS or suffix in SUFFIXES):
+        fmt = SUFFIXES.get(suffix, suffix)
     if fmt is None:
         print(f"companion export: --format: choose {', '.join(FORMATS)}", file=sys.stderr)
         return 2
@@ -81,33 +128,50 @@ def run(args: argparse.Namespace) -> int:
                   f"{shown(args.games)}", file=sys.stderr)
             return 2
     path = args.db or history.default_path()
-    games: list[history.GameResult] = []
-    if path.exists():  # nothing kept yet: an empty export, and no database is created
-        try:
-            with history.History(path) as h:
-                if h.notice:
-                    print(f"companion export: warning: {h.notice}", file=sys.stderr)
-                games = h.games()
-        except JournalError as exc:
-            print(f"companion export: {exc}", file=sys.stderr)
-            return 1
-    if span is not None:
-        games = games[span[0] - 1:span[1]]
-    elif last is not None:
-        games = games[-last:]
-    text = FORMATS[fmt](games)
+    form = FORMATS[fmt]
+    if fmt == "bgstats":
+        form = functools.partial(_bgstats_file, ledger=args.ledger)
+    if not path.exists():  # nothing kept yet: an empty export, and no database is created
+        return _write(args, form([]), [0])
+    try:
+        with history.History(path) as h:
+            if h.notice:
+                print(f"companion export: warning: {h.notice}", file=sys.stderr)
+            total = h.count()
+            if span is not None:
+                low, high = span[0] - 1, (total if span[1] is None else min(span[1], total))
+            else:
+                low, high = (max(0, total - last) if last is not None else 0), total
+            written = [0]
+
+            def chosen() -> Iterator[history.GameResult]:
+                for g in itertools.islice(h.iter_games(), low, max(low, high)):
+                    written[0] += 1
+                    yield g
+
+            return _write(args, form(chosen()), written)
+    except JournalError as exc:
+        print(f"companion export: {exc}", file=sys.stderr)
+        return 1
+
+
+def _write(args: argparse.Namespace, chunks: Chunks, written: list[int]) -> int:
+    """The export to ``--out`` (atomically) or to stdout, chunk by chunk; on a file, how
+    many games it holds (``written``: counted as they are read)."""
     if args.out is None:
         # On a terminal, a name's control characters (kept by an older version) are shown
         # escaped, never obeyed; a pipe or a file gets the export as it is.
-        sys.stdout.write(terminal_safe(text) if sys.stdout.isatty() else text)
+        tty = sys.stdout.isatty()
+        for chunk in chunks:
+            sys.stdout.write(terminal_safe(chunk) if tty else chunk)
         return 0
     try:
-        write_atomically(args.out, text)
+        write_atomically(args.out, chunks)
     except OSError as exc:
         print(f"companion export: --out: {args.out}: cannot write ({exc.strerror})",
               file=sys.stderr)
         return 2
-    print(f"{args.out}: {counted(len(games), 'game', 'games')}", file=sys.stderr)
+    print(f"{args.out}: {counted(written[0], 'game', 'games')}", file=sys.stderr)
     return 0
 
 
@@ -127,13 +191,14 @@ def parse_range(text: str) -> tuple[int, int | None] | None:
     return low, high
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, fsync it, then rename it over
-    ``path``: a cut leaves the old file or the new one, never half of one."""
+def write_atomically(path: Path, text: str | Iterable[str]) -> None:
+    """Write ``text`` (or its chunks, as they come) to a temporary file beside ``path``,
+    fsync it, then rename it over ``path``: a cut leaves the old file or the new one, never
+    half of one."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+            f.writelines([text] if isinstance(text, str) else text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -40,16 +40,6 @@ def run(args: argparse.Namespace) -> int:
     from companion.safetext import escaped, shown
 
     path = args.db or history.default_path()
-    games: list[history.GameResult] = []
-    if path.exists():  # nothing kept yet: a report of no game, and no database is created
-        try:
-            with history.History(path) as h:
-                if h.notice:
-                    print(f"companion report: warning: {h.notice}", file=sys.stderr)
-                games = h.games()
-        except JournalError as exc:
-            print(f"companion report: {exc}", file=sys.stderr)
-            return 1
     ledger_path = args.ledger or paths.data_dir() / kd_ledger.LEDGER_FILE
     campaign = None
     if ledger_path.exists():  # read only: an unreadable ledger is said, never moved aside
@@ -65,14 +55,27 @@ def run(args: argparse.Namespace) -> int:
             why = exc.strerror if isinstance(exc, OSError) else shown(str(exc))
             print(f"companion report: {escaped(str(ledger_path))}: not a campaign ledger "
                   f"({why}); the report has no campaign", file=sys.stderr)
-    text = report.render(games, campaign, load_catalog(args.lang), date.today().isoformat())
+    catalog, today = load_catalog(args.lang), date.today().isoformat()
     try:
-        write_atomically(args.out, text)
+        if path.exists():  # the games read from the history as the page is written
+            with history.History(path) as h:
+                if h.notice:
+                    print(f"companion report: warning: {h.notice}", file=sys.stderr)
+                games = report.HistoryGames(h)
+                total = games.total()
+                write_atomically(args.out, report.chunks(games, campaign, catalog, today))
+        else:  # nothing kept yet: a report of no game, and no database is created
+            total = 0
+            write_atomically(args.out, report.chunks(report.Games([]), campaign, catalog,
+                                                     today))
+    except JournalError as exc:
+        print(f"companion report: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"companion report: --out: {args.out}: cannot write ({exc.strerror})",
               file=sys.stderr)
         return 2
     nights = len(campaign.games) if campaign else 0
-    print(f"{args.out}: {counted(len(games), 'game', 'games')}, "
+    print(f"{args.out}: {counted(total, 'game', 'games')}, "
           f"{counted(nights, 'campaign night', 'campaign nights')}", file=sys.stderr)
     return 0

@@ -5,12 +5,15 @@ modules on a white square (its own quiet zone) at a whole number of pixels per m
 so a phone across the table reads it, and a screenshot decodes exactly. It behaves like
 a ``Button`` (a ``Pressable`` that draws itself), so a screen puts it
 in its list of buttons; a tap opens ``PlayCodeScreen``, the same code as large as the
-screen allows. The code holds only the history row (``bgstats.play``): nothing a game
-keeps secret is ever in it.
+screen allows (the room between the seat plates: a five-player night's code at 4 px a
+module on an 800×480 panel). The code holds only the history row (``bgstats.play``): nothing a
+game keeps secret is ever in it. A play too long for any code (``bgstats.fitting_link``
+gives None: dozens of players) says so, and the game is kept all the same.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import lru_cache
 
 import pygame
@@ -28,12 +31,18 @@ DARK, LIGHT = (0, 0, 0), (255, 255, 255)
 
 
 @lru_cache(maxsize=8)
-def code_image(url: str) -> pygame.Surface:
+def code_image(url: str | None) -> pygame.Surface | None:
     """The QR code of ``url``, one pixel per module, its quiet zone included (kept: segno
-    chooses the best of eight masks, the slow part, once per code; callers only blit it)."""
+    chooses the best of eight masks, the slow part, once per code; callers only blit it);
+    None for no link, or one no QR code holds."""
     import segno  # only when a code is shown: the kiosk starts without it
 
-    qr = segno.make(url, error="L", boost_error=False)  # a screen is never smudged
+    if url is None:
+        return None
+    try:
+        qr = segno.make(url, error="L", boost_error=False)  # a screen is never smudged
+    except segno.DataOverflowError:
+        return None
     rows = list(qr.matrix_iter(scale=1, border=QUIET))
     image = pygame.Surface((len(rows[0]), len(rows)))
     image.fill(LIGHT)
@@ -44,14 +53,44 @@ def code_image(url: str) -> pygame.Surface:
     return image
 
 
-def draw_code(p: Painter, image: pygame.Surface, rect: pygame.Rect) -> pygame.Rect:
+def module_px(image: pygame.Surface, rect: pygame.Rect) -> int:
+    """Pixels a module when ``image`` is drawn as large as ``rect`` allows (at least 1)."""
+    return max(1, min(rect.w, rect.h) // image.get_width())
+
+
+def draw_code(p: Painter, image: pygame.Surface | None, rect: pygame.Rect,
+              too_long: str = "") -> pygame.Rect:
     """``image`` scaled by the largest whole factor that fits ``rect``, centred (at
-    least one pixel per module). Returns where it went."""
-    scale = max(1, min(rect.w, rect.h) // image.get_width())
+    least one pixel per module); no image: ``too_long`` wrapped in ``rect``. Returns
+    where it went."""
+    if image is None:
+        font = p.theme.font(p.theme.px(22))
+        y = rect.y
+        for line in p.lines(too_long, font, rect.w):
+            p.text(line, font, th.INK_SOFT, pygame.Rect(rect.x, y, rect.w,
+                                                        font.get_linesize()), "left")
+            y += font.get_linesize()
+        return pygame.Rect(rect.x, rect.y, rect.w, y - rect.y)
+    scale = module_px(image, rect)
     big = pygame.transform.scale_by(image, scale)  # nearest neighbour: sharp modules
     where = big.get_rect(center=rect.center)
     p.surface.blit(big, where)
     return where
+
+
+def between_plates(ring: SeatRing, screen: pygame.Rect) -> pygame.Rect:
+    """The largest square at the left of the felt that no seat plate covers: as tall as the
+    room between the plates above the felt and those below it (more than the felt: the
+    code may cover its edge), at most three fifths of the room between the side plates."""
+    centre = ring.centre
+    above = [p.rect.bottom for p in ring.plates if p.rect.bottom <= centre.top]
+    below = [p.rect.top for p in ring.plates if p.rect.top >= centre.bottom]
+    left = [p.rect.right for p in ring.plates if p.rect.right <= centre.left]
+    right = [p.rect.left for p in ring.plates if p.rect.left >= centre.right]
+    top, bottom = max(above, default=screen.top), min(below, default=screen.bottom)
+    x0, x1 = max(left, default=screen.left), min(right, default=screen.right)
+    side = min(bottom - top, (x1 - x0) * 3 // 5)
+    return pygame.Rect(x0, top + (bottom - top - side) // 2, side, side)
 
 
 class PlayCode(Pressable):
@@ -64,7 +103,7 @@ class PlayCode(Pressable):
     def __init__(self, app: App, game: GameResult, area: pygame.Rect) -> None:
         self.app = app
         self.game = game
-        self.url = bgstats.link(game)
+        self.url = bgstats.fitting_link(game)
         self.image = code_image(self.url)
         self.rect = pygame.Rect(area)
         self.pressed = False
@@ -84,7 +123,8 @@ class PlayCode(Pressable):
         caption = pygame.Rect(self.rect.x, self.rect.bottom - font.get_linesize(),
                               self.rect.w, font.get_linesize())
         box = pygame.Rect(self.rect.x, self.rect.y, self.rect.w, caption.y - self.rect.y)
-        where = self.drawn = draw_code(p, self.image, box)
+        too_long = self.app.catalog.text("playcode.too_long")
+        where = self.drawn = draw_code(p, self.image, box, too_long)
         if self.pressed:
             pygame.draw.rect(p.surface, th.BUTTON_PRESSED, where, width=max(2, px(3)))
         p.text(self.label, font, th.INK_SOFT, caption)
@@ -95,23 +135,23 @@ class PlayCode(Pressable):
 
 
 class PlayCodeScreen(OnTheFelt, Screen):
-    """The code as large as the felt's height allows, what it holds beside it (game,
-    date, scores) and how to use it, inside the slim seat ring; Back returns to the screen
-    that opened it."""
+    """The code as large as the room between the seat plates allows at the left (over the
+    felt's edge: on an 800×480 screen 388 px, a five-player night's code at 4 px a module),
+    what it holds beside it (game, date, scores) and how to use it, inside the slim seat
+    ring; Back returns to the screen that opened it."""
 
     name = "playcode"
 
     def __init__(self, app: App, game: GameResult) -> None:
         super().__init__(app)
         self.game = game
-        self.url = bgstats.link(game)
+        self.url = bgstats.fitting_link(game)
         self.image = code_image(self.url)
         t, px = app.catalog.text, app.theme.px
         self.on_the_felt(SeatRing(app.theme, app.seats, app.catalog, slim=True))
         inner = self.inner
-        # The code as tall as the felt at the left; what it holds at the right, Back under it.
-        self.code_rect = pygame.Rect(inner.x, inner.y, inner.h, inner.h)
-        right = self.code_rect.right + px(16)
+        self.code_rect = between_plates(self.ring, app.canvas.get_rect())
+        right = max(self.code_rect.right + px(16), inner.x + inner.w // 3)
         bh = max(th.MIN_TARGET, px(68))
         self.back = Button(pygame.Rect(right, inner.bottom - bh, inner.right - right, bh),
                            t("playcode.back"), self.close)
@@ -126,26 +166,36 @@ class PlayCodeScreen(OnTheFelt, Screen):
         """What the code holds, as (text, size in units, colour): its title, the game, the
         date, then ``players``, then the help."""
         t = self.app.catalog.text
-        play = bgstats.play(self.game)
         game = t(f"history.game.{self.game.game}") if \
             f"history.game.{self.game.game}" in self.app.catalog.texts else self.game.game
+        ended = datetime.fromisoformat(self.game.date)  # the table's own clock
         return [(t("playcode.title"), 34, th.INK), (game, 28, th.WARNING),
-                (play["playDate"][:16], 24, th.INK_SOFT)]
+                (ended.strftime("%Y-%m-%d %H:%M"), 24, th.INK_SOFT)]
 
     def players(self) -> list[tuple[str, tuple[int, int, int]]]:
         """Each player's name and score, a winner's in gold."""
         return [(f"{p['name']} {p['score']}", th.WARNING if p.get("winner") else th.INK)
                 for p in bgstats.play(self.game)["players"]]
 
+    def help(self) -> str:
+        """How to use the code, and what it could not hold."""
+        t = self.app.catalog.text
+        if self.image is None:
+            return t("playcode.too_long")
+        if self.url != bgstats.link(self.game):
+            return f'{t("playcode.help")} {t("playcode.shortened")}'
+        return t("playcode.help")
+
     def describe(self) -> str:
         texts = [text for text, _, _ in self.lines()] + [text for text, _ in self.players()]
-        texts.append(self.app.catalog.text("playcode.help"))
+        texts.append(self.help())
         return f"{self.name} | {' | '.join(texts)} | {self.url}"
 
     def draw(self, p: Painter) -> None:
         self.background(p)
-        draw_code(p, self.image, self.code_rect)
-        help_text = self.app.catalog.text("playcode.help")
+        if self.image is not None:
+            draw_code(p, self.image, self.code_rect)
+        help_text = self.help()
         y = self.draw_lines(p, self.lines(), self.text_rect.y)
         y = self.draw_players(p, y)
         self.draw_lines(p, [(help_text, 22, th.INK_SOFT)], y)
@@ -178,7 +228,11 @@ class PlayCodeScreen(OnTheFelt, Screen):
             box = pygame.Rect(self.text_rect.x + column * (cell_w + px(12)), y + row * line_h,
                               cell_w, line_h)
             font = theme.fitting_font(text, px(26), cell_w, px(22))
-            p.text(fitted(text, font, cell_w), font, colour, box, "left")
+            # A name too long loses its end, never its score.
+            name, _, score = text.rpartition(" ")
+            score_w = font.size(f" {score}")[0]
+            p.text(fitted(name, font, cell_w - score_w) + f" {score}", font, colour, box,
+                   "left")
         return y + -(-len(players) // columns) * line_h + px(4)
 
     def pointer_down(self, pos: tuple[int, int]) -> None:

@@ -25,16 +25,27 @@ OTHERS = ((120, 200, 255), (255, 160, 90), (150, 230, 150), (230, 150, 230), (24
           (180, 180, 255), (255, 255, 255))
 GRID = (60, 110, 90)
 CAMPAIGN = "campaign"
+RECORDS = "records-"  # a game's records page: RECORDS + its key
+HEAD_TO_HEAD = 3  # pairs on a records page: the ones who played together most
+RECORD_LINE = 36  # units: a line of a records page
 
 
 class ChartsScreen(OnTheFelt, Screen):
     name = "charts"
 
-    def __init__(self, app: App, games: list[GameResult], ledger: charts.Campaign | None) -> None:
+    def __init__(self, app: App, games: list[GameResult], ledger: charts.Campaign | None,
+                 shares: dict[str, list[charts.Share]] | None = None) -> None:
+        """``games``: at least the last ``charts.LAST_GAMES`` of each game; ``shares``: the
+        wins of each game over the whole history (else counted from ``games``)."""
         super().__init__(app)
         self.games = games
         self.ledger = ledger
-        self.pages: list[str] = charts.games_of(games)
+        self.shares = shares
+        # Each page's figures, worked out once (not at every frame).
+        self._charts: dict[str, object] = {}
+        # Each game's charts, then its records (read from the history, when there is one).
+        self.pages: list[str] = [page for key in charts.games_of(games) for page in (
+            (key, RECORDS + key) if app.history is not None else (key,))]
         if ledger is not None and ledger.games:
             self.pages.append(CAMPAIGN)
         self.page = 0
@@ -59,12 +70,64 @@ class ChartsScreen(OnTheFelt, Screen):
     def _colours(self) -> dict[str, tuple[int, int, int]]:
         out = {seat.name: seat.colour for seat in self.app.seats}
         names = [p.name for g in self.games for p in g.players]
+        names += [s.name for ss in (self.shares or {}).values() for s in ss]
         names += [h.name for h in self.ledger.houses] if self.ledger is not None else []
         others = iter(c for c in OTHERS if c not in out.values())
         for name in dict.fromkeys(names):
             if name not in out:
                 out[name] = next(others, th.INK)
         return out
+
+    def scores(self, key: str) -> charts.LineChart:
+        if ("scores", key) not in self._charts:
+            self._charts["scores", key] = charts.scores(self.games, key)
+        return self._charts["scores", key]
+
+    def win_shares(self, key: str) -> list[charts.Share]:
+        if ("shares", key) not in self._charts:
+            self._charts["shares", key] = self.shares[key] if self.shares is not None \
+                else charts.win_shares(self.games, key)
+        return self._charts["shares", key]
+
+    def records(self, key: str) -> list[tuple[str, tuple[int, int, int]]]:
+        """A game's records as lines (text, colour): its high score, how often the first
+        player won, the time played, then head to head for the pairs who met most."""
+        if ("records", key) not in self._charts:
+            from companion.report import duration, percent
+
+            h, t = self.app.history, self.t
+            tally, rec = h.tally().get(key, {}), h.records(key)
+            lines: list[tuple[str, tuple[int, int, int]]] = []
+            if tally:
+                high = max(s.best for s in tally.values())
+                names = self.app.catalog.names(sorted(n for n, s in tally.items() if s.best == high))
+                lines.append((t("report.high", score=high, names=names), th.WARNING))
+            if rec.first_games:
+                lines.append((t("report.first", wins=rec.first_won, games=rec.first_games,
+                                detail=percent(rec.first_won, rec.first_games)), th.INK))
+            if rec.timed:
+                lines.append((t("report.time", time=duration(rec.minutes, t), n=rec.timed),
+                              th.INK))
+            pairs = sorted(rec.head_to_head.items(), key=lambda kv: (-kv[1][0], kv[0]))
+            if pairs:
+                lines.append((t("report.head_to_head"), th.INK_SOFT))
+            for (a, b), (n, x, y) in pairs[:HEAD_TO_HEAD]:
+                lines.append((t("charts.pair", a=a, b=b, games=n, score=f"{x} – {y}"), th.INK))
+            self._charts["records", key] = lines
+        return self._charts["records", key]
+
+    def shown_records(self, key: str) -> list[tuple[str, tuple[int, int, int]]]:
+        """The records' lines that the page holds (the pairs who met least go first; the
+        head-to-head heading never alone at the foot)."""
+        lines = self.records(key)[:max(1, self.body.h // self.app.theme.px(RECORD_LINE))]
+        if lines and lines[-1][0] == self.t("report.head_to_head"):
+            lines = lines[:-1]
+        return lines
+
+    def campaign(self) -> tuple[charts.LineChart, charts.LineChart]:
+        if "campaign" not in self._charts:
+            self._charts["campaign"] = charts.campaign(self.ledger)
+        return self._charts["campaign"]
 
     # --- input --------------------------------------------------------------------------
 
@@ -92,6 +155,8 @@ class ChartsScreen(OnTheFelt, Screen):
         key = self.pages[self.page]
         if key == CAMPAIGN:
             return self.t("charts.campaign", nights=len(self.ledger.games))
+        if key.startswith(RECORDS):
+            return self.t("charts.records", game=self.game_name(key[len(RECORDS):]))
         return self.game_name(key)
 
     def describe(self) -> str:
@@ -99,13 +164,15 @@ class ChartsScreen(OnTheFelt, Screen):
             return f"{self.name} | {self.t('history.empty')}"
         key = self.pages[self.page]
         head = f"{self.name} | {self.title()} | {self.page + 1}/{len(self.pages)}"
+        if key.startswith(RECORDS):
+            return " | ".join([head, *(line for line, _ in
+                                       self.shown_records(key[len(RECORDS):]))])
         if key == CAMPAIGN:
-            prestige, crave = charts.campaign(self.ledger)
+            prestige, crave = self.campaign()
             return (f"{head} | {self.t('charts.prestige')}: {series_text(prestige)} | "
                     f"{self.t('charts.crave')}: {series_text(crave)}")
-        chart = charts.scores(self.games, key)
-        shares = ", ".join(f"{s.name} {s.wins}/{s.played}"
-                           for s in charts.win_shares(self.games, key))
+        chart = self.scores(key)
+        shares = ", ".join(f"{s.name} {s.wins}/{s.played}" for s in self.win_shares(key))
         return f"{head} | {series_text(chart)} | {shares}"
 
     # --- drawing ------------------------------------------------------------------------
@@ -123,8 +190,15 @@ class ChartsScreen(OnTheFelt, Screen):
             return
         key = self.pages[self.page]
         gap = px(16)
+        if key.startswith(RECORDS):
+            y = self.body.y
+            for line, colour in self.shown_records(key[len(RECORDS):]):
+                box = pygame.Rect(self.body.x, y, self.body.w, px(RECORD_LINE))
+                text(p, line, box, px(28), colour)
+                y += px(RECORD_LINE)
+            return
         if key == CAMPAIGN:
-            prestige, crave = charts.campaign(self.ledger)
+            prestige, crave = self.campaign()
             half = (self.body.w - gap) // 2
             left = pygame.Rect(self.body.x, self.body.y, half, self.body.h)
             right = pygame.Rect(left.right + gap, self.body.y, half, self.body.h)
@@ -132,13 +206,13 @@ class ChartsScreen(OnTheFelt, Screen):
                                       (crave, right, "charts.crave")):
                 self.draw_lines(p, chart, box, self.t(label), legend=True)
             return
-        chart = charts.scores(self.games, key)
+        chart = self.scores(key)
         left = pygame.Rect(self.body.x, self.body.y, self.body.w * 3 // 5, self.body.h)
         right = pygame.Rect(left.right + gap, self.body.y, self.body.right - left.right - gap,
                             self.body.h)
         self.draw_lines(p, chart, left, self.t("charts.scores", n=len(chart.labels)),
                         legend=False)
-        self.draw_shares(p, charts.win_shares(self.games, key), right)
+        self.draw_shares(p, self.win_shares(key), right)
 
     def draw_lines(self, p: Painter, chart: charts.LineChart, box: pygame.Rect, label: str,
                    legend: bool) -> None:
@@ -267,7 +341,16 @@ def series_text(chart: charts.LineChart) -> str:
 
 def open_charts(app: App) -> None:
     """Push the charts of ``app.history`` and of the King's Dilemma campaign saved beside
-    the journal (read as it is: none without a journal, or when it can't be read)."""
-    games = app.history.games() if app.history is not None else []
+    the journal (read as it is: none without a journal, or when it can't be read). Only
+    what they show is read: the last games of each game, and the wins counted in SQL."""
+    h = app.history
+    games: list[GameResult] = []
+    shares: dict[str, list[charts.Share]] = {}
+    if h is not None:
+        for key in h.first_kept():
+            games += reversed(h.newest(key, 0, charts.LAST_GAMES))
+        for key, stats in h.tally().items():
+            shares[key] = sorted((charts.Share(n, s.wins, s.games) for n, s in stats.items()),
+                                 key=lambda s: (-s.wins, s.played, s.name))
     ledger = kd_ledger.peek(app.journal.path.parent) if app.journal is not None else None
-    app.push(ChartsScreen(app, games, ledger))
+    app.push(ChartsScreen(app, games, ledger, shares))

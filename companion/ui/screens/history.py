@@ -10,8 +10,6 @@ watch from the slim seat ring, the list on the felt inside it.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pygame
 
 from companion.history import GameResult, PlayerStats
@@ -36,11 +34,6 @@ GAMES, PLAYERS = "games", "players"
 WINNER = (255, 214, 120)
 
 
-def when(g: GameResult) -> datetime:
-    """A game's date as an aware datetime (a date without offset: the table's local time)."""
-    return datetime.fromisoformat(g.date).astimezone()
-
-
 def new_game(app: App) -> Screen:
     return HistoryScreen(app)
 
@@ -62,24 +55,29 @@ class HistoryScreen(OnTheFelt, Screen):
         self.reload()
 
     def on_show(self) -> None:
-        """The games kept meanwhile are read again (no game here: every seat's light off)."""
-        self.reload()
+        """Back from a game's code or the charts: read again only if a game was kept or
+        imported meanwhile (no game here: every seat's light off)."""
+        h = self.app.history
+        if h is None or h.stamp() != self.stamp:
+            self.reload()
+        else:
+            self.app.invalidate()
 
     # --- data ---------------------------------------------------------------------------
 
     def reload(self) -> None:
+        """What the screen shows read from the history once: the games kept, how many,
+        the players' figures, and the page shown (each page of games is read alone, in
+        SQL: ten thousand games are never all loaded)."""
         h = self.app.history
-        self.kept_games = sorted({g.game for g in h.games()}) if h else []
+        self.stamp = h.stamp() if h else (0, 0)
+        self.kept_games = h.kept_games() if h else []
         if self.game not in self.kept_games:
             self.game = None
-        self.games: list[GameResult] = sorted(h.games(self.game), key=when, reverse=True) \
-            if h else []
-        per_game = h.stats_per_game() if h else {}
-        # (game, player, stats) rows: a player's figures per game, never across games
-        self.stats: list[tuple[str, str, PlayerStats]] = [
-            (game, name, s) for game, players in per_game.items()
-            if self.game in (None, game) for name, s in players.items()
-        ]
+        self.total = h.count(self.game) if h else 0
+        self._stats: list[tuple[str, str, PlayerStats]] | None = None  # read when shown
+        self.page_of: tuple[object, ...] | None = None  # what ``page_games`` was read for
+        self.page_games: list[GameResult] = []
         self.build()
         self.app.invalidate()
 
@@ -87,12 +85,23 @@ class HistoryScreen(OnTheFelt, Screen):
         texts = self.app.catalog.texts
         return texts.get(f"history.game.{key}", key)  # a game imported from elsewhere: its key
 
-    def items(self) -> list:
-        return self.games if self.view == GAMES else self.stats
+    @property
+    def stats(self) -> list[tuple[str, str, PlayerStats]]:
+        """(game, player, stats) rows: a player's figures per game, never across games;
+        counted only once the players' view is shown."""
+        if self._stats is None:
+            h = self.app.history
+            self._stats = [(game, name, s) for game, players in (h.tally() if h else {}).items()
+                           if self.game in (None, game) for name, s in players.items()]
+        return self._stats
+
+    def count(self) -> int:
+        """The rows of the view: games kept (of the filter's game), or players' rows."""
+        return self.total if self.view == GAMES else len(self.stats)
 
     @property
     def pages(self) -> int:
-        return max(1, -(-len(self.items()) // self.per_page))
+        return max(1, -(-self.count() // self.per_page))
 
     # --- actions ------------------------------------------------------------------------
 
@@ -180,7 +189,14 @@ class HistoryScreen(OnTheFelt, Screen):
 
     def shown(self) -> list:
         start = self.page * self.per_page
-        return self.items()[start:start + self.per_page]
+        if self.view != GAMES:
+            return self.stats[start:start + self.per_page]
+        wanted = (self.game, start, self.per_page)
+        if self.page_of != wanted:  # this page, newest first, read alone
+            h = self.app.history
+            self.page_games = h.newest(self.game, start, self.per_page) if h else []
+            self.page_of = wanted
+        return self.page_games
 
     def winners_text(self, g: GameResult) -> str:
         key = "history.winner" if len(g.winners) == 1 else "history.shared"
@@ -196,7 +212,8 @@ class HistoryScreen(OnTheFelt, Screen):
                     + f" ({self.winners_text(g)})" for g in self.shown()]
         else:
             rows = [t("history.stats_row", name=n, game=self.game_name(g), games=s.games,
-                      wins=s.wins, average=self.average(s)) for g, n, s in self.shown()]
+                      wins=s.wins, average=self.average(s), score=s.best)
+                    for g, n, s in self.shown()]
         return " | ".join([head, *rows])
 
     def average(self, s: PlayerStats) -> str:
@@ -207,13 +224,13 @@ class HistoryScreen(OnTheFelt, Screen):
         self.background(p)
         page = t("history.page", page=self.page + 1, pages=self.pages)
         title_line(p, t("history.title"), page, self.title_rect)
-        if self.view == GAMES and self.items():  # what a tap on a game does, between them
+        if self.view == GAMES and self.count():  # what a tap on a game does, between them
             box, theme = self.title_rect, self.app.theme
             left = box.x + theme.font(px(TITLE)).size(t("history.title"))[0] + px(16)
             right = box.right - theme.font(px(28)).size(page)[0] - px(16)
             self.text(p, t("history.code_hint"), pygame.Rect(left, box.y, right - left, box.h),
                       px(24), th.INK_SOFT, "center")
-        if self.app.history is None or not self.items():
+        if self.app.history is None or not self.count():
             key = "history.not_kept" if self.app.history is None else "history.empty"
             self.text(p, t(key), self.list_rect, px(32), th.INK_SOFT, "center")
         elif self.view == GAMES:
@@ -271,9 +288,9 @@ class HistoryScreen(OnTheFelt, Screen):
         area = self.list_rect
         # All games: a game column, each player's figures per game; one game: its players.
         by_game = self.game is None
-        name_w = area.w * (28 if by_game else 40) // 100
-        game_w = area.w * 24 // 100 if by_game else 0
-        col_w = (area.w - name_w - game_w) // 3
+        name_w = area.w * (25 if by_game else 36) // 100
+        game_w = area.w * 20 // 100 if by_game else 0
+        col_w = (area.w - name_w - game_w) // 4
         pad = px(8)  # each side of a cell: neighbouring headings and figures never touch
 
         def row(y: int, cells: list[str], colour, fill: bool, size: int) -> None:
@@ -290,9 +307,10 @@ class HistoryScreen(OnTheFelt, Screen):
                 self.text(p, cell, box.inflate(-2 * pad, 0), size, colour, "center")
 
         row(area.y, [t("history.player"), t("history.game_column"), t("history.games"),
-                     t("history.wins"), t("history.average")], th.INK_SOFT, False, px(30))
+                     t("history.wins"), t("history.average"), t("history.best")], th.INK_SOFT,
+            False, px(30))
         for i, (game, name, s) in enumerate(self.shown(), start=1):
             row(area.y + i * (self.row_h + gap), [name, self.game_name(game), str(s.games),
-                                                  str(s.wins), self.average(s)], th.INK, True,
-                px(36))
+                                                  str(s.wins), self.average(s), str(s.best)],
+                th.INK, True, px(36))
 
