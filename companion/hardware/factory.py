@@ -27,7 +27,21 @@ def _fallback(config: Any, why: str) -> tuple[SeatBackend, str]:
 
 def open_backend(config: Any) -> tuple[SeatBackend, str | None]:
     """The backend for ``config`` (a ``companion.config.Config``) and, when it had to
-    fall back to the simulator, the notice saying why (else None)."""
+    fall back to the simulator, the notice saying why (else None). With phones enabled,
+    the phones serve the same seats beside it (``companion.phones.seats.PhoneSeats``)."""
+    backend, notice = _open_wired(config)
+    phones = getattr(config, "phones", None)
+    if phones is None or not phones.enabled:
+        return backend, notice
+    from companion.i18n import load_catalog  # aiohttp and the page: only when phones are on
+    from companion.phones.seats import PhoneSeats
+
+    return PhoneSeats(backend, config.seats, load_catalog(config.language),
+                      host=phones.listen, port=phones.port, address=phones.address,
+                      long_press_ms=config.hardware.long_press_ms), notice
+
+
+def _open_wired(config: Any) -> tuple[SeatBackend, str | None]:
     hw = config.hardware
     seats = len(config.seats)
     if hw.backend == "sim":
