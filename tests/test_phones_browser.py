@@ -4,7 +4,9 @@ plays through it as a person would."""
 
 from __future__ import annotations
 
-from companion.seat import Light
+import pytest
+
+from companion.seat import ButtonEvent, Light, Press
 from companion.ui.table_check import TableCheckScreen
 
 
@@ -28,3 +30,90 @@ def test_a_phone_is_a_seat_pad_on_the_table_check(open_phones, phone):
     rig.pump(lambda: rig.backend.light(0) is Light.ATTENTION)
     assert "Ana pressed B (long)" in rig.app.screen.describe()
     ana.wait_for("document.getElementById('light').dataset.light === 'attention'")
+
+
+def recorded(rig) -> list:
+    """Every press the kiosk takes from the phones, in order."""
+    taken: list = []
+    handler = rig.backend._on_button
+
+    def record(event) -> None:
+        taken.append((event.seat, event.button, event.press.value))
+        handler(event)
+
+    rig.backend._on_button = record
+    return taken
+
+
+@pytest.mark.parametrize("lost", ["before the kiosk took it", "after, before its ack"])
+def test_a_dropped_connection_neither_loses_nor_doubles_a_press(open_phones, phone, lost):
+    rig = open_phones()
+    rig.app.push(TableCheckScreen(rig.app))
+    ana = phone(rig.backend.url(0))
+    ana.wait_paired()
+    taken = recorded(rig)
+    take = rig.backend._press
+    dropped = []
+
+    async def drop_once(ws, seat, press):
+        """The Wi-Fi goes at the worst moment, once."""
+        if not dropped:
+            dropped.append(press.seq)
+            if lost.startswith("after"):
+                rig.backend._on_button(ButtonEvent(seat, press.button, Press(press.kind)))
+                rig.backend._seats[seat].last_seq = press.seq
+            ws._writer.transport.abort()  # no close frame: the connection just ends
+            return
+        await take(ws, seat, press)
+
+    rig.backend._press = drop_once
+    ana.tap("a")
+    ana.tap("b")
+    ana.acked_all()  # the page came back by itself and sent what was not acknowledged
+    assert dropped == [0]
+    assert taken == [(0, "a", "short"), (0, "b", "short")]
+    rig.pump(lambda: rig.backend.connected(0))
+    assert len(ana.messages("welcome")) == 2  # it did reconnect
+
+
+def test_a_reloaded_page_sends_its_unacknowledged_press_once(open_phones, phone):
+    rig = open_phones()
+    rig.app.push(TableCheckScreen(rig.app))
+    ana = phone(rig.backend.url(0))
+    ana.wait_paired()
+    taken = recorded(rig)
+    take = rig.backend._press
+    held = []
+
+    async def hold_first(ws, seat, press):
+        if not held:  # not taken, not acknowledged: as if the phone slept right then
+            held.append(press.seq)
+            return
+        await take(ws, seat, press)
+
+    rig.backend._press = hold_first
+    ana.tap("c")
+    ana.wait_for("JSON.parse(localStorage['companion.pad']).queue.length === 1")
+    ana.page.reload()  # its storage keeps the seat, the secret and the queued press
+    ana.acked_all()
+    assert taken == [(0, "c", "short")]
+    rig.pump(lambda: 0 in rig.app.screen.last)
+    assert "Ana pressed C" in rig.app.screen.describe()
+
+
+def test_a_phone_away_shows_as_an_unplugged_pad_and_comes_back(open_phones, phone):
+    rig = open_phones()
+    rig.app.push(TableCheckScreen(rig.app))
+    ana = phone(rig.backend.url(0))
+    ana.wait_paired()
+    rig.pump(lambda: rig.backend.connected(0))
+    status: list = []
+    screen = rig.app.screen
+    on_status = screen.on_status
+    screen.on_status = lambda seat, connected: (status.append((seat, connected)),
+                                                on_status(seat, connected))
+    ws = rig.backend._seats[0].ws
+    rig.backend.server.loop.call_soon_threadsafe(ws._writer.transport.abort)
+    rig.pump(lambda: (0, False) in status)
+    rig.pump(lambda: status[-1] == (0, True))  # the page reconnected by itself
+    assert rig.backend.connected(0)
