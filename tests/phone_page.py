@@ -63,3 +63,34 @@ class Phone:
 
     def close(self) -> None:
         self.context.close()
+
+
+def seat_of(url: str) -> int:
+    """The seat a seat page's URL is for (its fragment's ``s``)."""
+    return int(url.split("#s=", 1)[1].split("&", 1)[0])
+
+
+def pair_by_qr(rig, phone, tmp_path) -> list[Phone]:
+    """Every seat's phone paired as a table does it: Table check, Phones, each phone opens
+    what its camera reads in its seat's code (decoded from the kiosk's screenshot by a
+    real decoder). Returns the phones by seat, paired and connected."""
+    from test_playcode import decode
+    from ui_kd import tap_button
+
+    from companion.ui.table_check import TableCheckScreen
+
+    app = rig.app
+    app.push(TableCheckScreen(app, back=True))
+    app.step(block=False)
+    tap_button(app, app.catalog.text("phones.screen.open"))
+    urls = decode(rig, tmp_path / "phones.png")
+    seats = len(app.seats)
+    assert sorted(urls, key=seat_of) == [rig.backend.url(s) for s in range(seats)]
+    phones = [phone(url) for url in sorted(urls, key=seat_of)]
+    for p in phones:
+        p.wait_paired()
+    rig.pump(lambda: all(rig.backend.connected(s) for s in range(seats)))
+    assert app.screen.describe().count(app.catalog.text("phones.screen.paired")) == seats
+    app.pop()
+    app.pop()
+    return phones

@@ -60,8 +60,17 @@ class PhoneRig:
             while not until():
                 assert time.monotonic() < deadline, "the kiosk never got there"
                 self.app.step(block=True)
+            self.app.step(block=False)  # what came with it (a press handed on just now)
         finally:
             timer.cancel()
+
+    @property
+    def screen(self):
+        return self.app.screen
+
+    def presses(self) -> int:
+        """The presses the kiosk has taken from phones so far."""
+        return self.backend.stats["presses"]
 
     def close(self) -> None:
         self.backend.close()

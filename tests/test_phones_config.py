@@ -30,8 +30,8 @@ def test_phones_section_read(tmp_path, capsys):
     ("{enabled: yes, port: 80}", "phones.port: 80 is below the minimum 1024"),
     ("{enabled: yes, port: 70000}", "phones.port: 70000 is above the maximum 65535"),
     ("{enabled: yes, port: 'x'}", "phones.port: expected a whole number"),
-    ("{enabled: yes, address: kiosk.local}", "phones.address: 'kiosk.local' is not an IP "
-                                             "address"),
+    ("{enabled: yes, address: kiosk.local}",
+     "phones.address: 'kiosk.local' is not an IP address"),
     ("{enabled: yes, listen: '0.0.0'}", "phones.listen: '0.0.0' is not an IP address"),
     ("{enabeld: yes}", "phones.enabeld: unknown key (did you mean 'enabled'?)"),
     ("yes", "phones: expected a mapping"),

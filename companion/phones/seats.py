@@ -406,11 +406,11 @@ class PhoneSeats(SeatBackend):
             self.stats["repeated"] += 1  # sent again after a reconnect: taken already
         else:
             line.last_seq = press.seq
-            self.stats["presses"] += 1
             handler = self._on_button
             if handler is not None:
                 kind = Press.LONG if press.kind == "long" else Press.SHORT
                 handler(ButtonEvent(seat, press.button, kind))
+            self.stats["presses"] += 1  # counted once handed on (the tests await it)
         await ws.send_str(protocol.dumps({"t": "ack", "seq": press.seq}))
 
     def _hand_over(self, seat: int) -> None:
