@@ -28,6 +28,7 @@ class PhoneRig:
         if seats is not None:
             config = dataclasses.replace(config, seats=seats)
         self.config = config
+        self.tmp = tmp
         self.sim = SimBackend(len(config.seats), config.hardware.long_press_ms)
         self.backend = PhoneSeats(self.sim, config.seats, load_catalog(language),
                                   host="127.0.0.1", port=0, address="127.0.0.1",

@@ -10,9 +10,12 @@ import json
 
 from phone_page import pair_by_qr
 from ui_kd import NAMES, RULEBOOK, rulebook_night, show, tap_button
+from ui_majority import expected_lights, play_through, start
 
-from companion.seat import Light
+from companion.seat import Light, Press
+from companion.ui.demo import DemoContext
 from companion.ui.screens import kings_dilemma as kd_ui
+from companion.ui.screens import koryo
 
 # Each house's ballot, entered on its phone: short presses, then how it locks it (the
 # phone's own confirm step, or holding the button as on a pad). The names say it as the
@@ -97,3 +100,52 @@ def _states(seat: int) -> set[str]:
     side = {"a": "Aye", "b": "Nay"}
     return {f"{side[presses[0]]} {n}" for n in range(1, len(presses) + 1)} | {final} \
         if presses[0] in side else {final}
+
+
+class PhonesAtTheTable(DemoContext):
+    """The demo's and tests' player, whose seat buttons are the phones' (each press a
+    finger on the seat's page, the kiosk's loop run until it has taken it)."""
+
+    def __init__(self, rig, phones) -> None:
+        super().__init__(rig.app, rig.backend, rig.app.clock, rig.tmp)
+        self.rig = rig
+        self.phones = phones
+        self.pressed: list[tuple[int, str, str]] = []  # (seat, button, press) by phone
+
+    def press(self, seat: int, button: str, press: Press = Press.SHORT) -> None:
+        before = self.rig.presses()
+        if press is Press.LONG:
+            self.phones[seat].hold(button)
+        else:
+            self.phones[seat].tap(button)
+        self.rig.pump(lambda: self.rig.presses() > before)
+        self.pressed.append((seat, button, press.value))
+        self.record(f"phone {seat} button {button.upper()} {press.value}")
+
+
+def test_five_phones_play_a_koryo_round_and_show_their_seats_lights(open_phones, phone,
+                                                                    tmp_path):
+    rig = open_phones(seats=RULEBOOK)
+    phones = pair_by_qr(rig, phone, tmp_path)
+    rig.ctx = PhonesAtTheTable(rig, phones)
+    seats = len(rig.app.seats)
+    # Koryŏ takes four players at most: Théodore's phone watches, its light off.
+    screen = start(rig, koryo, players=[1, 2, 3, 4], first=2)
+
+    def lights_follow(action, before, after) -> None:
+        want = expected_lights(after, seats)
+        assert {s: rig.backend.light(s) for s in range(seats)} == want
+        for seat, p in enumerate(phones):
+            p.wait_for("document.getElementById('light').dataset.light === arg",
+                       want[seat].value)
+
+    done = play_through(rig, seed=3, until=lambda view: view["round"] >= 2, check=lights_follow)
+    assert screen.view["round"] == 2
+    # Every step of the round's turns came from the acting seat's phone.
+    steps = [a for a in done if a["action"] in ("start_round", "end_turn", "end_round")]
+    assert len(rig.ctx.pressed) == len(steps) >= 4
+    assert 0 not in {seat for seat, _, _ in rig.ctx.pressed}
+    assert phones[0].light() == "off"
+    assert any(a["action"] == "reveal" for a in done)
+    for p in phones:
+        p.acked_all()
