@@ -5,8 +5,13 @@ plays through it as a person would."""
 from __future__ import annotations
 
 import pytest
+from ui_kd import tap_button
 
+from companion.play.seatview import SeatFigure, SeatView
+from companion.play.words import Words
 from companion.seat import ButtonEvent, Light, Press
+from companion.ui.app import Screen
+from companion.ui.phones import PhonesScreen
 from companion.ui.table_check import TableCheckScreen
 
 
@@ -117,3 +122,79 @@ def test_a_phone_away_shows_as_an_unplugged_pad_and_comes_back(open_phones, phon
     rig.pump(lambda: (0, False) in status)
     rig.pump(lambda: status[-1] == (0, True))  # the page reconnected by itself
     assert rig.backend.connected(0)
+
+
+@pytest.mark.parametrize("confirmed_on", ["the kiosk", "the seat's phone", "the wired pad"])
+def test_a_second_phone_takes_the_seat_only_once_the_seat_confirms(open_phones, phone,
+                                                                    confirmed_on):
+    rig = open_phones()
+    first = phone(rig.backend.url(1))
+    first.wait_paired()
+    rig.app.push(PhonesScreen(rig.app))
+    second = phone(rig.backend.url(1))  # another phone scans Ben's code
+    second.wait_for("document.getElementById('state').innerText === arg",
+                    rig.app.catalog.text("phones.page.waiting"))
+    assert second.page.locator(".pad").first.is_disabled()
+    first.wait_for("!document.getElementById('handover').hidden")
+    rig.pump(lambda: rig.backend.waiting(1))
+    give = rig.app.catalog.text("phones.screen.give", name="Ben")
+    rig.pump(lambda: any(b.label == give for b in rig.app.screen.buttons))
+    assert rig.app.catalog.text("phones.screen.waiting") in rig.app.screen.describe()
+    first.tap("a")  # the first phone is still the seat's pad meanwhile
+    first.acked_all()
+
+    if confirmed_on == "the kiosk":
+        tap_button(rig.app, give)
+    elif confirmed_on == "the seat's phone":
+        first.page.locator("#give").click()
+    else:
+        rig.sim.press(1, "c", Press.LONG)  # held C on Ben's wired pad
+    second.wait_paired()
+    first.wait_for("document.getElementById('state').innerText === arg",
+                   rig.app.catalog.text("phones.page.gone"))
+    assert first.page.locator(".pad").first.is_disabled()
+    rig.pump(lambda: not rig.backend.waiting(1) and rig.backend.connected(1))
+    before = rig.presses()
+    second.tap("b")
+    rig.pump(lambda: rig.presses() > before)
+    second.acked_all()
+    assert rig.app.catalog.text("phones.screen.paired") in rig.app.screen.describe()
+
+
+def test_the_phone_shows_its_seats_view_in_the_tables_language(open_phones, phone):
+    """What the screen on top says a seat is shown (``seat_views``): your turn, what to do,
+    the help line and the seat's own figures, said in the table's language."""
+    rig = open_phones(language="fr")
+    rig.app.push(ViewsScreen(rig.app))
+    cleo = phone(rig.backend.url(2))
+    cleo.wait_paired()
+    rig.pump(lambda: rig.backend.connected(2))
+    cleo.wait_for("document.getElementById('todo').innerText === arg",
+                  rig.app.catalog.text("history.title"))
+    text = cleo.text()
+    assert rig.app.catalog.text("phones.page.your_turn") in text
+    assert rig.app.catalog.text("table_check.prompt") in text  # the help line
+    assert "Cleo" in text and "12" in text and "3/5" in text
+    assert cleo.page.locator("#figures dt").all_inner_texts() == [
+        rig.app.catalog.text("table_check.title"), rig.app.catalog.text("app.name")]
+    assert cleo.page.evaluate("document.documentElement.lang") == "fr"
+
+
+class ViewsScreen(Screen):
+    """A screen whose seats have their own displays: Cleo acts."""
+
+    name = "views"
+
+    def draw(self, p) -> None:
+        p.surface.fill((0, 0, 0))
+
+    def lights(self):
+        return {2: Light.YOUR_TURN}
+
+    def seat_views(self):
+        return {seat: SeatView(seat, your_turn=seat == 2,
+                               todo=Words("history.title") if seat == 2 else None,
+                               help=Words("table_check.prompt"),
+                               figures=(SeatFigure(Words("table_check.title"), "12"),
+                                        SeatFigure(Words("app.name"), "3/5")))
+                for seat in range(len(self.app.seats))}

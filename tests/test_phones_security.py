@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 import aiohttp
 import pytest
@@ -68,7 +69,9 @@ def attack(rig, scenario) -> None:
             await table.witness_presses()
             assert rig.backend.connected(1)
             await table.witness.close()
-    asyncio.run(main())
+    # A thread of its own: Playwright's sync API may hold this thread's event loop.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, main()).result()
 
 
 @pytest.fixture

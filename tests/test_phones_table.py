@@ -7,7 +7,10 @@ WebSocket frame it received)."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
+import pytest
 from phone_page import pair_by_qr
 from ui_kd import NAMES, RULEBOOK, rulebook_night, show, tap_button
 from ui_majority import expected_lights, play_through, start
@@ -149,3 +152,35 @@ def test_five_phones_play_a_koryo_round_and_show_their_seats_lights(open_phones,
     assert any(a["action"] == "reveal" for a in done)
     for p in phones:
         p.acked_all()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_phone_page_fits_a_phone_in_both_languages(open_phones, phone, tmp_path,
+                                                       language):
+    """A secret vote's pending ballot on Théodore's phone, at 390×844: the buttons whole
+    within the screen, nothing wider than it; the screenshot is kept for the README
+    (``COMPANION_PHONE_SHOTS``: a folder to write it in, else the test's own)."""
+    rig = open_phones(seats=RULEBOOK, language=language)
+    app = rig.app
+    night = rulebook_night(rig.journal)
+    show(app, kd_ui.CouncilScreen(app, night))
+    tap_button(app, app.catalog.text("kd.council.secret_vote"))
+    theo = phone(rig.backend.url(0))
+    theo.wait_paired()
+    for _ in range(3):
+        before = rig.presses()
+        theo.tap("a")
+        rig.pump(lambda before=before: rig.presses() > before)
+    ballot = app.catalog.text("kd.vote.aye", power=3)
+    theo.wait_for("document.getElementById('ballot').innerText === arg", ballot)
+    page = theo.page
+    theo.wait_for("getComputedStyle(document.getElementById('light')).backgroundColor"
+                  " !== 'rgb(255, 255, 255)'")  # the last press's acknowledgement is over
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for button in page.locator(".pad").all():
+        box = button.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844 and box["height"] >= 96
+    assert page.locator("#help").bounding_box()["y"] < page.locator(".pad").first.bounding_box()["y"]
+    out = Path(os.environ.get("COMPANION_PHONE_SHOTS") or tmp_path)
+    page.screenshot(path=str(out / f"phone-{language}.png"))
+    assert (out / f"phone-{language}.png").stat().st_size > 10_000

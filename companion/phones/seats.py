@@ -241,7 +241,8 @@ class PhoneSeats(SeatBackend):
         t = self.catalog.text
         said = dict(private)
         choice, power = private.get("choice"), private.get("power", 0)
-        said["ballot"] = t(f"phones.ballot.{choice}", power=power) if choice else None
+        # the ballot as the vote screen names it at the reveal (kd.vote.aye: "Aye 3")
+        said["ballot"] = t(f"kd.vote.{choice.replace('-', '_')}", power=power) if choice else None
         said["behind"] = t("phones.behind", power=private.get("behind", 0))
         return said
 

@@ -18,6 +18,8 @@ from companion.ui.playcode import code_image, draw_code
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button, button_h
 
+LEGIBLE = 22  # units: the smallest type (as Home's)
+
 
 def has_phones(app: App) -> bool:
     """The seat backend serves phones (``PhoneSeats``) and its server runs."""
@@ -93,8 +95,11 @@ class PhonesScreen(Screen):
         prompt = t("phones.screen.prompt")
         prompt_rect = pygame.Rect(px(16), self.back_rect.y, self.back_rect.x - px(24),
                                   self.back_rect.h)
-        p.text(prompt, theme.fitting_font(prompt, px(22), prompt_rect.w), th.INK_SOFT,
-               prompt_rect, "left")
+        for i, line in enumerate(p.lines(prompt, theme.font(px(LEGIBLE)), prompt_rect.w)[:2]):
+            half = pygame.Rect(prompt_rect.x, prompt_rect.y + i * prompt_rect.h // 2,
+                               prompt_rect.w, prompt_rect.h // 2)
+            p.text(line, theme.fitting_font(line, px(LEGIBLE), half.w, px(LEGIBLE)),
+                   th.INK_SOFT, half, "left")
         self.codes = []
         backend = self.app.backend
         for seat, card in enumerate(self.cards):
@@ -106,10 +111,16 @@ class PhonesScreen(Screen):
             ink = (0, 0, 0) if sum(config.colour) > 380 else th.INK
             p.text(config.name, theme.fitting_font(config.name, px(28), band.w - px(8)), ink,
                    band)
-            state = pygame.Rect(card.x, band.bottom, card.w, px(30))
             status = self.status(seat)
-            p.text(status, theme.fitting_font(status, px(20), card.w - px(8)),
-                   th.WARNING if backend.waiting(seat) else th.INK_SOFT, state)
+            font = theme.font(px(LEGIBLE))
+            lines = p.lines(status, font, card.w - px(8))
+            state = pygame.Rect(card.x, band.bottom + px(4), card.w,
+                                font.get_linesize() * len(lines))
+            for i, line in enumerate(lines):
+                row = pygame.Rect(card.x + px(4), state.y + i * font.get_linesize(),
+                                  card.w - px(8), font.get_linesize())
+                p.text(line, theme.fitting_font(line, px(LEGIBLE), row.w, px(LEGIBLE)),
+                       th.WARNING if backend.waiting(seat) else th.INK_SOFT, row)
             room_bottom = card.bottom - (button_h(theme) + px(4) if backend.waiting(seat)
                                          else px(6))
             room = pygame.Rect(card.x + px(4), state.bottom, card.w - px(8),
