@@ -9,7 +9,17 @@ import argparse
 import sys
 import time
 
-from bench import contention, dropout, frames, journal, pad_replug, pads, process, resume
+from bench import (
+    contention,
+    dropout,
+    frames,
+    journal,
+    pad_replug,
+    pads,
+    phones,
+    process,
+    resume,
+)
 from bench.common import Row, load, machine
 
 HEADER = Row("benchmark", "metric", "ours", "baseline", "ratio", "goal", "met")
@@ -49,7 +59,8 @@ def main() -> int:
     rows += dropout.run()
     rows += frames.run(rounds=1, count=20) if args.quick else frames.run()
     rows += contention.run(rounds=1, count=10) if args.quick else contention.run()
-    rows.sort(key=lambda row: row.bench[0])  # in the order of the issue
+    rows += phones.run(rounds=1, count=10, idle_rounds=1) if args.quick else phones.run()
+    rows.sort(key=lambda row: int(row.bench.split()[0]))  # in the order of the issue
     print(table(rows))
     print(f"load average after: {load()}")
     print(f"({time.monotonic() - start:.0f} s; command: {' '.join(['python -m bench', *sys.argv[1:]])})")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pygame
 
 from companion.hardware.sim import SimBackend
+from companion.history import History
 from companion.i18n import load_catalog
 from companion.journal import Journal
 from companion.phones.seats import PhoneSeats
@@ -34,7 +35,9 @@ class PhoneRig:
                                   host="127.0.0.1", port=0, address="127.0.0.1",
                                   long_press_ms=config.hardware.long_press_ms)
         self.journal = Journal(tmp / "journal.sqlite")
-        self.app: App = make_app(config, self.backend, journal=self.journal)
+        self.history = History(tmp / "history.sqlite")
+        self.app: App = make_app(config, self.backend, journal=self.journal,
+                                 history=self.history)
         self.app.start_backend()
         pygame.event.clear()
 
@@ -76,5 +79,6 @@ class PhoneRig:
     def close(self) -> None:
         self.backend.close()
         self.journal.close()
+        self.history.close()
         pygame.event.clear()
         pygame.display.quit()

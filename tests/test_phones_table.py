@@ -15,6 +15,7 @@ from phone_page import pair_by_qr
 from ui_kd import NAMES, RULEBOOK, rulebook_night, show, tap_button
 from ui_majority import expected_lights, play_through, start
 
+from companion import bgstats
 from companion.seat import Light, Press
 from companion.ui.demo import DemoContext
 from companion.ui.screens import kings_dilemma as kd_ui
@@ -184,3 +185,21 @@ def test_the_phone_page_fits_a_phone_in_both_languages(open_phones, phone, tmp_p
     out = Path(os.environ.get("COMPANION_PHONE_SHOTS") or tmp_path)
     page.screenshot(path=str(out / f"phone-{language}.png"))
     assert (out / f"phone-{language}.png").stat().st_size > 10_000
+
+
+def test_after_the_game_each_phone_offers_the_plays_bg_stats_link(open_phones, phone,
+                                                                  tmp_path):
+    rig = open_phones()
+    phones = [phone(rig.backend.url(seat)) for seat in (0, 1)]
+    for p in phones:
+        p.wait_paired()
+    rig.ctx = PhonesAtTheTable(rig, phones)
+    start(rig, koryo, players=[0, 1], first=0)
+    play_through(rig, seed=5, fast=lambda view: True)  # straight through the screen
+    rig.app.invalidate()
+    rig.app.step(block=False)
+    link = bgstats.link(rig.history.games()[-1])
+    for p in phones:
+        p.wait_for("document.getElementById('bgstats').href === arg", link)
+        assert p.page.locator("#bgstats").is_visible()
+    assert not any(m["url"] for m in phones[0].messages("bgstats")[:-1])  # only at the end
