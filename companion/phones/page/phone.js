@@ -252,8 +252,20 @@
     send({ t: "handover" });
     $("handover").hidden = true;
   });
+  // A phone that slept may hold a socket that is already dead (the kiosk closed it when
+  // its pings went unanswered): back in view after a while, start afresh at once.
+  let hiddenAt = 0;
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && !ws && !stopped) { retry = 250; connect(); }
+    if (document.visibilityState === "hidden") { hiddenAt = Date.now(); return; }
+    if (stopped) return;
+    if (ws && Date.now() - hiddenAt > 3000) {
+      const old = ws;
+      ws = null;
+      old.onclose = null;
+      old.onmessage = null;
+      old.close();
+    }
+    if (!ws) { retry = 250; connect(); }
   });
   setButtons(false);
   if (pad.secret === undefined) state("Scan your seat's code on the kiosk.", true);
