@@ -96,6 +96,7 @@ class PhoneSeats(SeatBackend):
         self.server = PhoneServer(self, host, port)
         self._seats = [_Seat(secret) for secret in new_secrets(self.seats)]
         self._lock = threading.Lock()
+        self._tasks: set[asyncio.Future] = set()  # writes and hand-overs under way
         self._on_button: ButtonHandler | None = None
         self._on_status: StatusHandler | None = None
         self.failure: str | None = None  # why the server could not start
@@ -295,7 +296,14 @@ class PhoneSeats(SeatBackend):
 
     def _write(self, ws: web.WebSocketResponse, text: str) -> None:
         if not ws.closed:
-            asyncio.ensure_future(self._write_now(ws, text))
+            self._task(self._write_now(ws, text))
+
+    def _task(self, coroutine) -> None:
+        """Run ``coroutine`` on the server's loop, kept until done (the loop itself keeps
+        only a weak reference to a task)."""
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     @staticmethod
     async def _write_now(ws: web.WebSocketResponse, text: str) -> None:
@@ -428,7 +436,7 @@ class PhoneSeats(SeatBackend):
                 return
             line.device, line.ws, line.last_seq, line.sent = device, ws, None, {}
         log.info("phones: seat %d handed over to another phone", seat)
-        asyncio.ensure_future(self._took_over(seat, ws, old))
+        self._task(self._took_over(seat, ws, old))
 
     async def _took_over(self, seat: int, ws: web.WebSocketResponse,
                          old: web.WebSocketResponse | None) -> None:
