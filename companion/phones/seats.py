@@ -144,7 +144,7 @@ class PhoneSeats(SeatBackend):
         self.inner.start(self._wired_press, on_status, on_pad)
         try:
             self.server.start()
-            log.info("phones: the seats' codes open http://%s:%d/ (Table check > Phones)",
+            log.info("phones: the seats' codes open http://%s:%d/ (Home or Table check > Phones)",
                      self.address, self.server.port)
         except OSError as exc:
             self.failure = self.catalog.text("phones.no_server", number=self.server.port,

@@ -1,5 +1,5 @@
 """The Phones screen: each seat's QR code, to make a phone that seat's pad
-(``companion.phones``), opened from the Table check when phones are on.
+(``companion.phones``), opened from Home and the Table check when phones are on.
 
 Each seat has a card in its colour: its name, its code (the kiosk's address, the port and
 the seat's secret, new at each start), and whether a phone holds it. When a second phone
