@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from pathlib import Path
 
 from companion.config import SHIPPED_CONFIG, PhonesConfig, SeatConfig, load_config
 from companion.hardware.factory import open_backend
@@ -22,7 +23,7 @@ def main() -> None:
     config = load_config(SHIPPED_CONFIG)
     phones = "--no-phones" not in sys.argv
     config = dataclasses.replace(
-        config, seats=(*config.seats, FIFTH),
+        config, seats=(*config.seats, FIFTH), data_dir=Path.cwd(),  # the bench's own
         phones=PhonesConfig(phones, 0, "127.0.0.1", "127.0.0.1"))
     backend, _ = open_backend(config)
     app = make_app(config, backend)

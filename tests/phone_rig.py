@@ -24,7 +24,8 @@ LIMIT_S = 30  # a safety net against a hang, not a timing assertion
 
 
 class PhoneRig:
-    def __init__(self, tmp: Path, seats=None, language: str = "en") -> None:
+    def __init__(self, tmp: Path, seats=None, language: str = "en", port: int = 0,
+                 secrets_file: Path | None = None) -> None:
         config = demo_config((800, 480), language)
         if seats is not None:
             config = dataclasses.replace(config, seats=seats)
@@ -32,10 +33,12 @@ class PhoneRig:
         self.tmp = tmp
         self.sim = SimBackend(len(config.seats), config.hardware.long_press_ms)
         self.backend = PhoneSeats(self.sim, config.seats, load_catalog(language),
-                                  host="127.0.0.1", port=0, address="127.0.0.1",
-                                  long_press_ms=config.hardware.long_press_ms)
-        self.journal = Journal(tmp / "journal.sqlite")
-        self.history = History(tmp / "history.sqlite")
+                                  host="127.0.0.1", port=port, address="127.0.0.1",
+                                  long_press_ms=config.hardware.long_press_ms,
+                                  secrets_file=secrets_file)
+        self.journal = Journal(tmp / f"journal-{port}.sqlite")
+        self.history = History(tmp / f"history-{port}.sqlite")
+        self.closed = False
         self.app: App = make_app(config, self.backend, journal=self.journal,
                                  history=self.history)
         self.app.start_backend()
@@ -77,6 +80,9 @@ class PhoneRig:
         return self.backend.stats["presses"]
 
     def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
         self.backend.close()
         self.journal.close()
         self.history.close()

@@ -4,6 +4,8 @@ plays through it as a person would."""
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 from ui_kd import tap_button
 
@@ -198,3 +200,23 @@ class ViewsScreen(Screen):
                                figures=(SeatFigure(Words("table_check.title"), "12"),
                                         SeatFigure(Words("app.name"), "3/5")))
                 for seat in range(len(self.app.seats))}
+
+
+def test_a_kiosk_restarted_the_same_evening_gets_its_phones_back_by_themselves(
+        open_phones, phone, tmp_path):
+    with socket.socket() as s:  # a port for both kiosks, as the configuration's
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    kept = tmp_path / "phones.json"
+    rig = open_phones(port=port, secrets_file=kept)
+    ana = phone(rig.backend.url(0))
+    ana.wait_paired()
+    rig.close()  # the power goes
+    ana.wait_for("document.querySelector('.pad').disabled")
+    rig = open_phones(port=port, secrets_file=kept)
+    rig.app.push(TableCheckScreen(rig.app))
+    ana.wait_paired()  # the page reconnected with the secret it kept
+    rig.pump(lambda: rig.backend.connected(0))
+    ana.tap("a")
+    rig.pump(lambda: 0 in rig.app.screen.last)
+    assert len(ana.messages("welcome")) == 2

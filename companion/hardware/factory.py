@@ -17,6 +17,7 @@ from companion.hardware.sim import SimBackend
 log = logging.getLogger(__name__)
 
 BACKENDS = ("gpio", "serial", "sim")
+PHONES_FILE = "phones.json"  # the evening's pairing secrets, in the data directory
 
 
 def _fallback(config: Any, why: str) -> tuple[SeatBackend, str]:
@@ -38,7 +39,8 @@ def open_backend(config: Any) -> tuple[SeatBackend, str | None]:
 
     return PhoneSeats(backend, config.seats, load_catalog(config.language),
                       host=phones.listen, port=phones.port, address=phones.address,
-                      long_press_ms=config.hardware.long_press_ms), notice
+                      long_press_ms=config.hardware.long_press_ms,
+                      secrets_file=config.data_dir / PHONES_FILE), notice
 
 
 def _open_wired(config: Any) -> tuple[SeatBackend, str | None]:

@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -41,7 +42,7 @@ from companion.hardware.base import (
     StatusHandler,
 )
 from companion.phones import protocol
-from companion.phones.pairing import lan_address, new_secrets, same_secret, seat_url
+from companion.phones.pairing import evening_secrets, lan_address, same_secret, seat_url
 from companion.phones.protocol import Handover, Hello, PhonePress, ProtocolError
 from companion.phones.server import PhoneServer
 from companion.seat import ButtonEvent, Light, Press
@@ -84,9 +85,10 @@ class PhoneSeats(SeatBackend):
 
     def __init__(self, inner: SeatBackend, seats: Sequence[Any], catalog: Any, *,
                  host: str = "0.0.0.0", port: int = 8470, address: str | None = None,
-                 long_press_ms: int = 700) -> None:
+                 long_press_ms: int = 700, secrets_file: Path | None = None) -> None:
         """``inner``: the wired backend; ``seats``: the configuration's seats (name,
-        colour); ``address``: what the QR codes name (default: the LAN address)."""
+        colour); ``address``: what the QR codes name (default: the LAN address);
+        ``secrets_file``: where the evening's secrets are kept (None: new at each start)."""
         self.inner = inner
         self.seats = len(seats)
         self.seat_config = tuple(seats)
@@ -94,7 +96,8 @@ class PhoneSeats(SeatBackend):
         self.long_press_ms = long_press_ms
         self._address = address
         self.server = PhoneServer(self, host, port)
-        self._seats = [_Seat(secret) for secret in new_secrets(self.seats)]
+        self._seats = [_Seat(secret)
+                       for secret in evening_secrets(secrets_file, self.seats)]
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Future] = set()  # writes and hand-overs under way
         self._on_button: ButtonHandler | None = None
