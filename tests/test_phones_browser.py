@@ -80,7 +80,7 @@ def test_a_dropped_connection_neither_loses_nor_doubles_a_press(open_phones, pho
     assert dropped == [0]
     assert taken == [(0, "a", "short"), (0, "b", "short")]
     rig.pump(lambda: rig.backend.connected(0))
-    assert len(ana.messages("welcome")) == 2  # it did reconnect
+    assert len(ana.messages("welcome")) >= 2  # it did reconnect (by itself)
 
 
 def test_a_reloaded_page_sends_its_unacknowledged_press_once(open_phones, phone):
@@ -215,8 +215,13 @@ def test_a_kiosk_restarted_the_same_evening_gets_its_phones_back_by_themselves(
     ana.wait_for("document.querySelector('.pad').disabled")
     rig = open_phones(port=port, secrets_file=kept)
     rig.app.push(TableCheckScreen(rig.app))
+    assert rig.backend.paired(0) and not rig.backend.connected(0)  # away, not free
     ana.wait_paired()  # the page reconnected with the secret it kept
     rig.pump(lambda: rig.backend.connected(0))
     ana.tap("a")
     rig.pump(lambda: 0 in rig.app.screen.last)
     assert len(ana.messages("welcome")) == 2
+    # The seat is still Ana's phone's: another phone with the same code waits.
+    other = phone(rig.backend.url(0))
+    other.wait_for("document.getElementById('state').innerText === arg",
+                   rig.app.catalog.text("phones.page.waiting"))

@@ -7,7 +7,7 @@ import json
 import stat
 from datetime import datetime
 
-from companion.phones.pairing import evening, evening_secrets, seat_url
+from companion.phones.pairing import Evening, evening, evening_secrets, seat_url
 
 
 def test_a_night_past_midnight_is_the_same_evening():
@@ -41,3 +41,14 @@ def test_the_secret_is_in_the_fragment_only():
     url = seat_url("192.168.1.20", 8470, 2, "s3cret-s3cret-s3cret")
     assert url == "http://192.168.1.20:8470/#s=2&k=s3cret-s3cret-s3cret"
     assert seat_url("fe80::1", 8470, 0, "k").startswith("http://[fe80::1]:8470/#")
+
+
+def test_the_phones_holding_the_seats_are_kept_with_the_evening(tmp_path):
+    path = tmp_path / "phones.json"
+    night = Evening(path, 3, datetime(2026, 11, 26, 20, 0))
+    assert night.devices == [None, None, None]
+    night.devices[1] = "ben-phone-1"
+    night.save()
+    again = Evening(path, 3, datetime(2026, 11, 26, 23, 0))
+    assert (again.secrets, again.devices) == (night.secrets, [None, "ben-phone-1", None])
+    assert Evening(path, 3, datetime(2026, 11, 27, 20, 0)).devices == [None, None, None]

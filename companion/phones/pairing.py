@@ -36,35 +36,62 @@ def evening(now: datetime) -> str:
     return (now - timedelta(hours=EVENING_STARTS_H)).date().isoformat()
 
 
+class Evening:
+    """This evening's pairing, kept in ``path`` (mode 0600): each seat's secret and the
+    phone (its page's own id) that holds it. Read when it is this evening's and has as
+    many seats, else made anew; ``path`` None: made anew, kept nowhere. A file that can't
+    be read or written costs only the pairing."""
+
+    def __init__(self, path: Path | None, seats: int, now: datetime | None = None) -> None:
+        self.path = path
+        self.evening = evening(now or datetime.now())
+        self.secrets: tuple[str, ...] = ()
+        self.devices: list[str | None] = [None] * seats
+        kept = self._read(seats)
+        if kept is None:
+            self.secrets = new_secrets(seats)
+            self.save()
+        else:
+            self.secrets, self.devices = kept
+
+    def _read(self, seats: int) -> tuple[tuple[str, ...], list[str | None]] | None:
+        if self.path is None:
+            return None
+        try:
+            kept = json.loads(self.path.read_text(encoding="utf-8"))
+            found, devices = kept["secrets"], kept.get("devices", [None] * seats)
+            if (kept["evening"] == self.evening and isinstance(found, list)
+                    and len(found) == seats == len(devices)
+                    and all(isinstance(x, str) and len(x) >= SECRET_BYTES for x in found)
+                    and all(d is None or isinstance(d, str) for d in devices)):
+                return tuple(found), list(devices)
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("phones: %s not read (%s): new codes", self.path.name,
+                        type(exc).__name__)
+        return None
+
+    def save(self) -> None:
+        """Keep the pairing as it stands (a phone paired or handed over)."""
+        if self.path is None:
+            return
+        temp = self.path.with_name(self.path.name + ".new")
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"evening": self.evening, "secrets": list(self.secrets),
+                           "devices": self.devices}, f)
+            os.replace(temp, self.path)
+        except OSError as exc:
+            log.warning("phones: %s not written (%s): a restart will make new codes",
+                        self.path.name, exc.strerror)
+
+
 def evening_secrets(path: Path | None, seats: int, now: datetime | None = None
                     ) -> tuple[str, ...]:
-    """This evening's secrets: those kept in ``path`` when they are this evening's (and as
-    many as the seats), else new ones, kept there (mode 0600); ``path`` None: new ones,
-    kept nowhere. A file that can't be read or written costs only the pairing."""
-    if path is None:
-        return new_secrets(seats)
-    today = evening(now or datetime.now())
-    try:
-        kept = json.loads(path.read_text(encoding="utf-8"))
-        found = kept["secrets"]
-        if (kept["evening"] == today and isinstance(found, list) and len(found) == seats
-                and all(isinstance(x, str) and len(x) >= SECRET_BYTES for x in found)):
-            return tuple(found)
-    except FileNotFoundError:
-        pass
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        log.warning("phones: %s not read (%s): new codes", path.name, type(exc).__name__)
-    made = new_secrets(seats)
-    temp = path.with_name(path.name + ".new")
-    try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump({"evening": today, "secrets": list(made)}, f)
-        os.replace(temp, path)
-    except OSError as exc:
-        log.warning("phones: %s not written (%s): a restart will make new codes",
-                    path.name, exc.strerror)
-    return made
+    """This evening's secrets (``Evening``)."""
+    return Evening(path, seats, now).secrets
 
 
 def same_secret(given: object, secret: str) -> bool:

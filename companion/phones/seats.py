@@ -42,7 +42,7 @@ from companion.hardware.base import (
     StatusHandler,
 )
 from companion.phones import protocol
-from companion.phones.pairing import evening_secrets, lan_address, same_secret, seat_url
+from companion.phones.pairing import Evening, lan_address, same_secret, seat_url
 from companion.phones.protocol import Handover, Hello, PhonePress, ProtocolError
 from companion.phones.server import PhoneServer
 from companion.seat import ButtonEvent, Light, Press
@@ -96,8 +96,9 @@ class PhoneSeats(SeatBackend):
         self.long_press_ms = long_press_ms
         self._address = address
         self.server = PhoneServer(self, host, port)
-        self._seats = [_Seat(secret)
-                       for secret in evening_secrets(secrets_file, self.seats)]
+        self.evening = Evening(secrets_file, self.seats)
+        self._seats = [_Seat(secret, device) for secret, device
+                       in zip(self.evening.secrets, self.evening.devices, strict=True)]
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Future] = set()  # writes and hand-overs under way
         self._on_button: ButtonHandler | None = None
@@ -347,6 +348,8 @@ class PhoneSeats(SeatBackend):
         except TimeoutError:
             self.stats["refused"] += 1
             await ws.close(code=protocol.CLOSE_POLICY, message=b"no hello")
+        except ConnectionError:  # the phone went mid-write: its seat shows it away
+            log.info("phones: a connection ended mid-write")
         finally:
             if seat is not None:
                 self._left(ws, seat)
@@ -367,10 +370,10 @@ class PhoneSeats(SeatBackend):
     async def _join(self, ws: web.WebSocketResponse, hello: Hello) -> None:
         line = self._seats[hello.seat]
         old = None
+        paired = False
         with self._lock:
             if line.device is None or line.device == hello.device:
-                if line.device is None:
-                    log.info("phones: seat %d paired with a phone", hello.seat)
+                paired = line.device is None
                 old, line.ws, line.device = line.ws, ws, hello.device
                 line.sent = {}
                 owner = None
@@ -379,6 +382,9 @@ class PhoneSeats(SeatBackend):
                 owner = line.ws
         if old is not None:
             await self._bye(old, "replaced")
+        if owner is None and paired:
+            log.info("phones: seat %d paired with a phone", hello.seat)
+            self._keep_pairing()
         if owner is None:
             await ws.send_str(protocol.dumps(self._welcome(hello.seat)))
             self._refresh(hello.seat)
@@ -389,6 +395,12 @@ class PhoneSeats(SeatBackend):
         if not owner.closed:
             await owner.send_str(protocol.dumps({"t": "handover"}))
         self._refresh(hello.seat)  # the kiosk shows that a phone waits
+
+    def _keep_pairing(self) -> None:
+        """The phones holding the seats, kept for a restart the same evening."""
+        with self._lock:
+            self.evening.devices = [line.device for line in self._seats]
+        self.evening.save()
 
     def _welcome(self, seat: int) -> dict:
         config = self.seat_config[seat]
@@ -439,6 +451,7 @@ class PhoneSeats(SeatBackend):
                 return
             line.device, line.ws, line.last_seq, line.sent = device, ws, None, {}
         log.info("phones: seat %d handed over to another phone", seat)
+        self._keep_pairing()
         self._task(self._took_over(seat, ws, old))
 
     async def _took_over(self, seat: int, ws: web.WebSocketResponse,
