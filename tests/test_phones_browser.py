@@ -220,7 +220,7 @@ def test_a_kiosk_restarted_the_same_evening_gets_its_phones_back_by_themselves(
     rig.pump(lambda: rig.backend.connected(0))
     ana.tap("a")
     rig.pump(lambda: 0 in rig.app.screen.last)
-    assert len(ana.messages("welcome")) == 2
+    assert len(ana.messages("welcome")) >= 2
     # The seat is still Ana's phone's: another phone with the same code waits.
     other = phone(rig.backend.url(0))
     other.wait_for("document.getElementById('state').innerText === arg",
