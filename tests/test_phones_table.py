@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from phone_page import pair_by_qr
 from ui_kd import NAMES, RULEBOOK, rulebook_night, show, tap_button
+from ui_layout import FIVE
 from ui_majority import expected_lights, play_through, start
 
 from companion import bgstats
@@ -175,8 +176,11 @@ def test_the_phone_page_fits_a_phone_in_both_languages(open_phones, phone, tmp_p
     ballot = app.catalog.text("kd.vote.aye", power=3)
     theo.wait_for("document.getElementById('ballot').innerText === arg", ballot)
     page = theo.page
-    theo.wait_for("getComputedStyle(document.getElementById('light')).backgroundColor"
-                  " !== 'rgb(255, 255, 255)'")  # the last press's acknowledgement is over
+    # The picture with the light lit (its rhythm's bright half), the press's white
+    # acknowledgement over.
+    theo.wait_for("!['rgb(255, 255, 255)', 'rgb(0, 0, 0)'].includes("
+                  "getComputedStyle(document.getElementById('light')).backgroundColor)")
+    assert page.locator("#light-name").inner_text() == app.catalog.text("light.your-turn")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     for button in page.locator(".pad").all():
         box = button.bounding_box()
@@ -203,3 +207,17 @@ def test_after_the_game_each_phone_offers_the_plays_bg_stats_link(open_phones, p
         p.wait_for("document.getElementById('bgstats').href === arg", link)
         assert p.page.locator("#bgstats").is_visible()
     assert not any(m["url"] for m in phones[0].messages("bgstats")[:-1])  # only at the end
+
+
+def test_a_long_name_and_a_long_light_name_stay_within_the_phone(open_phones, phone):
+    rig = open_phones(seats=FIVE, language="fr")
+    dominique = phone(rig.backend.url(3))  # "Dominique-Alexandre"
+    dominique.wait_paired()
+    rig.backend.set_light(3, Light.BALLOT_LOCKED)  # "Bulletin verrouillé"
+    dominique.wait_for("document.getElementById('light-name').innerText === arg",
+                       rig.app.catalog.text("light.ballot-locked"))
+    page = dominique.page
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    light = page.locator("#light").bounding_box()
+    assert light["x"] + light["width"] <= 390 and light["width"] >= 40
+    assert page.locator("header").bounding_box()["height"] < 100

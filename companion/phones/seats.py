@@ -416,6 +416,8 @@ class PhoneSeats(SeatBackend):
             "tick_ms": padproto.TICK_MS,
             "ack_ms": padproto.ACK_MS,
             "light": self.inner.light(seat).value,
+            "light_names": {light.value: self.catalog.text(f"light.{light.value}")
+                            for light in Light},
             "lang": self.catalog.language,
             "words": {key: self.catalog.text(f"phones.page.{key}") for key in PAGE_WORDS},
         }

@@ -73,6 +73,9 @@
       el.style.background = `rgb(${rgb.join(",")})`;
     }
     el.dataset.light = light;
+    const named = (welcome.light_names || {})[light] || "";
+    el.setAttribute("aria-label", named);
+    $("light-name").textContent = light === "off" ? "" : named;
     const [, pattern] = welcome.lights[light];
     if (new Set(pattern).size > 1 || now < ackUntil) {
       const tick = welcome.tick_ms;
