@@ -225,3 +225,11 @@ def test_a_kiosk_restarted_the_same_evening_gets_its_phones_back_by_themselves(
     other = phone(rig.backend.url(0))
     other.wait_for("document.getElementById('state').innerText === arg",
                    rig.app.catalog.text("phones.page.waiting"))
+
+
+def test_the_page_opened_without_a_code_says_to_scan_one(open_phones, phone):
+    rig = open_phones()
+    bare = phone(f"{rig.origin}/")
+    assert "Scan your seat's code" in bare.page.locator("#state").inner_text()
+    assert bare.page.locator(".pad").first.is_disabled()
+    assert not bare.frames  # it opened no socket

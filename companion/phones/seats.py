@@ -50,8 +50,8 @@ from companion.seat import ButtonEvent, Light, Press
 log = logging.getLogger(__name__)
 
 PAGE_WORDS = ("title", "connecting", "your_turn", "waiting", "handover", "give", "gone",
-              "refused", "confirm", "lock", "locked", "bgstats", "figures", "light",
-              "replaced", "paired")
+              "refused", "confirm", "lock", "locked", "bgstats", "figures", "replaced",
+              "paired")
 
 
 @dataclass

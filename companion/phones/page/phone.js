@@ -180,6 +180,8 @@
     $("help").textContent = v.help || "";
     const list = $("figures");
     list.replaceChildren();
+    $("figures-title").textContent = say("figures");
+    $("figures-title").hidden = v.figures.length === 0;
     for (const [label, value] of v.figures) {
       const dt = document.createElement("dt");
       dt.textContent = label;
@@ -271,6 +273,10 @@
     if (!ws) { retry = 250; connect(); }
   });
   setButtons(false);
-  if (pad.secret === undefined) state("Scan your seat's code on the kiosk.", true);
+  if (pad.secret === undefined) {  // opened without a seat's code: no words from the kiosk yet
+    const fr = (navigator.language || "").toLowerCase().startsWith("fr");
+    state(fr ? "Scannez le code de votre place sur l'écran de la table."
+             : "Scan your seat's code on the table's screen.", true);
+  }
   connect();
 })();
