@@ -3,11 +3,20 @@ the next evening, never readable by another account."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import stat
 from datetime import datetime
 
-from companion.phones.pairing import Evening, evening, evening_secrets, seat_url
+from companion.phones.pairing import (
+    Evening,
+    choose_address,
+    evening,
+    evening_secrets,
+    interface_addresses,
+    lan_address,
+    seat_url,
+)
 
 
 def test_a_night_past_midnight_is_the_same_evening():
@@ -52,3 +61,17 @@ def test_the_phones_holding_the_seats_are_kept_with_the_evening(tmp_path):
     again = Evening(path, 3, datetime(2026, 11, 26, 23, 0))
     assert (again.secrets, again.devices) == (night.secrets, [None, "ben-phone-1", None])
     assert Evening(path, 3, datetime(2026, 11, 27, 20, 0)).devices == [None, None, None]
+
+
+def test_the_codes_name_the_kiosks_local_address_with_or_without_a_default_route():
+    assert choose_address("192.168.1.20", ["127.0.0.1", "192.168.1.20"]) == "192.168.1.20"
+    # a Pi that is itself the hotspot: no default route, its own interface's address
+    assert choose_address(None, ["127.0.0.1", "10.42.0.1"]) == "10.42.0.1"
+    assert choose_address("8.8.8.8", ["127.0.0.1", "172.16.5.4"]) == "172.16.5.4"
+    assert choose_address(None, ["127.0.0.1", "169.254.3.4"]) == "127.0.0.1"
+    assert choose_address(None, []) == "127.0.0.1"
+
+
+def test_this_machines_interfaces_are_read():
+    assert "127.0.0.1" in interface_addresses()  # the loopback interface, at least
+    assert ipaddress.ip_address(lan_address())  # an address, whatever this machine has

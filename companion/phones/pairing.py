@@ -100,16 +100,53 @@ def same_secret(given: object, secret: str) -> bool:
 
 
 def lan_address() -> str:
-    """The kiosk's address on its local network, as a phone on the same Wi-Fi reaches it:
-    the source address of the default route (a UDP ``connect`` sends no packet), or
-    127.0.0.1 when the machine has no network."""
+    """The kiosk's address on its local network, as a phone on the same Wi-Fi reaches it
+    (``choose_address`` of what this machine has), or 127.0.0.1 when it has none."""
+    return choose_address(route_address(), interface_addresses())
+
+
+def choose_address(routed: str | None, interfaces: list[str]) -> str:
+    """The source address of the default route when it is a private one, else the first
+    private address of an interface (a Pi that is itself the Wi-Fi hotspot, with no
+    default route), else 127.0.0.1."""
+    for address in ([routed] if routed else []) + interfaces:
+        ip = ipaddress.ip_address(address)
+        if ip.is_private and not ip.is_loopback and not ip.is_link_local:
+            return address
+    return "127.0.0.1"
+
+
+def route_address() -> str | None:
+    """The source address of the default route (a UDP ``connect`` sends no packet), or
+    None without one."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
-            probe.connect(("10.254.254.254", 9))  # any private address: no packet is sent
-            address = probe.getsockname()[0]
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only the default route leads there
+            return probe.getsockname()[0]
         except OSError:
-            return "127.0.0.1"
-    return address if ipaddress.ip_address(address).is_private else "127.0.0.1"
+            return None
+
+
+def interface_addresses() -> list[str]:
+    """Each network interface's IPv4 address (Linux: ``SIOCGIFADDR``, netdevice(7)); none
+    where that can't be asked."""
+    try:
+        import fcntl
+        import struct
+    except ImportError:  # not Linux
+        return []
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _, name in socket.if_nameindex():
+            try:
+                asked = struct.pack("256s", name[:15].encode())
+                found.append(socket.inet_ntoa(fcntl.ioctl(s.fileno(), SIOCGIFADDR, asked)[20:24]))
+            except OSError:  # an interface without an IPv4 address
+                continue
+    return found
+
+
+SIOCGIFADDR = 0x8915  # linux/sockios.h
 
 
 def seat_url(address: str, port: int, seat: int, secret: str) -> str:
