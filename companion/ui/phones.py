@@ -14,7 +14,6 @@ import pygame
 from companion.seat import ButtonEvent
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
-from companion.ui.playcode import code_image, draw_code
 from companion.ui.theme import Painter
 from companion.ui.widgets import Button, button_h
 
@@ -85,6 +84,8 @@ class PhonesScreen(Screen):
         return f"{t('phones.screen.title')} | {rows}"
 
     def draw(self, p: Painter) -> None:
+        from companion.ui.playcode import code_image, draw_code  # segno: when codes show
+
         theme = self.app.theme
         px = theme.px
         t = self.app.catalog.text
