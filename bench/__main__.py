@@ -17,6 +17,7 @@ from bench import (
     journal,
     pad_replug,
     pads,
+    phones,
     process,
     resume,
 )
@@ -60,7 +61,8 @@ def main() -> int:
     rows += frames.run(rounds=1, count=20) if args.quick else frames.run()
     rows += contention.run(rounds=1, count=10) if args.quick else contention.run()
     rows += history_size.run(rounds=2, big=2_000) if args.quick else history_size.run()
-    rows.sort(key=lambda row: row.bench[0])  # in the order of the issue
+    rows += phones.run(rounds=1, count=10, idle_rounds=1) if args.quick else phones.run()
+    rows.sort(key=lambda row: int(row.bench.split()[0]))  # in the order of the issue
     print(table(rows))
     print(f"load average after: {load()}")
     print(f"({time.monotonic() - start:.0f} s; command: {' '.join(['python -m bench', *sys.argv[1:]])})")

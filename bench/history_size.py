@@ -1,4 +1,4 @@
-"""Benchmark 10: History at ten thousand games, against the same at ten.
+"""Benchmark 11: History at ten thousand games, against the same at ten.
 
 **Time**: on the kiosk at 800x480 (SDL's dummy driver), each of History opened (read and
 its first frame drawn), the filter turned to the next game, a page turned, the players'
@@ -113,7 +113,7 @@ def _times(big: Path, small: Path, rounds: int) -> list[Row]:
     rows = []
     for name, ours in got["big"].items():
         base = got["small"][name]
-        rows.append(Row("10 history size", f"{name}, frame included, 800x480 ({rounds} rounds)",
+        rows.append(Row("11 history size", f"{name}, frame included, 800x480 ({rounds} rounds)",
                         spread(ours, f"ms at {BIG:,} games"),
                         spread(base, f"ms at {SMALL} games"),
                         times(median(base), median(ours), "less", "more"),
@@ -151,7 +151,7 @@ def _memory(big: Path, small: Path, tmp: Path) -> list[Row]:
     for name, program in cases:
         ours = _peak_mb(tmp, [*program, str(big)])
         base = _peak_mb(tmp, [*program, str(small)])
-        rows.append(Row("10 history size", f"peak memory: {name}", f"{ours:.0f} MB at {BIG:,} "
+        rows.append(Row("11 history size", f"peak memory: {name}", f"{ours:.0f} MB at {BIG:,} "
                         "games", f"{base:.0f} MB at {SMALL} games",
                         times(base, ours, "less", "more"), f"≤ {GOAL_MB:.0f} MB",
                         verdict(ours <= GOAL_MB)))

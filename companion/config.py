@@ -57,10 +57,12 @@ WINDOW_SIZE = (800, 480)  # a window without display.width/height: the official 
 
 _HEX = re.compile(r"#([0-9a-fA-F]{6})")
 
-TOP_KEYS = ("seats", "hardware", "display", "language", "data_dir")
+TOP_KEYS = ("seats", "hardware", "display", "language", "data_dir", "phones")
 SEAT_KEYS = ("name", "colour", "position")
 HARDWARE_KEYS = ("backend", "profile", "port", "pin_factory", "debounce_ms", "long_press_ms")
 DISPLAY_KEYS = ("width", "height", "rotation", "fullscreen")
+PHONES_KEYS = ("enabled", "port", "listen", "address")
+PHONES_PORT = 8470
 
 
 @dataclass(frozen=True)
@@ -92,12 +94,25 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True)
+class PhonesConfig:
+    """Phones as seat pads (companion/phones/): off unless ``enabled``; the kiosk listens
+    on ``listen`` (every address by default) at ``port``; ``address``: the kiosk's address
+    in the seats' QR codes (None: its address on the local network, found at start)."""
+
+    enabled: bool = False
+    port: int = PHONES_PORT
+    listen: str = "0.0.0.0"
+    address: str | None = None
+
+
+@dataclass(frozen=True)
 class Config:
     seats: tuple[SeatConfig, ...]
     hardware: HardwareConfig
     display: DisplayConfig
     language: str
     data_dir: Path
+    phones: PhonesConfig = PhonesConfig()
 
 
 def default_config_path() -> Path:
@@ -209,7 +224,8 @@ def _config(doc: Document, m: Mistakes) -> Config:
         if text is not None:
             data_dir = base / m.check(_user_path, text, "data_dir", default=Path())
     m.check(_check_data_dir, data_dir)
-    return Config(seats, hardware, display, language, data_dir)
+    phones = _phones(m.check(mapping, data.get("phones"), "phones", default={}), m)
+    return Config(seats, hardware, display, language, data_dir, phones)
 
 
 def _check_data_dir(path: Path) -> None:
@@ -426,3 +442,33 @@ def _display(data: dict, m: Mistakes) -> DisplayConfig:
     fullscreen = m.check(_choice, fullscreen, "display.fullscreen", FULLSCREEN,
                          "fullscreen mode", default="auto")
     return DisplayConfig(width, height, rotation, fullscreen)
+
+
+def _yes_no(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise RuleError(path, f"expected yes or no, got {describe(value)}",
+                        code="expected_yes_no", params={"got": describe(value)})
+    return value
+
+
+def _address(value: Any, path: str) -> str:
+    import ipaddress  # only when the section names one
+
+    text = _text(value, path)
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        raise RuleError(path, f"{describe(value)} is not an IP address",
+                        code="not_an_address", params={"value": describe(value)}) from None
+
+
+def _phones(data: dict, m: Mistakes) -> PhonesConfig:
+    _check_keys(data, "phones", PHONES_KEYS, m)
+    enabled = m.check(_yes_no, data.get("enabled", False), "phones.enabled", default=False)
+    port = m.check(count, data.get("port", PHONES_PORT), "phones.port", low=1024, high=65535,
+                   default=PHONES_PORT)
+    listen = m.check(_address, data.get("listen", "0.0.0.0"), "phones.listen",
+                     default="0.0.0.0")
+    address = (m.check(_address, data["address"], "phones.address")
+               if data.get("address") is not None else None)
+    return PhonesConfig(bool(enabled), port, listen, address)

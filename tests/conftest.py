@@ -76,3 +76,60 @@ def pins(request):
     a test module picks the pin class by naming it ``PIN_CLASS`` (default MockPWMPin)."""
     with mock_pins(getattr(request.module, "PIN_CLASS", MockPWMPin)) as factory:
         yield factory
+
+
+@pytest.fixture
+def open_phones(tmp_path):
+    """``open_phones(seats=None, language="en")`` → a ``PhoneRig``: a kiosk in this process
+    whose seats take phones on loopback; every one is closed at the end."""
+    from phone_rig import PhoneRig
+
+    opened: list[PhoneRig] = []
+
+    def _open(**kw) -> PhoneRig:
+        opened.append(PhoneRig(tmp_path, **kw))
+        return opened[-1]
+
+    yield _open
+    for rig in opened:
+        rig.close()
+
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """Debian's Chromium driven by Playwright (``executable_path``: Playwright never
+    downloads a browser of its own), headless, for the phone pages; skipped where it isn't
+    installed unless ``COMPANION_REQUIRE_CHROMIUM`` (CI) says it must be."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        if os.environ.get("COMPANION_REQUIRE_CHROMIUM"):
+            pytest.fail("COMPANION_REQUIRE_CHROMIUM is set but no chromium is on PATH")
+        pytest.skip("headless Chromium is not installed here (Debian: apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(chromium_browser):
+    """``phone(url)`` → a ``Phone``: a page at a phone's size (390×844, touch), in a
+    browser context of its own (its own storage, as a phone of its own), that keeps every
+    WebSocket frame it received; all closed at the end."""
+    from phone_page import Phone
+
+    opened: list = []
+
+    def _open(url: str, **kw):
+        opened.append(Phone(chromium_browser, url, **kw))
+        return opened[-1]
+
+    yield _open
+    for p in opened:
+        p.close()

@@ -657,3 +657,63 @@ def test_display_libraries_are_looked_up_by_the_dynamic_loader(monkeypatch):
     assert set(svc.missing_display_libraries()) <= set(svc.DISPLAY_LIBRARIES)
     monkeypatch.setattr(svc, "DISPLAY_LIBRARIES", ("libc.so.6", "libno-such-table-lib.so.9"))
     assert svc.missing_display_libraries() == ["libno-such-table-lib.so.9"]
+
+
+@pytest.mark.parametrize("desktop", [False, True], ids=["console", "desktop"])
+def test_with_phones_the_unit_opens_the_local_network_on_one_port_and_still_rates_ok(
+        tmp_path, desktop):
+    """Phones enabled: IPv4/IPv6 sockets, the private and link-local ranges only, binding
+    the phones' port alone; systemd verifies it and still rates it OK."""
+    home = tmp_path / "home"
+    companion = tmp_path / "venv" / "companion"
+    companion.parent.mkdir()
+    companion.write_text("#!/bin/sh\n")
+    companion.chmod(0o755)
+    text = svc.render_unit(companion, "tableuser", home, svc.GROUPS, desktop,
+                           tmp_path / "data", phones_port=8470)
+    service = parse(text)["Service"]
+    assert service["RestrictAddressFamilies"].split() == ["AF_UNIX", "AF_NETLINK", "AF_INET",
+                                                          "AF_INET6"]
+    assert service["IPAddressDeny"] == "any"
+    assert service["IPAddressAllow"].split() == [
+        "localhost", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16",
+        "fe80::/10", "fc00::/7"]
+    assert (service["SocketBindAllow"], service["SocketBindDeny"]) == ("tcp:8470", "any")
+    without = parse(svc.render_unit(companion, "tableuser", home, svc.GROUPS, desktop,
+                                    tmp_path / "data"))["Service"]
+    assert without["RestrictAddressFamilies"] == "AF_UNIX AF_NETLINK"
+    assert "IPAddressAllow" not in without
+    # the rest of the sandbox is the same
+    assert {k: v for k, v in service.items() if not k.startswith(("Restrict", "IPAddress",
+                                                                  "SocketBind"))} == {
+        k: v for k, v in without.items() if not k.startswith(("Restrict", "IPAddress",
+                                                              "SocketBind"))}
+    analyze = systemd_analyze()
+    path = tmp_path / (svc.DESKTOP_UNIT if desktop else svc.SYSTEM_UNIT)
+    path.write_text(text, encoding="utf-8")
+    argv, env = [analyze], dict(os.environ)
+    if desktop:
+        runtime = tmp_path / "runtime"
+        runtime.mkdir(mode=0o700)
+        env["XDG_RUNTIME_DIR"] = str(runtime)
+        argv.append("--user")
+    result = subprocess.run([*argv, "security", "--offline=true", "--no-pager", str(path)],
+                            check=False, capture_output=True, text=True, env=env, timeout=60)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d) (\w+)", result.stdout)
+    assert found, result.stdout + result.stderr
+    assert found[2] in ("OK", "SAFE", "PERFECT") and float(found[1]) < 5.0, found[0]
+    verified = subprocess.run([*argv, "verify", str(path)], check=False, capture_output=True,
+                              text=True, env=env, timeout=60)
+    assert verified.returncode == 0, verified.stderr
+
+
+def test_the_unit_opens_the_network_when_the_accounts_configuration_turns_phones_on(
+        pi_home, capsys):
+    config = pi_home / ".config/companion/config.yaml"
+    config.parent.mkdir(parents=True)
+    config.write_text((REPO / "companion/data/default-config.yaml").read_text(encoding="utf-8")
+                      .replace("enabled: no", "enabled: yes").replace("port: 8470", "port: 8471"),
+                      encoding="utf-8")
+    rc, out, err = cli(capsys, "--dry-run", "--user", "ana")
+    assert (rc, err) == (0, "")
+    assert parse(unit_part(out))["Service"]["SocketBindAllow"] == "tcp:8471"

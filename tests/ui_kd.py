@@ -43,19 +43,9 @@ def open_kd(tmp_path):
         app = make_app(config, backend, clock=ManualClock(0), journal=journal)
         app.start_backend()
         pygame.event.clear()
-        campaign = kd_campaign.new_campaign(
-            kd_campaign.Settings(8, 10, (1, 12), ("opulence", "avarice", "rebellion",
-                                                  "moderation", "extremism"),
-                                 zero_award_table()))
-        for name, number in zip(NAMES, (9, 1, 2, 3, 4), strict=True):
-            campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
-        momenta = {"influence": "up", "prosperity": "up", "morale": "down",
-                   "welfare": "up", "knowledge": "up"}
         if not with_table:
             return app, backend, None
-        table = NightController.new(NAMES, journal, momenta=momenta, campaign=campaign,
-                            ledger=ledger_for(journal))
-        return app, backend, table
+        return app, backend, rulebook_night(journal)
 
     yield _open
     for backend, journal in opened:
@@ -63,6 +53,21 @@ def open_kd(tmp_path):
         journal.close()
     pygame.event.clear()
     pygame.display.quit()
+
+
+def rulebook_night(journal: Journal) -> NightController:
+    """A night of the rulebook's five houses: Théodore has the highest house number (he
+    leads) and Julius the lowest (he moderates), Morale on its black side."""
+    campaign = kd_campaign.new_campaign(
+        kd_campaign.Settings(8, 10, (1, 12), ("opulence", "avarice", "rebellion",
+                                              "moderation", "extremism"),
+                             zero_award_table()))
+    for name, number in zip(NAMES, (9, 1, 2, 3, 4), strict=True):
+        campaign = kd_campaign.apply(campaign, kd_campaign.AddHouse(name, number))
+    momenta = {"influence": "up", "prosperity": "up", "morale": "down",
+               "welfare": "up", "knowledge": "up"}
+    return NightController.new(NAMES, journal, momenta=momenta, campaign=campaign,
+                               ledger=ledger_for(journal))
 
 
 def zero_award_table() -> kd_campaign.AwardTable:

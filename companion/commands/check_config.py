@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         details += f", profile {hw.profile.stem if shipped else shown_path(hw.profile)}"
     if hw.port is not None:
         details += f", port {hw.port}"
+    if config.phones.enabled:
+        details += f", phones on port {config.phones.port}"
     print(f"{path}: OK — {len(config.seats)} seats, {details}")
     return 0
 

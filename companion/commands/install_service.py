@@ -133,7 +133,29 @@ def quoted(value: str) -> str:
     return word
 
 
-def sandbox(data_dir: Path, desktop: bool) -> str:
+# With phones as seat pads (the configuration's ``phones: {enabled: yes}``) the kiosk opens
+# the local network only: loopback, the private and link-local ranges (IPv4 RFC 1918 and
+# 169.254/16, IPv6 fe80::/10 and fc00::/7) and binds the one port (systemd.exec(5)
+# RestrictAddressFamilies=, systemd.resource-control(5) IPAddressAllow=, SocketBindAllow=).
+LOCAL_NETWORKS = ("localhost 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 169.254.0.0/16 "
+                  "fe80::/10 fc00::/7")
+
+
+def network(phones_port: int | None) -> str:
+    """The unit's network lines: none at all, or the local network on the phones' port."""
+    if phones_port is None:
+        return "RestrictAddressFamilies=AF_UNIX AF_NETLINK\nIPAddressDeny=any\n"
+    return f"""\
+# Phones as seat pads: the local network only, listening on port {phones_port} alone
+RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6
+IPAddressDeny=any
+IPAddressAllow={LOCAL_NETWORKS}
+SocketBindAllow=tcp:{phones_port}
+SocketBindDeny=any
+"""
+
+
+def sandbox(data_dir: Path, desktop: bool, phones_port: int | None = None) -> str:
     """The unit's hardening. Reads everywhere it may today; writes only to ``data_dir``
     (journal, history, log: ``-``: a missing one is the kiosk's own clear error, not a
     failed mount); talks only over local sockets (Wayland/X11, the journal) and netlink
@@ -169,9 +191,7 @@ KeyringMode=private
 ProtectClock=yes
 ProtectHostname=yes
 ProtectProc=invisible
-RestrictAddressFamilies=AF_UNIX AF_NETLINK
-IPAddressDeny=any
-RestrictNamespaces=yes
+{network(phones_port)}RestrictNamespaces=yes
 {no_realtime}RestrictSUIDSGID=yes
 LockPersonality=yes
 SystemCallArchitectures=native
@@ -190,11 +210,13 @@ def render_unit(
     groups: tuple[str, ...],
     desktop: bool,
     data_dir: Path | None = None,
+    phones_port: int | None = None,
 ) -> str:
     """The unit file text. ``companion`` is the venv's ``companion`` script, ``user`` the
     account (set in the system unit only: a user unit runs as its owner), ``home`` its home
     (the working directory), ``groups`` the supplementary groups (system unit only),
-    ``data_dir`` where it keeps its data (default ``~/.local/share/companion``)."""
+    ``data_dir`` where it keeps its data (default ``~/.local/share/companion``),
+    ``phones_port`` the phones' port when they are on (the local network opens)."""
     data_dir = data_dir or home / ".local" / "share" / "companion"
     exe = quoted(str(companion))
     workdir = str(home).replace("%", "%%")
@@ -229,7 +251,7 @@ StartLimitBurst=5
 [Service]
 Type=simple
 {service}Environment=SDL_VIDEODRIVER=wayland,x11 {env}
-{restart}{sandbox(data_dir, desktop=True)}"""
+{restart}{sandbox(data_dir, desktop=True, phones_port=phones_port)}"""
         )
     group_line = f"SupplementaryGroups={' '.join(groups)}\n" if groups else ""
     return (
@@ -267,7 +289,7 @@ StandardError=journal
 # below 1 %. (System units only: a user manager may not raise a priority.)
 Nice={KIOSK_NICE}
 LimitRTPRIO={realtime.PRIORITY}
-{restart}{sandbox(data_dir, desktop=False)}
+{restart}{sandbox(data_dir, desktop=False, phones_port=phones_port)}
 [Install]
 WantedBy=multi-user.target
 """
@@ -364,6 +386,18 @@ def data_dir_of(home: Path) -> Path:
         if not config.is_file():
             return default
         return load_config(config).data_dir.resolve()  # systemd wants it without '..'
+
+
+def phones_port_of(home: Path) -> int | None:
+    """The phones' port when the configuration of the account at ``home`` turns them on."""
+    from companion.config import load_config
+
+    with _as_seen_from(home):
+        config = home / ".config" / "companion" / "config.yaml"
+        if not config.is_file():
+            return None
+        phones = load_config(config).phones
+        return phones.port if phones.enabled else None
 
 
 def group_exists(name: str) -> bool:
@@ -467,7 +501,8 @@ def run(args: argparse.Namespace) -> int:
     skipped = tuple(args.skip_group)
     groups = tuple(g for g in GROUPS if g not in skipped)
     data_dir = data_dir_of(home)
-    text = render_unit(companion, user, home, groups, args.desktop, data_dir)
+    text = render_unit(companion, user, home, groups, args.desktop, data_dir,
+                       phones_port_of(home))
     changes = [Change(unit, _read(unit), text)]
     if args.desktop:
         changes += autostart.install_changes(home, name)

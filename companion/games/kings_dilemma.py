@@ -616,6 +616,10 @@ class KingsDilemma:
 # --------------------------------------------------------------------------- seat pads
 
 
+# The button whose long press locks (or plays) a pending choice (docs/button-grammar.md).
+LOCKS_WITH = {kd_vote.AYE: "a", kd_vote.NAY: "b", kd_vote.PASS_POWER: "a"}
+
+
 class SeatPads:
     """The seats' buttons on a running session: each ``ButtonEvent`` goes through the
     button grammar (``kd_vote.press``); a long press that completes a choice dispatches the
@@ -663,6 +667,28 @@ class SeatPads:
         with self._lock:
             night, pads = self._current()
             return public_view(night, pads or None)
+
+    def private_view(self, seat: int) -> dict | None:
+        """What only ``seat`` may see, for its own phone: in a secret vote, the ballot on
+        its buttons (``choice``/``power``, or the one it ``locked``), the power behind its
+        screen and the button whose hold locks it; None in any other moment. Never put
+        in a public view, a light or a log."""
+        with self._lock:
+            night, pads = self._current()
+            vote = night.vote
+            if (night.phase != VOTE or vote is None or vote.mode != kd_vote.SECRET
+                    or vote.phase != kd_vote.VOTING or seat not in night.seats):
+                return None
+            player = night.seats.index(seat)
+            sealed = vote.sealed[player] if len(vote.sealed) > player else None
+            if vote.locked(player):
+                return {"locked": True, "choice": sealed.choice if sealed else None,
+                        "power": sealed.power if sealed else 0,
+                        "behind": vote.power[player], "button": None}
+            pad = pads[player]
+            return {"locked": False, "choice": pad.choice, "power": pad.power,
+                    "behind": vote.power[player],
+                    "button": LOCKS_WITH.get(pad.choice) if pad.choice else None}
 
     def press(self, event: ButtonEvent) -> dict | None:
         """Handle one button event of a seat (``event.seat`` is the seat index); returns

@@ -17,6 +17,7 @@ from companion.hardware.sim import SimBackend
 log = logging.getLogger(__name__)
 
 BACKENDS = ("gpio", "serial", "sim")
+PHONES_FILE = "phones.json"  # the evening's pairing secrets, in the data directory
 
 
 def _fallback(config: Any, why: str) -> tuple[SeatBackend, str]:
@@ -27,7 +28,22 @@ def _fallback(config: Any, why: str) -> tuple[SeatBackend, str]:
 
 def open_backend(config: Any) -> tuple[SeatBackend, str | None]:
     """The backend for ``config`` (a ``companion.config.Config``) and, when it had to
-    fall back to the simulator, the notice saying why (else None)."""
+    fall back to the simulator, the notice saying why (else None). With phones enabled,
+    the phones serve the same seats beside it (``companion.phones.seats.PhoneSeats``)."""
+    backend, notice = _open_wired(config)
+    phones = getattr(config, "phones", None)
+    if phones is None or not phones.enabled:
+        return backend, notice
+    from companion.i18n import load_catalog  # aiohttp and the page: only when phones are on
+    from companion.phones.seats import PhoneSeats
+
+    return PhoneSeats(backend, config.seats, load_catalog(config.language),
+                      host=phones.listen, port=phones.port, address=phones.address,
+                      long_press_ms=config.hardware.long_press_ms,
+                      secrets_file=config.data_dir / PHONES_FILE), notice
+
+
+def _open_wired(config: Any) -> tuple[SeatBackend, str | None]:
     hw = config.hardware
     seats = len(config.seats)
     if hw.backend == "sim":

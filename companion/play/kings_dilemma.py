@@ -277,6 +277,11 @@ class NightController:
         self.session.subscribe(listener)
         self.pads.subscribe(listener)
 
+    def private_view(self, seat: int) -> dict | None:
+        """What only ``seat``'s own phone may show (``SeatPads.private_view``): the secret
+        ballot it is about to lock; None when there is nothing private."""
+        return self.pads.private_view(seat)
+
     def vote_view(self) -> dict:
         """The current (or last) vote's public view, with the tokens as they stand."""
         return self.view()["vote"]

@@ -334,6 +334,14 @@ class App:
         self._dirty = True
         if self.screens:
             seat_lights.show(self.backend, len(self.seats), self.screen.lights())
+            self._show_seats()
+
+    def _show_seats(self) -> None:
+        """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from
+        the screen on top; nothing for wired pads."""
+        show = getattr(self.backend, "show_seats", None)
+        if show is not None and self.screens:
+            show(self.screen)
 
     # --- seats --------------------------------------------------------------------------
 
@@ -477,6 +485,7 @@ class App:
             self._seat_event_taken()
             self._pad_heard()
             self.screen.on_button(event.event)
+            self._show_seats()  # a secret press changes only what that seat's phone shows
         elif kind == STATUS_EVENT:
             self._seat_event_taken()
             self.screen.on_status(event.seat, event.connected)

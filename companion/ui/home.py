@@ -31,6 +31,7 @@ from companion.seat import ButtonEvent, Light
 from companion.ui import screens
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
+from companion.ui.phones import PhonesScreen, has_phones
 from companion.ui.seats import SeatRing
 from companion.ui.table_check import TableCheckScreen, key_hints
 from companion.ui.theme import Painter
@@ -105,7 +106,8 @@ class HomeScreen(Screen):
         self.abandons: dict[str, Button] = {}
         # An unfinished game first, on a whole row: its progress needs the room.
         entries = sorted(screens.MENU, key=lambda e: e.game not in self.pending)
-        self._layout([entry.game in self.pending for entry in entries] + [False])
+        phones = has_phones(self.app)  # then the seats' codes, one tap away
+        self._layout([entry.game in self.pending for entry in entries] + [False] * (1 + phones))
         self.buttons = []
         for entry, cell in zip(entries, self.cells, strict=False):
             record = self.pending.get(entry.game)
@@ -122,7 +124,11 @@ class HomeScreen(Screen):
             abandon = Button(drop, t("home.abandon"), self._abandoner(entry, record))
             self.abandons[entry.game] = abandon
             self.buttons.append(abandon)
-        self.buttons.append(Button(self.cells[-1], t("home.table_check"), self.open_table_check))
+        self.buttons.append(Button(self.cells[len(entries)], t("home.table_check"),
+                                   self.open_table_check))
+        if phones:
+            self.buttons.append(Button(self.cells[-1], t("phones.screen.open"),
+                                       lambda: self.app.push(PhonesScreen(self.app))))
 
     def _unfinished(self) -> dict[str, GameRecord]:
         """The latest unfinished game of each menu entry, from the journal."""

@@ -64,6 +64,9 @@ class TableCheckScreen(Screen):
         ]
         if self.back_rect:
             self.buttons.insert(0, Button(self.back_rect, t("table_check.back"), self.back))
+        if self.phones_rect:
+            self.buttons.append(Button(self.phones_rect, t("phones.screen.open"),
+                                       self.open_phones))
 
     # --- layout -------------------------------------------------------------------------
 
@@ -80,12 +83,18 @@ class TableCheckScreen(Screen):
         y = self.status_rect.bottom + gap
         bh = button_h(theme)
         bottom = inner.bottom - bh
-        count = 3 if back else 2
+        from companion.ui.phones import has_phones  # the Phones screen: with phones on
+
+        self.phones_rect: pygame.Rect | None = None
+        phones = has_phones(self.app)
+        count = (3 if back else 2) + phones
         bw = min(px(270), (inner.w - gap * (count - 1)) // count)
         left = inner.centerx - (bw * count + gap * (count - 1)) // 2
         rects = [pygame.Rect(left + i * (bw + gap), bottom, bw, bh) for i in range(count)]
         if back:
             self.back_rect = rects.pop(0)
+        if phones:
+            self.phones_rect = rects.pop()
         self.test_rect, self.off_rect = rects
         self.notice = NoticeBand(self.app, inner.w)
         self.notice_rect = pygame.Rect(inner.x, bottom, inner.w, 0)
@@ -145,6 +154,11 @@ class TableCheckScreen(Screen):
         self.headline = None
         self.cycle = 0
         self.app.invalidate()
+
+    def open_phones(self) -> None:
+        from companion.ui.phones import PhonesScreen
+
+        self.app.push(PhonesScreen(self.app))
 
     def back(self) -> None:
         self.lights_off()

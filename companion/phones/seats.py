@@ -1,0 +1,497 @@
+"""``PhoneSeats``: the seat backend of a table where phones are pads, composed with the
+configured one (GPIO, serial pads or the simulator): a seat with a phone takes presses
+from both, its light shows on both, and it counts as connected while its phone is (a
+phone that sleeps or reloads shows as an unplugged pad and comes back by itself).
+
+It is also the server's hub: each WebSocket is handled here, on the server's loop. The
+pygame loop tells it what each seat shows (``show_seats``, from ``App.invalidate`` and
+after each press) and it sends each phone its seat's part only: its light, its
+``SeatView`` in words, and what only that seat may see (``private_view``), computed for a
+seat whose phone is connected and sent on that connection alone, never logged.
+
+Presses: the page times each press itself (short, or long once held ``long_press_ms``,
+sent at the threshold), as a serial pad's firmware does, so the network's delay never
+counts into a hold; each carries the phone's sequence number. The kiosk answers ``ack``
+once it has the press; the page keeps every press not yet acknowledged and sends it again
+after a reconnect, and the kiosk takes a number it already took as acknowledged and
+nothing more: no press is lost or doubled.
+
+One phone per seat: a phone with the right secret whose seat has another phone waits
+until the seat confirms it: the seat's phone ("Give this seat"), the kiosk's Phones
+screen, or a long press of C on the seat's wired pad (taken for that and nothing else).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from companion.hardware import padproto
+from companion.hardware.base import (
+    ButtonHandler,
+    PadHandler,
+    SeatBackend,
+    StatusHandler,
+)
+from companion.phones import protocol
+from companion.phones.pairing import Evening, lan_address, same_secret, seat_url
+from companion.phones.protocol import Handover, Hello, PhonePress, ProtocolError
+from companion.phones.server import PhoneServer
+from companion.seat import ButtonEvent, Light, Press
+
+log = logging.getLogger(__name__)
+
+PAGE_WORDS = ("title", "connecting", "your_turn", "waiting", "handover", "give", "gone",
+              "refused", "confirm", "lock", "locked", "bgstats", "figures", "replaced",
+              "paired")
+
+
+@dataclass
+class _Seat:
+    """One seat's phone, on the server's loop (``PhoneSeats._lock`` for what the pygame
+    thread reads)."""
+
+    secret: str
+    device: str | None = None  # the phone that holds the seat
+    last_seq: int | None = None  # the last of its presses taken
+    ws: web.WebSocketResponse | None = None  # its connection, while it has one
+    waiting: tuple[str, web.WebSocketResponse] | None = None  # a phone asking for the seat
+    sent: dict[str, Any] = field(default_factory=dict)  # the last of each kind sent
+
+
+def _hex(rgb: tuple[int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def _controller(screen: Any) -> Any:
+    """The game controller of a screen (its ``game`` or the King's Dilemma's ``night``)."""
+    for name in ("night", "game"):
+        found = getattr(screen, name, None)
+        if found is not None and not isinstance(found, str):
+            return found
+    return None
+
+
+class PhoneSeats(SeatBackend):
+    name = "phones"
+
+    def __init__(self, inner: SeatBackend, seats: Sequence[Any], catalog: Any, *,
+                 host: str = "0.0.0.0", port: int = 8470, address: str | None = None,
+                 long_press_ms: int = 700, secrets_file: Path | None = None) -> None:
+        """``inner``: the wired backend; ``seats``: the configuration's seats (name,
+        colour); ``address``: what the QR codes name (default: the LAN address);
+        ``secrets_file``: where the evening's secrets are kept (None: new at each start)."""
+        self.inner = inner
+        self.seats = len(seats)
+        self.seat_config = tuple(seats)
+        self.catalog = catalog
+        self.long_press_ms = long_press_ms
+        self._address = address
+        self.server = PhoneServer(self, host, port)
+        self.evening = Evening(secrets_file, self.seats)
+        self._seats = [_Seat(secret, device) for secret, device
+                       in zip(self.evening.secrets, self.evening.devices, strict=True)]
+        self._lock = threading.Lock()
+        self._tasks: set[asyncio.Future] = set()  # writes and hand-overs under way
+        self._on_button: ButtonHandler | None = None
+        self._on_status: StatusHandler | None = None
+        self.failure: str | None = None  # why the server could not start
+        self.stats = {"presses": 0, "repeated": 0, "refused": 0, "closed": 0}
+
+    # --- what the table shows -------------------------------------------------------
+
+    @property
+    def notice(self) -> str | None:  # type: ignore[override]
+        return self.failure or self.inner.notice
+
+    @property
+    def pad_event(self):  # type: ignore[override]
+        return self.inner.pad_event
+
+    @property
+    def address(self) -> str:
+        if self._address is None:
+            self._address = lan_address()
+        return self._address
+
+    def url(self, seat: int) -> str:
+        """The URL of ``seat``'s QR code (it holds the seat's secret: never logged)."""
+        return seat_url(self.address, self.server.port, seat, self._seats[seat].secret)
+
+    def paired(self, seat: int) -> bool:
+        return self._seats[seat].device is not None
+
+    def waiting(self, seat: int) -> bool:
+        """Another phone asks for ``seat`` and waits for its confirmation."""
+        return self._seats[seat].waiting is not None
+
+    def __getattr__(self, name: str) -> Any:
+        """The wired backend's own (the simulator's keys and ``KEYMAP``)."""
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    # --- SeatBackend ------------------------------------------------------------------
+
+    def start(self, on_button: ButtonHandler, on_status: StatusHandler | None = None,
+              on_pad: PadHandler | None = None) -> None:
+        self._on_button = on_button
+        self._on_status = on_status
+        self.inner.start(self._wired_press, on_status, on_pad)
+        try:
+            self.server.start()
+            log.info("phones: the seats' codes open http://%s:%d/ (Home or Table check > Phones)",
+                     self.address, self.server.port)
+        except OSError as exc:
+            self.failure = self.catalog.text("phones.no_server", number=self.server.port,
+                                             error=exc.strerror or str(exc))
+            log.error("phones: cannot listen on port %d: %s", self.server.port, exc)
+
+    def set_light(self, seat: int, light: Light) -> None:
+        self.inner.set_light(seat, light)
+        self._send(seat, {"t": "light", "light": Light(light).value})
+
+    def light(self, seat: int) -> Light:
+        return self.inner.light(seat)
+
+    def shown(self, seat: int, now_ms: int) -> tuple[int, int, int]:
+        return self.inner.shown(seat, now_ms)
+
+    def next_shown_change(self, seat: int, now_ms: int) -> int | None:
+        return self.inner.next_shown_change(seat, now_ms)
+
+    def connected(self, seat: int) -> bool:
+        line = self._seats[seat]
+        if line.device is not None:
+            return line.ws is not None
+        return self.inner.connected(seat)
+
+    def close(self) -> None:
+        self.server.close()
+        self.inner.close()
+        self._on_button = None
+        self._on_status = None
+
+    # --- the pygame loop's side -----------------------------------------------------
+
+    def show_seats(self, screen: Any) -> None:
+        """What each seat's phone shows, from the screen on top (pygame thread): its
+        ``SeatView`` in words (the screen's ``seat_views()`` where it has them, else the
+        seat's light alone), what only it may see (its controller's ``private_view``) and
+        the BG Stats link of a finished play. Sent only where it changed."""
+        views_of = getattr(screen, "seat_views", None)
+        try:
+            views = dict(views_of()) if callable(views_of) else {}
+        except Exception:  # a screen's view must never stop the table
+            log.exception("phones: the screen's seat views failed")
+            views = {}
+        controller = _controller(screen)
+        private_of = getattr(controller, "private_view", None)
+        link = self._bgstats_link(screen, controller)
+        for seat in range(self.seats):
+            with self._lock:
+                line = self._seats[seat]
+                if line.ws is None:
+                    continue
+            self._send(seat, {"t": "view", **self._view(screen, seat, views.get(seat))})
+            private = None
+            if callable(private_of):
+                try:
+                    private = private_of(seat)
+                except Exception:  # noqa: BLE001 - said without its content
+                    log.error("phones: the private view of a seat failed")
+            self._send(seat, {"t": "private", "private": self._private_words(private)})
+            self._send(seat, {"t": "bgstats", "url": link})
+
+    def _view(self, screen: Any, seat: int, view: Any) -> dict:
+        light = self.inner.light(seat)
+        if view is None:
+            return {"your_turn": light is Light.YOUR_TURN, "todo": None, "help": None,
+                    "reply": None, "figures": []}
+        return {
+            "your_turn": bool(view.your_turn),
+            "todo": self._say(screen, view.todo),
+            "help": self._say(screen, view.help),
+            "reply": self._say(screen, view.reply),
+            "figures": [[self._say(screen, f.label), f.value] for f in view.figures],
+        }
+
+    def _say(self, screen: Any, words: Any) -> str | None:
+        """A sentence of the controller's in the table's language, as the screen says it."""
+        if words is None:
+            return None
+        say = getattr(screen, "say", None)
+        if callable(say):
+            try:
+                return str(say(words))
+            except Exception:  # noqa: BLE001 - a sentence this screen can't say
+                log.debug("phones: the screen can't say %s", words.key)
+        try:
+            return self.catalog.text(words.key, **{k: str(v) for k, v in words.params.items()})
+        except Exception:  # noqa: BLE001 - a sentence the catalog lacks: not shown
+            return None
+
+    def _private_words(self, private: dict | None) -> dict | None:
+        """A seat's private view with its lines in the table's language."""
+        if not private:
+            return None
+        t = self.catalog.text
+        said = dict(private)
+        choice, power = private.get("choice"), private.get("power", 0)
+        # the ballot as the vote screen names it at the reveal (kd.vote.aye: "Aye 3")
+        said["ballot"] = t(f"kd.vote.{choice.replace('-', '_')}", power=power) if choice else None
+        said["behind"] = t("phones.behind", power=private.get("behind", 0))
+        return said
+
+    def _bgstats_link(self, screen: Any, controller: Any) -> str | None:
+        code = getattr(screen, "code", None)
+        url = getattr(code, "url", None)
+        if isinstance(url, str):
+            return url
+        played = getattr(controller, "played", None)
+        if played is None:
+            return None
+        from companion import bgstats
+
+        return bgstats.link(played)
+
+    def hand_over(self, seat: int) -> None:
+        """The seat confirmed the phone waiting for it (the kiosk, any thread)."""
+        loop = self.server.loop
+        if loop is not None:
+            loop.call_soon_threadsafe(self._hand_over, seat)
+
+    # --- presses ----------------------------------------------------------------------
+
+    def _wired_press(self, event: ButtonEvent) -> None:
+        """A press of the wired pad (its thread): a long C while a phone waits for the seat
+        confirms it; everything else goes to the table."""
+        if (event.button == "c" and event.press is Press.LONG
+                and 0 <= event.seat < self.seats and self.waiting(event.seat)):
+            self.hand_over(event.seat)
+            return
+        handler = self._on_button
+        if handler is not None:
+            handler(event)
+
+    # --- the server's loop ------------------------------------------------------------
+
+    def _send(self, seat: int, message: dict) -> None:
+        """Send ``message`` to the seat's phone unless it is what it last got (any thread)."""
+        loop = self.server.loop
+        if loop is None:
+            return
+        with self._lock:
+            line = self._seats[seat]
+            if line.ws is None or line.sent.get(message["t"]) == message:
+                return
+            line.sent[message["t"]] = message
+            ws = line.ws
+        text = protocol.dumps(message)
+        loop.call_soon_threadsafe(self._write, ws, text)
+
+    def _write(self, ws: web.WebSocketResponse, text: str) -> None:
+        if not ws.closed:
+            self._task(self._write_now(ws, text))
+
+    def _task(self, coroutine) -> None:
+        """Run ``coroutine`` on the server's loop, kept until done (the loop itself keeps
+        only a weak reference to a task)."""
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _write_now(ws: web.WebSocketResponse, text: str) -> None:
+        try:
+            await ws.send_str(text)
+        except (ConnectionError, RuntimeError):  # it went meanwhile: its close is handled
+            pass
+
+    async def serve(self, ws: web.WebSocketResponse) -> None:
+        """One phone's connection, from its hello to its end."""
+        seat: int | None = None
+        try:
+            first = await asyncio.wait_for(ws.receive(), protocol.HELLO_TIMEOUT_S)
+            hello = self._hello(first)
+            seat = hello.seat
+            await self._join(ws, hello)
+            limit = protocol.RateLimit()
+            async for msg in ws:
+                if not limit.take(time.monotonic()):
+                    raise ProtocolError("too many messages", protocol.CLOSE_FLOOD)
+                if msg.type != WSMsgType.TEXT:
+                    raise ProtocolError("not a text frame")
+                message = protocol.parse(msg.data)
+                if isinstance(message, PhonePress):
+                    await self._press(ws, seat, message)
+                elif isinstance(message, Handover):
+                    if self._seats[seat].ws is ws:
+                        self._hand_over(seat)
+                else:
+                    raise ProtocolError("hello again")
+            if ws.close_code == protocol.CLOSE_TOO_BIG:
+                self.stats["refused"] += 1
+                log.warning("phones: a connection closed: message too big")
+        except ProtocolError as exc:
+            self.stats["refused"] += 1
+            log.warning("phones: a connection closed: %s", exc)  # never its content
+            await ws.close(code=exc.code, message=str(exc).encode())
+        except TimeoutError:
+            self.stats["refused"] += 1
+            await ws.close(code=protocol.CLOSE_POLICY, message=b"no hello")
+        except ConnectionError:  # the phone went mid-write: its seat shows it away
+            log.info("phones: a connection ended mid-write")
+        finally:
+            if seat is not None:
+                self._left(ws, seat)
+
+    def _hello(self, msg: Any) -> Hello:
+        if msg.type != WSMsgType.TEXT:
+            if msg.type == WSMsgType.ERROR:
+                raise ProtocolError("message too big", protocol.CLOSE_TOO_BIG)
+            raise ProtocolError("no hello")
+        hello = protocol.parse(msg.data)
+        if not isinstance(hello, Hello):
+            raise ProtocolError("no hello")
+        if not 0 <= hello.seat < self.seats or not same_secret(hello.secret,
+                                                                self._seats[hello.seat].secret):
+            raise ProtocolError("wrong seat or secret", protocol.CLOSE_REFUSED)
+        return hello
+
+    async def _join(self, ws: web.WebSocketResponse, hello: Hello) -> None:
+        line = self._seats[hello.seat]
+        old = None
+        paired = False
+        with self._lock:
+            if line.device is None or line.device == hello.device:
+                paired = line.device is None
+                old, line.ws, line.device = line.ws, ws, hello.device
+                line.sent = {}
+                owner = None
+            else:
+                old, line.waiting = (line.waiting[1] if line.waiting else None), (hello.device, ws)
+                owner = line.ws
+        if old is not None:
+            await self._bye(old, "replaced")
+        if owner is None and paired:
+            log.info("phones: seat %d paired with a phone", hello.seat)
+            self._keep_pairing()
+        if owner is None:
+            await ws.send_str(protocol.dumps(self._welcome(hello.seat)))
+            self._refresh(hello.seat)
+            return
+        log.info("phones: another phone asks for seat %d", hello.seat)
+        await ws.send_str(protocol.dumps({**self._welcome(hello.seat), "t": "waiting",
+                                          "last_seq": None}))
+        if not owner.closed:
+            await owner.send_str(protocol.dumps({"t": "handover"}))
+        self._refresh(hello.seat)  # the kiosk shows that a phone waits
+
+    def _keep_pairing(self) -> None:
+        """The phones holding the seats, kept for a restart the same evening."""
+        with self._lock:
+            self.evening.devices = [line.device for line in self._seats]
+        self.evening.save()
+
+    def _welcome(self, seat: int) -> dict:
+        config = self.seat_config[seat]
+        return {
+            "t": "welcome",
+            "seat": seat,
+            "name": config.name,
+            "colour": _hex(config.colour),
+            "long_press_ms": self.long_press_ms,
+            "last_seq": self._seats[seat].last_seq,
+            "lights": {name: [_hex(rgb), pattern]
+                       for name, (rgb, pattern) in padproto.LIGHTS.items()},
+            "tick_ms": padproto.TICK_MS,
+            "ack_ms": padproto.ACK_MS,
+            "light": self.inner.light(seat).value,
+            "light_names": {light.value: self.catalog.text(f"light.{light.value}")
+                            for light in Light},
+            "lang": self.catalog.language,
+            "words": {key: self.catalog.text(f"phones.page.{key}") for key in PAGE_WORDS},
+        }
+
+    def _refresh(self, seat: int) -> None:
+        """Ask the pygame loop for the seat's view (it is computed there)."""
+        self._status(seat, self.connected(seat))
+
+    async def _press(self, ws: web.WebSocketResponse, seat: int, press: PhonePress) -> None:
+        line = self._seats[seat]
+        if line.ws is not ws:
+            raise ProtocolError("not this seat's phone yet")
+        if line.last_seq is not None and press.seq <= line.last_seq:
+            self.stats["repeated"] += 1  # sent again after a reconnect: taken already
+        else:
+            line.last_seq = press.seq
+            handler = self._on_button
+            if handler is not None:
+                kind = Press.LONG if press.kind == "long" else Press.SHORT
+                handler(ButtonEvent(seat, press.button, kind))
+            self.stats["presses"] += 1  # counted once handed on (the tests await it)
+        await ws.send_str(protocol.dumps({"t": "ack", "seq": press.seq}))
+
+    def _hand_over(self, seat: int) -> None:
+        line = self._seats[seat]
+        with self._lock:
+            if line.waiting is None:
+                return
+            device, ws = line.waiting
+            old = line.ws
+            line.waiting = None
+            if ws.closed:
+                return
+            line.device, line.ws, line.last_seq, line.sent = device, ws, None, {}
+        log.info("phones: seat %d handed over to another phone", seat)
+        self._keep_pairing()
+        self._task(self._took_over(seat, ws, old))
+
+    async def _took_over(self, seat: int, ws: web.WebSocketResponse,
+                         old: web.WebSocketResponse | None) -> None:
+        if old is not None:
+            await self._bye(old, "gone")
+        await ws.send_str(protocol.dumps(self._welcome(seat)))
+        self._refresh(seat)
+
+    async def _bye(self, ws: web.WebSocketResponse, why: str) -> None:
+        if ws.closed:
+            return
+        try:
+            await ws.send_str(protocol.dumps({"t": "bye", "why": why}))
+            await ws.close(code=protocol.CLOSE_REPLACED, message=why.encode())
+        except (ConnectionError, RuntimeError):
+            pass
+
+    def _left(self, ws: web.WebSocketResponse, seat: int) -> None:
+        line = self._seats[seat]
+        with self._lock:
+            if line.waiting is not None and line.waiting[1] is ws:
+                line.waiting = None
+                gone = False
+            elif line.ws is ws:
+                line.ws = None
+                line.sent = {}
+                gone = True
+            else:
+                return
+        self.stats["closed"] += 1
+        self._status(seat, not gone and self.connected(seat))
+
+    def _status(self, seat: int, connected: bool) -> None:
+        handler = self._on_status
+        if handler is not None:
+            try:
+                handler(seat, connected)
+            except Exception:
+                log.exception("phones: the status handler failed for seat %d", seat)
+

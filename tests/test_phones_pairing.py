@@ -1,0 +1,77 @@
+"""The evening's pairing secrets: kept across a restart of the kiosk the same evening, new
+the next evening, never readable by another account."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import stat
+from datetime import datetime
+
+from companion.phones.pairing import (
+    Evening,
+    choose_address,
+    evening,
+    evening_secrets,
+    interface_addresses,
+    lan_address,
+    seat_url,
+)
+
+
+def test_a_night_past_midnight_is_the_same_evening():
+    assert evening(datetime(2026, 11, 26, 20, 0)) == "2026-11-26"
+    assert evening(datetime(2026, 11, 27, 1, 30)) == "2026-11-26"
+    assert evening(datetime(2026, 11, 27, 6, 0)) == "2026-11-27"
+
+
+def test_a_restart_the_same_evening_keeps_the_codes_the_next_evening_changes_them(tmp_path):
+    path = tmp_path / "phones.json"
+    first = evening_secrets(path, 5, datetime(2026, 11, 26, 20, 0))
+    assert len(set(first)) == 5 and all(len(s) >= 16 for s in first)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert evening_secrets(path, 5, datetime(2026, 11, 27, 1, 0)) == first
+    assert evening_secrets(path, 4, datetime(2026, 11, 27, 1, 0)) != first[:4]  # seats changed
+    later = evening_secrets(path, 4, datetime(2026, 11, 27, 19, 0))
+    assert not set(later) & set(first)
+    assert json.loads(path.read_text())["evening"] == "2026-11-27"
+
+
+def test_a_damaged_file_or_none_makes_new_codes(tmp_path, caplog):
+    path = tmp_path / "phones.json"
+    path.write_text("{not json")
+    made = evening_secrets(path, 3, datetime(2026, 11, 26, 20, 0))
+    assert "phones.json not read" in caplog.text
+    assert evening_secrets(path, 3, datetime(2026, 11, 26, 21, 0)) == made
+    assert evening_secrets(None, 3) != evening_secrets(None, 3)
+
+
+def test_the_secret_is_in_the_fragment_only():
+    url = seat_url("192.168.1.20", 8470, 2, "s3cret-s3cret-s3cret")
+    assert url == "http://192.168.1.20:8470/#s=2&k=s3cret-s3cret-s3cret"
+    assert seat_url("fe80::1", 8470, 0, "k").startswith("http://[fe80::1]:8470/#")
+
+
+def test_the_phones_holding_the_seats_are_kept_with_the_evening(tmp_path):
+    path = tmp_path / "phones.json"
+    night = Evening(path, 3, datetime(2026, 11, 26, 20, 0))
+    assert night.devices == [None, None, None]
+    night.devices[1] = "ben-phone-1"
+    night.save()
+    again = Evening(path, 3, datetime(2026, 11, 26, 23, 0))
+    assert (again.secrets, again.devices) == (night.secrets, [None, "ben-phone-1", None])
+    assert Evening(path, 3, datetime(2026, 11, 27, 20, 0)).devices == [None, None, None]
+
+
+def test_the_codes_name_the_kiosks_local_address_with_or_without_a_default_route():
+    assert choose_address("192.168.1.20", ["127.0.0.1", "192.168.1.20"]) == "192.168.1.20"
+    # a Pi that is itself the hotspot: no default route, its own interface's address
+    assert choose_address(None, ["127.0.0.1", "10.42.0.1"]) == "10.42.0.1"
+    assert choose_address("8.8.8.8", ["127.0.0.1", "172.16.5.4"]) == "172.16.5.4"
+    assert choose_address(None, ["127.0.0.1", "169.254.3.4"]) == "127.0.0.1"
+    assert choose_address(None, []) == "127.0.0.1"
+
+
+def test_this_machines_interfaces_are_read():
+    assert "127.0.0.1" in interface_addresses()  # the loopback interface, at least
+    assert ipaddress.ip_address(lan_address())  # an address, whatever this machine has
