@@ -69,6 +69,7 @@ JOURNAL_VERSION = 3
 SYNC_EVERY = 8  # writes between two fsyncs of the -ack count
 CHECKPOINT_EVERY = 64  # writes between two checkpoints of the -wal (Checkpointer's thread)
 ACK_SUFFIX = "-ack"
+BUSY_TIMEOUT_MS = 5000  # what sqlite3.connect gives every connection (timeout=5.0)
 ACK_MAX_BYTES = 128  # its one record: the journal's id and its write count (48 bytes)
 # More acknowledged writes missing than this is no damaged -wal (SQLite checkpoints it every
 # 1,000 pages, each write at least one) but a forged or garbled count: said, not believed.
@@ -834,9 +835,14 @@ class Journal:
     def _empty_wal(self) -> None:
         """Copy the -wal into the database and truncate it to nothing: older page images
         (a deleted sealed ballot) are no longer in any file."""
-        try:
+        try:  # at once: a reader holding the -wal would stall the press for 5 s (its pads
+            # are zeroed already: what it holds says nothing)
             with self._checkpointer.lock:
-                busy, _, _ = self._read("PRAGMA wal_checkpoint(TRUNCATE)")[0]
+                self._read("PRAGMA busy_timeout=0")
+                try:
+                    busy, _, _ = self._read("PRAGMA wal_checkpoint(TRUNCATE)")[0]
+                finally:
+                    self._read(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS:d}")
         except StorageError as exc:
             log.warning("journal %s: the -wal could not be emptied (%s)", self.path, exc)
             return
