@@ -513,22 +513,35 @@ def undone_ballot(n: int, tmp: Path) -> bool:
 
 
 def full_log(n: int, tmp: Path) -> bool:
-    """The log file on ``/dev/full`` (ENOSPC on every write): 200 records, no exception."""
+    """The log file on a full disk: a 2 MB tmpfs filled to the last byte (as root; else
+    ``/dev/full``, which is now refused as a device, not a regular file): 200 records, no
+    exception, every one dropped."""
     import contextlib
     import io
     import logging
 
     from companion.logfile import KioskLogFile
 
-    handler = KioskLogFile(Path("/dev/full"))
-    logger = logging.getLogger(f"bench.attacks.full{n}")
-    logger.addHandler(handler)
-    with contextlib.redirect_stderr(io.StringIO()):
-        for i in range(200):
-            logger.error("record %d", i)
-        handler.close()
-    logger.removeHandler(handler)
-    return handler.dropped == 200
+    mount = _small_disk(tmp)
+    try:
+        if mount is not None:
+            with (mount / "fill").open("ab") as f, contextlib.suppress(OSError):
+                while True:
+                    f.write(b"x" * 65536)
+                    f.flush()
+        path = Path("/dev/full") if mount is None else mount / "companion.log"
+        handler = KioskLogFile(path)
+        logger = logging.getLogger(f"bench.attacks.full{n}")
+        logger.addHandler(handler)
+        with contextlib.redirect_stderr(io.StringIO()):
+            for i in range(200):
+                logger.error("record %d", i)
+            handler.close()
+        logger.removeHandler(handler)
+        return handler.dropped == 200
+    finally:
+        if mount is not None:
+            subprocess.run(["umount", str(mount)], check=False)
 
 
 
@@ -1077,8 +1090,8 @@ ATTACKS = [
            "exit 2 naming the first's pid; a third starts after SIGKILL", second_kiosk),
     Attack("undone sealed ballot, files read while the kiosk runs", 20,
            "no byte of the ballot in any file", undone_ballot),
-    Attack("log file on a full disk (/dev/full)", 3, "no exception, records dropped",
-           full_log),
+    Attack("log file on a full disk (a filled 2 MB tmpfs)", 3,
+           "no exception, records dropped", full_log),
     Attack(f"kept parsed copy edited, forged, cut, a FIFO, /dev/zero, huge ({KEPT_TRIES} "
            "kinds)", KEPT_TRIES,
            "exactly the YAML's configuration or catalog, in <30 s; a regular copy again",
