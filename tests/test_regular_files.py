@@ -142,7 +142,9 @@ def small_disk(tmp_path):
         pytest.skip("a tmpfs needs root")
     mount = tmp_path / "small"
     mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], check=True)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)],
+                      check=False, capture_output=True).returncode:
+        pytest.skip("this container may not mount a tmpfs")
     yield mount
     subprocess.run(["umount", str(mount)], check=True)
 
