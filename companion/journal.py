@@ -47,6 +47,7 @@ import json
 import logging
 import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Self
 
-from companion import realtime
+from companion import realtime, regularfile
 from companion.regularfile import open_regular, read_regular
 from companion.safetext import shown
 from companion.seal import SEAL_SUFFIX, SealError, SealFile
@@ -283,6 +284,14 @@ def _connect(path: Path, schema: str, app_id: int, version: int) -> sqlite3.Conn
     """Open and check ``path``; raise ``Unusable`` if it isn't a healthy database of ours."""
     if path.exists() and not path.is_file():
         raise Unusable("it is not a regular file")
+    for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):  # SQLite would say "I/O error"
+        try:
+            mode = side.stat().st_mode
+        except OSError:
+            continue
+        if not stat.S_ISREG(mode):
+            raise StorageError("cannot_open", f"{side.name}: {regularfile.kind(mode)}",
+                               saving=False)
     create_private(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
