@@ -733,6 +733,8 @@ def _catalog_copy_name() -> str:
 DATA_DIR_TRAPS: list[tuple[str, Callable[[Path], None]]] = [
     ("FIFO at journal.sqlite-ack", lambda d: os.mkfifo(d / "journal.sqlite-ack")),
     ("FIFO at companion.log", lambda d: os.mkfifo(d / "companion.log")),
+    ("FIFO at journal.sqlite-wal", lambda d: os.mkfifo(d / "journal.sqlite-wal")),
+    ("FIFO at companion.db-shm", lambda d: os.mkfifo(d / "companion.db-shm")),
     ("FIFO at a parsed copy", lambda d: os.mkfifo(d / _catalog_copy_name())),
     ("parsed copy linked to /dev/zero", lambda d: (d / _catalog_copy_name()).symlink_to(
         "/dev/zero")),
