@@ -47,6 +47,7 @@ import json
 import logging
 import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Self
 
-from companion import realtime
+from companion import realtime, regularfile
 from companion.regularfile import open_regular, read_regular
 from companion.safetext import shown
 from companion.seal import SEAL_SUFFIX, SealError, SealFile
@@ -69,6 +70,7 @@ JOURNAL_VERSION = 3
 SYNC_EVERY = 8  # writes between two fsyncs of the -ack count
 CHECKPOINT_EVERY = 64  # writes between two checkpoints of the -wal (Checkpointer's thread)
 ACK_SUFFIX = "-ack"
+BUSY_TIMEOUT_MS = 5000  # what sqlite3.connect gives every connection (timeout=5.0)
 ACK_MAX_BYTES = 128  # its one record: the journal's id and its write count (48 bytes)
 # More acknowledged writes missing than this is no damaged -wal (SQLite checkpoints it every
 # 1,000 pages, each write at least one) but a forged or garbled count: said, not believed.
@@ -282,6 +284,14 @@ def _connect(path: Path, schema: str, app_id: int, version: int) -> sqlite3.Conn
     """Open and check ``path``; raise ``Unusable`` if it isn't a healthy database of ours."""
     if path.exists() and not path.is_file():
         raise Unusable("it is not a regular file")
+    for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):  # SQLite would say "I/O error"
+        try:
+            mode = side.stat().st_mode
+        except OSError:
+            continue
+        if not stat.S_ISREG(mode):
+            raise StorageError("cannot_open", f"{side.name}: {regularfile.kind(mode)}",
+                               saving=False)
     create_private(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -834,9 +844,14 @@ class Journal:
     def _empty_wal(self) -> None:
         """Copy the -wal into the database and truncate it to nothing: older page images
         (a deleted sealed ballot) are no longer in any file."""
-        try:
+        try:  # at once: a reader holding the -wal would stall the press for 5 s (its pads
+            # are zeroed already: what it holds says nothing)
             with self._checkpointer.lock:
-                busy, _, _ = self._read("PRAGMA wal_checkpoint(TRUNCATE)")[0]
+                self._read("PRAGMA busy_timeout=0")
+                try:
+                    busy, _, _ = self._read("PRAGMA wal_checkpoint(TRUNCATE)")[0]
+                finally:
+                    self._read(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS:d}")
         except StorageError as exc:
             log.warning("journal %s: the -wal could not be emptied (%s)", self.path, exc)
             return

@@ -203,10 +203,10 @@ def per_player(value: Any, path: str, names: list[str]) -> dict[str, Any]:
             raise RuleError(join(path, key), f"{shown(key)} is given twice",
                             code="given_twice", params={"name": shown(key)})
         if same_name(key) not in names:
-            raise RuleError(join(path, key), f"{shown(key)} is not one of the players "
+            raise RuleError(join(path, key), f"{key} is not one of the players "
                             f"({', '.join(names)})",
                             code="not_one_of_players",
-                            params={"player": shown(key), "names": ", ".join(names)})
+                            params={"player": key, "names": ", ".join(names)})
         out[same_name(key)] = item
     return out
 

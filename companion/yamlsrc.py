@@ -290,8 +290,11 @@ def _through_copy(raw: bytes, where: Path, prefix: str, parse: Callable[[], Any]
     if copy is not _MISSING:
         with contextlib.suppress(Exception):  # a copy that fails its check is not used
             return check(unpack(copy))
-    with contextlib.suppress(OSError):
-        kept.unlink(missing_ok=True)  # whatever it is (a FIFO, a link, a forged copy)
+    with contextlib.suppress(OSError):  # whatever it is (a FIFO, a link, a forged copy)
+        if kept.is_dir() and not kept.is_symlink():
+            kept.rmdir()  # an empty directory in the way; anything more is left alone
+        else:
+            kept.unlink(missing_ok=True)
     parsed = parse()
     result = check(parsed)  # a file that fails its check is not kept
     copy = pack(parsed)
