@@ -198,7 +198,7 @@ def test_history_shows_the_code_of_any_finished_game(table, tmp_path, language):
     assert t.screen is history
 
 
-NIGHT_OF_LONG_NAMES = (("Maximilienne-Alexandrine", 31), ("Bartholomew Fitzgerald-Ho", 27),
+NIGHT_OF_LONG_NAMES = (("Maximilienne-Alexandrine", 31), ("Bartholomew Fitzgerald-H", 27),
                        ("Cléopâtre de Montmorency", 30), ("Dan-Ole Kristoffersson", 5),
                        ("Évangéline Saint-Exupéry", 12))  # 22 to 24 characters each
 
