@@ -1,13 +1,16 @@
 """Legible from a chair: every figure a player acts on is at least 24 px tall on the 7"
 800×480 panel, and grows with the screen.
 
-The whole demo (every screen the table shows) is played at 800×480, 1024×600, 1280×720
-and on a 720×1280 panel turned a quarter (rotation 90), in English and in French; at every
+The whole demo (every screen the table shows) is played at 800×480, 1024×600, 1024×768,
+1280×720, 1920×1080 and on a 720×1280 panel turned a quarter (rotation 90), in English and
+in French: every frame draws without an error; at every
 screenshot each text that is a figure (a count, a score, a position: "4", "-2", "18.5", "19 pts",
-"8/8", "1=") is measured — the height the painter drew it at — against 24 px × the
-screen's short side / 480. The no-overlap / no-cut checks of tests/test_ui_look.py run on
-the same frames, and so does the check that every screen is one product: each seat's name
-on its plate of the seat ring, at its place at the screen's edge.
+"8/8", "1=") is measured — the height the painter drew it at — against 24 px × the theme's unit (the
+short side / 480, or the long side / 800 on a squarer screen). The no-overlap / no-cut
+checks of tests/test_ui_look.py run on the same frames, and so does the check that every
+screen is one product: each seat's name on its plate of the seat ring, at its place at the
+screen's edge. A game of each kind left unfinished resumes at each of these sizes, as
+``companion run`` resumes it at start.
 
 Screens not yet redrawn to the bound are listed in ``NOT_YET`` with the smallest figure
 they draw today: the test fails if one of them gets smaller, and tells when one reaches the
@@ -18,21 +21,27 @@ from __future__ import annotations
 
 import itertools
 import re
+import shutil
 from pathlib import Path
 
+import played_kiosk
 import pytest
+from table_rig import TableRig
 
 from companion.i18n import LANGUAGES, load_catalog
 from companion.ui import demo as demo_mod
+from companion.ui import screens as menu
+from companion.ui.home import HomeScreen, resume_unfinished
 from companion.ui.seats import SeatRing
-from companion.ui.theme import TextBox
+from companion.ui.theme import TextBox, Theme
 
 # A figure, alone or with its unit ("19 pts" on a seat's plate is the figure a player reads).
 FIGURE = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?(?: (?:pts?|VP|PV))?")
 BOUND = 24  # px at 800×480 (short side 480)
 
 # (width, height, rotation): the panel as mounted; rotation 90 draws a 1280×720 canvas.
-SIZES = [(800, 480, 0), (1024, 600, 0), (1280, 720, 0), (720, 1280, 90)]
+SIZES = [(800, 480, 0), (1024, 600, 0), (1024, 768, 0), (1280, 720, 0), (1920, 1080, 0),
+         (720, 1280, 90)]
 
 # Screens (demo screenshot labels, without their number) that still draw figures below
 # the bound, with the smallest height (per 480 px of screen) they draw today: none now. Work
@@ -78,7 +87,7 @@ def smallest_figures(frames) -> dict[str, tuple[float, str]]:
         if not figures:
             continue
         box = min(figures, key=lambda b: b.height)
-        scaled = box.height * 480 / min(size)
+        scaled = box.height / Theme(size).unit
         key = label(path)
         if key not in out or scaled < out[key][0]:
             out[key] = (scaled, box.text)
@@ -131,3 +140,45 @@ def test_every_screen_shows_every_seat_on_its_plate_of_the_seat_ring(frames):
             if not any(b.text == name and plate.contains(b.rect) for b in texts):
                 bare.append((label(path), name))
     assert bare == []
+
+
+@pytest.fixture(scope="module")
+def unfinished(tmp_path_factory) -> Path:
+    """A journal holding one unfinished game of each kind the menu offers, each started
+    from Home at 800×480 (the King's Dilemma's: a secret vote, two ballots locked)."""
+    tmp = tmp_path_factory.mktemp("unfinished")
+    rig = TableRig(tmp)
+    try:
+        for play in (played_kiosk.koryo, played_kiosk.choson, played_kiosk.inheritors,
+                     played_kiosk.kings_dilemma):
+            rig.ctx.show(HomeScreen(rig.app))
+            play(rig.ctx)
+        kinds = {record.game for record in rig.journal.unfinished()}
+        assert kinds == {entry.game for entry in menu.MENU} - {"history"}
+    finally:
+        rig.close()
+    return tmp / "journal.sqlite"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}r{s[2]}")
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_game_of_each_kind_resumes_at_every_size(unfinished, tmp_path, size, language):
+    """Each unfinished game of the journal, latest first, resumed as ``companion run``
+    resumes it at start (``resume_unfinished``), draws on this screen; then it is left
+    (abandoned) so the next one is the latest."""
+    shutil.copy(unfinished, tmp_path / "journal.sqlite")
+    w, h, rotation = size
+    rig = TableRig(tmp_path, size=(w, h), language=language, rotation=rotation)
+    try:
+        resumed = []
+        while rig.journal.unfinished():
+            latest = rig.journal.unfinished()[-1]
+            screen = resume_unfinished(rig.app)
+            assert screen is not None, latest.game
+            rig.ctx.show(screen)
+            assert rig.app.painter.texts, latest.game
+            resumed.append(latest.game)
+            rig.journal.abandon(latest.id)
+        assert sorted(resumed) == ["choson", "inheritors", "kings-dilemma", "koryo"]
+    finally:
+        rig.close()

@@ -1,7 +1,8 @@
 """Colours, type sizes and text drawing, all scaled from the screen size.
 
-One ``unit`` is a 480th of the short side of the screen, so a layout drawn in units reads
-the same on the 7" 800×480 panel, a 1280×720 and a 1280×800 screen. Type is pygame's own
+One ``unit`` is a 480th of the short side of the screen (an 800th of the long side on a
+squarer screen), so a layout drawn in units reads the same on the 7" 800×480 panel, a
+1280×720, a 1280×800 and a 1024×768 screen. Type is pygame's own
 font (``freesansbold.ttf``, shipped inside pygame), which has é, è, à and ŏ (Koryŏ,
 Chosŏn): nothing to install (``tests/test_ui_look.py`` checks every catalog character).
 """
@@ -46,7 +47,10 @@ class Theme:
 
     def __init__(self, size: tuple[int, int]) -> None:
         self.size = size
-        self.unit = min(size) / 480
+        # A 480th of the short side, but no more than an 800th of the long one: the layouts
+        # are drawn for the 5:3 panel, so a squarer screen (1024×768) lays them out as its
+        # 5:3 width allows and keeps the extra height as margin, not as too-wide type.
+        self.unit = min(min(size) / 480, max(size) / 800)
         self._fonts: dict[int, pygame.font.Font] = {}
 
     def px(self, units: float) -> int:

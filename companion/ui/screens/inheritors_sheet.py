@@ -289,7 +289,8 @@ class SheetScreen(TwoTaps, TableScreen):
         label_box = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 2 // 5)
         value_box = pygame.Rect(inner.x, label_box.bottom, inner.w, inner.h - label_box.h)
         label = self.field_label(field)
-        if theme.font(px(22)).size(label)[0] * th.SQUEEZE > label_box.w:
+        if (not field.startswith("stack:")  # a colour's name has no shorter form
+                and theme.font(px(22)).size(label)[0] * th.SQUEEZE > label_box.w):
             label = self.app.catalog.text(f"inheritors.tile.{field}")  # the short name
         self.plain(p, label, label_box, px(24), th.INK_SOFT)
         p.text(self.field_value(field), theme.font(px(FIGURE)), th.INK, value_box, "left")
