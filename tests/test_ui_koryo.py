@@ -144,7 +144,8 @@ def test_undo_restores_the_previous_view(table):
     t.ctx.tap(screen.button("reveal").rect, "reveal")
     assert screen.view["areas"]["Ana"] == {"9": 3}
     t.ctx.press(2, "b", Press.LONG)  # Cleo only watches: she can't undo Ana's reveal
-    assert "Cleo can't undo Ana's move: Ana holds a button, or tap Undo" in t.texts()
+    assert "only Ana can undo" in t.texts()  # on Cleo's plate, the table's line kept
+    assert "Ana's turn: use powers, then end the turn" in t.texts()
     assert screen.game.undo_request is None and screen.view["areas"]["Ana"] == {"9": 3}
     t.ctx.press(0, "b", Press.LONG)
     assert "Ana asks to undo: tap Undo twice, or hold again" in t.texts()
@@ -155,12 +156,22 @@ def test_undo_restores_the_previous_view(table):
 
 
 def test_seat_buttons_only_from_the_seat_whose_turn_it_is(table):
-    """Button A of a seat that is not acting says whose turn it is and does nothing."""
+    """Button A of a seat that is not acting says whose turn it is on that seat's own
+    plate, and does nothing; a seat that does not play is answered on its plate too; the
+    table's line keeps saying what to do."""
     t = table()
     screen = start(t, koryo, players=[0, 1, 2], first=2)
+    status = "Cleo starts round 1: press A or tap Start the round"
     t.ctx.press(0, "a")
     assert screen.view["round"] == 0
-    assert "Ana: it is Cleo's turn" in t.texts()
+    assert "Cleo's turn" in t.texts() and status in t.texts()
+    ring = screen.ring
+    assert any(b.text == "Cleo's turn" and ring.plates[0].rect.contains(b.rect)
+               for b in t.app.painter.texts)
+    t.ctx.press(3, "a")  # Dan watches
+    assert any(b.text == "Cleo's turn" and ring.plates[3].rect.contains(b.rect)
+               for b in t.app.painter.texts)
+    assert status in t.texts()
     t.ctx.press(2, "a")
     assert screen.view["round"] == 1
     t.ctx.press(2, "b")

@@ -34,6 +34,7 @@ from companion.games.majority import MajorityGame, event_names
 from companion.history import GameResult, result_of
 from companion.journal import Journal
 from companion.play import FollowsSession
+from companion.play.seatview import SeatFigure, SeatView
 from companion.play.words import Seat, Words
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
@@ -109,9 +110,17 @@ class MajorityController(FollowsSession):
         self.undo_request: int | None = None  # the seat asking for an undo
         self.refusal: RuleError | None = None  # the last refused action's reason
         self.reply: Words | None = None  # what the last seat press answers
+        # seat -> what its last press was answered, on its own plate: a refusal (not its
+        # turn, not its undo) said to the seat that pressed, until the game moves
+        self.replies: dict[int, Words] = {}
         self.recorded = False
         self.played: GameResult | None = None  # the history row, once the game is over
         self._offered: tuple[dict, list] | None = None
+
+    def _published(self, view: dict) -> None:
+        """The game moved: the seats' answers to their refused presses are past."""
+        super()._published(view)
+        self.replies.clear()
 
     @classmethod
     def new(cls, game: str, setup: dict, journal: Journal | None) -> MajorityController:
@@ -200,6 +209,89 @@ class MajorityController(FollowsSession):
         columns.append(BoardColumn(VP, tuple(BoardCell(v["tokens"][p]) for p in players)))
         return columns
 
+    def must_discard(self) -> dict[str, int]:
+        """The players who must discard before the round ends, and how many cards each:
+        they act now, each from their own pad, whoever the first player is."""
+        return {pw["player"]: pw["params"]["excess"] for pw in self._view["powers"]
+                if pw["code"] == "discard" and pw["must"]}
+
+    def acting_seats(self) -> set[int]:
+        """The seats that act now: the discarding seats at the end of a round while any
+        must discard, else the acting player's (none once the game is over)."""
+        if self.over():
+            return set()
+        discarding = self.must_discard()
+        if self._view["phase"] == "end" and discarding:
+            return {self.seat_of(p) for p in discarding}
+        return {self.seat_of(self.acting())}
+
+    def seat_views(self) -> dict[int, SeatView]:
+        """Each player's own plate, from the public view: VP, the cards counted against
+        the round's limit (of the limit), the majorities held; whether the seat acts now,
+        what it must do and what its buttons do; the answer to its last refused press."""
+        v = self._view
+        g = self.rules.name
+        held: dict[str, int] = {}
+        for m in v["majorities"]:
+            if m["holder"]:
+                held[m["holder"]] = held.get(m["holder"], 0) + 1
+        limits = {c["player"]: c for c in v["limits"]}
+        acting = self.acting_seats()
+        discarding = self.must_discard()
+        out = {}
+        for player, seat in zip(v["players"], v["seats"], strict=True):
+            limit = limits.get(player)
+            figures = [SeatFigure(Words("seat.figure.vp"), str(v["tokens"][player]))]
+            if limit is not None:
+                figures.append(SeatFigure(Words(f"seat.figure.{g}_limit"),
+                                          f"{limit['counted']}/{limit['limit']}"))
+            figures.append(SeatFigure(Words("seat.figure.majorities"),
+                                      str(held.get(player, 0))))
+            out[seat] = SeatView(seat, your_turn=seat in acting,
+                                 todo=self._todo(player, seat, acting, discarding),
+                                 help=self._help(player, seat, acting, discarding),
+                                 reply=self.replies.get(seat), figures=tuple(figures))
+        for seat, reply in self.replies.items():  # a watching seat that pressed
+            out.setdefault(seat, SeatView(seat, reply=reply))
+        return out
+
+    def _todo(self, player: str, seat: int, acting: set[int],
+              discarding: dict[str, int]) -> Words | None:
+        """What the seat must do now, short enough for its plate."""
+        v = self._view
+        if self.undo_request == seat:
+            return Words("seat.todo.undo_again")
+        if player in discarding and v["phase"] == "end":
+            return Words("seat.todo.discard", {"n": discarding[player]})
+        if seat not in acting:
+            return None
+        if v["phase"] == "main" and not v["turn"]["revealed"]:
+            return Words("seat.todo.reveal", {"n": v["deals"][player]})
+        step = self.next_step()
+        return None if step is None else Words(f"seat.todo.{step['action']}")
+
+    def _help(self, player: str, seat: int, acting: set[int],
+              discarding: dict[str, int]) -> Words | None:
+        """What the seat's buttons do now, as the button grammar says
+        (docs/button-grammar.md): A the next step, B the cards, C the powers (a discard at
+        the end of a round), hold to undo the seat's own last action."""
+        parts: list[Words] = []
+        if seat in acting and not (player in discarding and self._view["phase"] == "end"):
+            step = self.next_step()
+            if step is not None:
+                parts.append(Words("seat.help.a", {"what": Words(f"seat.todo.{step['action']}")}))
+            if self.can_enter():
+                parts.append(Words("seat.help.b_cards"))
+            if self.offered():
+                parts.append(Words("seat.help.c_powers"))
+        elif player in discarding and self._view["phase"] == "end":
+            parts.append(Words("seat.help.c_discard"))
+        if self.last_actor() == seat:
+            parts.append(Words("seat.help.hold_undo"))
+        if not parts:
+            return None
+        return Words("seat.help.line", {"parts": tuple(parts)})
+
     # --- what is said --------------------------------------------------------------------
 
     def power_words(self, power: dict) -> Words:
@@ -286,7 +378,26 @@ class MajorityController(FollowsSession):
         answers is left in ``reply`` (None: nothing to say, a message shown goes away)."""
         did = self._press(event)
         self.reply = self.reply_to(did, event)
+        plate = self.plate_reply(did, event)
+        if plate is None:
+            self.replies.pop(event.seat, None)
+        else:
+            self.replies[event.seat] = plate
         return did
+
+    def plate_reply(self, did: str, event: ButtonEvent) -> Words | None:
+        """What a refused press answers on the pressing seat's own plate (short: the plate
+        names the seat), beside the table's instruction line, never over it."""
+        if did == NOT_YOUR_TURN:
+            return Words("seat.reply.not_your_turn", {"player": self.acting()})
+        if did == NOT_YOUR_UNDO:
+            seat = self.undo_seat()
+            if seat is None:
+                return Words("seat.reply.undo_on_screen")
+            return Words("seat.reply.undo_not_yours", {"player": Seat(seat)})
+        if did == REFUSED:
+            return Words("seat.reply.refused")
+        return None
 
     def _press(self, event: ButtonEvent) -> str:
         if self.over():
@@ -312,8 +423,16 @@ class MajorityController(FollowsSession):
         return IGNORED
 
     def reply_to(self, did: str, event: ButtonEvent) -> Words | None:
-        """The sentence a press that ``did`` this answers with (an undo request shows on
-        the top line instead; a step or an opened screen says nothing)."""
+        """The sentence a press that ``did`` this answers with on the table's message line:
+        a refused action's reason, an undo's result (an undo request shows on the top line
+        instead; a step or an opened screen says nothing; a press refused to its seat, not
+        its turn or not its undo, is answered on that seat's plate alone: ``plate_reply``)."""
+        if did in (NOT_YOUR_TURN, NOT_YOUR_UNDO):
+            return None
+        return self.table_words(did, event)
+
+    def table_words(self, did: str, event: ButtonEvent) -> Words | None:
+        """The long form of a press's answer, naming the seat (the transcript, the logs)."""
         if did == NOT_YOUR_TURN:
             return Words("majority.not_your_turn", {"name": Seat(event.seat),
                                                     "player": self.acting()})

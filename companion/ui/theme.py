@@ -21,6 +21,7 @@ RIM_EDGE = (58, 43, 33)
 FELT = (20, 74, 56)
 FELT_EDGE = (196, 160, 84)  # brass
 PLATE = (47, 35, 28)
+PLATE_TURN = (92, 64, 22)  # the plate of a seat whose turn it is, steady
 INK = (246, 240, 224)
 INK_SOFT = (196, 206, 190)
 INK_DIM = (120, 112, 100)

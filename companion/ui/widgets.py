@@ -87,7 +87,8 @@ class OnTheFelt:
         self.inner = ring.centre.inflate(-2 * px(10), -2 * px(8))
 
     def background(self, p: Painter) -> None:
-        """The felt and the seat ring, as of now."""
+        """The felt and the seat ring, as of now: each seat's plate with its own view."""
+        self.felt_ring.show_views(self.seat_views(), self.seat_text)  # type: ignore
         felt(p, self.ring, self.app.backend, self.app.clock.now_ms())  # type: ignore
 
 

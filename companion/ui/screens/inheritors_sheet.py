@@ -70,6 +70,9 @@ class SheetScreen(TwoTaps, TableScreen):
     def lights(self) -> dict[int, Light]:
         return self.game.lights()
 
+    def seat_views(self):
+        return self.game.seat_views()
+
     # --- actions ------------------------------------------------------------------------
 
     def home(self) -> None:
@@ -137,9 +140,6 @@ class SheetScreen(TwoTaps, TableScreen):
     def build(self) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
         inner, gap, bh = self.inner, px(6), button_h(self.app.theme)
-        self.ring.figures = {seat: str(self.score_of(name)["total"])
-                             for name, seat in zip(self.sheet.players, self.sheet.seats,
-                                                   strict=True)}
         self.buttons = []
         # The players: their seats' plates.
         self.player_rects = [self.ring.plates[seat].rect for seat in self.sheet.seats]

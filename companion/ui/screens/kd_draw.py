@@ -93,6 +93,13 @@ class KdScreen(OnTheFelt, TwoTaps, Screen):
         """The seats' lights, from the night's controller (seat index → light)."""
         return self.night.lights()
 
+    # Whether the seats' plates show each house's own view (the council, a vote, its
+    # reveal: where the pads act); the end of the night's screens light their own seats.
+    shows_seats = False
+
+    def seat_views(self):
+        return self.night.seat_views() if self.shows_seats else {}
+
     def refresh(self) -> None:
         """Buttons follow the table; the frame is redrawn (the lights with it)."""
         self.buttons = self.bar(self.actions(), self.bar_rect)

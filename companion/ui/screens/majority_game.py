@@ -176,6 +176,12 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
 
     # --- sentences ----------------------------------------------------------------------
 
+    def seat_views(self):
+        return self.game.seat_views()
+
+    def seat_text(self, words: Words) -> str:
+        return self.say(words)
+
     def say(self, words: Words) -> str:
         """A sentence of the controller's, in the screen's language."""
         return self.t(words.key, **{k: self.said(v) for k, v in words.params.items()})
@@ -184,6 +190,8 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         """A sentence's param in the screen's language (a plain value as it is)."""
         if isinstance(value, Words):
             return self.say(value)
+        if isinstance(value, tuple):
+            return " · ".join(str(self.said(v)) for v in value)
         if isinstance(value, Kind):
             return self.kind_name(value.kind, value.plural)
         if isinstance(value, Seat):
@@ -227,8 +235,10 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         """What the press did and answers (the controller decides both) is shown."""
         self.disarm()
         did = self.game.press(event)
-        if did != IGNORED:
-            self.message = None if self.game.reply is None else self.say(self.game.reply)
+        if did != IGNORED and self.game.reply is not None:  # the table's: its message line
+            self.message = self.say(self.game.reply)
+        elif did != IGNORED and event.seat not in self.game.replies:
+            self.message = None  # (a refused seat is answered on its own plate alone)
         if did == UNDONE:
             self.mode = "board"
         if did in (UNDONE, NOTHING_TO_UNDO, STEPPED):

@@ -1,0 +1,139 @@
+"""Each seat's plate is that player's own display (``seat_views()``, the shape in
+``companion.play.seatview``): every controller answers it from the public view only, each
+player's figures first (Koryŏ/Chosŏn VP, Inheritors total), the seat that acts marked
+``your_turn`` (at the end of a round: the seats that must discard), what it must do and
+what its buttons do said in both languages; a secret ballot's content is never in it. On
+screen the acting seat's plate is lit, steady, and shows the player's figures."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ui_inheritors import set_value
+from ui_inheritors import start as inheritors_sheet
+from ui_kd import NAMES, press, show, tap_button
+from ui_majority import start
+
+from companion.games.autoplay import next_action
+from companion.i18n import load_catalog
+from companion.play.kings_dilemma import NightController
+from companion.play.majority import MajorityController
+from companion.play.seatview import SeatView
+from companion.play.words import Words, words_text
+from companion.seat import ButtonEvent, Light, Press
+from companion.ui import theme as th
+from companion.ui.screens import koryo
+from companion.ui.screens.kd_council import CouncilScreen
+
+SETUP = {"players": ["Ana", "Ben", "Cleo"], "seats": [0, 1, 3], "first_player": "Ben"}
+CATALOGS = (load_catalog("en"), load_catalog("fr"))
+
+
+class Seats:
+    """Seat names as a configuration gives them (``Seat`` params)."""
+
+    def __getitem__(self, seat: int):
+        return type("SeatConfig", (), {"name": f"seat {seat}"})()
+
+
+def said(view: SeatView) -> list[str]:
+    """Every sentence of ``view`` in both languages (a missing key raises)."""
+    words = [w for w in (view.todo, view.help, view.reply) if w is not None]
+    words += [f.label for f in view.figures]
+    return [words_text(c, Seats(), w) for c in CATALOGS for w in words]
+
+
+@pytest.mark.parametrize(("game", "seed"), [("koryo", 3), ("choson", 5)])
+def test_a_majority_game_s_plates_follow_the_public_view(game, seed):
+    control = MajorityController.new(game, SETUP, None)
+    rng = random.Random(seed)
+    discards = 0
+    while not control.over():
+        v = control.view()
+        views = control.seat_views()
+        assert set(views) == set(v["seats"])
+        for player, seat in zip(v["players"], v["seats"], strict=True):
+            view = views[seat]
+            assert view.figures[0].value == str(v["tokens"][player])  # VP first
+            assert all(said(view))
+        acting = {s for s, view in views.items() if view.your_turn}
+        must = {pw["player"] for pw in v["powers"] if pw["code"] == "discard" and pw["must"]}
+        if v["phase"] == "end" and must:
+            discards += 1
+            assert acting == {control.seat_of(p) for p in must}
+            for p in must:
+                todo = views[control.seat_of(p)].todo
+                assert todo is not None and todo.key == "seat.todo.discard"
+        else:
+            lit = {s for s, light in control.lights().items() if light is Light.YOUR_TURN}
+            assert acting == lit and len(acting) == 1
+            assert views[next(iter(acting))].help is not None
+        assert control.dispatch(next_action(control.rules, control.session.state, rng))
+    assert discards  # the seeded game reaches an end of round with a discard
+    assert not any(view.your_turn for view in control.seat_views().values())
+
+
+def test_a_refused_press_is_answered_on_the_pressing_seat_s_plate_until_the_game_moves():
+    control = MajorityController.new("koryo", SETUP, None)
+    control.press(ButtonEvent(0, "a"))  # Ana: not her turn
+    control.press(ButtonEvent(2, "a"))  # seat 2 does not play
+    views = control.seat_views()
+    assert views[0].reply == Words("seat.reply.not_your_turn", {"player": "Ben"})
+    assert views[2].reply == views[0].reply and not views[2].figures
+    assert views[1].reply is None
+    control.press(ButtonEvent(1, "a"))  # Ben starts the round
+    assert all(view.reply is None for view in control.seat_views().values())
+
+
+def test_the_inheritors_plates_show_each_total_and_the_counted_player(open_table):
+    t = open_table()
+    sheet = inheritors_sheet(t, first=1)
+    set_value(t, sheet, "stack:red", 3)
+    views = sheet.game.seat_views()
+    totals = {p["name"]: p["total"] for p in sheet.view["score"]["players"]}
+    for name, seat in zip(sheet.sheet.players, sheet.sheet.seats, strict=True):
+        assert views[seat].figures[0].value == str(totals[name])
+        assert views[seat].your_turn == (name == sheet.name_)
+        assert all(said(views[seat]))
+    assert "3" in t.texts()  # Ana's total on her plate
+
+
+def test_a_secret_vote_s_plates_say_locked_or_not_and_nothing_of_the_ballot(kd):
+    """Two nights, the same seats locked with different ballots: the same seat views;
+    the seats still to lock are lit and told to lock, with the vote's button help."""
+    seen = []
+    for ballot in ("a", "b"):
+        app, backend, night = kd()
+        show(app, CouncilScreen(app, night))
+        tap_button(app, app.catalog.text("kd.council.secret_vote"))
+        press(app, backend, 0, ballot)
+        press(app, backend, 0, ballot, Press.LONG)
+        press(app, backend, 2, "b" if ballot == "a" else "a")  # pending, not locked
+        views = night.seat_views()
+        assert views[0].todo == Words("seat.todo.locked") and not views[0].your_turn
+        assert views[2].todo == Words("seat.todo.lock") and views[2].your_turn
+        assert views[2].help is not None
+        assert all(all(said(v)) for v in views.values())
+        seen.append(views)
+        assert isinstance(night, NightController) and len(views) == len(NAMES)
+    assert seen[0] == seen[1]
+
+
+def test_the_acting_seat_s_plate_is_lit_steady_and_shows_its_figures(open_table):
+    """Ben starts: his plate's rim is lit in every phase of his light's blink, Ana's is
+    not; his name, his VP and its label are on his plate."""
+    t = open_table()
+    start(t, koryo, players=[0, 1, 2, 3], first=1)
+    ring, px = t.screen.ring, t.app.theme.px
+    ben, ana = ring.plates[1], ring.plates[0]
+    rim = (ben.rect.centerx, ben.rect.bottom - px(2))  # the far end of Ben's side plate
+    seen = set()
+    for _ in range(8):  # the light blinks (YOUR_TURN); the highlight does not
+        t.clock.advance(125)
+        t.app.step(block=False)
+        seen.add(t.app.canvas.get_at(rim)[:3])
+        assert t.app.canvas.get_at((ana.rect.centerx, ana.rect.y + px(2)))[:3] != th.WARNING
+    assert seen == {th.WARNING}
+    texts = {b.text for b in t.app.painter.texts if ben.rect.contains(b.rect)}
+    assert {"Ben", "VP", "0"} <= texts
