@@ -13,7 +13,7 @@ import pytest
 from ui_inheritors import set_value
 from ui_inheritors import start as inheritors_sheet
 from ui_kd import NAMES, press, show, tap_button
-from ui_majority import start
+from ui_majority import play_through, start
 
 from companion.games.autoplay import next_action
 from companion.i18n import load_catalog
@@ -137,3 +137,47 @@ def test_the_acting_seat_s_plate_is_lit_steady_and_shows_its_figures(open_table)
     assert seen == {th.WARNING}
     texts = {b.text for b in t.app.painter.texts if ben.rect.contains(b.rect)}
     assert {"Ben", "VP", "0"} <= texts
+
+
+def must_discard(view: dict) -> list[str]:
+    return [pw["player"] for pw in view["powers"] if pw["code"] == "discard" and pw["must"]]
+
+
+def test_the_end_of_a_round_is_played_from_the_seats(open_table):
+    """At the end of a round the seat that must discard is lit and told so on its plate;
+    its C opens its own discard, its C moves the mark and its A takes it: no touch. Until
+    then End the round looks unavailable, and the first player's plate does not ask it."""
+    t = open_table()
+    screen = start(t, koryo, players=[0, 1, 2], first=0)
+    play_through(t, seed=3, until=lambda v: v["phase"] == "end" and must_discard(v),
+                 fast=lambda v: True)
+    t.app.step(block=False)
+    player = must_discard(screen.view)[0]
+    seat = screen.seat_of(player)
+    assert screen.button("step").unavailable
+    view = screen.game.seat_views()[seat]
+    assert view.your_turn and view.todo.key == "seat.todo.discard"
+    plate = screen.ring.plates[seat]
+    said = {b.text for b in t.app.painter.texts if plate.rect.contains(b.rect)}
+    n = screen.view["powers"][0]["params"]["excess"]
+    assert t.app.catalog.text("seat.todo.discard", n=n) in said
+    first = screen.seat_of(screen.view["first_player"])
+    if first != seat:
+        assert not screen.game.seat_views()[first].your_turn
+    before = len(t.journal.actions(screen.game.session.game_id))
+    t.ctx.press(seat, "c")
+    assert screen.mode == "powers"
+    chosen = screen.power_options()[0]
+    assert (chosen["player"], chosen["code"]) == (player, "discard")
+    assert screen.game.seat_views(choosing=player)[seat].help is not None
+    other = next(s for s in screen.view["seats"] if s != seat)
+    t.ctx.press(other, "a")  # not theirs: answered on their plate, nothing taken
+    assert len(t.journal.actions(screen.game.session.game_id)) == before
+    if len(screen.option_buttons) > 1:
+        t.ctx.press(seat, "c")
+        assert screen.cursor == 1
+    marked = screen.option_buttons[screen.cursor]
+    t.ctx.press(seat, "a")
+    actions = t.journal.actions(screen.game.session.game_id)
+    assert len(actions) == before + 1 and actions[-1]["action"] == "discard"
+    assert actions[-1] == marked.action and actions[-1]["player"] == player

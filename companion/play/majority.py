@@ -47,6 +47,9 @@ IGNORED, STEPPED, REFUSED, NOT_YOUR_TURN = "ignored", "stepped", "refused", "not
 OPEN_ENTRY, OPEN_POWERS = "open-entry", "open-powers"
 UNDO_ASKED, UNDONE, NOTHING_TO_UNDO = "undo-asked", "undone", "nothing-to-undo"
 NOT_YOUR_UNDO = "not-your-undo"
+DISCARD_FIRST = "discard-first"
+# What a press does while a power's options are open (on the seat of the power's player).
+CHOICE_NEXT, CHOICE_TAKE, CHOICE_BACK = "choice-next", "choice-take", "choice-back"
 OPTIONS_PER_PAGE = 4  # the powers screen's page: more options are picked field by field
 
 
@@ -113,6 +116,9 @@ class MajorityController(FollowsSession):
         # seat -> what its last press was answered, on its own plate: a refusal (not its
         # turn, not its undo) said to the seat that pressed, until the game moves
         self.replies: dict[int, Words] = {}
+        # the player whose discard a seat's C opened at the end of a round (None: the
+        # powers of the acting seat)
+        self.opened_for: str | None = None
         self.recorded = False
         self.played: GameResult | None = None  # the history row, once the game is over
         self._offered: tuple[dict, list] | None = None
@@ -225,10 +231,12 @@ class MajorityController(FollowsSession):
             return {self.seat_of(p) for p in discarding}
         return {self.seat_of(self.acting())}
 
-    def seat_views(self) -> dict[int, SeatView]:
+    def seat_views(self, choosing: str | None = None) -> dict[int, SeatView]:
         """Each player's own plate, from the public view: VP, the cards counted against
         the round's limit (of the limit), the majorities held; whether the seat acts now,
-        what it must do and what its buttons do; the answer to its last refused press."""
+        what it must do and what its buttons do (``choosing``: the player whose power's
+        options are open on the screen, picked from their pad); the answer to its last
+        refused press."""
         v = self._view
         g = self.rules.name
         held: dict[str, int] = {}
@@ -247,9 +255,12 @@ class MajorityController(FollowsSession):
                                           f"{limit['counted']}/{limit['limit']}"))
             figures.append(SeatFigure(Words("seat.figure.majorities"),
                                       str(held.get(player, 0))))
+            help_ = (Words("seat.help.line", {"parts": (
+                Words("seat.help.c_next"), Words("seat.help.a_take"), Words("seat.help.b_back"))})
+                if player == choosing else self._help(player, seat, acting, discarding))
             out[seat] = SeatView(seat, your_turn=seat in acting,
                                  todo=self._todo(player, seat, acting, discarding),
-                                 help=self._help(player, seat, acting, discarding),
+                                 help=help_,
                                  reply=self.replies.get(seat), figures=tuple(figures))
         for seat, reply in self.replies.items():  # a watching seat that pressed
             out.setdefault(seat, SeatView(seat, reply=reply))
@@ -397,6 +408,8 @@ class MajorityController(FollowsSession):
             return Words("seat.reply.undo_not_yours", {"player": Seat(seat)})
         if did == REFUSED:
             return Words("seat.reply.refused")
+        if did == DISCARD_FIRST:
+            return Words("seat.reply.discard_first")
         return None
 
     def _press(self, event: ButtonEvent) -> str:
@@ -409,6 +422,13 @@ class MajorityController(FollowsSession):
                 return UNDONE if self.undo() is not None else NOTHING_TO_UNDO
             self.undo_request = event.seat
             return UNDO_ASKED
+        player = self.player_at(event.seat)
+        if self._view["phase"] == "end" and player in self.must_discard():
+            # at the end of a round each seat that must discard acts from its own pad
+            if event.button == "c":
+                self.opened_for = player
+                return OPEN_POWERS
+            return DISCARD_FIRST
         if event.seat != self.seat_of(self.acting()):
             return NOT_YOUR_TURN
         if event.button == "a":
@@ -419,15 +439,43 @@ class MajorityController(FollowsSession):
         if event.button == "b":
             return OPEN_ENTRY if self.can_enter() else IGNORED
         if event.button == "c":
+            self.opened_for = None
             return OPEN_POWERS if self.offered() else IGNORED
         return IGNORED
+
+    def choice_press(self, event: ButtonEvent, power: dict) -> str:
+        """A press while ``power``'s options are open on the screen: the seat of the
+        power's player steps through them with C (``CHOICE_NEXT``), takes the marked one with
+        A (``CHOICE_TAKE``), goes back with B (``CHOICE_BACK``); a long press asks for an
+        undo as ever; any other seat is answered on its plate."""
+        if event.press is Press.LONG:
+            return self.press(event)
+        if self.over() or event.seat != self.seat_of(power["player"]):
+            self.replies[event.seat] = Words("seat.reply.not_your_turn",
+                                             {"player": power["player"]})
+            return NOT_YOUR_TURN
+        self.replies.pop(event.seat, None)
+        return {"c": CHOICE_NEXT, "a": CHOICE_TAKE}.get(event.button, CHOICE_BACK)
+
+    def player_at(self, seat: int) -> str | None:
+        """The player at ``seat`` (None: the seat does not play)."""
+        v = self._view
+        return v["players"][v["seats"].index(seat)] if seat in v["seats"] else None
+
+    def can_step(self) -> bool:
+        """Whether the big button's step may be taken now (the end of the round waits for
+        the discards that must be made): the button looks unavailable otherwise."""
+        step = self.next_step()
+        if step is None:
+            return False
+        return not (step["action"] == "end_round" and self.must_discard())
 
     def reply_to(self, did: str, event: ButtonEvent) -> Words | None:
         """The sentence a press that ``did`` this answers with on the table's message line:
         a refused action's reason, an undo's result (an undo request shows on the top line
         instead; a step or an opened screen says nothing; a press refused to its seat, not
         its turn or not its undo, is answered on that seat's plate alone: ``plate_reply``)."""
-        if did in (NOT_YOUR_TURN, NOT_YOUR_UNDO):
+        if did in (NOT_YOUR_TURN, NOT_YOUR_UNDO, DISCARD_FIRST):
             return None
         return self.table_words(did, event)
 
@@ -517,6 +565,8 @@ class MajorityController(FollowsSession):
             total, dealt = sum(counts.values()), v["deals"][v["current_player"]]
             if exc.field == f"cards.{kind}":
                 n, deck = counts[kind], v["deck"][kind]
+                if v["in_play"][kind] == 0:  # all out of play: "only 9 remain" says nothing
+                    return EntryRefusal("majority.refuse.deck_all", {"n": n, "deck": deck})
                 return EntryRefusal("majority.refuse.deck",
                                     {"n": n, "deck": deck, "left": deck - v["in_play"][kind]})
             if total > dealt:

@@ -31,6 +31,7 @@ MISSING = (255, 112, 80)
 BUTTON = (236, 226, 200)
 BUTTON_PRESSED = (196, 160, 84)
 BUTTON_INK = (30, 40, 34)
+BUTTON_OFF = (52, 46, 40)  # a button that can't be used yet: flat, dark, its label soft
 SOCKET = (14, 10, 8)  # an unlit light
 
 # A line a little too wide for its box is drawn condensed to fit, down to this share of

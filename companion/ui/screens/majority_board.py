@@ -93,6 +93,9 @@ class BoardMode:
         if step is not None:
             items.append((self.t(f"majority.step.{step['action']}"), self.step, "step"))
         self._bar(items)
+        bar_step = self.button("step")
+        if bar_step is not None:  # the end of the round waits for the discards: says so
+            bar_step.unavailable = not self.game.can_step()
         self.columns = self.game.board()
         under, beside = self._plan_under(), self._plan_beside()
         plan = beside if beside is not None and beside.hidden[0] <= under.hidden[0] else under

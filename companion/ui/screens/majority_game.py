@@ -177,7 +177,8 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
     # --- sentences ----------------------------------------------------------------------
 
     def seat_views(self):
-        return self.game.seat_views()
+        chosen = self.power_options() if self.mode == "powers" else None
+        return self.game.seat_views(choosing=chosen[0]["player"] if chosen else None)
 
     def seat_text(self, words: Words) -> str:
         return self.say(words)
@@ -234,6 +235,8 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
     def on_button(self, event: ButtonEvent) -> None:
         """What the press did and answers (the controller decides both) is shown."""
         self.disarm()
+        if self.on_choice_button(event):
+            return
         did = self.game.press(event)
         if did != IGNORED and self.game.reply is not None:  # the table's: its message line
             self.message = self.say(self.game.reply)
