@@ -250,6 +250,9 @@ class MajorityController(FollowsSession):
         for player, seat in zip(v["players"], v["seats"], strict=True):
             limit = limits.get(player)
             figures = [SeatFigure(Words("seat.figure.vp"), str(v["tokens"][player]))]
+            if player in discarding and v["phase"] == "end":  # what it acts on now, first
+                figures.insert(0, SeatFigure(Words("seat.figure.discard"),
+                                             str(discarding[player])))
             if limit is not None:
                 figures.append(SeatFigure(Words(f"seat.figure.{g}_limit"),
                                           f"{limit['counted']}/{limit['limit']}"))
@@ -273,11 +276,11 @@ class MajorityController(FollowsSession):
         if self.undo_request == seat:
             return Words("seat.todo.undo_again")
         if player in discarding and v["phase"] == "end":
-            return Words("seat.todo.discard", {"n": discarding[player]})
+            return Words("seat.todo.discard")  # how many: the plate's first figure
         if seat not in acting:
             return None
         if v["phase"] == "main" and not v["turn"]["revealed"]:
-            return Words("seat.todo.reveal", {"n": v["deals"][player]})
+            return Words("seat.todo.reveal")
         step = self.next_step()
         return None if step is None else Words(f"seat.todo.{step['action']}")
 

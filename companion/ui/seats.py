@@ -55,7 +55,7 @@ FULL_BAND = 80
 SLIM_BAND = 52
 # A seat's own figures on its plate (units): each value over its label, the value's digits
 # 24 px high at 800×480, the label's capitals 16 px.
-PLATE_FIGURE = 44
+PLATE_FIGURE = 50
 PLATE_LABEL = 32
 
 
@@ -210,7 +210,7 @@ class SeatRing:
                 break
             cells.append((value, label, w))
             right -= w + gap
-        label_h = label_font.get_height() + px(4)  # a descender reaches below its height
+        label_h = label_font.get_height() + px(2)  # a descender reaches below its height
         value_h = body.h - label_h
         ink = th.INK if connected else th.INK_DIM
         x = body.right
@@ -293,8 +293,7 @@ class SeatRing:
         left = cx + r + theme.px(20) if self.slim else d + theme.px(4)
         body = pygame.Rect(left, theme.px(4), n - left - theme.px(12), d - stripe - theme.px(8))
         if view is not None and (view.figures or view.todo or view.reply):
-            self._draw_view(lp, view, pygame.Rect(body.x, theme.px(1), body.w,
-                                                  d - stripe - theme.px(2)), connected)
+            self._draw_view(lp, view, pygame.Rect(body.x, 0, body.w, d - stripe), connected)
             figure = None
             body.width = 0
         else:
@@ -341,5 +340,6 @@ class SeatRing:
         turned = pygame.transform.rotate(local, ANGLES[plate.edge])
         p.surface.blit(turned, plate.rect)
         p.texts.extend(
-            TextBox(b.text, plate.rect_to_canvas(b.rect), b.clipped, b.height) for b in lp.texts
+            TextBox(b.text, plate.rect_to_canvas(b.rect), b.clipped, b.height, b.glyph)
+            for b in lp.texts
         )

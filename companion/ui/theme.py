@@ -86,7 +86,8 @@ class TextBox:
     text: str
     rect: pygame.Rect  # where it shows (inside its box)
     clipped: bool = False  # True: it did not fit its box and was cut
-    height: int = 0  # the font's height in pixels (how legible it is)
+    height: int = 0  # the font's height in pixels
+    glyph: int = 0  # how legible it is: ``glyph_height``, in pixels as drawn
 
 
 @dataclass
@@ -127,7 +128,8 @@ class Painter:
         self.surface.blit(image, shown, shown.move(-rect.x, -rect.y))
         whole = ink.width == 0 or box.contains(ink)
         where = ink.clip(box) if ink.width else shown
-        self.texts.append(TextBox(text, where, not whole, font.get_height()))
+        self.texts.append(TextBox(text, where, not whole, font.get_height(),
+                                  glyph_height(font, text)))
         return pygame.Rect(rect.x, rect.y, rect.w, font.get_height()).clip(box)
 
     def lines(self, words: str, font: pygame.font.Font, width: int) -> list[str]:
@@ -144,6 +146,20 @@ class Painter:
         if line:
             out.append(line)
         return out
+
+
+_GLYPHS: dict[tuple[int, int, str], int] = {}  # (font, its height, glyphs) -> ink height
+
+
+def glyph_height(font: pygame.font.Font, text: str) -> int:
+    """How tall ``text`` reads in ``font``, in pixels as rendered: the ink height of its
+    digits (a figure's legibility), or for a text without one the height of a capital
+    ("H", the height its capitals and digits share in this font). Measured once per font."""
+    digits = "".join(sorted({c for c in text if c.isdigit()})) or "H"
+    key = (id(font), font.get_height(), digits)
+    if key not in _GLYPHS:
+        _GLYPHS[key] = font.render(digits, True, (255, 255, 255)).get_bounding_rect().height
+    return _GLYPHS[key]
 
 
 def missing_glyphs(text: str) -> str:
