@@ -154,6 +154,14 @@ def test_every_text_on_a_player_s_own_plate_meets_the_goal(frames):
     assert seen > 100 and small == []
 
 
+def test_every_text_reads_at_4_5_to_1_against_what_it_is_drawn_on(frames):
+    """WCAG 2's minimum contrast for text, measured as drawn: each text's colour against
+    the colour under it just before it was drawn (``Painter.ground``)."""
+    low = {(label(path), b.text, round(b.contrast, 2))
+           for path, _, texts, _ in frames for b in texts if b.contrast < 4.5}
+    assert low == set()
+
+
 def test_the_demo_shows_figures_to_measure(frames):
     assert len(smallest_figures(frames)) >= 10
 

@@ -183,3 +183,16 @@ def test_the_end_of_a_round_is_played_from_the_seats(open_table):
     actions = t.journal.actions(screen.game.session.game_id)
     assert len(actions) == before + 1 and actions[-1]["action"] == "discard"
     assert actions[-1] == marked.action and actions[-1]["player"] == player
+
+
+def test_the_limit_warning_is_only_for_a_player_with_something_to_discard():
+    """Koryŏ counts events against the limit but never discards them: a player over the
+    limit with only events in front is not warned (nothing they could do)."""
+    control = MajorityController.new("koryo", SETUP, None)
+    view = dict(control.view())
+    view["areas"] = {"Ana": {"9": 4}, "Ben": {"barbarian": 4}, "Cleo": {}}
+    view["limits"] = [{"player": p, "counted": n, "limit": 3, "excess": 0}
+                      for p, n in (("Ana", 4), ("Ben", 4), ("Cleo", 0))]
+    view["powers"] = []
+    control._view = view  # the view as the session would publish it mid-round
+    assert [w.params["player"] for w in control.limit_words()] == ["Ana"]

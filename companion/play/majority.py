@@ -340,7 +340,14 @@ class MajorityController(FollowsSession):
         discarding = {pw["player"] for pw in v["powers"] if pw["code"] == "discard"}
         return [Words(f"{self.rules.name}.over_limit", {
             "player": c["player"], "counted": c["counted"], "limit": c["limit"]})
-            for c in v["limits"] if c["counted"] > c["limit"] and c["player"] not in discarding]
+            for c in v["limits"] if c["counted"] > c["limit"] and c["player"] not in discarding
+            and self.has_characters(c["player"])]
+
+    def has_characters(self, player: str) -> bool:
+        """Whether ``player`` has a character in play: one over the limit with none (only
+        events, which are never discarded to the limit) has nothing to discard, and is not
+        warned about."""
+        return any(n for k, n in self._view["areas"][player].items() if k.isdigit())
 
     def breaker_words(self) -> Words:
         """Which tie-breaker is in force during the rounds: Koryŏ's Omniscient majority,

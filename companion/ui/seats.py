@@ -340,6 +340,7 @@ class SeatRing:
         turned = pygame.transform.rotate(local, ANGLES[plate.edge])
         p.surface.blit(turned, plate.rect)
         p.texts.extend(
-            TextBox(b.text, plate.rect_to_canvas(b.rect), b.clipped, b.height, b.glyph)
+            TextBox(b.text, plate.rect_to_canvas(b.rect), b.clipped, b.height, b.glyph,
+                    b.contrast)
             for b in lp.texts
         )

@@ -213,7 +213,7 @@ def row_rects(rect: pygame.Rect, n: int, max_h: int) -> list[pygame.Rect]:
 def badge(p: Painter, text: str, light: Light, box: pygame.Rect, size: int) -> None:
     """A token (Leader, Moderator) as a pill in its light's colour."""
     pygame.draw.rect(p.surface, LIGHT_COLOURS[light], box, border_radius=box.h // 2)
-    fit(p, text, size, box.inflate(-box.h // 2, 0), th.BUTTON_INK, "center")
+    fit(p, text, size, box.inflate(-box.h // 2, 0), th.ink_on(LIGHT_COLOURS[light]), "center")
 
 
 @dataclass(frozen=True)
@@ -380,7 +380,7 @@ def kingdom_board(
                                                                   px(6)))
                 end = pygame.Rect(x + px(14), 0, col.right - x - px(14), px(30))
                 end.centery = y
-                fit(p, f"{v:+d}", px(36), end, END_ZONE, "left")
+                fit(p, f"{v:+d}", px(36), end, th.INK_SOFT, "left")  # the zone: red
         r = px(11)
         cy = y_of(pos, low, high)
         if res is None:
