@@ -73,8 +73,8 @@ def demo_frames(param, tmp_path_factory):
     shots: list[tuple[Path, tuple[int, int], list[TextBox], list[tuple[str, object]]]] = []
     shot = demo_mod.DemoContext.shot
 
-    def recording(self, name: str = "") -> Path:
-        path = shot(self, name)
+    def recording(self, name: str = "", lit: bool = True) -> Path:
+        path = shot(self, name, lit)
         app = self.app
         ring = SeatRing(app.theme, app.seats, app.catalog)
         places = [(seat.name, plate.rect) for seat, plate in zip(app.seats, ring.plates,

@@ -153,7 +153,15 @@ class MajorityController(FollowsSession):
         return self._view["seats"][self._view["players"].index(player)]
 
     def lights(self) -> dict[int, Light]:
-        return self.rules.lights(self._view)  # a seat out of the game stays dark
+        """The rules' lights (a seat out of the game stays dark), except at the end of a
+        round while discards must be made: the seats that must discard act (YOUR_TURN, as
+        their plates are lit), the first player's seat waits (FIRST_PLAYER)."""
+        out = self.rules.lights(self._view)
+        if self._view["phase"] == "end" and not self.over() and self.must_discard():
+            out[self.seat_of(self._view["first_player"])] = Light.FIRST_PLAYER
+            for seat in self.acting_seats():
+                out[seat] = Light.YOUR_TURN
+        return out
 
     def over(self) -> bool:
         return self._view["final"] is not None
