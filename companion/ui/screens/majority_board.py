@@ -79,11 +79,8 @@ class BoardMode:
     # --- layout -------------------------------------------------------------------------
 
     def _layout_board(self) -> None:
-        items = []
-        if len(self.app.screens) > 1:  # opened from Home: a way back
-            items.append((self.t("majority.home"), self.home, "home"))
-        items.append((self.t("majority.undo_sure" if self.undo_armed else "majority.undo"),
-                      self.undo, "undo"))
+        items = [(self.t("majority.undo_sure" if self.undo_armed else "majority.undo"),
+                  self.undo, "undo")]
         if self.game.can_enter():
             items.append((self.t("majority.enter", player=self.view["current_player"]),
                           self.open_entry, "entry"))
@@ -92,6 +89,8 @@ class BoardMode:
         step = self.game.next_step()
         if step is not None:
             items.append((self.t(f"majority.step.{step['action']}"), self.step, "step"))
+        if len(self.app.screens) > 1:  # opened from Home: a way back, at the right end as
+            items.append((self.t("majority.home"), self.home, "home"))  # on every screen
         self._bar(items)
         bar_step = self.button("step")
         if bar_step is not None:  # the end of the round waits for the discards: says so
