@@ -197,3 +197,36 @@ def test_the_limit_warning_is_only_for_a_player_with_something_to_discard():
     view["powers"] = []
     control._view = view  # the view as the session would publish it mid-round
     assert [w.params["player"] for w in control.limit_words()] == ["Ana"]
+
+
+def test_what_must_be_done_is_never_behind_more(open_table):
+    """Whenever a power must be used (a discard, a VP to take), the plate of the player
+    who must use it says so (lit at the end of a round), whatever page of lines the board
+    shows; and on the board the lines that must be done come before the ones that may."""
+    t = open_table()
+    screen = start(t, koryo, players=[0, 1, 2, 3], first=0)
+    seen = []
+
+    def look(action, before, after):
+        musts = [pw for pw in after["powers"] if pw["must"]]
+        if not musts or screen.mode != "board":
+            return
+        views = screen.seat_views()
+        for pw in musts:
+            seat = screen.seat_of(pw["player"])
+            assert views[seat].todo is not None, pw
+            plate = screen.ring.plates[seat]
+            said = {b.text for b in t.app.painter.texts if plate.rect.contains(b.rect)}
+            assert t.app.screen.seat_text(views[seat].todo) in said
+        lines = [part for page in screen.info_pages for line in page for part, _ in line]
+        order = [pw["must"] for pw in after["powers"]]
+        seen.append(order)
+        texts = [screen.power_text(pw) for pw in sorted(after["powers"],
+                                                         key=lambda pw: not pw["must"])]
+        firsts = [next((i for i, line in enumerate(lines) if text.startswith(line)), None)
+                  for text in texts]
+        shown = [i for i in firsts if i is not None]
+        assert shown == sorted(shown), (texts, lines)
+
+    play_through(t, seed=2, check=look)
+    assert any(len(order) > 1 for order in seen)  # a must beside other powers was seen

@@ -285,6 +285,8 @@ class MajorityController(FollowsSession):
             return Words("seat.todo.undo_again")
         if player in discarding and v["phase"] == "end":
             return Words("seat.todo.discard")  # how many: the plate's first figure
+        if any(pw["must"] and pw["player"] == player for pw in v["powers"]):
+            return Words("seat.todo.must_power")  # a power that must be used first
         if seat not in acting:
             return None
         if v["phase"] == "main" and not v["turn"]["revealed"]:

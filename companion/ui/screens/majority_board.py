@@ -205,7 +205,8 @@ class BoardMode:
 
     def info_blocks(self, width: int | None = None) -> tuple[list[list[Line]], list[Line]]:
         """What is said under the board, a block of lines per sentence (a page never cuts
-        one): powers and protections (a line each, more when long), then limit warnings,
+        one): powers (the ones that must be used first) and protections (a line each, more
+        when long), then limit warnings,
         the tie-breaker and Chosŏn's tokens (two a line when short). When a cell shows
         ``*`` the tie-breaker comes first: it is also returned apart, to head every page.
         ``width``: the lines' (by default where they are now, under or beside the board)."""
@@ -213,7 +214,9 @@ class BoardMode:
         p = Painter(self.app.canvas, theme)
         font = theme.font(theme.px(FIGURE))
         width = width or self.info_rect.w
-        wide = [(self.power_text(pw), th.INK) for pw in v["powers"]] + [
+        # what must be done first: never behind "more" while a "may" is shown
+        musts_first = sorted(v["powers"], key=lambda pw: not pw["must"])
+        wide = [(self.power_text(pw), th.INK) for pw in musts_first] + [
             (self.protection_text(pr), th.INK_SOFT) for pr in v["protections"]
         ]
         breaker = [(self.breaker_text(), th.INK_SOFT)]
