@@ -9,6 +9,14 @@ large as every figure a player acts on, and an outline round the plate of the se
 about (``outlined``). Plates are drawn upright then turned so the text faces the player
 sitting there: top seats read upside down, side seats sideways.
 
+On a game screen each plate is that player's own display (``show_views``, the seat views
+of ``companion.play.seatview``): their figures, large, at the far end, what they must do
+(or the answer to their last refused press) under their name, and a steady highlight
+while they act. The centre stays fixed (decided looking at the demo's screenshots, no
+turning setting built): it holds what the whole table shares, and turned toward the
+acting seat it would face the others upside down every other turn, while each plate
+already faces its player.
+
 Two depths: the full ring (``FULL_BAND``) where the seats act, with a second line under
 the name (the simulator's keys on Home and the Table check); the slim ring
 (``SLIM_BAND``) where the seats only watch (History, the charts, the winner screen, a
