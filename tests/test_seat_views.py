@@ -172,7 +172,10 @@ def test_the_end_of_a_round_is_played_from_the_seats(open_table):
     assert screen.mode == "powers"
     chosen = screen.power_options()[0]
     assert (chosen["player"], chosen["code"]) == (player, "discard")
-    assert screen.game.seat_views(choosing=player)[seat].help is not None
+    choosing = screen.seat_views()[seat]
+    assert choosing.help is not None and choosing.todo == choosing.help  # on the plate
+    said = {b.text for b in t.app.painter.texts if plate.rect.contains(b.rect)}
+    assert any(text.startswith(t.app.catalog.text("seat.help.c_next")) for text in said)
     other = next(s for s in screen.view["seats"] if s != seat)
     t.ctx.press(other, "a")  # not theirs: answered on their plate, nothing taken
     assert len(t.journal.actions(screen.game.session.game_id)) == before

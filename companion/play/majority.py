@@ -269,9 +269,10 @@ class MajorityController(FollowsSession):
             help_ = (Words("seat.help.line", {"parts": (
                 Words("seat.help.c_next"), Words("seat.help.a_take"), Words("seat.help.b_back"))})
                 if player == choosing else self._help(player, seat, acting, discarding))
-            out[seat] = SeatView(seat, your_turn=seat in acting,
-                                 todo=self._todo(player, seat, acting, discarding),
-                                 help=help_,
+            # while its options are open on the screen, what its buttons do is what to do
+            todo = help_ if player == choosing else self._todo(player, seat, acting,
+                                                                 discarding)
+            out[seat] = SeatView(seat, your_turn=seat in acting, todo=todo, help=help_,
                                  reply=self.replies.get(seat), figures=tuple(figures))
         for seat, reply in self.replies.items():  # a watching seat that pressed
             out.setdefault(seat, SeatView(seat, reply=reply))
