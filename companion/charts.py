@@ -59,6 +59,13 @@ def day(iso: str) -> str:
     return f"{iso[8:10]}/{iso[5:7]}"
 
 
+def full_date(iso: str) -> str:
+    """``2026-11-23T21:00…`` → ``23/11/2026 21:00``: a game's date as History lists it, in
+    the charts' order (day, month), the time when the date has one."""
+    time = iso[11:16]
+    return f"{day(iso)}/{iso[:4]}" + (f" {time}" if time else "")
+
+
 def scores(games: Sequence[GameResult], game: str, last: int = LAST_GAMES) -> LineChart:
     """Each player's total in the ``last`` games of ``game`` by date (oldest first; an
     import may have kept an old game late); players in the order they first appear."""

@@ -42,6 +42,30 @@ def koryo(ctx: DemoContext) -> None:
     screen.dispatch(next_action(screen.game.rules, screen.game.session.state, rng))
 
 
+def choson(ctx: DemoContext) -> None:
+    """Chosŏn for the four seats: a few actions into the first round."""
+    home = ctx.app.screen
+    ctx.tap(home.button(ctx.app.catalog.text("choson.menu")).rect, "Chosŏn")
+    ctx.tap(ctx.app.screen.button("start").rect, "start")
+    screen = ctx.app.screen
+    rng = random.Random(2)
+    for _ in range(3):
+        screen.dispatch(next_action(screen.game.rules, screen.game.session.state, rng))
+
+
+def inheritors(ctx: DemoContext) -> None:
+    """An Inheritors score sheet for three seats, a yellow stack entered for the first."""
+    home = ctx.app.screen
+    ctx.tap(home.button(ctx.app.catalog.text("inheritors.menu")).rect, "Inheritors")
+    setup = ctx.app.screen
+    for seat in (0, 1, 2):
+        ctx.tap(setup.seat_rects[seat], "seat")
+    ctx.tap(setup.start_rect, "start")
+    sheet = ctx.app.screen
+    ctx.tap(sheet.field_rects["stack:yellow"], "yellow")
+    ctx.tap(sheet.plus_rect, "+")
+
+
 def kings_dilemma(ctx: DemoContext) -> None:
     """The King's Dilemma for the four seats: a secret vote with two ballots locked."""
     home = ctx.app.screen

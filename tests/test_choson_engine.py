@@ -310,6 +310,19 @@ def test_counter_attack_follows_the_hulk_majority_and_ripostes_a_sword():
     assert s.area("Ana")[5] == 0
 
 
+def test_a_riposte_survives_the_loss_of_the_last_sniper_it_came_from():
+    """House rule (docs/house-rules.md): the Firearm that destroys the victim's
+    last Sniper still meets the Return Fire they held when it was made (a Sword and the
+    last Hulk alike: the token's holder is read before the card goes); the token then
+    follows the new majorities."""
+    s = reveal(start(table({"Ben": {2: 1}})), {8: 1, "event": 1})
+    assert c.return_fire(s) == "Ben"
+    s = c.apply(s, Destroy("Ana", "Ben", 2))
+    assert s.area("Ben")[2] == 0 and c.return_fire(s) is None
+    assert ("Ben", "riposte", None) in codes(s)
+    assert c.apply(s, c.Riposte("Ben")).area("Ana")[8] == 0
+
+
 def test_no_riposte_without_the_token_or_after_the_moment_passed():
     s = reveal(start(table({"Ben": {9: 1}, "Chloe": {2: 1}})), {8: 1, "event": 1})
     s2 = c.apply(s, Destroy("Ana", "Ben", 9))

@@ -91,3 +91,29 @@ def test_lang_fr_uses_french_texts(tmp_path, monkeypatch, capsys):
         assert en.text(key) not in text
     assert fr.text("home.seat_here", name="Ben") in text
     assert pygame.image.load(str(next(out.glob("01-home*.png")))).get_size() == (1280, 720)
+
+
+def test_screenshots_catch_the_blinking_lights_lit(tmp_path, monkeypatch):
+    """A picture shows a light that is on as lit (a blink's lit phase, the one a player
+    sees glancing at the pad), except the one shot made to show the dark phase."""
+    from companion.hardware.base import BLINKING
+
+    monkeypatch.setattr(demo_mod, "DEMOS", {k: v for k, v in demo_mod.DEMOS.items()
+                                            if k in ("home", "table-check", "koryo")})
+    shot = demo_mod.DemoContext.shot
+    dark, blinking = [], []
+
+    def checked(self, name: str = "", lit: bool = True):
+        path = shot(self, name) if lit else shot(self, name, lit)
+        now = self.clock.now_ms()
+        on = [i for i in range(len(self.app.seats)) if self.backend.light(i) in BLINKING]
+        if on:
+            blinking.append(path.name)
+            if not any(any(self.backend.shown(i, now)) for i in on):
+                dark.append(path.name)
+        return path
+
+    monkeypatch.setattr(demo_mod.DemoContext, "shot", checked)
+    run_demo(tmp_path / "out", (800, 480), "en")
+    assert len(blinking) > 10
+    assert [n for n in dark if "blink-dark" not in n] == []

@@ -1,13 +1,16 @@
 """Legible from a chair: every figure a player acts on is at least 24 px tall on the 7"
 800×480 panel, and grows with the screen.
 
-The whole demo (every screen the table shows) is played at 800×480, 1024×600, 1280×720
-and on a 720×1280 panel turned a quarter (rotation 90), in English and in French; at every
+The whole demo (every screen the table shows) is played at 800×480, 1024×600, 1024×768,
+1280×720, 1920×1080 and on a 720×1280 panel turned a quarter (rotation 90), in English and
+in French: every frame draws without an error; at every
 screenshot each text that is a figure (a count, a score, a position: "4", "-2", "18.5", "19 pts",
-"8/8", "1=") is measured — the height the painter drew it at — against 24 px × the
-screen's short side / 480. The no-overlap / no-cut checks of tests/test_ui_look.py run on
-the same frames, and so does the check that every screen is one product: each seat's name
-on its plate of the seat ring, at its place at the screen's edge.
+"8/8", "1=") is measured — the height the painter drew it at — against 24 px × the theme's unit (the
+short side / 480, or the long side / 800 on a squarer screen). The no-overlap / no-cut
+checks of tests/test_ui_look.py run on the same frames, and so does the check that every
+screen is one product: each seat's name on its plate of the seat ring, at its place at the
+screen's edge. A game of each kind left unfinished resumes at each of these sizes, as
+``companion run`` resumes it at start.
 
 Screens not yet redrawn to the bound are listed in ``NOT_YET`` with the smallest figure
 they draw today: the test fails if one of them gets smaller, and tells when one reaches the
@@ -18,21 +21,27 @@ from __future__ import annotations
 
 import itertools
 import re
+import shutil
 from pathlib import Path
 
+import played_kiosk
 import pytest
+from table_rig import TableRig
 
 from companion.i18n import LANGUAGES, load_catalog
 from companion.ui import demo as demo_mod
+from companion.ui import screens as menu
+from companion.ui.home import HomeScreen, resume_unfinished
 from companion.ui.seats import SeatRing
-from companion.ui.theme import TextBox
+from companion.ui.theme import TextBox, Theme
 
 # A figure, alone or with its unit ("19 pts" on a seat's plate is the figure a player reads).
 FIGURE = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?(?: (?:pts?|VP|PV))?")
 BOUND = 24  # px at 800×480 (short side 480)
 
 # (width, height, rotation): the panel as mounted; rotation 90 draws a 1280×720 canvas.
-SIZES = [(800, 480, 0), (1024, 600, 0), (1280, 720, 0), (720, 1280, 90)]
+SIZES = [(800, 480, 0), (1024, 600, 0), (1024, 768, 0), (1280, 720, 0), (1920, 1080, 0),
+         (720, 1280, 90)]
 
 # Screens (demo screenshot labels, without their number) that still draw figures below
 # the bound, with the smallest height (per 480 px of screen) they draw today: none now. Work
@@ -50,12 +59,22 @@ def frames(request, tmp_path_factory):
     """The demo at one size and language: (screenshot, canvas size, text boxes, where the
     seat ring puts each seat: (its name, the full ring's plate, which holds the slim one's))
     per shot."""
-    (w, h, rotation), language = request.param
+    return demo_frames(request.param, tmp_path_factory)
+
+
+@pytest.fixture(scope="module", params=["en", "fr"])
+def panel_frames(request, tmp_path_factory):
+    """The demo on the 7" panel (800×480), as ``frames``."""
+    return demo_frames(((800, 480, 0), request.param), tmp_path_factory)
+
+
+def demo_frames(param, tmp_path_factory):
+    (w, h, rotation), language = param
     shots: list[tuple[Path, tuple[int, int], list[TextBox], list[tuple[str, object]]]] = []
     shot = demo_mod.DemoContext.shot
 
-    def recording(self, name: str = "") -> Path:
-        path = shot(self, name)
+    def recording(self, name: str = "", lit: bool = True) -> Path:
+        path = shot(self, name, lit)
         app = self.app
         ring = SeatRing(app.theme, app.seats, app.catalog)
         places = [(seat.name, plate.rect) for seat, plate in zip(app.seats, ring.plates,
@@ -78,11 +97,69 @@ def smallest_figures(frames) -> dict[str, tuple[float, str]]:
         if not figures:
             continue
         box = min(figures, key=lambda b: b.height)
-        scaled = box.height * 480 / min(size)
+        scaled = box.height / Theme(size).unit
         key = label(path)
         if key not in out or scaled < out[key][0]:
             out[key] = (scaled, box.text)
     return out
+
+
+# The goal, as drawn (``TextBox.glyph``: a digit's ink height, or a capital's for a text
+# without one), per 480 px of screen: 24 px for a figure, 16 px for any other text.
+DIGIT_GOAL, TEXT_GOAL = 24, 16
+# Where the whole demo stands today against that goal (measured, not the goal): the share
+# of texts with a digit drawn at DIGIT_GOAL or more, and the share of all texts below
+# TEXT_GOAL. The goal is 95 % and 0 %: these may only get better; raise them as screens are
+# redrawn to it.
+DIGIT_SHARE_AT_LEAST = 0.17
+SMALL_SHARE_AT_MOST = 0.30
+# Game screens whose plates show each player's own view: every text there meets the goal.
+PLATE_SCREENS = ("koryo-board", "choson-board", "inheritors-sheet", "kd-vote", "kd-reveal",
+                 "kd-council")
+
+
+def glyphs(frames) -> list[tuple[str, str, float]]:
+    """Every text of every frame: (screen label, text, its glyph height per 480 px)."""
+    return [(label(path), b.text, b.glyph / Theme(size).unit)
+            for path, size, texts, _ in frames for b in texts]
+
+
+def test_the_glyphs_as_drawn_stand_where_they_stood_or_better(panel_frames):
+    """The height of every text as rendered on the 7" panel, every frame of the demo,
+    measured from the font's own glyphs."""
+    seen = glyphs(panel_frames)
+    digits = [g for _, text, g in seen if any(c.isdigit() for c in text)]
+    share = sum(g >= DIGIT_GOAL - 0.5 for g in digits) / len(digits)
+    small = sum(g < TEXT_GOAL - 0.5 for _, _, g in seen) / len(seen)
+    assert share >= DIGIT_SHARE_AT_LEAST, f"{share:.1%} of figures at {DIGIT_GOAL} px"
+    assert small <= SMALL_SHARE_AT_MOST, f"{small:.1%} of texts under {TEXT_GOAL} px"
+
+
+def test_every_text_on_a_player_s_own_plate_meets_the_goal(frames):
+    """On the game screens each plate is that player's own display: its figures' digits
+    24 px high (per 480 px), its words' capitals 16 px, in both languages at every size."""
+    small = []
+    seen = 0
+    for path, size, texts, places in frames:
+        if not label(path).startswith(PLATE_SCREENS):
+            continue
+        unit = Theme(size).unit
+        for b in texts:
+            if not any(plate.contains(b.rect) for _, plate in places):
+                continue
+            seen += 1
+            digit = any(c.isdigit() for c in b.text)
+            if b.glyph / unit < (DIGIT_GOAL if digit else TEXT_GOAL) - 0.5:
+                small.append((label(path), b.text, round(b.glyph / unit, 1)))
+    assert seen > 100 and small == []
+
+
+def test_every_text_reads_at_4_5_to_1_against_what_it_is_drawn_on(frames):
+    """WCAG 2's minimum contrast for text, measured as drawn: each text's colour against
+    the colour under it just before it was drawn (``Painter.ground``)."""
+    low = {(label(path), b.text, round(b.contrast, 2))
+           for path, _, texts, _ in frames for b in texts if b.contrast < 4.5}
+    assert low == set()
 
 
 def test_the_demo_shows_figures_to_measure(frames):
@@ -131,3 +208,45 @@ def test_every_screen_shows_every_seat_on_its_plate_of_the_seat_ring(frames):
             if not any(b.text == name and plate.contains(b.rect) for b in texts):
                 bare.append((label(path), name))
     assert bare == []
+
+
+@pytest.fixture(scope="module")
+def unfinished(tmp_path_factory) -> Path:
+    """A journal holding one unfinished game of each kind the menu offers, each started
+    from Home at 800×480 (the King's Dilemma's: a secret vote, two ballots locked)."""
+    tmp = tmp_path_factory.mktemp("unfinished")
+    rig = TableRig(tmp)
+    try:
+        for play in (played_kiosk.koryo, played_kiosk.choson, played_kiosk.inheritors,
+                     played_kiosk.kings_dilemma):
+            rig.ctx.show(HomeScreen(rig.app))
+            play(rig.ctx)
+        kinds = {record.game for record in rig.journal.unfinished()}
+        assert kinds == {entry.game for entry in menu.MENU} - {"history"}
+    finally:
+        rig.close()
+    return tmp / "journal.sqlite"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}r{s[2]}")
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_game_of_each_kind_resumes_at_every_size(unfinished, tmp_path, size, language):
+    """Each unfinished game of the journal, latest first, resumed as ``companion run``
+    resumes it at start (``resume_unfinished``), draws on this screen; then it is left
+    (abandoned) so the next one is the latest."""
+    shutil.copy(unfinished, tmp_path / "journal.sqlite")
+    w, h, rotation = size
+    rig = TableRig(tmp_path, size=(w, h), language=language, rotation=rotation)
+    try:
+        resumed = []
+        while rig.journal.unfinished():
+            latest = rig.journal.unfinished()[-1]
+            screen = resume_unfinished(rig.app)
+            assert screen is not None, latest.game
+            rig.ctx.show(screen)
+            assert rig.app.painter.texts, latest.game
+            resumed.append(latest.game)
+            rig.journal.abandon(latest.id)
+        assert sorted(resumed) == ["choson", "inheritors", "kings-dilemma", "koryo"]
+    finally:
+        rig.close()

@@ -124,22 +124,28 @@ def test_the_screens_import_no_engine_and_branch_on_no_game(path):
 
 def test_a_seat_press_answers_with_the_controller_s_words():
     """What a press answers is the controller's sentence, the pressing seat named as a
-    ``Seat`` (a watching seat has no player name): the screen only says it."""
+    ``Seat`` (a watching seat has no player name): the screen only says it. A press refused
+    to its seat (not its turn, not its undo) is answered on that seat's own plate
+    (``replies``), never on the table's line (``reply``), until the game moves."""
     control = MajorityController.new("koryo", SETUP, None)  # Ben (seat 1) starts
     assert control.press(ButtonEvent(0, "a")) == NOT_YOUR_TURN
-    assert control.reply == Words("majority.not_your_turn", {"name": Seat(0), "player": "Ben"})
-    assert control.press(ButtonEvent(2, "a", Press.LONG)) == NOT_YOUR_UNDO  # nothing done yet
-    assert control.reply == Words("majority.undo_on_screen", {"name": Seat(2)})
-    assert control.press(ButtonEvent(1, "a")) == STEPPED
     assert control.reply is None
+    assert control.replies == {0: Words("seat.reply.not_your_turn", {"player": "Ben"})}
+    assert control.seat_views()[0].reply == control.replies[0]
+    assert control.press(ButtonEvent(2, "a", Press.LONG)) == NOT_YOUR_UNDO  # nothing done yet
+    assert control.replies[2] == Words("seat.reply.undo_on_screen")
+    assert control.press(ButtonEvent(1, "a")) == STEPPED
+    assert control.reply is None and control.replies == {}
     assert control.press(ButtonEvent(3, "a", Press.LONG)) == NOT_YOUR_UNDO
-    assert control.reply == Words("majority.undo_not_yours", {"name": Seat(3), "player": Seat(1)})
+    assert control.reply is None
+    assert control.replies[3] == Words("seat.reply.undo_not_yours", {"player": Seat(1)})
     assert control.press(ButtonEvent(1, "c", Press.LONG)) == UNDO_ASKED
     assert control.reply is None
     assert control.press(ButtonEvent(1, "c", Press.LONG)) == UNDONE
     assert control.reply == Words("majority.undone")
     catalogs = [load_catalog("en"), load_catalog("fr")]
     for words in (Words("majority.not_your_turn", {"name": "Ana", "player": "Ben"}),
+                  Words("seat.reply.not_your_turn", {"player": "Ben"}),
                   control.reply, control.undo_words(False)):
         assert all(c.text(words.key, **words.params) for c in catalogs)
 

@@ -446,3 +446,15 @@ def test_without_a_journal_home_takes_a_second_tap(open_table):
     assert next(b for b in sheet.buttons if b.rect == sheet.home_rect).label == "Sure? Home"
     t.tap(sheet.home_rect, "home again")
     assert t.app.screens == [home]
+
+
+def test_a_colour_tile_too_narrow_for_its_name_keeps_the_name(open_table):
+    """A colour has no short name (the counts' tiles have one): on a tile too narrow for
+    it the colour's name is drawn condensed or cut, never looked up as a short name."""
+    t = open_table(language="fr")
+    sheet = start(t)
+    p = t.app.painter
+    p.texts.clear()
+    sheet.paint_field(p, pygame.Rect(0, 0, t.app.theme.px(40), t.app.theme.px(64)), False,
+                      "stack:yellow")
+    assert p.texts[0].text == "Jaune"

@@ -100,7 +100,7 @@ def test_impossible_count_is_refused_with_the_reason_and_changes_nothing(table):
     t.ctx.tap(screen.tiles["1"], "Omniscient")
     t.ctx.tap(screen.tiles["1"], "Omniscient again")
     assert screen.entry == {"1": 1}
-    refusal = "Refused: 2 × Omniscient, but the game has 1 and only 1 remains out of play"
+    refusal = "Refused: 2 × Omniscients, but the game has 1"
     assert refusal in t.texts()
     # More cards than dealt: the 11th is refused (round 1 deals 10).
     t.ctx.tap(screen.button("cancel").rect, "cancel")
@@ -108,7 +108,7 @@ def test_impossible_count_is_refused_with_the_reason_and_changes_nothing(table):
     for _ in range(11):
         t.ctx.tap(screen.tiles["9"], "Merchant")
     assert screen.entry == {"9": 9}  # the deck has 9 Merchants: the 10th was refused
-    assert "Refused: 10 × Merchant, but the game has 9 and only 9 remain out of play" in t.texts()
+    assert "Refused: 10 × Merchants, but the game has 9" in t.texts()  # none in play
     t.ctx.tap(screen.tiles["8"], "Broadcaster")
     t.ctx.tap(screen.tiles["8"], "Broadcaster")
     assert screen.entry == {"9": 9, "8": 1}
@@ -144,7 +144,8 @@ def test_undo_restores_the_previous_view(table):
     t.ctx.tap(screen.button("reveal").rect, "reveal")
     assert screen.view["areas"]["Ana"] == {"9": 3}
     t.ctx.press(2, "b", Press.LONG)  # Cleo only watches: she can't undo Ana's reveal
-    assert "Cleo can't undo Ana's move: Ana holds a button, or tap Undo" in t.texts()
+    assert "only Ana can undo" in t.texts()  # on Cleo's plate, the table's line kept
+    assert "Ana's turn: use powers, then end the turn" in t.texts()
     assert screen.game.undo_request is None and screen.view["areas"]["Ana"] == {"9": 3}
     t.ctx.press(0, "b", Press.LONG)
     assert "Ana asks to undo: tap Undo twice, or hold again" in t.texts()
@@ -155,12 +156,22 @@ def test_undo_restores_the_previous_view(table):
 
 
 def test_seat_buttons_only_from_the_seat_whose_turn_it_is(table):
-    """Button A of a seat that is not acting says whose turn it is and does nothing."""
+    """Button A of a seat that is not acting says whose turn it is on that seat's own
+    plate, and does nothing; a seat that does not play is answered on its plate too; the
+    table's line keeps saying what to do."""
     t = table()
     screen = start(t, koryo, players=[0, 1, 2], first=2)
+    status = "Cleo starts round 1: press A or tap Start the round"
     t.ctx.press(0, "a")
     assert screen.view["round"] == 0
-    assert "Ana: it is Cleo's turn" in t.texts()
+    assert "Cleo's turn" in t.texts() and status in t.texts()
+    ring = screen.ring
+    assert any(b.text == "Cleo's turn" and ring.plates[0].rect.contains(b.rect)
+               for b in t.app.painter.texts)
+    t.ctx.press(3, "a")  # Dan watches
+    assert any(b.text == "Cleo's turn" and ring.plates[3].rect.contains(b.rect)
+               for b in t.app.painter.texts)
+    assert status in t.texts()
     t.ctx.press(2, "a")
     assert screen.view["round"] == 1
     t.ctx.press(2, "b")
@@ -257,7 +268,7 @@ def test_french_board_uses_french_family_names(table):
     t.ctx.tap(screen.button("entry").rect, "cartes")
     t.ctx.tap(screen.tiles["1"], "Omniscient")
     t.ctx.tap(screen.tiles["1"], "Omniscient")
-    assert "Refusé : 2 × Omniscient, mais le jeu en a 1 et seulement 1 reste hors jeu" in t.texts()
+    assert "Refusé : 2 × Omniscients, mais le jeu en a 1" in t.texts()
     for label in ("Marchand", "Armateur", "Espion", "Omniscient"):  # in full on the tiles
         assert label in t.texts()
     # the round line, its figures drawn apart (larger) from its words
@@ -309,7 +320,11 @@ def test_limit_warning_then_discard_to_the_limit_by_touch(table):
     t.ctx.press(1, "a")
     assert screen.view["phase"] == "end"
     assert "Ana must discard 2 characters — limit 3" in " ".join(t.texts())  # maybe 2 lines
-    t.ctx.press(0, "a")  # the first player tries to end the round
+    t.ctx.press(0, "a")  # the first player, who must discard, tries to end the round
+    assert screen.view["phase"] == "end" and screen.view["round"] == 1
+    assert "discard first: C" in t.texts()  # on her plate
+    assert screen.button("step").unavailable  # End the round looks unavailable…
+    t.ctx.tap(screen.button("step").rect, "end the round")  # …and a tap says why
     assert screen.view["phase"] == "end" and screen.view["round"] == 1
     assert "Refused: Ana has 5 cards for a limit of 3: discard 2 characters first" in " ".join(
         t.texts()
@@ -357,7 +372,7 @@ def test_french_table_gets_the_engines_refusals_in_french(table):
     t.ctx.tap(screen.tiles["8"], "Broadcaster")
     t.ctx.tap(screen.button("reveal").rect, "reveal")
     t.ctx.press(1, "a")
-    t.ctx.press(0, "a")  # Ana would close the round with 5 cards for a limit of 3
+    t.ctx.tap(screen.button("step").rect, "fin de manche")  # 5 cards for a limit of 3
     assert screen.view["phase"] == "end"
     assert ("Refusé : Ana a 5 cartes pour 3 au plus : défaussez d'abord 2 personnages"
             in t.texts())

@@ -16,6 +16,7 @@ from pins import PinClock
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
 from companion.hardware.profile import load_profile, profile_path
 from companion.journal import Journal
+from companion.play.words import Words
 from companion.seat import Light
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DemoContext, demo_config
@@ -120,8 +121,8 @@ def test_a_koryo_round_by_gpio_pins_and_the_first_player_led(rig):
 
     press(2, "a")  # Cleo is not the one to start the round: refused, nothing happens
     assert screen.view["phase"] == "setup"
-    assert screen.message == app.catalog.text("majority.not_your_turn", name="Cleo",
-                                              player="Ben")
+    assert screen.message is None  # answered on Cleo's own plate, the table's line kept
+    assert screen.seat_views()[2].reply == Words("seat.reply.not_your_turn", {"player": "Ben"})
     press(1, "a")
     assert (screen.view["round"], screen.view["current_player"]) == (1, "Ben")
     orders = {"Ben": {"9": 3}, "Cleo": {"7": 2}, "Ana": {"8": 1}}

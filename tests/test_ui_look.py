@@ -279,6 +279,20 @@ def test_home_layout_fits(open_app, size, rotation, language, seats):
     assert t("notice.line", title=t("notice.fallback"), detail=NOTICE) in band
 
 
+def test_every_text_colour_reads_at_4_5_to_1_on_what_it_is_drawn_on():
+    """The theme's text colours on the grounds the screens draw them on, and a token's
+    pill (Leader, Moderator) in its light's colour with the ink that reads best on it."""
+    low = {(ink, ground): round(th.contrast(getattr(th, ink), getattr(th, ground)), 2)
+           for ink, ground in th.TEXT_ON
+           if th.contrast(getattr(th, ink), getattr(th, ground)) < 4.5}
+    assert low == {}
+    for light in (Light.LEADER, Light.MODERATOR):
+        pill = LIGHT_COLOURS[light]
+        assert th.contrast(th.ink_on(pill), pill) >= 4.5, light
+    assert round(th.contrast((0, 0, 0), (255, 255, 255)), 1) == 21.0  # WCAG's own bounds
+    assert th.contrast(th.INK, th.INK) == 1.0
+
+
 def test_every_catalog_character_has_a_glyph_in_the_font():
     """pygame's own font (the theme's, nothing to install) draws every character of both
     catalogs (é, è, à, ŏ, …, ·): none comes out as the font's empty box, which the check

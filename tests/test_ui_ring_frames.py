@@ -100,7 +100,7 @@ def test_on_every_screen_of_the_demo_the_plates_alone_draw_what_the_whole_frame_
     shot = demo_mod.DemoContext.shot
     checked, differ = [], []
 
-    def compared(self, name: str = ""):
+    def compared(self, name: str = "", lit: bool = True):
         app = self.app
         if app.screen.ring is not None and not app.bands():
             app.invalidate()
@@ -111,7 +111,7 @@ def test_on_every_screen_of_the_demo_the_plates_alone_draw_what_the_whole_frame_
             checked.append(app.screen.name)
             if shown(app) != whole:
                 differ.append(app.screen.name)
-        return shot(self, name)
+        return shot(self, name, lit)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(demo_mod.DemoContext, "shot", compared)

@@ -21,12 +21,16 @@ from companion.ui.screens.majority_game import GameScreen
 
 def expected_lights(view: dict, seats: int) -> dict[int, Light]:
     """The seat lights a game in progress must show: the seat that acts (the current
-    player; between turns the first player) YOUR_TURN, the first player's seat
-    FIRST_PLAYER when another seat acts, every other seat off."""
+    player; between turns the first player; at the end of a round, each seat that must
+    discard) YOUR_TURN, the first player's seat FIRST_PLAYER when another seat acts, every
+    other seat off."""
     seat_of = dict(zip(view["players"], view["seats"], strict=True))
     out = dict.fromkeys(range(seats), Light.OFF)
     out[seat_of[view["first_player"]]] = Light.FIRST_PLAYER
-    out[seat_of[view["current_player"] or view["first_player"]]] = Light.YOUR_TURN
+    discarding = [pw["player"] for pw in view["powers"]
+                  if pw["code"] == "discard" and pw["must"]] if view["phase"] == "end" else []
+    for player in discarding or [view["current_player"] or view["first_player"]]:
+        out[seat_of[player]] = Light.YOUR_TURN
     return out
 
 

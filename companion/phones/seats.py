@@ -225,10 +225,11 @@ class PhoneSeats(SeatBackend):
         }
 
     def _say(self, screen: Any, words: Any) -> str | None:
-        """A sentence of the controller's in the table's language, as the screen says it."""
+        """A sentence of the controller's in the table's language, as the screen says it
+        on the seat's plate (``seat_text``)."""
         if words is None:
             return None
-        say = getattr(screen, "say", None)
+        say = getattr(screen, "seat_text", None)
         if callable(say):
             try:
                 return str(say(words))

@@ -17,6 +17,8 @@ from companion.games.inheritors import InheritorsSheet, Sheet
 from companion.history import GameResult, result_of
 from companion.journal import Journal
 from companion.play import FollowsSession
+from companion.play.seatview import SeatFigure, SeatView
+from companion.play.words import Words
 from companion.seat import ButtonEvent, Light
 from companion.session import Session
 
@@ -71,6 +73,20 @@ class SheetController(FollowsSession):
         out = self.rules.lights(self._view)
         if counting and self.counting is not None:
             out[self.sheet.seats[self.counting]] = Light.YOUR_TURN
+        return out
+
+    def seat_views(self) -> dict[int, SeatView]:
+        """Each player's own plate: their total as it stands; the counted player's plate
+        lit (their count is open), any button of a pad opening that player's count."""
+        totals = {p["name"]: p["total"] for p in self._view["score"]["players"]}
+        out = {}
+        for i, (player, seat) in enumerate(zip(self.sheet.players, self.sheet.seats,
+                                               strict=True)):
+            counted = not self.saved and self.counting == i
+            out[seat] = SeatView(
+                seat, your_turn=counted, todo=Words("seat.todo.count") if counted else None,
+                help=None if self.saved else Words("seat.help.any_count"),
+                figures=(SeatFigure(Words("seat.figure.total"), str(totals[player])),))
         return out
 
     def quests(self, player: str, value: int) -> int:

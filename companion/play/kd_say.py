@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine import kd_vote
+from companion.play.words import Words
 from companion.seat import Press
 
 Say = tuple[str, dict[str, Any]]  # (catalog key, its values; a tuple of names is said
@@ -164,3 +165,17 @@ def grammar_help(mode: str) -> list[Say]:
             parts.append(say(key, buttons=named))
         lines.append(say(f"kd.grammar.{press.value}", parts=parts))
     return lines
+
+
+def as_words(said: Say) -> Words:
+    """A ``Say`` as the seat views' ``Words`` (a list of them: a tuple, said joined)."""
+
+    def value(v: Any) -> Any:
+        if isinstance(v, list):
+            return tuple(value(x) for x in v)
+        if isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], dict):
+            return as_words(v)
+        return v
+
+    key, values = said
+    return Words(key, {k: value(v) for k, v in values.items()})

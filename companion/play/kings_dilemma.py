@@ -31,6 +31,8 @@ from companion.history import GameResult, result_of
 from companion.journal import Journal
 from companion.play import kd_say
 from companion.play.kd_say import Say, say
+from companion.play.seatview import SeatFigure, SeatView
+from companion.play.words import Words
 from companion.seat import ButtonEvent, Light
 from companion.session import Session
 
@@ -324,6 +326,43 @@ class NightController:
     def outcome_headline(self) -> Say:
         """The Leader reads the dilemma's outcome; the table enters it."""
         return say("kd.outcome.turn", name=self.view()["leader"])
+
+    def seat_views(self) -> dict[int, SeatView]:
+        """Each house's own plate, from the public view only (a secret ballot's content is
+        never in it: locked or not yet): its power and coins when the table tracks them;
+        lit when its light says it acts (its turn, a tie to break), with what it must do and
+        what its buttons do in a vote (the button grammar's lines)."""
+        view = self.view()
+        lit = self.lights()
+        vote = view["vote"]
+        voting = view["phase"] == kd_game.VOTE and vote is not None
+        out = {}
+        for name, seat in zip(view["players"], view["seats"], strict=True):
+            figures = []
+            if view.get("power") is not None:
+                figures.append(SeatFigure(Words("seat.figure.power"), str(view["power"][name])))
+            if view.get("coins") is not None:
+                figures.append(SeatFigure(Words("seat.figure.coins"), str(view["coins"][name])))
+            acts = lit.get(seat) in (Light.YOUR_TURN, Light.ATTENTION)
+            todo = help_ = None
+            if voting and vote["phase"] in (kd_vote.TIE, kd_vote.LEADER_CHOICE):
+                if name == vote["moderator"] and vote["phase"] == kd_vote.TIE:
+                    todo = Words("seat.todo.break_tie")
+            elif voting and vote["phase"] == kd_vote.VOTING:
+                if vote["mode"] == kd_vote.SECRET:
+                    locked = vote["seats"][name]["locked"]
+                    todo = Words("seat.todo.locked" if locked else "seat.todo.lock")
+                    acts = not locked
+                elif name == vote.get("turn"):
+                    todo = Words("seat.todo.vote")
+                if acts:
+                    help_ = Words("seat.help.line", {"parts": tuple(
+                        kd_say.as_words(line) for line in kd_say.grammar_help(vote["mode"]))})
+            elif acts and view["phase"] in (kd_game.COUNCIL, kd_game.OUTCOME):
+                todo = Words("seat.todo.read")
+            out[seat] = SeatView(seat, your_turn=acts, todo=todo, help=help_,
+                                 figures=tuple(figures))
+        return out
 
     def lights(self) -> dict[int, Light]:
         """The night's lights, from the public view (``games.kings_dilemma.lights``); once

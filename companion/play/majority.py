@@ -34,6 +34,7 @@ from companion.games.majority import MajorityGame, event_names
 from companion.history import GameResult, result_of
 from companion.journal import Journal
 from companion.play import FollowsSession
+from companion.play.seatview import SeatFigure, SeatView
 from companion.play.words import Seat, Words
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
@@ -46,6 +47,9 @@ IGNORED, STEPPED, REFUSED, NOT_YOUR_TURN = "ignored", "stepped", "refused", "not
 OPEN_ENTRY, OPEN_POWERS = "open-entry", "open-powers"
 UNDO_ASKED, UNDONE, NOTHING_TO_UNDO = "undo-asked", "undone", "nothing-to-undo"
 NOT_YOUR_UNDO = "not-your-undo"
+DISCARD_FIRST = "discard-first"
+# What a press does while a power's options are open (on the seat of the power's player).
+CHOICE_NEXT, CHOICE_TAKE, CHOICE_BACK = "choice-next", "choice-take", "choice-back"
 OPTIONS_PER_PAGE = 4  # the powers screen's page: more options are picked field by field
 
 
@@ -109,9 +113,20 @@ class MajorityController(FollowsSession):
         self.undo_request: int | None = None  # the seat asking for an undo
         self.refusal: RuleError | None = None  # the last refused action's reason
         self.reply: Words | None = None  # what the last seat press answers
+        # seat -> what its last press was answered, on its own plate: a refusal (not its
+        # turn, not its undo) said to the seat that pressed, until the game moves
+        self.replies: dict[int, Words] = {}
+        # the player whose discard a seat's C opened at the end of a round (None: the
+        # powers of the acting seat)
+        self.opened_for: str | None = None
         self.recorded = False
         self.played: GameResult | None = None  # the history row, once the game is over
         self._offered: tuple[dict, list] | None = None
+
+    def _published(self, view: dict) -> None:
+        """The game moved: the seats' answers to their refused presses are past."""
+        super()._published(view)
+        self.replies.clear()
 
     @classmethod
     def new(cls, game: str, setup: dict, journal: Journal | None) -> MajorityController:
@@ -138,7 +153,15 @@ class MajorityController(FollowsSession):
         return self._view["seats"][self._view["players"].index(player)]
 
     def lights(self) -> dict[int, Light]:
-        return self.rules.lights(self._view)  # a seat out of the game stays dark
+        """The rules' lights (a seat out of the game stays dark), except at the end of a
+        round while discards must be made: the seats that must discard act (YOUR_TURN, as
+        their plates are lit), the first player's seat waits (FIRST_PLAYER)."""
+        out = self.rules.lights(self._view)
+        if self._view["phase"] == "end" and not self.over() and self.must_discard():
+            out[self.seat_of(self._view["first_player"])] = Light.FIRST_PLAYER
+            for seat in self.acting_seats():
+                out[seat] = Light.YOUR_TURN
+        return out
 
     def over(self) -> bool:
         return self._view["final"] is not None
@@ -200,6 +223,100 @@ class MajorityController(FollowsSession):
         columns.append(BoardColumn(VP, tuple(BoardCell(v["tokens"][p]) for p in players)))
         return columns
 
+    def must_discard(self) -> dict[str, int]:
+        """The players who must discard before the round ends, and how many cards each:
+        they act now, each from their own pad, whoever the first player is."""
+        return {pw["player"]: pw["params"]["excess"] for pw in self._view["powers"]
+                if pw["code"] == "discard" and pw["must"]}
+
+    def acting_seats(self) -> set[int]:
+        """The seats that act now: the discarding seats at the end of a round while any
+        must discard, else the acting player's (none once the game is over)."""
+        if self.over():
+            return set()
+        discarding = self.must_discard()
+        if self._view["phase"] == "end" and discarding:
+            return {self.seat_of(p) for p in discarding}
+        return {self.seat_of(self.acting())}
+
+    def seat_views(self, choosing: str | None = None) -> dict[int, SeatView]:
+        """Each player's own plate, from the public view: VP, the cards counted against
+        the round's limit (of the limit), the majorities held; whether the seat acts now,
+        what it must do and what its buttons do (``choosing``: the player whose power's
+        options are open on the screen, picked from their pad); the answer to its last
+        refused press."""
+        v = self._view
+        g = self.rules.name
+        held: dict[str, int] = {}
+        for m in v["majorities"]:
+            if m["holder"]:
+                held[m["holder"]] = held.get(m["holder"], 0) + 1
+        limits = {c["player"]: c for c in v["limits"]}
+        acting = self.acting_seats()
+        discarding = self.must_discard()
+        out = {}
+        for player, seat in zip(v["players"], v["seats"], strict=True):
+            limit = limits.get(player)
+            figures = [SeatFigure(Words("seat.figure.vp"), str(v["tokens"][player]))]
+            if player in discarding and v["phase"] == "end":  # what it acts on now, first
+                figures.insert(0, SeatFigure(Words("seat.figure.discard"),
+                                             str(discarding[player])))
+            if limit is not None:
+                figures.append(SeatFigure(Words(f"seat.figure.{g}_limit"),
+                                          f"{limit['counted']}/{limit['limit']}"))
+            figures.append(SeatFigure(Words("seat.figure.majorities"),
+                                      str(held.get(player, 0))))
+            help_ = (Words("seat.help.line", {"parts": (
+                Words("seat.help.c_next"), Words("seat.help.a_take"), Words("seat.help.b_back"))})
+                if player == choosing else self._help(player, seat, acting, discarding))
+            # while its options are open on the screen, what its buttons do is what to do
+            todo = help_ if player == choosing else self._todo(player, seat, acting,
+                                                                 discarding)
+            out[seat] = SeatView(seat, your_turn=seat in acting, todo=todo, help=help_,
+                                 reply=self.replies.get(seat), figures=tuple(figures))
+        for seat, reply in self.replies.items():  # a watching seat that pressed
+            out.setdefault(seat, SeatView(seat, reply=reply))
+        return out
+
+    def _todo(self, player: str, seat: int, acting: set[int],
+              discarding: dict[str, int]) -> Words | None:
+        """What the seat must do now, short enough for its plate."""
+        v = self._view
+        if self.undo_request == seat:
+            return Words("seat.todo.undo_again")
+        if player in discarding and v["phase"] == "end":
+            return Words("seat.todo.discard")  # how many: the plate's first figure
+        if any(pw["must"] and pw["player"] == player for pw in v["powers"]):
+            return Words("seat.todo.must_power")  # a power that must be used first
+        if seat not in acting:
+            return None
+        if v["phase"] == "main" and not v["turn"]["revealed"]:
+            return Words("seat.todo.reveal")
+        step = self.next_step()
+        return None if step is None else Words(f"seat.todo.{step['action']}")
+
+    def _help(self, player: str, seat: int, acting: set[int],
+              discarding: dict[str, int]) -> Words | None:
+        """What the seat's buttons do now, as the button grammar says
+        (docs/button-grammar.md): A the next step, B the cards, C the powers (a discard at
+        the end of a round), hold to undo the seat's own last action."""
+        parts: list[Words] = []
+        if seat in acting and not (player in discarding and self._view["phase"] == "end"):
+            step = self.next_step()
+            if step is not None:
+                parts.append(Words("seat.help.a", {"what": Words(f"seat.todo.{step['action']}")}))
+            if self.can_enter():
+                parts.append(Words("seat.help.b_cards"))
+            if self.offered():
+                parts.append(Words("seat.help.c_powers"))
+        elif player in discarding and self._view["phase"] == "end":
+            parts.append(Words("seat.help.c_discard"))
+        if self.last_actor() == seat:
+            parts.append(Words("seat.help.hold_undo"))
+        if not parts:
+            return None
+        return Words("seat.help.line", {"parts": tuple(parts)})
+
     # --- what is said --------------------------------------------------------------------
 
     def power_words(self, power: dict) -> Words:
@@ -234,7 +351,14 @@ class MajorityController(FollowsSession):
         discarding = {pw["player"] for pw in v["powers"] if pw["code"] == "discard"}
         return [Words(f"{self.rules.name}.over_limit", {
             "player": c["player"], "counted": c["counted"], "limit": c["limit"]})
-            for c in v["limits"] if c["counted"] > c["limit"] and c["player"] not in discarding]
+            for c in v["limits"] if c["counted"] > c["limit"] and c["player"] not in discarding
+            and self.has_characters(c["player"])]
+
+    def has_characters(self, player: str) -> bool:
+        """Whether ``player`` has a character in play: one over the limit with none (only
+        events, which are never discarded to the limit) has nothing to discard, and is not
+        warned about."""
+        return any(n for k, n in self._view["areas"][player].items() if k.isdigit())
 
     def breaker_words(self) -> Words:
         """Which tie-breaker is in force during the rounds: Koryŏ's Omniscient majority,
@@ -286,7 +410,28 @@ class MajorityController(FollowsSession):
         answers is left in ``reply`` (None: nothing to say, a message shown goes away)."""
         did = self._press(event)
         self.reply = self.reply_to(did, event)
+        plate = self.plate_reply(did, event)
+        if plate is None:
+            self.replies.pop(event.seat, None)
+        else:
+            self.replies[event.seat] = plate
         return did
+
+    def plate_reply(self, did: str, event: ButtonEvent) -> Words | None:
+        """What a refused press answers on the pressing seat's own plate (short: the plate
+        names the seat), beside the table's instruction line, never over it."""
+        if did == NOT_YOUR_TURN:
+            return Words("seat.reply.not_your_turn", {"player": self.acting()})
+        if did == NOT_YOUR_UNDO:
+            seat = self.undo_seat()
+            if seat is None:
+                return Words("seat.reply.undo_on_screen")
+            return Words("seat.reply.undo_not_yours", {"player": Seat(seat)})
+        if did == REFUSED:
+            return Words("seat.reply.refused")
+        if did == DISCARD_FIRST:
+            return Words("seat.reply.discard_first")
+        return None
 
     def _press(self, event: ButtonEvent) -> str:
         if self.over():
@@ -298,6 +443,13 @@ class MajorityController(FollowsSession):
                 return UNDONE if self.undo() is not None else NOTHING_TO_UNDO
             self.undo_request = event.seat
             return UNDO_ASKED
+        player = self.player_at(event.seat)
+        if self._view["phase"] == "end" and player in self.must_discard():
+            # at the end of a round each seat that must discard acts from its own pad
+            if event.button == "c":
+                self.opened_for = player
+                return OPEN_POWERS
+            return DISCARD_FIRST
         if event.seat != self.seat_of(self.acting()):
             return NOT_YOUR_TURN
         if event.button == "a":
@@ -308,12 +460,48 @@ class MajorityController(FollowsSession):
         if event.button == "b":
             return OPEN_ENTRY if self.can_enter() else IGNORED
         if event.button == "c":
+            self.opened_for = None
             return OPEN_POWERS if self.offered() else IGNORED
         return IGNORED
 
+    def choice_press(self, event: ButtonEvent, power: dict) -> str:
+        """A press while ``power``'s options are open on the screen: the seat of the
+        power's player steps through them with C (``CHOICE_NEXT``), takes the marked one with
+        A (``CHOICE_TAKE``), goes back with B (``CHOICE_BACK``); a long press asks for an
+        undo as ever; any other seat is answered on its plate."""
+        if event.press is Press.LONG:
+            return self.press(event)
+        if self.over() or event.seat != self.seat_of(power["player"]):
+            self.replies[event.seat] = Words("seat.reply.not_your_turn",
+                                             {"player": power["player"]})
+            return NOT_YOUR_TURN
+        self.replies.pop(event.seat, None)
+        return {"c": CHOICE_NEXT, "a": CHOICE_TAKE}.get(event.button, CHOICE_BACK)
+
+    def player_at(self, seat: int) -> str | None:
+        """The player at ``seat`` (None: the seat does not play)."""
+        v = self._view
+        return v["players"][v["seats"].index(seat)] if seat in v["seats"] else None
+
+    def can_step(self) -> bool:
+        """Whether the big button's step may be taken now (the end of the round waits for
+        the discards that must be made): the button looks unavailable otherwise."""
+        step = self.next_step()
+        if step is None:
+            return False
+        return not (step["action"] == "end_round" and self.must_discard())
+
     def reply_to(self, did: str, event: ButtonEvent) -> Words | None:
-        """The sentence a press that ``did`` this answers with (an undo request shows on
-        the top line instead; a step or an opened screen says nothing)."""
+        """The sentence a press that ``did`` this answers with on the table's message line:
+        a refused action's reason, an undo's result (an undo request shows on the top line
+        instead; a step or an opened screen says nothing; a press refused to its seat, not
+        its turn or not its undo, is answered on that seat's plate alone: ``plate_reply``)."""
+        if did in (NOT_YOUR_TURN, NOT_YOUR_UNDO, DISCARD_FIRST):
+            return None
+        return self.table_words(did, event)
+
+    def table_words(self, did: str, event: ButtonEvent) -> Words | None:
+        """The long form of a press's answer, naming the seat (the transcript, the logs)."""
         if did == NOT_YOUR_TURN:
             return Words("majority.not_your_turn", {"name": Seat(event.seat),
                                                     "player": self.acting()})
@@ -398,6 +586,8 @@ class MajorityController(FollowsSession):
             total, dealt = sum(counts.values()), v["deals"][v["current_player"]]
             if exc.field == f"cards.{kind}":
                 n, deck = counts[kind], v["deck"][kind]
+                if v["in_play"][kind] == 0:  # all out of play: "only 9 remain" says nothing
+                    return EntryRefusal("majority.refuse.deck_all", {"n": n, "deck": deck})
                 return EntryRefusal("majority.refuse.deck",
                                     {"n": n, "deck": deck, "left": deck - v["in_play"][kind]})
             if total > dealt:

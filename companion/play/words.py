@@ -23,3 +23,20 @@ class Words:
 
     key: str
     params: dict = field(default_factory=dict)
+
+
+def words_text(catalog, seats, words: Words, value=lambda v: v) -> str:
+    """``words`` in ``catalog``'s language: a ``Seat`` named as ``seats`` (the
+    configuration's) name it, a ``Words`` param said first, a tuple of them said one after
+    the other (" · " between), any other param through ``value`` (a screen's own kinds)."""
+
+    def said(v: object) -> object:
+        if isinstance(v, Words):
+            return words_text(catalog, seats, v, value)
+        if isinstance(v, tuple):
+            return " · ".join(str(said(x)) for x in v)
+        if isinstance(v, Seat):
+            return seats[v.seat].name
+        return value(v)
+
+    return catalog.text(words.key, **{k: said(v) for k, v in words.params.items()})

@@ -32,7 +32,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pygame
@@ -44,6 +44,8 @@ from companion.i18n import Catalog, load_catalog
 from companion.journal import Journal, StorageError
 from companion.play import lights as seat_lights
 from companion.play.lights import SeatLightMap
+from companion.play.seatview import SeatView
+from companion.play.words import Words, words_text
 from companion.sdnotify import NO_NOTIFIER, Notifier
 from companion.seat import ButtonEvent, Light
 from companion.ui.theme import WARNING, WARNING_BG, Painter, Theme
@@ -100,6 +102,16 @@ class Screen:
         """The seats' lights while this screen is on top (a seat not named is off): a game
         screen's come from its controller; a screen without a game has them all off."""
         return {}
+
+    def seat_views(self) -> Mapping[int, SeatView]:
+        """What each seat's own plate (and its phone page) shows while this screen is on
+        top (``companion.play.seatview``): a game screen's come from its controller; a
+        screen without a game has none."""
+        return {}
+
+    def seat_text(self, words: Words) -> str:
+        """A sentence of a seat view, in the table's language."""
+        return words_text(self.app.catalog, self.app.seats, words)
 
     def on_button(self, event: ButtonEvent) -> None:
         """A seat button was pressed."""

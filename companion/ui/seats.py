@@ -9,6 +9,14 @@ large as every figure a player acts on, and an outline round the plate of the se
 about (``outlined``). Plates are drawn upright then turned so the text faces the player
 sitting there: top seats read upside down, side seats sideways.
 
+On a game screen each plate is that player's own display (``show_views``, the seat views
+of ``companion.play.seatview``): their figures, large, at the far end, what they must do
+(or the answer to their last refused press) under their name, and a steady highlight
+while they act. The centre stays fixed (decided looking at the demo's screenshots, no
+turning setting built): it holds what the whole table shares, and turned toward the
+acting seat it would face the others upside down every other turn, while each plate
+already faces its player.
+
 Two depths: the full ring (``FULL_BAND``) where the seats act, with a second line under
 the name (the simulator's keys on Home and the Table check); the slim ring
 (``SLIM_BAND``) where the seats only watch (History, the charts, the winner screen, a
@@ -20,17 +28,19 @@ outside them): drawn again alone over the last frame, it gives the same picture.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pygame
 
 from companion.hardware.base import SeatBackend, next_light_change
 from companion.i18n import Catalog
+from companion.play.seatview import SeatView
+from companion.play.words import Words
 from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.theme import Painter, TextBox, Theme
-from companion.ui.widgets import FIGURE
+from companion.ui.widgets import FIGURE, fitted
 
 # position -> (edge, slot along the edge in canvas x or y order: 0, 1, 2)
 PLACES: dict[str, tuple[str, int]] = {
@@ -51,6 +61,10 @@ FULL_BAND = 80
 # Slim: a plate 40 units deep, its one line at the size of a figure (FIGURE, 26 px per
 # 480 px) with the light beside it; 28 units fewer than the full ring on each seated edge.
 SLIM_BAND = 52
+# A seat's own figures on its plate (units): each value over its label, the value's digits
+# 24 px high at 800×480, the label's capitals 16 px.
+PLATE_FIGURE = 50
+PLATE_LABEL = 32
 
 
 def next_change(lights: Sequence[Light], now_ms: int) -> int | None:
@@ -107,6 +121,9 @@ class SeatRing:
         self.short_figures: dict[int, str] = {}
         # seat -> the colour of an outline round its plate: the seat a screen is about
         self.outlined: dict[int, tuple[int, int, int]] = {}
+        # seat -> what its own plate shows while a game is on (``show_views``)
+        self.views: dict[int, SeatView] = {}
+        self.say: Callable[[Words], str] = lambda words: catalog.text(words.key)
         self._insides: dict[tuple[int, int, int], pygame.Surface] = {}  # ``_inside``
         w, h = theme.size
         band = theme.px(SLIM_BAND if slim else FULL_BAND)
@@ -140,6 +157,12 @@ class SeatRing:
                 rect = pygame.Rect(x, y, band - 2 * gap, n)
             self.plates.append(Plate(i, edge, rect, n, band - 2 * gap))
 
+    def show_views(self, views: Mapping[int, SeatView], say: Callable[[Words], str]) -> None:
+        """Each seat's own view (its figures, its turn, what it must do, the answer to its
+        last press) on its plate from now on, its sentences said by ``say``."""
+        self.views = {seat: view for seat, view in views.items() if seat < len(self.seats)}
+        self.say = say
+
     def light(self, plate: Plate) -> tuple[int, int, int]:
         """The light on the upright plate: its centre and radius, a disc as tall as the
         plate above its stripe allows, at the plate's start (the full ring's as it was)."""
@@ -169,6 +192,55 @@ class SeatRing:
             rect = self.plates[seat].rect.inflate(px(6), px(6))
             pygame.draw.rect(p.surface, colour, rect, width=max(2, px(3)), border_radius=px(16))
 
+    def _draw_view(self, lp: Painter, view: SeatView, body: pygame.Rect,
+                   connected: bool) -> None:
+        """A seat's own view on its upright plate: its name over what it must do (or the
+        answer to its last press), its figures at the far end, each large over its label,
+        as many as leave the name and that line their room (the first ones first)."""
+        theme, px = self.theme, self.theme.px
+        seat = self.seats[view.seat]
+        gap = px(12)
+        value_font, label_font = theme.font(px(PLATE_FIGURE)), theme.font(px(PLATE_LABEL))
+        line = None if not connected else (
+            self.say(view.reply) if view.reply else self.say(view.todo) if view.todo else None)
+        name_w = theme.font(px(44)).size(seat.name)[0] * th.SQUEEZE
+        line_w = label_font.size(line)[0] * th.SQUEEZE if line else 0
+        least = label_font.size(seat.name)[0] * th.SQUEEZE  # the whole name, at the least
+        keep = max(least, name_w, line_w) + px(4)  # the left column, whole
+        cells: list[tuple[str, str, int]] = []
+        right = body.right
+        for figure in view.figures:
+            value, label = figure.value, self.say(figure.label)
+            w = max(value_font.size(value)[0], label_font.size(label)[0])
+            room = right - w - gap - body.x
+            # the first figure stays while the line keeps half the plate (it is cut short)
+            if room < keep and (cells or room < max(least, body.w // 2)):
+                break
+            cells.append((value, label, w))
+            right -= w + gap
+        label_h = label_font.get_height() + px(2)  # a descender reaches below its height
+        value_h = body.h - label_h
+        ink = th.INK if connected else th.INK_DIM
+        x = body.right
+        for value, label, w in cells:
+            x -= w
+            lp.text(value, value_font, th.WARNING if connected else th.INK_DIM,
+                    pygame.Rect(x, body.y, w, value_h), "center")
+            lp.text(label, label_font, th.INK_SOFT,
+                    pygame.Rect(x, body.y + value_h, w, body.h - value_h), "center")
+            x -= gap
+        left = pygame.Rect(body.x, body.y, max(0, right - body.x - px(4)), body.h)
+        if line:
+            name_box = pygame.Rect(left.x, left.y, left.w, left.h - label_h)
+            line_box = pygame.Rect(left.x, name_box.bottom, left.w, label_h)
+            font = theme.fitting_font(line, px(PLATE_LABEL), line_box.w, px(PLATE_LABEL))
+            colour = th.WARNING if view.reply else th.INK
+            lp.text(fitted(line, font, line_box.w), font, colour, line_box, "left")
+        else:
+            name_box = left
+        font = theme.fitting_font(seat.name, px(44), name_box.w, px(PLATE_LABEL))
+        lp.text(seat.name, font, ink, name_box, "left")
+
     def _inside(self, n: int, d: int, radius: int) -> pygame.Surface:
         """An ``n`` × ``d`` plate's shape, opaque white inside its rounded corners and clear
         outside them, made once per size (a blink step redraws the plates)."""
@@ -187,7 +259,13 @@ class SeatRing:
         local = pygame.Surface((n, d), pygame.SRCALPHA)
         lp = Painter(local, theme)
         radius = theme.px(14)
-        pygame.draw.rect(local, th.PLATE, local.get_rect(), border_radius=radius)
+        view = None if self.slim else self.views.get(plate.seat)
+        acts = view is not None and view.your_turn and connected
+        pygame.draw.rect(local, th.PLATE_TURN if acts else th.PLATE, local.get_rect(),
+                         border_radius=radius)
+        if acts:  # whose turn it is, steady (the pad's light blinks as well)
+            pygame.draw.rect(local, th.WARNING, local.get_rect(), width=max(3, theme.px(5)),
+                             border_radius=radius)
         stripe = self.stripe
         colour = seat.colour if connected else th.INK_DIM
         pygame.draw.rect(
@@ -222,8 +300,15 @@ class SeatRing:
         # full plate, after it on a slim one.
         left = cx + r + theme.px(20) if self.slim else d + theme.px(4)
         body = pygame.Rect(left, theme.px(4), n - left - theme.px(12), d - stripe - theme.px(8))
-        figure = self.figures.get(plate.seat)
-        if figure:  # at the far end, in half the line at most: the name keeps the rest
+        if view is not None and (view.figures or view.todo or view.reply):
+            self._draw_view(lp, view, pygame.Rect(body.x, 0, body.w, d - stripe), connected)
+            figure = None
+            body.width = 0
+        else:
+            figure = self.figures.get(plate.seat)
+        if body.width == 0:
+            pass
+        elif figure:  # at the far end, in half the line at most: the name keeps the rest
             room = body.w // 2
             font = theme.fitting_font(figure, theme.px(FIGURE), room, theme.px(28))
             if font.size(figure)[0] > room and plate.seat in self.short_figures:
@@ -236,7 +321,9 @@ class SeatRing:
             body.width -= w + theme.px(10)
         under = self.catalog.text("seat.missing") if not connected else self.hints.get(plate.seat)
         under_colour = th.MISSING if not connected else th.INK_SOFT
-        if under and self.slim:
+        if body.width == 0:  # the seat's own view drew the name with its figures
+            name_box = None
+        elif under and self.slim:
             body = pygame.Rect(left, 0, body.w, d - stripe)
             font = theme.fitting_font(under, theme.px(FIGURE), body.w // 2, theme.px(28))
             note_w = min(body.w // 2, font.size(under)[0])
@@ -250,13 +337,18 @@ class SeatRing:
             lp.text(under, font, under_colour, under_box, "left")
         else:
             name_box = pygame.Rect(body.x, 0, body.w, d - stripe) if self.slim else body
-        if self.slim:
+        if name_box is None:
+            pass
+        elif self.slim:
             font = theme.fitting_font(seat.name, theme.px(FIGURE), name_box.w, theme.px(22))
+            lp.text(seat.name, font, th.INK if connected else th.INK_DIM, name_box, "left")
         else:
             font = theme.fitting_font(seat.name, theme.px(44), name_box.w)
-        lp.text(seat.name, font, th.INK if connected else th.INK_DIM, name_box, "left")
+            lp.text(seat.name, font, th.INK if connected else th.INK_DIM, name_box, "left")
         turned = pygame.transform.rotate(local, ANGLES[plate.edge])
         p.surface.blit(turned, plate.rect)
         p.texts.extend(
-            TextBox(b.text, plate.rect_to_canvas(b.rect), b.clipped, b.height) for b in lp.texts
+            TextBox(b.text, plate.rect_to_canvas(b.rect), b.clipped, b.height, b.glyph,
+                    b.contrast)
+            for b in lp.texts
         )

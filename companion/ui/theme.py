@@ -1,7 +1,8 @@
 """Colours, type sizes and text drawing, all scaled from the screen size.
 
-One ``unit`` is a 480th of the short side of the screen, so a layout drawn in units reads
-the same on the 7" 800×480 panel, a 1280×720 and a 1280×800 screen. Type is pygame's own
+One ``unit`` is a 480th of the short side of the screen (an 800th of the long side on a
+squarer screen), so a layout drawn in units reads the same on the 7" 800×480 panel, a
+1280×720, a 1280×800 and a 1024×768 screen. Type is pygame's own
 font (``freesansbold.ttf``, shipped inside pygame), which has é, è, à and ŏ (Koryŏ,
 Chosŏn): nothing to install (``tests/test_ui_look.py`` checks every catalog character).
 """
@@ -20,16 +21,50 @@ RIM_EDGE = (58, 43, 33)
 FELT = (20, 74, 56)
 FELT_EDGE = (196, 160, 84)  # brass
 PLATE = (47, 35, 28)
+PLATE_TURN = (92, 64, 22)  # the plate of a seat whose turn it is, steady
 INK = (246, 240, 224)
 INK_SOFT = (196, 206, 190)
-INK_DIM = (120, 112, 100)
+INK_DIM = (186, 176, 160)  # what is not on now: softer, still 4.5:1 on the felt
 WARNING = (255, 196, 64)
 WARNING_BG = (74, 52, 16)
-MISSING = (255, 112, 80)
+MISSING = (255, 150, 120)
 BUTTON = (236, 226, 200)
 BUTTON_PRESSED = (196, 160, 84)
 BUTTON_INK = (30, 40, 34)
+BUTTON_OFF = (52, 46, 40)  # a button that can't be used yet: flat, dark, its label soft
 SOCKET = (14, 10, 8)  # an unlit light
+
+# Every pair of a text's colour and what it is drawn on, as the screens draw them: each
+# reads at 4.5:1 or more (WCAG 2's minimum contrast for text; tests/test_ui_look.py).
+TEXT_ON: tuple[tuple[str, str], ...] = tuple(
+    (ink, ground)
+    for ground in ("FELT", "PLATE", "RIM", "WARNING_BG", "BUTTON_OFF")
+    for ink in ("INK", "INK_SOFT", "INK_DIM", "WARNING", "MISSING")
+) + (("INK", "PLATE_TURN"), ("INK_SOFT", "PLATE_TURN"), ("WARNING", "PLATE_TURN"),
+     ("BUTTON_INK", "BUTTON"), ("BUTTON_INK", "BUTTON_PRESSED"))
+
+
+def luminance(colour: Colour) -> float:
+    """WCAG 2's relative luminance of an sRGB colour (0 black … 1 white)."""
+
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = colour
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """WCAG 2's contrast ratio of two colours (1 … 21)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def ink_on(ground: Colour) -> Colour:
+    """The text colour that reads best on ``ground``: dark ink or cream."""
+    return max((BUTTON_INK, INK), key=lambda ink: contrast(ink, ground))
+
 
 # A line a little too wide for its box is drawn condensed to fit, down to this share of
 # its width, rather than in a smaller (less legible) size or cut.
@@ -46,7 +81,10 @@ class Theme:
 
     def __init__(self, size: tuple[int, int]) -> None:
         self.size = size
-        self.unit = min(size) / 480
+        # A 480th of the short side, but no more than an 800th of the long one: the layouts
+        # are drawn for the 5:3 panel, so a squarer screen (1024×768) lays them out as its
+        # 5:3 width allows and keeps the extra height as margin, not as too-wide type.
+        self.unit = min(min(size) / 480, max(size) / 800)
         self._fonts: dict[int, pygame.font.Font] = {}
 
     def px(self, units: float) -> int:
@@ -80,7 +118,9 @@ class TextBox:
     text: str
     rect: pygame.Rect  # where it shows (inside its box)
     clipped: bool = False  # True: it did not fit its box and was cut
-    height: int = 0  # the font's height in pixels (how legible it is)
+    height: int = 0  # the font's height in pixels
+    glyph: int = 0  # how legible it is: ``glyph_height``, in pixels as drawn
+    contrast: float = 21.0  # its colour against what it was drawn on (``ground``)
 
 
 @dataclass
@@ -118,11 +158,25 @@ class Painter:
             rect.centerx = box.centerx
         ink = image.get_bounding_rect().move(rect.topleft)
         shown = rect.clip(box)
+        ground = self.ground(ink.clip(box) if ink.width else shown)
         self.surface.blit(image, shown, shown.move(-rect.x, -rect.y))
         whole = ink.width == 0 or box.contains(ink)
         where = ink.clip(box) if ink.width else shown
-        self.texts.append(TextBox(text, where, not whole, font.get_height()))
+        self.texts.append(TextBox(text, where, not whole, font.get_height(),
+                                  glyph_height(font, text), contrast(colour, ground)))
         return pygame.Rect(rect.x, rect.y, rect.w, font.get_height()).clip(box)
+
+    def ground(self, rect: pygame.Rect) -> Colour:
+        """What a text is about to be drawn on: the colour most of a few points of
+        ``rect`` show (its corners and middle), read before the text is drawn."""
+        area = rect.clip(self.surface.get_rect())
+        if not area.w or not area.h:
+            return FELT
+        points = [(area.x, area.y), (area.right - 1, area.y), (area.x, area.bottom - 1),
+                  (area.right - 1, area.bottom - 1), area.center,
+                  (area.centerx, area.y), (area.centerx, area.bottom - 1)]
+        seen = [tuple(self.surface.get_at(p))[:3] for p in points]
+        return max(seen, key=seen.count)  # type: ignore[return-value]
 
     def lines(self, words: str, font: pygame.font.Font, width: int) -> list[str]:
         """``words`` broken into lines no wider than ``width`` (a long word stays whole)."""
@@ -138,6 +192,20 @@ class Painter:
         if line:
             out.append(line)
         return out
+
+
+_GLYPHS: dict[tuple[int, int, str], int] = {}  # (font, its height, glyphs) -> ink height
+
+
+def glyph_height(font: pygame.font.Font, text: str) -> int:
+    """How tall ``text`` reads in ``font``, in pixels as rendered: the ink height of its
+    digits (a figure's legibility), or for a text without one the height of a capital
+    ("H", the height its capitals and digits share in this font). Measured once per font."""
+    digits = "".join(sorted({c for c in text if c.isdigit()})) or "H"
+    key = (id(font), font.get_height(), digits)
+    if key not in _GLYPHS:
+        _GLYPHS[key] = font.render(digits, True, (255, 255, 255)).get_bounding_rect().height
+    return _GLYPHS[key]
 
 
 def missing_glyphs(text: str) -> str:

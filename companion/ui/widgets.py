@@ -95,7 +95,8 @@ class OnTheFelt:
         self.inner = ring.centre.inflate(-2 * px(10), -2 * px(8))
 
     def background(self, p: Painter) -> None:
-        """The felt and the seat ring, as of now."""
+        """The felt and the seat ring, as of now: each seat's plate with its own view."""
+        self.felt_ring.show_views(self.seat_views(), self.seat_text)  # type: ignore
         felt(p, self.ring, self.app.backend, self.app.clock.now_ms())  # type: ignore
 
 
@@ -159,13 +160,22 @@ class Button(Pressable):
         self.label = label
         self.on_tap = on_tap  # type: ignore[method-assign]
         self.pressed = False
+        # True: it can't be used yet (a tap says why): drawn flat and dark, not raised
+        self.unavailable = False
 
     def draw(self, p: Painter) -> None:
         radius = self.rect.height // 4
-        shadow = self.rect.move(0, max(2, self.rect.height // 16))
-        pygame.draw.rect(p.surface, th.SOCKET, shadow, border_radius=radius)
-        fill = th.BUTTON_PRESSED if self.pressed else th.BUTTON
-        pygame.draw.rect(p.surface, fill, self.rect, border_radius=radius)
+        ink = th.BUTTON_INK
+        if self.unavailable:
+            pygame.draw.rect(p.surface, th.BUTTON_OFF, self.rect, border_radius=radius)
+            pygame.draw.rect(p.surface, th.INK_DIM, self.rect, width=max(1, p.theme.px(2)),
+                             border_radius=radius)
+            ink = th.INK_SOFT
+        else:
+            shadow = self.rect.move(0, max(2, self.rect.height // 16))
+            pygame.draw.rect(p.surface, th.SOCKET, shadow, border_radius=radius)
+            fill = th.BUTTON_PRESSED if self.pressed else th.BUTTON
+            pygame.draw.rect(p.surface, fill, self.rect, border_radius=radius)
         inner = self.rect.inflate(-self.rect.height // 4, 0)
         size = round(self.rect.height * 0.5)
         font = p.theme.fitting_font(self.label, size, inner.width)
@@ -181,10 +191,10 @@ class Button(Pressable):
                 top = inner.centery - line_h
                 for i, half in enumerate(halves):
                     box = pygame.Rect(inner.x, top + i * line_h, inner.width, line_h)
-                    p.text(half, two, th.BUTTON_INK, box)
+                    p.text(half, two, ink, box)
                 p.targets.append(self.rect)
                 return
-        p.text(self.label, font, th.BUTTON_INK, inner)
+        p.text(self.label, font, ink, inner)
         p.targets.append(self.rect)
 
 

@@ -23,6 +23,7 @@ import pygame
 
 from companion.config import SHIPPED_CONFIG, Config, load_config
 from companion.hardware.base import BLINKING, light_rgb
+from companion.hardware.padproto import TICK_MS
 from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.journal import Journal
@@ -105,14 +106,37 @@ class DemoContext:
 
     # --- outputs ------------------------------------------------------------------------
 
-    def shot(self, label: str = "") -> Path:
-        """Save what the window shows as ``NN-SCREEN[-label].png``."""
+    def shot(self, label: str = "", lit: bool = True) -> Path:
+        """Save what the window shows as ``NN-SCREEN[-label].png``; ``lit``: first wait
+        (a few pattern steps at most) for the instant the blinking lights are lit, so the
+        picture shows on the plates the lights that are on, as a player glancing at the pad
+        sees them."""
+        if lit:
+            self.catch_lit()
         name = f"{len(self.shots) + 1:02d}-{self.app.screen.name}"
         path = self.out / (f"{name}-{label}.png" if label else f"{name}.png")
         self.app.screenshot(path)
         self.shots.append(path)
         self.transcript.append(f"{'':>9}  screenshot {path.name}")
         return path
+
+    def catch_lit(self) -> None:
+        """Move the clock to the first pattern step (within two seconds) where most of the
+        seats whose light is on show it lit, and draw that frame."""
+        now = self.clock.now_ms()
+        on = [i for i in range(len(self.app.seats)) if self.backend.light(i) in BLINKING]
+        if not on:
+            return
+
+        def lit_at(t: int) -> int:
+            return sum(any(self.backend.shown(i, t)) for i in on)
+
+        if lit_at(now) == len(on):
+            return  # (a press's acknowledgement, shown now, stays in the picture)
+        best = max(range(now, now + 2000, TICK_MS), key=lambda t: (lit_at(t), -t))
+        if best > now:
+            self.clock.advance(best - now)
+            self.app.step(block=False)
 
     def lights(self) -> str:
         """Each seat's light, and whether its rhythm has it lit at this instant."""

@@ -19,7 +19,7 @@ def demo(ctx) -> None:
     ctx.press(3, "b")
     ctx.shot("all-answered")
     ctx.wait(200)
-    ctx.shot("blink-dark")
+    ctx.shot("blink-dark", lit=False)
     ctx.tap(screen.test_rect, "test lights")
     ctx.shot("test-lights")
     ctx.tap(screen.test_rect, "test lights")

@@ -273,10 +273,17 @@ class ChartsScreen(OnTheFelt, Screen):
         cell = row.w // max(1, len(names))
         for i, name in enumerate(names):
             box = pygame.Rect(row.x + i * cell, row.y, cell - px(4), row.h)
-            text(p, name, box, px(24), self.colours.get(name, th.INK), "center")
+            # the series' colour as a swatch, the name in ink: a seat's colour is not always
+            # legible on the felt
+            swatch = pygame.Rect(box.x, box.centery - px(4), px(18), px(8))
+            pygame.draw.rect(p.surface, self.colours.get(name, th.INK), swatch,
+                             border_radius=px(3))
+            box = pygame.Rect(swatch.right + px(6), box.y, box.right - swatch.right - px(6),
+                              box.h)
+            text(p, name, box, px(24), th.INK, "left")
 
     def draw_shares(self, p: Painter, shares: list[charts.Share], box: pygame.Rect) -> None:
-        """The wins: per player, name and ``wins/played`` over a bar of their share, in
+        """The wins: per player, name and ``wins/played`` over a bar of their share in
         their colour (the legend of the lines)."""
         px = self.app.theme.px
         head_h = self.app.theme.font(px(24)).get_linesize()
@@ -293,7 +300,7 @@ class ChartsScreen(OnTheFelt, Screen):
             score = self.t("charts.share", wins=s.wins, played=s.played)
             score_w = font.size(score)[0]
             text(p, s.name, pygame.Rect(label.x, label.y, label.w - score_w - px(8), line_h),
-                 px(30), colour)
+                 px(30), th.INK)  # its colour is the bar under it
             figure(p, score, label, th.INK, "right")
             bar = pygame.Rect(box.x, label.bottom, box.w, row_h - line_h - px(6))
             pygame.draw.rect(p.surface, GRID, bar, border_radius=px(4))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pygame
 
+from companion.charts import full_date
 from companion.history import GameResult, PlayerStats
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -257,7 +258,7 @@ class HistoryScreen(OnTheFelt, Screen):
             inner = row.inflate(-px(20), -px(6))
             top = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 9 // 20)
             under = pygame.Rect(inner.x, top.bottom, inner.w, inner.h - top.h)
-            when = f"{g.date[:16].replace('T', ' ')} · {self.game_name(g.game)}"
+            when = f"{full_date(g.date)} · {self.game_name(g.game)}"
             # A shared victory names no one here: the winners are lit in the scores line.
             won = self.winners_text(g) if len(g.winners) == 1 else \
                 self.app.catalog.text("history.shared_short")

@@ -70,6 +70,9 @@ class SheetScreen(TwoTaps, TableScreen):
     def lights(self) -> dict[int, Light]:
         return self.game.lights()
 
+    def seat_views(self):
+        return self.game.seat_views()
+
     # --- actions ------------------------------------------------------------------------
 
     def home(self) -> None:
@@ -137,9 +140,6 @@ class SheetScreen(TwoTaps, TableScreen):
     def build(self) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
         inner, gap, bh = self.inner, px(6), button_h(self.app.theme)
-        self.ring.figures = {seat: str(self.score_of(name)["total"])
-                             for name, seat in zip(self.sheet.players, self.sheet.seats,
-                                                   strict=True)}
         self.buttons = []
         # The players: their seats' plates.
         self.player_rects = [self.ring.plates[seat].rect for seat in self.sheet.seats]
@@ -289,7 +289,8 @@ class SheetScreen(TwoTaps, TableScreen):
         label_box = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 2 // 5)
         value_box = pygame.Rect(inner.x, label_box.bottom, inner.w, inner.h - label_box.h)
         label = self.field_label(field)
-        if theme.font(px(22)).size(label)[0] * th.SQUEEZE > label_box.w:
+        if (not field.startswith("stack:")  # a colour's name has no shorter form
+                and theme.font(px(22)).size(label)[0] * th.SQUEEZE > label_box.w):
             label = self.app.catalog.text(f"inheritors.tile.{field}")  # the short name
         self.plain(p, label, label_box, px(24), th.INK_SOFT)
         p.text(self.field_value(field), theme.font(px(FIGURE)), th.INK, value_box, "left")

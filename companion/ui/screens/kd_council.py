@@ -38,6 +38,7 @@ class CouncilScreen(KdScreen):
     seat's vote on the last dilemma."""
 
     name = "kd-council"
+    shows_seats = True
 
     def title(self) -> tuple[str, str]:
         view = self.night.view()
@@ -95,6 +96,7 @@ class VoteScreen(KdScreen):
     pending choice of the seat on turn. Secret: per seat only locked / not yet."""
 
     name = "kd-vote"
+    shows_seats = True
 
     def title(self) -> tuple[str, str]:
         """The vote and the dilemma, and the totals (open); a secret vote, whose help
@@ -161,6 +163,7 @@ class RevealScreen(KdScreen):
     Leader token, and the clean-up: the Balance split, the power moved."""
 
     name = "kd-reveal"
+    shows_seats = True
 
     def title(self) -> tuple[str, str]:
         vote = self.night.vote_view()

@@ -93,6 +93,13 @@ class KdScreen(OnTheFelt, TwoTaps, Screen):
         """The seats' lights, from the night's controller (seat index → light)."""
         return self.night.lights()
 
+    # Whether the seats' plates show each house's own view (the council, a vote, its
+    # reveal: where the pads act); the end of the night's screens light their own seats.
+    shows_seats = False
+
+    def seat_views(self):
+        return self.night.seat_views() if self.shows_seats else {}
+
     def refresh(self) -> None:
         """Buttons follow the table; the frame is redrawn (the lights with it)."""
         self.buttons = self.bar(self.actions(), self.bar_rect)
@@ -206,7 +213,7 @@ def row_rects(rect: pygame.Rect, n: int, max_h: int) -> list[pygame.Rect]:
 def badge(p: Painter, text: str, light: Light, box: pygame.Rect, size: int) -> None:
     """A token (Leader, Moderator) as a pill in its light's colour."""
     pygame.draw.rect(p.surface, LIGHT_COLOURS[light], box, border_radius=box.h // 2)
-    fit(p, text, size, box.inflate(-box.h // 2, 0), th.BUTTON_INK, "center")
+    fit(p, text, size, box.inflate(-box.h // 2, 0), th.ink_on(LIGHT_COLOURS[light]), "center")
 
 
 @dataclass(frozen=True)
@@ -276,8 +283,9 @@ def table_grid(
     bold_last: bool = False,
     weights: Sequence[float] | None = None,
 ) -> None:
-    """A small table: the first column left-aligned, numbers right-aligned; the columns
-    after the first share the rest of the width by ``weights`` (default: equally)."""
+    """A small table: the first column and any column of words left-aligned (a gap from
+    the figures before it), numbers right-aligned; the columns after the first share the
+    rest of the width by ``weights`` (default: equally)."""
     theme = p.theme
     px = theme.px
     lines = row_rects(rect, len(rows) + 1, px(42))
@@ -286,17 +294,20 @@ def table_grid(
     unit = (rect.w - first) / max(1.0, sum(weights))
     edges = [first + round(unit * sum(weights[:k])) for k in range(len(weights) + 1)]
 
+    words = [k == 0 or any(r[k] and not r[k].lstrip("+-−").replace(".", "").isdigit()
+                           for r in rows) for k in range(len(header))]
+
     def cells(line: pygame.Rect) -> list[pygame.Rect]:
         out = [pygame.Rect(line.x, line.y, first, line.h)]
         for k in range(1, len(header)):
-            left, right = edges[k - 1], edges[k]
+            left, right = edges[k - 1] + (px(18) if words[k] else 0), edges[k]
             out.append(pygame.Rect(line.x + left, line.y, right - left - px(6), line.h))
         return out
 
     # the figures players read: 24+ px tall on the 800×480 panel when the rows allow it
     size = max(px(22), min(px(36), lines[0].h + px(8)))
-    for box, text in zip(cells(lines[0]), header, strict=True):
-        fit(p, text, px(22), box, th.INK_SOFT, "left" if box.x == rect.x else "right")
+    for k, (box, text) in enumerate(zip(cells(lines[0]), header, strict=True)):
+        fit(p, text, px(26), box, th.INK_SOFT, "left" if words[k] else "right")
     pygame.draw.line(
         p.surface,
         th.FELT_EDGE,
@@ -307,7 +318,7 @@ def table_grid(
     for line, row in zip(lines[1:], rows, strict=True):
         for k, (box, text) in enumerate(zip(cells(line), row, strict=True)):
             colour = th.WARNING if bold_last and k == len(row) - 1 else th.INK
-            fit(p, text, size, box, colour, "left" if k == 0 else "right")
+            fit(p, text, size, box, colour, "left" if words[k] else "right")
 
 
 def kingdom_board(
@@ -373,7 +384,7 @@ def kingdom_board(
                                                                   px(6)))
                 end = pygame.Rect(x + px(14), 0, col.right - x - px(14), px(30))
                 end.centery = y
-                fit(p, f"{v:+d}", px(36), end, END_ZONE, "left")
+                fit(p, f"{v:+d}", px(36), end, th.INK_SOFT, "left")  # the zone: red
         r = px(11)
         cy = y_of(pos, low, high)
         if res is None:

@@ -79,11 +79,8 @@ class BoardMode:
     # --- layout -------------------------------------------------------------------------
 
     def _layout_board(self) -> None:
-        items = []
-        if len(self.app.screens) > 1:  # opened from Home: a way back
-            items.append((self.t("majority.home"), self.home, "home"))
-        items.append((self.t("majority.undo_sure" if self.undo_armed else "majority.undo"),
-                      self.undo, "undo"))
+        items = [(self.t("majority.undo_sure" if self.undo_armed else "majority.undo"),
+                  self.undo, "undo")]
         if self.game.can_enter():
             items.append((self.t("majority.enter", player=self.view["current_player"]),
                           self.open_entry, "entry"))
@@ -92,7 +89,12 @@ class BoardMode:
         step = self.game.next_step()
         if step is not None:
             items.append((self.t(f"majority.step.{step['action']}"), self.step, "step"))
+        if len(self.app.screens) > 1:  # opened from Home: a way back, at the right end as
+            items.append((self.t("majority.home"), self.home, "home"))  # on every screen
         self._bar(items)
+        bar_step = self.button("step")
+        if bar_step is not None:  # the end of the round waits for the discards: says so
+            bar_step.unavailable = not self.game.can_step()
         self.columns = self.game.board()
         under, beside = self._plan_under(), self._plan_beside()
         plan = beside if beside is not None and beside.hidden[0] <= under.hidden[0] else under
@@ -203,7 +205,8 @@ class BoardMode:
 
     def info_blocks(self, width: int | None = None) -> tuple[list[list[Line]], list[Line]]:
         """What is said under the board, a block of lines per sentence (a page never cuts
-        one): powers and protections (a line each, more when long), then limit warnings,
+        one): powers (the ones that must be used first) and protections (a line each, more
+        when long), then limit warnings,
         the tie-breaker and Chosŏn's tokens (two a line when short). When a cell shows
         ``*`` the tie-breaker comes first: it is also returned apart, to head every page.
         ``width``: the lines' (by default where they are now, under or beside the board)."""
@@ -211,7 +214,9 @@ class BoardMode:
         p = Painter(self.app.canvas, theme)
         font = theme.font(theme.px(FIGURE))
         width = width or self.info_rect.w
-        wide = [(self.power_text(pw), th.INK) for pw in v["powers"]] + [
+        # what must be done first: never behind "more" while a "may" is shown
+        musts_first = sorted(v["powers"], key=lambda pw: not pw["must"])
+        wide = [(self.power_text(pw), th.INK) for pw in musts_first] + [
             (self.protection_text(pr), th.INK_SOFT) for pr in v["protections"]
         ]
         breaker = [(self.breaker_text(), th.INK_SOFT)]

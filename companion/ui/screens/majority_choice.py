@@ -14,7 +14,8 @@ import math
 
 import pygame
 
-from companion.play.majority import OPTIONS_PER_PAGE
+from companion.play.majority import CHOICE_BACK, CHOICE_NEXT, CHOICE_TAKE, OPTIONS_PER_PAGE
+from companion.seat import Press
 from companion.ui import theme as th
 from companion.ui.screens.majority_board import FAMILY_COLOURS
 from companion.ui.screens.majority_common import FIGURE, make_button, row_of, runs
@@ -51,8 +52,8 @@ class ChoiceModes:
         refused = self.game.entry_refusal(counts, kind) if delta > 0 else None
         if refused is not None:
             params = dict(refused.params)
-            if "deck" in params:
-                params["kind"] = self.kind_name(kind)
+            if "deck" in params:  # "10 × Merchants", as the engine names them
+                params["kind"] = self.kind_name(kind, plural=True)
             self.message = self.t("majority.refused", reason=self.t(refused.key, **params))
             self.app.invalidate()
             return
@@ -121,11 +122,33 @@ class ChoiceModes:
     # --- powers -------------------------------------------------------------------------
 
     def open_powers(self) -> None:
-        if self.offered():
+        """The powers of the phase; opened by a seat that must discard at the end of a
+        round, on that seat's discard."""
+        offered = self.offered()
+        if offered:
             self.mode, self.power_index, self.page, self.message = "powers", 0, 0, None
+            for i, (power, _) in enumerate(offered):
+                if power["player"] == self.game.opened_for and power["code"] == "discard":
+                    self.power_index = i
             self.picked = {}
             self._layout()
             self.app.invalidate()
+
+    def on_choice_button(self, event) -> bool:
+        """A seat's press while a power's options are open: its player's pad picks (C the
+        next option, A takes it, B back), as the controller says; True if handled."""
+        chosen = self.power_options()
+        if self.mode != "powers" or chosen is None or event.press is Press.LONG:
+            return False  # a long press: the undo request, as on the board
+        did = self.game.choice_press(event, chosen[0])
+        if did == CHOICE_NEXT and self.option_buttons:
+            self.cursor = (self.cursor + 1) % len(self.option_buttons)
+        elif did == CHOICE_TAKE and self.option_buttons:
+            self.option_buttons[self.cursor % len(self.option_buttons)].on_tap()
+        elif did == CHOICE_BACK:
+            self.powers_back()
+        self.app.invalidate()  # (another seat: answered on its plate)
+        return True
 
     def power_options(self) -> tuple[dict, list[dict]] | None:
         offered = self.offered()
@@ -218,6 +241,7 @@ class ChoiceModes:
         cells = [c for row in range(2) for c in row_of(
             pygame.Rect(grid.x, grid.y + row * (h + gap), grid.w, h), columns, gap)]
         self.option_buttons = []
+        self.cursor = 0  # the option a pad's A takes (C moves it)
         for cell, item in zip(cells, page, strict=False):
             if field is None:
                 button = make_button(cell, self.option_label(item),
@@ -231,6 +255,11 @@ class ChoiceModes:
         self.buttons += self.option_buttons
 
     def _draw_powers(self, p: Painter) -> None:
+        if self.option_buttons:  # the option the pad's A takes
+            marked = self.option_buttons[self.cursor % len(self.option_buttons)].rect
+            ring = marked.inflate(self.app.theme.px(8), self.app.theme.px(8))
+            pygame.draw.rect(p.surface, th.WARNING, ring, width=max(2, self.app.theme.px(4)),
+                             border_radius=ring.h // 4)
         chosen = self.power_options()
         if chosen:
             line = runs(self.app.theme, self.power_text(chosen[0]), self.power_rect.w, 26)

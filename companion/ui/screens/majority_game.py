@@ -176,6 +176,13 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
 
     # --- sentences ----------------------------------------------------------------------
 
+    def seat_views(self):
+        chosen = self.power_options() if self.mode == "powers" else None
+        return self.game.seat_views(choosing=chosen[0]["player"] if chosen else None)
+
+    def seat_text(self, words: Words) -> str:
+        return self.say(words)
+
     def say(self, words: Words) -> str:
         """A sentence of the controller's, in the screen's language."""
         return self.t(words.key, **{k: self.said(v) for k, v in words.params.items()})
@@ -184,6 +191,8 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         """A sentence's param in the screen's language (a plain value as it is)."""
         if isinstance(value, Words):
             return self.say(value)
+        if isinstance(value, tuple):
+            return " · ".join(str(self.said(v)) for v in value)
         if isinstance(value, Kind):
             return self.kind_name(value.kind, value.plural)
         if isinstance(value, Seat):
@@ -226,9 +235,13 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
     def on_button(self, event: ButtonEvent) -> None:
         """What the press did and answers (the controller decides both) is shown."""
         self.disarm()
+        if self.on_choice_button(event):
+            return
         did = self.game.press(event)
-        if did != IGNORED:
-            self.message = None if self.game.reply is None else self.say(self.game.reply)
+        if did != IGNORED and self.game.reply is not None:  # the table's: its message line
+            self.message = self.say(self.game.reply)
+        elif did != IGNORED and event.seat not in self.game.replies:
+            self.message = None  # (a refused seat is answered on its own plate alone)
         if did == UNDONE:
             self.mode = "board"
         if did in (UNDONE, NOTHING_TO_UNDO, STEPPED):

@@ -3,7 +3,8 @@
 ``SetupScreen`` picks the players among the configured seats (2–4, clockwise in the
 configuration's order) and the first player, then opens the game (``MajorityController``)
 on its ``GameScreen``. On it a seat's **A** takes the seat in or out and **B** makes it the
-first player; the help line says what the seat buttons do in the game.
+first player; the help line says what the seat buttons do here (A: the seat plays or
+watches, B: it starts).
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ class SetupScreen(BaseScreen):
         )
         self.draw_text(p, hint, 26, th.WARNING if self.message else th.INK_SOFT, self.msg_rect)
         font = self.app.theme.font(self.app.theme.px(SMALLEST))
-        help_lines = p.lines(self.t("majority.help"), font, self.help_rect.w)
+        help_lines = p.lines(self.t("majority.setup.help"), font, self.help_rect.w)
         line_h = font.get_linesize()
         y = self.help_rect.centery - line_h * len(help_lines) // 2
         for line in help_lines:
