@@ -234,7 +234,8 @@ def test_a_game_of_each_kind_resumes_at_every_size(unfinished, tmp_path, size, l
     """Each unfinished game of the journal, latest first, resumed as ``companion run``
     resumes it at start (``resume_unfinished``), draws on this screen; then it is left
     (abandoned) so the next one is the latest."""
-    shutil.copy(unfinished, tmp_path / "journal.sqlite")
+    for part in unfinished.parent.glob("journal.sqlite*"):  # the sealed ballots' pads too
+        shutil.copy(part, tmp_path / part.name)
     w, h, rotation = size
     rig = TableRig(tmp_path, size=(w, h), language=language, rotation=rotation)
     try:
