@@ -103,6 +103,35 @@ def test_report_with_a_ledger_that_is_a_fifo_dev_zero_or_huge(tmp_path, kind):
     assert (tmp_path / "r.html").is_file()
 
 
+@pytest.mark.parametrize(("kind", "why"), [("fifo", "a FIFO, not a regular file"),
+                                           ("dev-zero", "a device, not a regular file"),
+                                           ("huge", "more than 5,000,000 bytes")])
+def test_bgstats_export_with_a_data_directory_ledger_that_is_a_fifo_dev_zero_or_huge(
+        tmp_path, kind, why):
+    """The ledger the plays' comments name is read as ``companion report`` reads it, even
+    with no history yet: refused without blocking, said, and the export written."""
+    data = tmp_path / "data"
+    data.mkdir()
+    ledger = data / "kd-campaign.json"
+    if kind == "fifo":
+        os.mkfifo(ledger)
+    elif kind == "dev-zero":
+        ledger.symlink_to("/dev/zero")
+    else:
+        with ledger.open("wb") as f:
+            f.truncate(300_000_000)
+    out = tmp_path / "plays.bgsplay"
+    try:
+        proc = run_process(["export", "--format", "bgstats", "--out", str(out)],
+                           env={**os.environ, "COMPANION_DATA_DIR": str(data)}, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("companion export hung on the ledger")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[0] == (f"companion export: {ledger}: not a campaign ledger "
+                                           f"({why}); no campaign in the plays' comments")
+    assert out.is_file() and not (data / "companion.db").exists()
+
+
 def _journal_with_a_game(path: Path) -> int:
     with Journal(path) as j:
         game = j.begin_game("koryo", {"players": ["Ana", "Ben"]})
