@@ -16,11 +16,12 @@ import pytest
 from cli_run import run_process
 from kiosk_process import write_config
 
-from companion import regularfile, yamlsrc
+from companion import regularfile, runlock, yamlsrc
 from companion.games import rules_for
 from companion.i18n import catalog_path
 from companion.journal import Journal
 from companion.session import Session
+from companion.yamlsrc import SourceError
 
 
 def _parsed_copy_name(language: str) -> str:
@@ -130,6 +131,20 @@ def test_bgstats_export_with_a_data_directory_ledger_that_is_a_fifo_dev_zero_or_
     assert proc.stderr.splitlines()[0] == (f"companion export: {ledger}: not a campaign ledger "
                                            f"({why}); no campaign in the plays' comments")
     assert out.is_file() and not (data / "companion.db").exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_the_run_lock_is_a_regular_file_or_refused(tmp_path, kind):
+    """A FIFO would open read-write without blocking and take the lock: it is refused, said
+    as every file that is not a regular one."""
+    if kind == "fifo":
+        os.mkfifo(tmp_path / runlock.LOCK_FILE)
+    else:
+        (tmp_path / runlock.LOCK_FILE).mkdir()
+    with pytest.raises(SourceError) as caught:
+        runlock.acquire(tmp_path).release()
+    what = "a FIFO, not a regular file" if kind == "fifo" else "Is a directory"
+    assert str(caught.value) == f"{tmp_path}: cannot open {runlock.LOCK_FILE} ({what})"
 
 
 def _journal_with_a_game(path: Path) -> int:
