@@ -766,15 +766,8 @@ def trapped_data_dir(n: int, tmp: Path) -> bool:
             hung.cancel()
             proc.kill()
             proc.wait()
-    kind = n - len(DATA_DIR_TRAPS)
     ledger = data / "kd-campaign.json"
-    if kind == 0:
-        os.mkfifo(ledger)
-    elif kind == 1:
-        ledger.symlink_to("/dev/zero")
-    else:
-        with ledger.open("wb") as f:
-            f.truncate(300_000_000)
+    _trap_ledger(ledger, n - len(DATA_DIR_TRAPS))
     try:
         out = subprocess.run([PY, "-m", "companion", "report", "--out", str(tmp / "r.html"),
                               "--db", str(tmp / "h.db"), "--ledger", str(ledger)],
@@ -787,6 +780,47 @@ def trapped_data_dir(n: int, tmp: Path) -> bool:
 
 
 TRAP_TRIES = len(DATA_DIR_TRAPS) + 3
+LEDGER_TRAPS = ("a FIFO", "a link to /dev/zero", "300 MB")
+LEDGER_WHY = ("a FIFO, not a regular file", "a device, not a regular file",
+              "more than 5,000,000 bytes")
+
+
+def _trap_ledger(ledger: Path, kind: int) -> None:
+    """``ledger`` made ``LEDGER_TRAPS[kind]``."""
+    if kind == 0:
+        os.mkfifo(ledger)
+    elif kind == 1:
+        ledger.symlink_to("/dev/zero")
+    else:
+        with ledger.open("wb") as f:
+            f.truncate(300_000_000)
+
+
+def trapped_ledger_export(n: int, tmp: Path) -> bool:
+    """``companion export --format bgstats`` with the data directory's ledger a FIFO, a
+    link to ``/dev/zero`` or a 300 MB file, with no history yet (even) or one holding a
+    game: exits 0 within 60 s (memory bounded to 1 GB) saying why the ledger can't be used,
+    and writes the export."""
+    data = tmp / "data"
+    data.mkdir()
+    kind, with_history = n % len(LEDGER_TRAPS), n // len(LEDGER_TRAPS) % 2 == 1
+    env = {**ENV, "COMPANION_DATA_DIR": str(data)}
+    if with_history:
+        subprocess.run([PY, "-m", "companion", "import", str(ROOT / "docs/examples/history.csv")],
+                       env=env, capture_output=True, check=True, timeout=LIMIT_S)
+    _trap_ledger(data / "kd-campaign.json", kind)
+    out = tmp / "plays.bgsplay"
+    try:
+        proc = subprocess.run([PY, "-m", "companion", "export", "--format", "bgstats", "--out",
+                               str(out)], env=env, capture_output=True, text=True,
+                              timeout=LIMIT_S, preexec_fn=_bounded,
+                              check=False)
+    except subprocess.TimeoutExpired:
+        return False
+    games = json.loads(out.read_text(encoding="utf-8"))["plays"] if out.is_file() else None
+    return (proc.returncode == 0 and "Traceback" not in proc.stderr
+            and f"not a campaign ledger ({LEDGER_WHY[kind]})" in proc.stderr
+            and games is not None and len(games) == (1 if with_history else 0))
 
 
 # --- hostile imports, names, dates, integers ------------------------------------------------
@@ -1103,6 +1137,10 @@ ATTACKS = [
     Attack("FIFO or /dev/zero in the data directory (-ack, log, parsed copy, ledger)",
            TRAP_TRIES, "run reaches ready in <60 s; report --ledger exits 0 saying so",
            trapped_data_dir),
+    Attack("export --format bgstats with the data directory's ledger a FIFO, /dev/zero or "
+           "300 MB (no history, or one game)", 2 * len(LEDGER_TRAPS),
+           "exits 0 in <60 s, <1 GB, saying why the ledger can't be used; the plays written",
+           trapped_ledger_export),
     Attack("hostile import, name, date or integer (imports, check-config, vote, export)",
            NAMES_TRIES, "exit 2, one escaped line under 300 chars naming the file or option, "
            "nothing imported; <30 s, <1 GB", hostile_names_and_integers),

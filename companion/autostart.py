@@ -25,12 +25,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.safetext import escaped
+from companion.yamlsrc import SourceError, read_bounded
+
 MARK = "companion-kiosk"  # names every entry, so the uninstall finds exactly ours
 DESKTOP_FILE = Path(".config/autostart") / f"{MARK}.desktop"
 LABWC_FILE = Path(".config/labwc/autostart")
 WAYFIRE_FILE = Path(".config/wayfire.ini")
 # the variables a desktop client needs to find the session's display
 SESSION_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY")
+ENTRY, LABWC, WAYFIRE = "a desktop entry", "labwc's autostart", "a wayfire.ini"
+MAX_FILE_BYTES = 1_000_000  # an entry, a unit or a session's configuration is a few kB
 
 
 @dataclass(frozen=True)
@@ -148,20 +153,27 @@ def without_wayfire_entry(text: str) -> str:
     return "".join(out)
 
 
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+def read_if_there(path: Path, what: str) -> str | None:
+    """The text of ``path`` (``what``: the kind of file, for a message), None when there
+    is no such file. One that is a FIFO or a device (refused without waiting on it), over
+    ``MAX_FILE_BYTES`` or not UTF-8 is a ``SourceError`` saying which: an account's own
+    file, never one to hang or exhaust the command on."""
+    if not path.exists():  # nor a dangling link, nor under a file
         return None
+    try:
+        return read_bounded(path, what, MAX_FILE_BYTES).decode("utf-8")
+    except UnicodeDecodeError:
+        raise SourceError(f"{escaped(str(path))}: not UTF-8 text, expected {what}") from None
 
 
 def install_changes(home: Path, unit: str) -> list[Change]:
     """What starting ``unit`` at login takes in the account whose home is ``home``."""
-    changes = [Change(home / DESKTOP_FILE, _read(home / DESKTOP_FILE), desktop_entry(unit))]
-    labwc = _read(home / LABWC_FILE)
+    changes = [Change(home / DESKTOP_FILE, read_if_there(home / DESKTOP_FILE, ENTRY),
+                      desktop_entry(unit))]
+    labwc = read_if_there(home / LABWC_FILE, LABWC)
     if labwc is not None:
         changes.append(Change(home / LABWC_FILE, labwc, with_labwc_entry(labwc, unit)))
-    wayfire = _read(home / WAYFIRE_FILE)
+    wayfire = read_if_there(home / WAYFIRE_FILE, WAYFIRE)
     if wayfire is not None:
         changes.append(Change(home / WAYFIRE_FILE, wayfire, with_wayfire_entry(wayfire, unit)))
     return changes
@@ -171,11 +183,12 @@ def uninstall_changes(home: Path) -> list[Change]:
     """Every entry ``install_changes`` may have made, taken away (files left as they were
     otherwise); nothing for an entry that isn't there."""
     changes = []
-    desktop = _read(home / DESKTOP_FILE)
+    desktop = read_if_there(home / DESKTOP_FILE, ENTRY)
     if desktop is not None:
         changes.append(Change(home / DESKTOP_FILE, desktop, None))
-    for name, remove in ((LABWC_FILE, without_labwc_entry), (WAYFIRE_FILE, without_wayfire_entry)):
-        text = _read(home / name)
+    for name, what, remove in ((LABWC_FILE, LABWC, without_labwc_entry),
+                               (WAYFIRE_FILE, WAYFIRE, without_wayfire_entry)):
+        text = read_if_there(home / name, what)
         if text is not None and remove(text) != text:
             changes.append(Change(home / name, text, remove(text)))
     return changes

@@ -33,6 +33,7 @@ from pathlib import Path
 from companion.engine import kd_campaign as kc
 from companion.engine.errors import RuleError
 from companion.regularfile import NotRegular, TooBig, read_regular
+from companion.safetext import escaped, shown
 
 log = logging.getLogger(__name__)
 
@@ -90,19 +91,40 @@ def with_cells(table: kc.AwardTable, entered: dict[tuple[str, str], dict[str, in
     return kc.AwardTable(tuple(cells))
 
 
-def peek(directory: str | Path) -> kc.Campaign | None:
-    """The campaign saved in ``directory`` as it is, for a reader that changes nothing (the
-    charts): None when none is saved or it can't be read now or is no ledger (logged; the
-    King's Dilemma screens deal with it through ``LedgerFile``). Nothing is moved aside."""
-    path = Path(directory).expanduser() / LEDGER_FILE
+class NotALedger(ValueError):
+    """A ledger that gives no campaign to a reader (``read_campaign``): one line saying
+    which file and why, safe to print (control characters escaped)."""
+
+
+def read_campaign(path: str | Path) -> kc.Campaign | None:
+    """The campaign of the ledger ``path`` as it is, for a reader that changes nothing (the
+    charts, ``companion report``, ``companion export``): None when there is no such file;
+    ``NotALedger`` when it can't be read (a FIFO or ``/dev/zero``: refused, not read; more
+    than ``MAX_LEDGER_BYTES``: refused by its size) or is no campaign. Nothing is moved
+    aside (``LedgerFile`` does that, for the King's Dilemma screens)."""
+    path = Path(path)
     try:
-        raw = read_regular(path, MAX_LEDGER_BYTES)  # a FIFO, /dev/zero: refused, not read
+        raw = read_regular(path, MAX_LEDGER_BYTES)
         return kc.Campaign.from_dict(json.loads(raw.decode("utf-8")))
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, RuleError,
-            RecursionError) as exc:
-        log.warning("%s: no campaign to read (%s: %s)", path, type(exc).__name__, exc)
+    except TooBig:
+        why = f"more than {MAX_LEDGER_BYTES:,} bytes"
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+    except (ValueError, KeyError, TypeError, AttributeError, RuleError,
+            RecursionError) as exc:  # UnicodeDecodeError and JSON's errors are ValueErrors
+        why = shown(str(exc))
+    raise NotALedger(f"{escaped(str(path))}: not a campaign ledger ({why})")
+
+
+def peek(directory: str | Path) -> kc.Campaign | None:
+    """The campaign saved in ``directory`` as it is (``read_campaign``): None when none is
+    saved or it can't be read now or is no ledger (logged)."""
+    try:
+        return read_campaign(Path(directory).expanduser() / LEDGER_FILE)
+    except NotALedger as exc:
+        log.warning("%s", exc)
         return None
 
 

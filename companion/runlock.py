@@ -14,6 +14,7 @@ import fcntl
 import os
 from pathlib import Path
 
+from companion.regularfile import open_regular
 from companion.safetext import escaped
 from companion.yamlsrc import SourceError
 
@@ -39,7 +40,8 @@ def acquire(data_dir: Path) -> RunLock:
     path = data_dir / LOCK_FILE
     where = escaped(str(data_dir))
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        # a FIFO, a device or a directory put there is refused (a FIFO would open and lock)
+        fd = open_regular(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     except OSError as exc:
         raise SourceError(f"{where}: cannot open {LOCK_FILE} ({exc.strerror})") from None
     try:

@@ -6,9 +6,15 @@ page images until a checkpoint can reset it, and a checkpoint can't while any ot
 connection holds a read transaction (a backup, ``sqlite3`` left open). So the secret never
 reaches SQLite in clear: it is XORed with a one-time pad of random bytes (as long as the
 secret: a one-time pad, unbreakable without it), the pad kept in ``NAME-seal`` beside the
-journal and the journal keeping only ``sealed:OFFSET:LENGTH:HEX`` (where its pad is and
+journal and the journal keeping only ``sealed64:OFFSET:LENGTH:HEX`` (where its pad is and
 the masked bytes). Undoing it overwrites its pad with zeros in place (and syncs): the
 masked bytes left in the -wal, or in any copy of the database, then say nothing.
+
+XOR keeps a secret's length, and a ballot's length says what it is (``pass-power`` is
+longer than ``aye 3``, ``aye 12`` than ``aye 3``). So the secret is padded before masking,
+to a multiple of ``BLOCK`` bytes (one block for any ballot): a 0x80 byte, then zeros
+(ISO/IEC 7816-4 padding, removable whatever the secret's last bytes). Texts an older
+version wrote, ``sealed:OFFSET:LENGTH:HEX``, were not padded and still read back.
 
 The pad is on disk (synced) before the journal's commit, so a ballot acknowledged is one
 that can be read back. At each opening the journal zeroes every byte of ``NAME-seal``
@@ -25,9 +31,25 @@ from pathlib import Path
 
 from companion.regularfile import open_regular
 
-PREFIX = "sealed:"
+PREFIX = "sealed64:"  # a padded secret (every ballot of a vote the same length)
+UNPADDED_PREFIX = "sealed:"  # an older version's: the secret's own length, not padded
 SEAL_SUFFIX = "-seal"
 MAX_SECRET = 1 << 16  # bytes: a ballot is a few dozen
+BLOCK = 64  # bytes: a padded secret is a multiple of it
+
+
+def padded(data: bytes) -> bytes:
+    """``data``, a 0x80 byte and zeros up to the next multiple of ``BLOCK``."""
+    size = -(-(len(data) + 1) // BLOCK) * BLOCK
+    return data + b"\x80" + bytes(size - len(data) - 1)
+
+
+def unpadded(data: bytes) -> bytes | None:
+    """What ``padded`` was given, or None when ``data`` isn't padded so."""
+    body = data.rstrip(b"\0")
+    if not body.endswith(b"\x80"):
+        return None
+    return body[:-1]
 
 
 class SealError(OSError):
@@ -39,16 +61,17 @@ def _mask(data: bytes, pad: bytes) -> bytes:
 
 
 def parse(text: str) -> tuple[int, int, bytes] | None:
-    """(offset, length, masked bytes) of a sealed secret, None for any other text (a
-    secret kept in clear by an older version)."""
-    if not text.startswith(PREFIX):
+    """(offset, length, masked bytes) of a sealed secret, padded or not, None for any
+    other text (a secret kept in clear by an older version)."""
+    prefix = next((p for p in (PREFIX, UNPADDED_PREFIX) if text.startswith(p)), None)
+    if prefix is None:
         return None
     try:
-        offset, length, masked = text[len(PREFIX):].split(":")
+        offset, length, masked = text[len(prefix):].split(":")
         where, size, data = int(offset), int(length), bytes.fromhex(masked)
     except ValueError:
         return None
-    if where < 0 or size != len(data) or size > MAX_SECRET:
+    if where < 0 or size != len(data) or size > MAX_SECRET + BLOCK:
         return None
     return where, size, data
 
@@ -70,6 +93,7 @@ class SealFile:
         text the journal keeps instead of ``data``. Raises ``SealError``."""
         if len(data) > MAX_SECRET:
             raise SealError(f"a secret of {len(data):,} bytes (at most {MAX_SECRET:,})")
+        data = padded(data)  # so its length says nothing of what it is
         pad = secrets.token_bytes(len(data))
         try:
             fd = self._file()
@@ -97,7 +121,13 @@ class SealFile:
             raise SealError(exc.errno, f"{self.path.name}: {exc.strerror}") from None
         if len(pad) != length or (length and not any(pad)):
             raise SealError(f"{self.path.name}: the pad of a sealed secret is gone")
-        return _mask(masked, pad)
+        data = _mask(masked, pad)
+        if text.startswith(UNPADDED_PREFIX):
+            return data
+        secret = unpadded(data)
+        if secret is None:
+            raise SealError(f"{self.path.name}: the pad of a sealed secret doesn't match it")
+        return secret
 
     def shred(self, text: str) -> None:
         """Overwrite the pad of ``text`` with zeros and sync: the secret is gone from every

@@ -16,6 +16,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -717,3 +718,34 @@ def test_the_unit_opens_the_network_when_the_accounts_configuration_turns_phones
     rc, out, err = cli(capsys, "--dry-run", "--user", "ana")
     assert (rc, err) == (0, "")
     assert parse(unit_part(out))["Service"]["SocketBindAllow"] == "tcp:8471"
+
+
+@pytest.mark.parametrize(("which", "uninstall"), [
+    ("unit", False), (autostart.DESKTOP_FILE, False), (autostart.LABWC_FILE, False),
+    (autostart.WAYFIRE_FILE, False), (autostart.DESKTOP_FILE, True),
+    (autostart.LABWC_FILE, True), (autostart.WAYFIRE_FILE, True)],
+    ids=["unit", "entry", "labwc", "wayfire", "uninstall-entry", "uninstall-labwc",
+         "uninstall-wayfire"])
+def test_a_fifo_in_place_of_a_file_it_reads_is_refused_not_waited_on(pi_home, capsys, which,
+                                                                       uninstall):
+    """The unit and the account's session files are read as every file opened by name is
+    (``regularfile``): a FIFO put there is said, never waited on."""
+    fifo = (pi_home / ".config/systemd/user" / svc.DESKTOP_UNIT if which == "unit"
+            else pi_home / which)
+    fifo.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(fifo)
+    argv = ["--user", "ana", "--desktop", "--dry-run", *(["--uninstall"] if uninstall else [])]
+    done: list[tuple[int, str, str]] = []
+    worker = threading.Thread(target=lambda: done.append(cli(capsys, *argv)), daemon=True)
+    worker.start()
+    worker.join(30)
+    if worker.is_alive():  # blocked opening the FIFO: a writer lets it go, then say so
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(30)
+        pytest.fail(f"install-service waited on the FIFO at {fifo}")
+    [(rc, out, err)] = done
+    assert rc == 2 and out == ""
+    what = {"unit": "a systemd unit", autostart.DESKTOP_FILE: autostart.ENTRY,
+            autostart.LABWC_FILE: autostart.LABWC, autostart.WAYFIRE_FILE: autostart.WAYFIRE}
+    assert err == (f"companion install-service: {fifo}: cannot read: a FIFO, not a regular "
+                   f"file, expected {what[which]}\n")

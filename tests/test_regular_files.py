@@ -16,11 +16,12 @@ import pytest
 from cli_run import run_process
 from kiosk_process import write_config
 
-from companion import regularfile, yamlsrc
+from companion import regularfile, runlock, yamlsrc
 from companion.games import rules_for
 from companion.i18n import catalog_path
 from companion.journal import Journal
 from companion.session import Session
+from companion.yamlsrc import SourceError
 
 
 def _parsed_copy_name(language: str) -> str:
@@ -101,6 +102,49 @@ def test_report_with_a_ledger_that_is_a_fifo_dev_zero_or_huge(tmp_path, kind):
     assert "Traceback" not in proc.stderr and "not a campaign ledger" in proc.stderr
     assert len(proc.stderr.splitlines()[0]) < 300
     assert (tmp_path / "r.html").is_file()
+
+
+@pytest.mark.parametrize(("kind", "why"), [("fifo", "a FIFO, not a regular file"),
+                                           ("dev-zero", "a device, not a regular file"),
+                                           ("huge", "more than 5,000,000 bytes")])
+def test_bgstats_export_with_a_data_directory_ledger_that_is_a_fifo_dev_zero_or_huge(
+        tmp_path, kind, why):
+    """The ledger the plays' comments name is read as ``companion report`` reads it, even
+    with no history yet: refused without blocking, said, and the export written."""
+    data = tmp_path / "data"
+    data.mkdir()
+    ledger = data / "kd-campaign.json"
+    if kind == "fifo":
+        os.mkfifo(ledger)
+    elif kind == "dev-zero":
+        ledger.symlink_to("/dev/zero")
+    else:
+        with ledger.open("wb") as f:
+            f.truncate(300_000_000)
+    out = tmp_path / "plays.bgsplay"
+    try:
+        proc = run_process(["export", "--format", "bgstats", "--out", str(out)],
+                           env={**os.environ, "COMPANION_DATA_DIR": str(data)}, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("companion export hung on the ledger")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[0] == (f"companion export: {ledger}: not a campaign ledger "
+                                           f"({why}); no campaign in the plays' comments")
+    assert out.is_file() and not (data / "companion.db").exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_the_run_lock_is_a_regular_file_or_refused(tmp_path, kind):
+    """A FIFO would open read-write without blocking and take the lock: it is refused, said
+    as every file that is not a regular one."""
+    if kind == "fifo":
+        os.mkfifo(tmp_path / runlock.LOCK_FILE)
+    else:
+        (tmp_path / runlock.LOCK_FILE).mkdir()
+    with pytest.raises(SourceError) as caught:
+        runlock.acquire(tmp_path).release()
+    what = "a FIFO, not a regular file" if kind == "fifo" else "Is a directory"
+    assert str(caught.value) == f"{tmp_path}: cannot open {runlock.LOCK_FILE} ({what})"
 
 
 def _journal_with_a_game(path: Path) -> int:

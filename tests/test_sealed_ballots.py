@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion import seal
+from companion.engine.kd_vote import PASS_MODERATOR, PASS_POWER, Lock
 from companion.journal import Journal
 
 
@@ -106,3 +107,50 @@ def test_a_secret_kept_in_clear_by_an_older_version_is_still_read(tmp_path):
         j._db.execute("INSERT INTO private VALUES (?, 1, ?)", (game, '{"ballot": "nay 2"}'))
     with Journal(path) as j:
         assert list(j.replay(game)) == [({"action": "lock"}, {"ballot": "nay 2"})]
+
+
+def test_every_ballot_of_a_vote_seals_to_the_same_length(tmp_path):
+    """XOR keeps a length, and a ballot's length says what it is (a pass is longer than
+    ``aye 3``, ``aye 12`` than ``aye 3``): every ballot is padded to one size first."""
+    path = tmp_path / "journal.sqlite"
+    ballots = [Lock("Ann", choice, power).private_dict()
+               for choice in ("aye", "nay") for power in range(100)]  # a house starts with 8
+    ballots += [Lock("Ann", choice).private_dict() for choice in (PASS_POWER, PASS_MODERATOR)]
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        for ballot in ballots:
+            j.append(game, {"action": "lock", "player": "Ann"}, private=ballot)
+        payloads = [p for (p,) in j._db.execute("SELECT payload FROM private ORDER BY seq")]
+    # the text's length but for its offset's digits (where its pad is: the order of locks)
+    assert len({len(p) - len(str(seal.parse(p)[0])) for p in payloads}) == 1
+    assert {seal.parse(p)[1] for p in payloads} == {seal.BLOCK}
+    with Journal(path) as j:
+        assert [p for _, p in j.replay(game)] == ballots
+
+
+@pytest.mark.parametrize("secret", [b"", b"aye 3", b"x" * 63, b"x" * 64, b"\x80\0", b"\0" * 70])
+def test_a_padded_secret_reads_back_exactly(tmp_path, secret):
+    seals = seal.SealFile(tmp_path / "j-seal")
+    text = seals.seal(secret)
+    assert len(seal.parse(text)[2]) % seal.BLOCK == 0
+    assert seals.unseal(text) == secret
+    seals.close()
+
+
+def test_a_ballot_sealed_unpadded_by_an_older_version_is_still_read(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    secret = b'{"choice": "aye", "power": 3}'
+    pad = b"\x5a" * 7 + bytes(range(1, len(secret) - 6))  # any bytes, not all zero
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private={"choice": "nay", "power": 1})
+        offset = Path(f"{path}-seal").stat().st_size
+        with Path(f"{path}-seal").open("ab") as pads:
+            pads.write(pad)
+        masked = bytes(a ^ b for a, b in zip(secret, pad, strict=True))
+        j.append(game, {"action": "lock"})
+        j._db.execute("INSERT INTO private VALUES (?, 2, ?)",
+                      (game, f"sealed:{offset}:{len(secret)}:{masked.hex()}"))
+    with Journal(path) as j:
+        assert [p for _, p in j.replay(game)] == [{"choice": "nay", "power": 1},
+                                                  {"choice": "aye", "power": 3}]

@@ -55,20 +55,14 @@ def _bgstats_file(games: Iterable[history.GameResult], ledger: Path | None = Non
 
 def _campaign(path: Path | None):
     """The King's Dilemma campaign of ``path`` (default: the data directory's ledger), read
-    as it is; none when there is none or it is no ledger (said)."""
-    import json
-
+    as it is (``kd_ledger.read_campaign``); none when there is none or it is no ledger
+    (said)."""
     from companion import kd_ledger, paths
-    from companion.engine.kd_campaign import Campaign
 
-    path = path or paths.data_dir() / kd_ledger.LEDGER_FILE
     try:
-        return Campaign.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        print(f"companion export: {path}: not a campaign ledger ({type(exc).__name__}); no "
-              "campaign in the plays' comments", file=sys.stderr)
+        return kd_ledger.read_campaign(path or paths.data_dir() / kd_ledger.LEDGER_FILE)
+    except kd_ledger.NotALedger as exc:
+        print(f"companion export: {exc}; no campaign in the plays' comments", file=sys.stderr)
         return None
 
 

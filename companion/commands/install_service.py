@@ -503,7 +503,7 @@ def run(args: argparse.Namespace) -> int:
     data_dir = data_dir_of(home)
     text = render_unit(companion, user, home, groups, args.desktop, data_dir,
                        phones_port_of(home))
-    changes = [Change(unit, _read(unit), text)]
+    changes = [Change(unit, autostart.read_if_there(unit, "a systemd unit"), text)]
     if args.desktop:
         changes += autostart.install_changes(home, name)
     todo = commands(unit, user, args.desktop, groups, companion, on_tty1())
@@ -543,13 +543,6 @@ def run(args: argparse.Namespace) -> int:
     print("Now run:")
     print("\n".join(f"  {c}" for c in todo))
     return 0
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError):
-        return None
 
 
 def _uninstall(args: argparse.Namespace, unit: Path, home: Path, user: str) -> int:

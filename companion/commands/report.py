@@ -28,33 +28,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Loaded on use: `companion --help` imports every command module (start-up).
-    import json
     from datetime import date
 
     from companion import kd_ledger, report
     from companion.commands.export import write_atomically
-    from companion.engine.errors import RuleError
-    from companion.engine.kd_campaign import Campaign
     from companion.i18n import load_catalog
-    from companion.regularfile import TooBig, read_regular
-    from companion.safetext import escaped, shown
 
     path = args.db or history.default_path()
-    ledger_path = args.ledger or paths.data_dir() / kd_ledger.LEDGER_FILE
-    campaign = None
-    if ledger_path.exists():  # read only: an unreadable ledger is said, never moved aside
-        try:  # a FIFO or /dev/zero is refused, not read; a huge file by its size
-            raw = read_regular(ledger_path, kd_ledger.MAX_LEDGER_BYTES)
-            campaign = Campaign.from_dict(json.loads(raw.decode("utf-8")))
-        except TooBig:
-            print(f"companion report: {escaped(str(ledger_path))}: not a campaign ledger (more "
-                  f"than {kd_ledger.MAX_LEDGER_BYTES:,} bytes); the report has no campaign",
-                  file=sys.stderr)
-        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
-                RuleError, RecursionError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else shown(str(exc))
-            print(f"companion report: {escaped(str(ledger_path))}: not a campaign ledger "
-                  f"({why}); the report has no campaign", file=sys.stderr)
+    try:  # read only: an unreadable ledger is said, never moved aside
+        campaign = kd_ledger.read_campaign(args.ledger or paths.data_dir() / kd_ledger.LEDGER_FILE)
+    except kd_ledger.NotALedger as exc:
+        print(f"companion report: {exc}; the report has no campaign", file=sys.stderr)
+        campaign = None
     catalog, today = load_catalog(args.lang), date.today().isoformat()
     try:
         if path.exists():  # the games read from the history as the page is written
