@@ -91,7 +91,8 @@ class ChartsScreen(OnTheFelt, Screen):
 
     def records(self, key: str) -> list[tuple[str, tuple[int, int, int]]]:
         """A game's records as lines (text, colour): its high score, how often the first
-        player won, the time played, then head to head for the pairs who met most."""
+        player won, the time played, each player's wins by the number of players at the
+        table, then head to head for the pairs who met most."""
         if ("records", key) not in self._charts:
             from companion.report import duration, percent
 
@@ -108,6 +109,7 @@ class ChartsScreen(OnTheFelt, Screen):
             if rec.timed:
                 lines.append((t("report.time", time=duration(rec.minutes, t), n=rec.timed),
                               th.INK))
+            lines += [(line, th.INK) for line in self.by_count_lines(rec.by_count)]
             pairs = sorted(rec.head_to_head.items(), key=lambda kv: (-kv[1][0], kv[0]))
             if pairs:
                 lines.append((t("report.head_to_head"), th.INK_SOFT))
@@ -115,6 +117,32 @@ class ChartsScreen(OnTheFelt, Screen):
                 lines.append((t("charts.pair", a=a, b=b, games=n, score=f"{x} – {y}"), th.INK))
             self._charts["records", key] = lines
         return self._charts["records", key]
+
+    def by_count_lines(self, by_count: dict[str, dict[int, tuple[int, int]]]) -> list[str]:
+        """Per number of players at the table, each player's wins of their games at that
+        count ("Wins with 3 players: Ben 2/3 · Ana 1/3"), most wins first; a count whose
+        players don't fit one line at the smallest legible size goes on as many as it
+        needs."""
+        counts: dict[int, list[tuple[str, int, int]]] = {}
+        for name, per_count in by_count.items():
+            for n, (wins, games) in per_count.items():
+                counts.setdefault(n, []).append((name, wins, games))
+        font = self.app.theme.font(self.app.theme.px(22))
+        out: list[str] = []
+        for n, shares in sorted(counts.items()):
+            shares.sort(key=lambda s: (-s[1], s[2], s[0]))
+            entries = [f"{name} {self.t('charts.share', wins=w, played=g)}"
+                       for name, w, g in shares]
+            line = self.t("charts.by_count", n=n, scores=entries[0])
+            for entry in entries[1:]:
+                longer = f"{line} · {entry}"
+                if font.size(longer)[0] * th.SQUEEZE > self.body.w:
+                    out.append(line)
+                    line = entry
+                else:
+                    line = longer
+            out.append(line)
+        return out
 
     def shown_records(self, key: str) -> list[tuple[str, tuple[int, int, int]]]:
         """The records' lines that the page holds (the pairs who met least go first; the
