@@ -101,6 +101,9 @@ class WinnerView:
         if played is not None:
             self.code = PlayCode(app, played, between_plates(self.ring, app.canvas.get_rect()))
             self.code.captioned = False  # the caption goes in the column beside it
+            if self.code.image is None:  # too many players for any code: said, not shown
+                self.code = None
+                self.notes.append(t("playcode.too_long"))
         self.title = t(f"history.game.{game}")
         self.buttons: list = []  # the screen's own list: a toggle changes it in place
         self.showing_code = self.code is not None
@@ -201,14 +204,16 @@ class WinnerView:
         # The notes where they fit under the rows (closer rows make room for them); else
         # in the breakdown, one tap away.
         notes = self._wrapped_notes(column.w)
-        n = max(1, len(self.standings))
         least = theme.font(px(FIGURE)).get_linesize() + px(4)
+        # The first places where more players than the column holds (the seats' plates and
+        # the breakdown have them all).
+        self.rows = min(len(self.standings), max(1, room // least))
         note_h = px(NOTE_LINE) * len(notes)
-        if least * n + note_h > room:
+        if least * self.rows + note_h > room:
             notes, note_h = [], 0
         self.note_lines = notes
-        row_h = max(least, min(px(44), (room - note_h) // n))
-        rows_h = row_h * len(self.standings)
+        row_h = max(least, min(px(44), (room - note_h) // self.rows))
+        rows_h = row_h * self.rows
         self.rows_rect = pygame.Rect(column.x, top, column.w, rows_h)
         self.notes_rect = pygame.Rect(column.x, self.caption_rect.y - gap - note_h, column.w,
                                       note_h)
@@ -309,7 +314,7 @@ class WinnerView:
         order = sorted(range(len(self.standings)),
                        key=lambda i: placed[self.standings[i].name])
         figure_font = theme.font(px(FIGURE))
-        for row, i in enumerate(order):
+        for row, i in enumerate(order[:self.rows]):
             s = self.standings[i]
             won = s.name in self.winners
             box = pygame.Rect(self.rows_rect.x, self.rows_rect.y + row * self.row_h,
