@@ -40,9 +40,9 @@ def test_history_opens_the_charts_every_page_fits_and_back_returns(
     t.ctx.tap(history.charts_rect, "charts")
     screen = t.screen
     assert isinstance(screen, ChartsScreen)
-    assert screen.pages == ["koryo", "records-koryo", "choson", "records-choson", "inheritors",
-                            "records-inheritors", "kings-dilemma", "records-kings-dilemma",
-                            "campaign"]
+    assert screen.pages == [page for game in ("koryo", "choson", "inheritors", "kings-dilemma")
+                            for page in (game, f"records-{game}", f"versus-{game}")] + [
+        "campaign"]
     seen = []
     for _ in screen.pages:
         t.app.step(block=False)
@@ -53,16 +53,17 @@ def test_history_opens_the_charts_every_page_fits_and_back_returns(
     assert "Ana 31 24 35; Ben 27 29 35; Cléo 33 - 20; Dan - 18 -" in seen[0]
     assert "Ben 2/3, Cléo 1/2, Ana 1/3, Dan 0/1" in seen[0]
     # Night by night (tests/played.py): 1st +3 prestige, 2nd +2, 3rd +1, last +2 crave.
-    # Koryŏ's records: Ana and Ben at 35 (tests/played.py), and who met whom most.
+    # Koryŏ's records: Ana and Ben at 35 (tests/played.py); then who met whom most.
     high = {"en": "High score: 35 (Ana and Ben)", "fr": "Meilleur score : 35 (Ana et Ben)"}
     assert high[language] in seen[1]
     pair = {"en": "Ana – Ben: 3 games, 1 – 1", "fr": "Ana – Ben : 3 parties, 1 – 1"}  # a tie: neither
-    assert pair[language] in seen[1]
+    assert pair[language] in seen[2]
+    assert seen[2].index(pair[language]) < seen[2].index("Ana – Cléo")  # most met first
     by_count = {"en": "Wins with 3 players: Ben 2/3 · Cléo 1/2 · Ana 1/3 · Dan 0/1",
                 "fr": "Victoires à 3 joueurs : Ben 2/3 · Cléo 1/2 · Ana 1/3 · Dan 0/1"}
     assert by_count[language] in seen[1]
-    assert "Ana 2 5 6; Ben 3 3 5; Cléo 1 3 6; Dan 0 2 2" in seen[8]
-    assert "Ana 0 0 0; Ben 0 2 2; Cléo 0 0 0; Dan 2 2 4" in seen[8]
+    assert "Ana 2 5 6; Ben 3 3 5; Cléo 1 3 6; Dan 0 2 2" in seen[12]
+    assert "Ana 0 0 0; Ben 0 2 2; Cléo 0 0 0; Dan 2 2 4" in seen[12]
     t.ctx.tap(screen.back_rect, "back")
     assert t.screen is history
 
