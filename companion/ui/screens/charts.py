@@ -1,8 +1,10 @@
 """Charts on the kiosk, for a table that would rather look than read: one page per game
 in the history (each player's scores over the last games as lines, and the shares of the
-wins as bars, which also name the lines' colours) and, when the King's Dilemma campaign
-has nights, a page of each house's prestige and crave after every night. « and » turn
-the pages; Back returns to History, which opens it.
+wins as bars, which also name the lines' colours), each followed by its records (high
+score, first player's wins, time played, wins by the number of players at the table) and
+its head to head, counted in SQL (``History.records``) when the page is first shown;
+and, when the King's Dilemma campaign has nights, a page of each house's prestige and
+crave after every night. « and » turn the pages; Back returns to History, which opens it.
 
 A player seated in the configuration has their seat's colour; anyone else the next
 colour of ``OTHERS``. The seats watch from the slim seat ring. The data is
