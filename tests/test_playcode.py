@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import math
 
 import numpy as np
 import pygame
@@ -55,7 +56,8 @@ def read_codes(path) -> list[tuple[str, float]]:
         if r.format != zxingcpp.BarcodeFormat.QRCode:
             continue
         modules = 17 + 4 * int(r.extra["Version"])
-        width = r.position.top_right.x - r.position.top_left.x
+        left, right = r.position.top_left, r.position.top_right  # any way up (a turned panel)
+        width = math.hypot(right.x - left.x, right.y - left.y)
         out.append((r.text, width / modules))
     return out
 
@@ -282,8 +284,8 @@ def test_a_play_of_many_long_cjk_names_never_breaks_the_code_and_is_kept(table, 
 
 def test_every_code_the_demo_shows_is_a_documented_bg_stats_play(tmp_path):
     """``companion demo``'s screenshots, every QR code in them decoded: each is a play with
-    every field BG Stats documents on every player; the tapped codes at 4 px a module or
-    more."""
+    every field BG Stats documents on every player; every one, on the winner screens as
+    tapped, at 4 px a module or more."""
     from companion.ui.demo import run_demo
 
     run_demo(tmp_path, (800, 480), "en", 0)
@@ -293,6 +295,55 @@ def test_every_code_the_demo_shows_is_a_documented_bg_stats_play(tmp_path):
             seen += 1
             play = bgstats.data_of(url)
             check_bgstats_play(play)
-            if "playcode" in shot.name:
-                assert module >= 4, (shot.name, module)
+            assert module >= 4, (shot.name, module)
     assert seen >= 6, seen  # each game's winner screen, the night's, History's
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("players", [LONG_ASCII, NIGHT_OF_LONG_NAMES])
+@pytest.mark.parametrize(("size", "rotation"), [((800, 480), 0), ((1024, 600), 0),
+                                                ((1280, 720), 0), ((720, 1280), 90)])
+def test_the_winner_screen_of_a_five_player_night_of_long_names_draws_4_px_a_module(
+        table, tmp_path, language, players, size, rotation):
+    """The King's Dilemma's winner screen of a five-player night, every name 22-24
+    characters, seated round the panel (the 7" 800×480 one, larger ones, a portrait panel
+    turned): the code on the winner screen itself at 4 px a module or more (measured by the
+    decoder on the screenshot, its quiet zone inside the room between the plates), each
+    player's place and total beside it, none of it cut; Details shows the breakdown, whose
+    Code button comes back to the code."""
+    from companion.config import SeatConfig
+    from companion.ui.winner import Standing, WinnerScreen
+
+    seats = [SeatConfig(name, colour, where) for (name, _), colour, where in zip(
+        players, ((200, 40, 40), (40, 90, 200), (40, 170, 70), (220, 190, 40), (150, 60, 170)),
+        ("bottom-left", "bottom-right", "left", "top", "right"), strict=True)]
+    t = table(language=language, seats=seats, size=size, rotation=rotation)
+    row = long_night(players)
+    labels = ["Agenda", "Wealth", "Tokens", "Power", "Rank"]
+    standings = [Standing(p.name, str(p.total), ["1", "2", "+0", "3", "x"])
+                 for p in row.players]
+    screen = WinnerScreen(t.app, WinnerView(t.app, "kings-dilemma", standings, labels,
+                                            row.winners, [("Campaign", lambda: None, "campaign")],
+                                            row))
+    t.ctx.show(screen)
+    t.app.step(block=False)
+    beside = screen.winner.column  # the seat plates' long names are the seat ring's
+    assert not [b.text for b in t.app.painter.texts if beside.contains(b.rect) and b.clipped]
+    t.app.screenshot(tmp_path / "winner.png")
+    ((url, module),) = read_codes(tmp_path / "winner.png")
+    assert module >= 4, module
+    assert url == bgstats.fitting_link(row)
+    assert bgstats.data_of(url)["players"][0]["score"] == players[0][1]
+    code = code_of(t)
+    assert not any(code.drawn.colliderect(plate.rect) for plate in screen.ring.plates)
+    texts = t.texts()
+    for p in row.players:  # each player's total beside the code, the winner's with its place
+        assert any(text.endswith(str(p.total)) for text in texts), (p.total, texts)
+    details = next(b for b in screen.buttons if getattr(b, "key", "") == "details")
+    t.ctx.tap(details.rect, "details")
+    assert code_of(t) is None and "Agenda" in t.texts()
+    back = next(b for b in screen.buttons if getattr(b, "key", "") == "code")
+    t.ctx.tap(back.rect, "code")
+    t.app.screenshot(tmp_path / "again.png")
+    ((_, again),) = read_codes(tmp_path / "again.png")
+    assert again == module

@@ -5,12 +5,12 @@ King's Dilemma campaign; every page legible at 800×480 in English and French.""
 from __future__ import annotations
 
 import pytest
-from played import EVENINGS, campaign_ledger, evenings
+from played import EVENINGS, campaign_ledger, evenings, scored
 from table_rig import TableRig
 from ui_majority import fits
 
 from companion.history import History
-from companion.ui.screens.charts import ChartsScreen
+from companion.ui.screens.charts import RECORDS, ChartsScreen, open_charts
 from companion.ui.screens.history import HistoryScreen
 
 
@@ -40,9 +40,9 @@ def test_history_opens_the_charts_every_page_fits_and_back_returns(
     t.ctx.tap(history.charts_rect, "charts")
     screen = t.screen
     assert isinstance(screen, ChartsScreen)
-    assert screen.pages == ["koryo", "records-koryo", "choson", "records-choson", "inheritors",
-                            "records-inheritors", "kings-dilemma", "records-kings-dilemma",
-                            "campaign"]
+    assert screen.pages == [page for game in ("koryo", "choson", "inheritors", "kings-dilemma")
+                            for page in (game, f"records-{game}", f"versus-{game}")] + [
+        "campaign"]
     seen = []
     for _ in screen.pages:
         t.app.step(block=False)
@@ -53,13 +53,17 @@ def test_history_opens_the_charts_every_page_fits_and_back_returns(
     assert "Ana 31 24 35; Ben 27 29 35; Cléo 33 - 20; Dan - 18 -" in seen[0]
     assert "Ben 2/3, Cléo 1/2, Ana 1/3, Dan 0/1" in seen[0]
     # Night by night (tests/played.py): 1st +3 prestige, 2nd +2, 3rd +1, last +2 crave.
-    # Koryŏ's records: Ana and Ben at 35 (tests/played.py), and who met whom most.
+    # Koryŏ's records: Ana and Ben at 35 (tests/played.py); then who met whom most.
     high = {"en": "High score: 35 (Ana and Ben)", "fr": "Meilleur score : 35 (Ana et Ben)"}
     assert high[language] in seen[1]
     pair = {"en": "Ana – Ben: 3 games, 1 – 1", "fr": "Ana – Ben : 3 parties, 1 – 1"}  # a tie: neither
-    assert pair[language] in seen[1]
-    assert "Ana 2 5 6; Ben 3 3 5; Cléo 1 3 6; Dan 0 2 2" in seen[8]
-    assert "Ana 0 0 0; Ben 0 2 2; Cléo 0 0 0; Dan 2 2 4" in seen[8]
+    assert pair[language] in seen[2]
+    assert seen[2].index(pair[language]) < seen[2].index("Ana – Cléo")  # most met first
+    by_count = {"en": "Wins with 3 players: Ben 2/3 · Cléo 1/2 · Ana 1/3 · Dan 0/1",
+                "fr": "Victoires à 3 joueurs : Ben 2/3 · Cléo 1/2 · Ana 1/3 · Dan 0/1"}
+    assert by_count[language] in seen[1]
+    assert "Ana 2 5 6; Ben 3 3 5; Cléo 1 3 6; Dan 0 2 2" in seen[12]
+    assert "Ana 0 0 0; Ben 0 2 2; Cléo 0 0 0; Dan 2 2 4" in seen[12]
     t.ctx.tap(screen.back_rect, "back")
     assert t.screen is history
 
@@ -80,3 +84,47 @@ def test_without_games_the_charts_say_so(table):
     t.app.step(block=False)
     fits(t.app)
     assert "No finished game yet" in t.screen.describe()
+
+
+def records_page(t: TableRig, game: str) -> ChartsScreen:
+    """The charts opened as History opens them, turned to ``game``'s records page, drawn
+    and checked (texts whole, legible, apart)."""
+    open_charts(t.app)
+    screen = t.screen
+    while screen.pages[screen.page] != RECORDS + game:
+        t.ctx.tap(screen.next_rect, "next")
+    t.app.step(block=False)
+    fits(t.app)
+    return screen
+
+
+@pytest.mark.parametrize(("language", "lines"), [
+    ("en", ["Wins with 2 players: Ben 2/2 · Ana 1/2", "Wins with 3 players: Ana 1/1 · Ben 0/1 · Cleo 0/1"]),
+    ("fr", ["Victoires à 2 joueurs : Ben 2/2 · Ana 1/2",
+            "Victoires à 3 joueurs : Ana 1/1 · Ben 0/1 · Cleo 0/1"]),
+])
+def test_the_records_page_has_each_players_wins_by_the_number_at_the_table(
+        open_table, language, lines):
+    """Two games of two (one shared) and one of three: each count on its line, the most
+    wins first, as the history counts them in SQL (``History.records``)."""
+    t = open_table(language=language)
+    for when, scores in (("2026-11-01T22:00:00+01:00", (("Ana", 9), ("Ben", 4), ("Cleo", 7))),
+                         ("2026-11-02T22:00:00+01:00", (("Ana", 3), ("Ben", 8))),
+                         ("2026-11-03T22:00:00+01:00", (("Ana", 5), ("Ben", 5)))):
+        t.history.record(scored("koryo", scores), when)
+    shown = records_page(t, "koryo").describe().split(" | ")
+    assert [line for line in shown if line in lines] == lines
+
+
+def test_five_long_names_at_one_count_go_on_as_many_lines_as_they_need(open_table):
+    """Five players of 24 characters at 800×480: the count's players over two lines or
+    more, every one whole, none cut."""
+    t = open_table()
+    names = [f"{c * 20}{c.lower()}-{i:02d}" for i, c in enumerate("MBCDE")]
+    t.history.record(scored("koryo", tuple((n, 10 + i) for i, n in enumerate(names))),
+                     "2026-11-01T22:00:00+01:00")
+    shown = records_page(t, "koryo").describe().split(" | ")
+    counted = [line for line in shown if any(n in line for n in names) and "/1" in line]
+    assert len(counted) >= 2 and counted[0].startswith("Wins with 5 players: ")
+    told = " · ".join(counted)
+    assert [n for n in names if f"{n} 1/1" in told or f"{n} 0/1" in told] == names

@@ -230,9 +230,9 @@ def test_demo_script(tmp_path):
         history_demo.demo(ctx)
         assert isinstance(app.history, History) and len(app.history.games()) == 5
         assert app.screen.view == screens.PLAYERS and app.screen.game is None
-        # the list, a game's BG Stats code, filters, players, the charts and the records of
-        # the four games
-        assert len(ctx.shots) == 6 + 4 + 4
+        # the list, a game's BG Stats code, filters, players, the charts, the records and
+        # the head to head of the four games
+        assert len(ctx.shots) == 6 + 4 + 4 + 4
         app.history.close()
     finally:
         backend.close()

@@ -109,3 +109,29 @@ def test_on_a_crowded_edge_a_plates_figure_leaves_its_name_room(open_table):
         shown[name] = figure
     assert shown == {"Ana": "1er · 30", "Béatrice": "12", "Cleo": "3e · 20", "Dan": "4e · 15",
                      "Eve": "2e · 28"}
+
+
+def test_a_play_too_long_for_any_code_shows_its_breakdown_and_says_so(open_table):
+    """Seven players once the game is kept (too many for the longest code a screen shows,
+    names shortened or not; no game of ours seats seven, an imported one may): the
+    breakdown with every total, the note that says why there is no code, whole, and no
+    button to a code."""
+    from companion.history import result_of
+
+    scores = [(f"Player {i}", 40 - i) for i in range(7)]
+    played = result_of({"game": "koryo", "winners": ["Player 0"], "players": [
+        {"name": n, "total": s, "breakdown": {}} for n, s in scores]},
+        "2026-11-23T23:40:00+01:00", started="2026-11-23T20:05:00+01:00")
+    rig = open_table(size=(1280, 720))
+    standings = [Standing(n, str(s), ["0"] * len(LABELS)) for n, s in scores]
+    view = WinnerView(rig.app, "koryo", standings, LABELS, ["Player 0"],
+                      [("Done", lambda: None, "done")], played)
+    rig.ctx.show(WinnerScreen(rig.app, view))
+    rig.app.step(block=False)
+    assert not [b.text for b in rig.app.painter.texts
+                if view.notes_rect.contains(b.rect) and b.clipped]
+    assert view.code is None and not view.showing_code
+    assert [getattr(b, "key", "") for b in view.buttons] == ["done"]
+    shown = {b.text for b in rig.app.painter.texts}
+    assert {str(s) for _, s in scores} <= shown
+    assert rig.app.catalog.text("playcode.too_long") in view.describe()

@@ -1,8 +1,9 @@
 """The QR code of a finished game's BG Stats import link (``companion.bgstats``).
 
-``PlayCode`` is the small widget a winner screen or History places in a rect: black
-modules on a white square (its own quiet zone) at a whole number of pixels per module,
-so a phone across the table reads it, and a screenshot decodes exactly. It behaves like
+``PlayCode`` is the widget a winner screen places in a rect (``between_plates``: as large
+as on its own screen): black modules on a white square (its own quiet zone) at a whole
+number of pixels per module, so a phone across the table reads it, and a screenshot
+decodes exactly. It behaves like
 a ``Button`` (a ``Pressable`` that draws itself), so a screen puts it
 in its list of buttons; a tap opens ``PlayCodeScreen``, the same code as large as the
 screen allows (the room between the seat plates: a five-player night's code at 4 px a
@@ -108,6 +109,7 @@ class PlayCode(Pressable):
         self.rect = pygame.Rect(area)
         self.pressed = False
         self.drawn: pygame.Rect | None = None  # where the last frame drew the code
+        self.captioned = True  # False: ``rect`` is the code's alone (its screen says it)
 
     def font(self, width: int) -> pygame.font.Font:
         theme = self.app.theme
@@ -122,12 +124,14 @@ class PlayCode(Pressable):
         font = self.font(self.rect.w)
         caption = pygame.Rect(self.rect.x, self.rect.bottom - font.get_linesize(),
                               self.rect.w, font.get_linesize())
-        box = pygame.Rect(self.rect.x, self.rect.y, self.rect.w, caption.y - self.rect.y)
+        box = pygame.Rect(self.rect.x, self.rect.y, self.rect.w, caption.y - self.rect.y) \
+            if self.captioned else self.rect
         too_long = self.app.catalog.text("playcode.too_long")
         where = self.drawn = draw_code(p, self.image, box, too_long)
         if self.pressed:
             pygame.draw.rect(p.surface, th.BUTTON_PRESSED, where, width=max(2, px(3)))
-        p.text(self.label, font, th.INK_SOFT, caption)
+        if self.captioned:
+            p.text(self.label, font, th.INK_SOFT, caption)
         p.targets.append(self.rect)
 
     def on_tap(self) -> None:

@@ -1,6 +1,10 @@
 """The winner screen every game shows once it is over (Koryŏ, Chosŏn, Inheritors, a King's
-Dilemma night): the winner(s) in large gold type at the top, each player's total large, the
-breakdown rows beneath, the play's BG Stats code at the right once the game is kept.
+Dilemma night). Before the game is kept: the winner(s) in large gold type at the top, each
+player's total large, the breakdown rows beneath, the actions at the right. Once kept, the
+play's BG Stats code first, as large as the room between the seat plates (what a phone
+reads from across the table: a five-player night of 24-character names at 4 px a module on
+the 800×480 panel), beside it the winners, each player's place and total, and Details, one
+tap from the breakdown (whose Code button comes back).
 
 One layout for every game, on the felt inside the slim seat ring, each seat's plate
 saying that player's place and total ("2nd · 18", ``companion.play.standings``), so that
@@ -9,7 +13,6 @@ tests/test_legibility.py): a game screen builds a ``WinnerView`` from its result
 it its buttons; a game that has no final screen of its own (the King's Dilemma night)
 shows ``WinnerScreen``.
 """
-
 from __future__ import annotations
 
 import re
@@ -22,7 +25,7 @@ from companion.history import GameResult
 from companion.play.standings import place_words, places
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
-from companion.ui.playcode import PlayCode
+from companion.ui.playcode import PlayCode, between_plates
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
 from companion.ui.widgets import FIGURE, SMALLEST, Button, button_h, felt, fitted
@@ -32,6 +35,8 @@ GOLD = th.WARNING
 # 24 px per 480 px.
 HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, 30, 28
 SMALLEST_LABEL = 22
+PLACE = 28  # units: a player's place beside their total in the code view
+LONG_HEADLINE = 34  # units: the smallest the code view's headline takes on one line
 NOTE_LINE = 28  # units: a note's line
 FIGURE_TEXT = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")  # a figure alone
 
@@ -64,7 +69,15 @@ class Standing:
 
 class WinnerView:
     """The layout and drawing of the winner screen over the whole canvas: ``buttons`` (the
-    actions along the bottom, then the play's code) for the screen to put in its own."""
+    actions, the breakdown's or the code's toggle, then the play's code) for the screen to
+    put in its own.
+
+    Two views. Once the game is kept (``played``), the play's code first: as tall as the
+    room between the seat plates at the left (a five-player night of 24-character names at
+    4 px a module on the 800×480 panel, what a phone reads across the table), beside it the
+    winners, each player's place and total, the notes where they fit, the actions and
+    Details; Details shows the breakdown (the table view), whose Code button comes back.
+    Before the game is kept (no code yet), the table view alone."""
 
     def __init__(self, app: App, game: str, standings: Sequence[Standing],
                  labels: Sequence[str], winners: Sequence[str], actions: Sequence[Action],
@@ -75,6 +88,7 @@ class WinnerView:
         self.labels = list(labels)
         self.winners = list(winners)
         self.notes = [n for n in notes if n]
+        self.actions = list(actions)
         t, px = app.catalog.text, app.theme.px
         self.ring = SeatRing(app.theme, app.seats, app.catalog, slim=True)
         self.seat_of = {seat.name: i for i, seat in enumerate(app.seats)}  # seated players
@@ -82,50 +96,144 @@ class WinnerView:
         self.ring.short_figures = {self.seat_of[s.name]: s.total for s in self.standings
                                    if s.name in self.seat_of}  # the total alone
         self.felt_rect = self.ring.centre
-        inner = self.felt_rect.inflate(-2 * px(12), -2 * px(8))
-        gap = px(8)
-        bh = button_h(app.theme)
-        self.headline_rect = pygame.Rect(inner.x, inner.y, inner.w, px(48))
-        top = self.headline_rect.bottom + gap
-        # A column at the right: the play's code and its caption once the game is kept,
-        # the actions under it; the table and the notes at the left.
-        column = pygame.Rect(0, top, inner.w * 3 // 10, inner.bottom - top)
-        column.right = inner.right
-        self.bar_rect = pygame.Rect(column.x, column.bottom - len(actions) * (bh + gap) + gap,
-                                    column.w, len(actions) * (bh + gap) - gap)
-        bar = [pygame.Rect(column.x, self.bar_rect.y + i * (bh + gap), column.w, bh)
-               for i in range(len(actions))]
+        self.inner = self.felt_rect.inflate(-2 * px(12), -2 * px(8))
         self.code: PlayCode | None = None
         if played is not None:
-            area = pygame.Rect(column.x, top, column.w, self.bar_rect.y - gap - top)
-            self.code = PlayCode(app, played, area)
-            # Only as tall as the code and its caption: the caption right under the code.
-            side = self.code.image.get_width()
-            caption_h = self.code.font(self.code.rect.w).get_linesize()
-            scale = max(1, min(self.code.rect.w, area.h - caption_h) // side)
-            self.code.rect.h = min(area.h, side * scale + caption_h + px(4))
-        content = pygame.Rect(inner.x, top, column.x - px(16) - inner.x, inner.bottom - top)
-        # Each note on a line at up to NOTE units; one too long even at the smallest legible
-        # size on as many lines as it needs (a tie between four long names).
-        self.note_lines: list[tuple[str, int]] = []
+            self.code = PlayCode(app, played, between_plates(self.ring, app.canvas.get_rect()))
+            self.code.captioned = False  # the caption goes in the column beside it
+            if self.code.image is None:  # too many players for any code: said, not shown
+                self.code = None
+                self.notes.append(t("playcode.too_long"))
+        self.title = t(f"history.game.{game}")
+        self.buttons: list = []  # the screen's own list: a toggle changes it in place
+        self.showing_code = self.code is not None
+        self.layout()
+
+    def toggle(self) -> None:
+        """From the code to the breakdown, or back."""
+        self.showing_code = not self.showing_code
+        self.layout()
+        self.app.invalidate()
+
+    def layout(self) -> None:
+        """The rects of the view shown, and its buttons."""
+        if self.showing_code:
+            self._layout_code()
+        else:
+            self._layout_table()
+
+    def _make_buttons(self, rects: Sequence[pygame.Rect]) -> None:
+        """The actions, then the toggle where there is a code, in ``rects``; the code last
+        in the code view (a tap opens it full screen with what it holds)."""
+        t = self.app.catalog.text
+        actions = list(self.actions)
+        if self.code is not None:
+            actions.append((t("winner.details"), self.toggle, "details") if self.showing_code
+                           else (t("winner.code"), self.toggle, "code"))
+        buttons: list = []
+        for rect, (label, on_tap, key) in zip(rects, actions, strict=True):
+            button = Button(rect, label, on_tap)
+            button.key = key  # type: ignore[attr-defined]
+            buttons.append(button)
+        if self.showing_code:
+            buttons.append(self.code)
+        self.buttons[:] = buttons
+
+    def _buttons_count(self) -> int:
+        return len(self.actions) + (self.code is not None)
+
+    def _wrapped_notes(self, width: int) -> list[tuple[str, int]]:
+        """Each note on a line at up to NOTE units; one too long even at the smallest
+        legible size on as many lines as it needs (a tie between four long names)."""
+        theme, px = self.app.theme, self.app.theme.px
+        lines: list[tuple[str, int]] = []
         for note in self.notes:
-            size = app.theme.fitting_size(note, px(NOTE), content.w, px(SMALLEST))
-            font = app.theme.font(size)
-            self.note_lines += [(line, size) for line in
-                                Painter(app.canvas, app.theme).lines(
-                                    note, font, int(content.w / th.SQUEEZE))]
+            size = theme.fitting_size(note, px(NOTE), width, px(SMALLEST))
+            font = theme.font(size)
+            lines += [(line, size) for line in Painter(self.app.canvas, theme).lines(
+                note, font, int(width / th.SQUEEZE))]
+        return lines
+
+    def _layout_table(self) -> None:
+        """The headline across the top; a column at the right with the actions (and Code)
+        along its foot; the table and the notes at the left."""
+        px, inner = self.app.theme.px, self.inner
+        gap = px(8)
+        bh = button_h(self.app.theme)
+        self.headline_rect = pygame.Rect(inner.x, inner.y, inner.w, px(48))
+        top = self.headline_rect.bottom + gap
+        count = self._buttons_count()
+        column = pygame.Rect(0, top, inner.w * 3 // 10, inner.bottom - top)
+        column.right = inner.right
+        self.bar_rect = pygame.Rect(column.x, column.bottom - count * (bh + gap) + gap,
+                                    column.w, count * (bh + gap) - gap)
+        self._make_buttons([pygame.Rect(column.x, self.bar_rect.y + i * (bh + gap), column.w,
+                                        bh) for i in range(count)])
+        content = pygame.Rect(inner.x, top, column.x - px(16) - inner.x, inner.bottom - top)
+        self.note_lines = self._wrapped_notes(content.w)
         note_h = px(NOTE_LINE) * len(self.note_lines)
         self.notes_rect = pygame.Rect(content.x, content.bottom - note_h, content.w, note_h)
         self.table_rect = pygame.Rect(content.x, top, content.w,
                                       self.notes_rect.y - top - (gap if note_h else 0))
-        self.buttons: list = []
-        for rect, (label, on_tap, key) in zip(bar, actions, strict=True):
-            button = Button(rect, label, on_tap)
-            button.key = key  # type: ignore[attr-defined]
-            self.buttons.append(button)
-        if self.code is not None:
-            self.buttons.append(self.code)
-        self.title = t(f"history.game.{game}")
+
+    def _layout_code(self) -> None:
+        """The code at the left (``between_plates``, as on its own screen); at its right,
+        from the top: the headline (on two lines for long names), a row per player in place
+        order, the notes where they fit, the code's caption, the actions and Details side
+        by side."""
+        theme, px, inner = self.app.theme, self.app.theme.px, self.inner
+        gap = px(8)
+        bh = button_h(theme)
+        code = self.code.rect
+        self.column = column = pygame.Rect(code.right + px(16), inner.y,
+                                           inner.right - code.right - px(16), inner.h)
+        self.bar_rect = pygame.Rect(column.x, column.bottom - bh, column.w, bh)
+        count = self._buttons_count()
+        cell = (column.w - gap * (count - 1)) // count
+        self._make_buttons([pygame.Rect(column.x + i * (cell + gap), self.bar_rect.y, cell, bh)
+                            for i in range(count)])
+        caption = self.code.font(column.w)
+        self.caption_rect = pygame.Rect(column.x, self.bar_rect.y - gap - caption.get_linesize(),
+                                        column.w, caption.get_linesize())
+        self.headline_lines = self._headline_lines(column.w)
+        line = theme.font(self.headline_lines[0][1]).get_linesize()
+        self.headline_rect = pygame.Rect(column.x, column.y, column.w,
+                                         line * len(self.headline_lines))
+        top = self.headline_rect.bottom + gap
+        room = self.caption_rect.y - gap - top
+        # The notes where they fit under the rows (closer rows make room for them); else
+        # in the breakdown, one tap away.
+        notes = self._wrapped_notes(column.w)
+        least = theme.font(px(FIGURE)).get_linesize() + px(4)
+        # The first places where more players than the column holds (the seats' plates and
+        # the breakdown have them all).
+        self.rows = min(len(self.standings), max(1, room // least))
+        note_h = px(NOTE_LINE) * len(notes)
+        if least * self.rows + note_h > room:
+            notes, note_h = [], 0
+        self.note_lines = notes
+        row_h = max(least, min(px(44), (room - note_h) // self.rows))
+        rows_h = row_h * self.rows
+        self.rows_rect = pygame.Rect(column.x, top, column.w, rows_h)
+        self.notes_rect = pygame.Rect(column.x, self.caption_rect.y - gap - note_h, column.w,
+                                      note_h)
+        self.row_h = row_h
+
+    def _headline_lines(self, width: int) -> list[tuple[str, int]]:
+        """The headline in the code view's column: one line as large as fits down to
+        ``LONG_HEADLINE`` units, else two lines at the size the longer needs (long names),
+        the second cut with an ellipsis if even that is too long."""
+        theme, px = self.app.theme, self.app.theme.px
+        text = self.headline()
+        size = theme.fitting_size(text, px(HEADLINE), width, px(LONG_HEADLINE))
+        if theme.font(size).size(text)[0] * th.SQUEEZE <= width:
+            return [(text, size)]
+        words = text.split(" ")
+        cut = max(1, min(range(1, len(words)), default=1,
+                         key=lambda i: abs(len(" ".join(words[:i])) - len(text) / 2)))
+        halves = [" ".join(words[:cut]), " ".join(words[cut:])] if len(words) > 1 else [text]
+        size = min(theme.fitting_size(h, px(NAME), width, px(SMALLEST)) for h in halves)
+        return [(h, size) for h in halves]
 
     def plate_figures(self) -> dict[int, str]:
         """Each seated player's place and total, large at the end of their seat's plate."""
@@ -139,6 +247,15 @@ class WinnerView:
                 notes[self.seat_of[name]] = t(words.key, **words.params)
         return notes
 
+    def place_alone(self, place: int, standing: Standing) -> str:
+        """The player's place as their seat's plate says it, without the total ("2nd",
+        "Last"), or "" where the words don't end with the total."""
+        words = place_words(place, standing.total, standing.rank)
+        said = self.app.catalog.text(words.key, **words.params)
+        if not said.endswith(standing.total):
+            return ""
+        return said[:-len(standing.total)].rstrip(" ·")
+
     def headline(self) -> str:
         t = self.app.catalog.text
         key = "winner.one" if len(self.winners) == 1 else "winner.shared"
@@ -149,9 +266,19 @@ class WinnerView:
         return " | ".join([self.title, self.headline(), totals, *self.notes])
 
     def draw(self, p: Painter) -> None:
-        theme, px = self.app.theme, self.app.theme.px
         felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
-        # The game's name small at the right, the winners as large as the rest allows.
+        if self.showing_code:
+            self._draw_code_view(p)
+        else:
+            self._draw_headline(p)
+            self._draw_table(p)
+        self._draw_notes(p)
+        for button in self.buttons:
+            button.draw(p)
+
+    def _draw_headline(self, p: Painter) -> None:
+        """The game's name small at the right, the winners as large as the rest allows."""
+        theme, px = self.app.theme, self.app.theme.px
         head = self.headline_rect
         title_font = theme.font(px(LABEL))
         title_w = min(title_font.size(self.title)[0], head.w // 3)
@@ -162,14 +289,59 @@ class WinnerView:
         font = theme.fitting_font(self.headline(), px(HEADLINE), room, smallest=px(34))
         p.text(fitted(self.headline(), font, room), font, GOLD,
                pygame.Rect(head.x, head.y, room, head.h), "left")
-        self._draw_table(p)
+
+    def _draw_notes(self, p: Painter) -> None:
+        theme, px = self.app.theme, self.app.theme.px
         y = self.notes_rect.y
         for line, size in self.note_lines:
             box = pygame.Rect(self.notes_rect.x, y, self.notes_rect.w, px(NOTE_LINE))
             p.text(line, theme.font(size), th.INK_SOFT, box, "left")
             y += px(NOTE_LINE)
-        for button in self.buttons:
-            button.draw(p)
+
+    def _draw_code_view(self, p: Painter) -> None:
+        """The headline, a row per player (a winner's on a dark plate, in gold): the name at
+        the left, the place and total as the seat's plate says them at the right (the total
+        alone where the two would leave the name too little room), the caption."""
+        theme, px = self.app.theme, self.app.theme.px
+        y = self.headline_rect.y
+        for line, size in self.headline_lines:
+            font = theme.font(size)
+            box = pygame.Rect(self.headline_rect.x, y, self.headline_rect.w, font.get_linesize())
+            p.text(fitted(line, font, box.w), font, GOLD, box, "left")
+            y += font.get_linesize()
+        totals = {s.name: int(s.total) for s in self.standings}
+        placed = places(totals, self.winners)
+        order = sorted(range(len(self.standings)),
+                       key=lambda i: placed[self.standings[i].name])
+        figure_font = theme.font(px(FIGURE))
+        for row, i in enumerate(order[:self.rows]):
+            s = self.standings[i]
+            won = s.name in self.winners
+            box = pygame.Rect(self.rows_rect.x, self.rows_rect.y + row * self.row_h,
+                              self.rows_rect.w, self.row_h)
+            if won:
+                pygame.draw.rect(p.surface, th.PLATE, box, border_radius=px(8))
+            colour = GOLD if won else th.INK
+            inside = box.inflate(-px(16), 0)
+            total_w = figure_font.size(s.total)[0]
+            p.text(s.total, figure_font, colour, inside, "right")
+            place = self.place_alone(placed[s.name], s)
+            place_font = theme.font(px(PLACE))
+            place_w = place_font.size(place)[0] if place else 0
+            name_need = min(int(theme.font(px(24)).size(s.name)[0] * th.SQUEEZE), inside.w // 2)
+            if place and total_w + place_w + 2 * px(12) + name_need > inside.w:
+                place, place_w = "", 0  # the seat's plate says it; the name keeps its room
+            if place:
+                p.text(place, place_font, colour if won else th.INK_SOFT,
+                       pygame.Rect(inside.right - total_w - px(12) - place_w, box.y, place_w,
+                                   box.h), "right")
+            name_w = inside.w - total_w - px(12) - (place_w + px(12) if place else 0)
+            font = theme.fitting_font(s.name, px(NAME), name_w, smallest=px(24))
+            p.text(fitted(s.name, font, name_w), font, colour,
+                   pygame.Rect(inside.x, box.y, name_w, box.h), "left")
+        caption = self.code.font(self.caption_rect.w)
+        p.text(fitted(self.code.label, caption, self.caption_rect.w), caption, th.INK_SOFT,
+               self.caption_rect, "left")
 
     def _draw_table(self, p: Painter) -> None:
         """Names across the top, each total large under its name, the breakdown beneath;

@@ -1,8 +1,10 @@
 """Charts on the kiosk, for a table that would rather look than read: one page per game
 in the history (each player's scores over the last games as lines, and the shares of the
-wins as bars, which also name the lines' colours) and, when the King's Dilemma campaign
-has nights, a page of each house's prestige and crave after every night. « and » turn
-the pages; Back returns to History, which opens it.
+wins as bars, which also name the lines' colours), each followed by its records (high
+score, first player's wins, time played, wins by the number of players at the table) and
+its head to head, counted in SQL (``History.records``) when the page is first shown;
+and, when the King's Dilemma campaign has nights, a page of each house's prestige and
+crave after every night. « and » turn the pages; Back returns to History, which opens it.
 
 A player seated in the configuration has their seat's colour; anyone else the next
 colour of ``OTHERS``. The seats watch from the slim seat ring. The data is
@@ -26,7 +28,8 @@ OTHERS = ((120, 200, 255), (255, 160, 90), (150, 230, 150), (230, 150, 230), (24
 GRID = (60, 110, 90)
 CAMPAIGN = "campaign"
 RECORDS = "records-"  # a game's records page: RECORDS + its key
-HEAD_TO_HEAD = 3  # pairs on a records page: the ones who played together most
+VERSUS = "versus-"  # a game's head-to-head page: VERSUS + its key
+HEAD_TO_HEAD = 5  # pairs on a head-to-head page: the ones who played together most
 RECORD_LINE = 36  # units: a line of a records page
 
 
@@ -43,9 +46,10 @@ class ChartsScreen(OnTheFelt, Screen):
         self.shares = shares
         # Each page's figures, worked out once (not at every frame).
         self._charts: dict[str, object] = {}
-        # Each game's charts, then its records (read from the history, when there is one).
+        # Each game's charts, then its records and head to head (read from the history,
+        # when there is one).
         self.pages: list[str] = [page for key in charts.games_of(games) for page in (
-            (key, RECORDS + key) if app.history is not None else (key,))]
+            (key, RECORDS + key, VERSUS + key) if app.history is not None else (key,))]
         if ledger is not None and ledger.games:
             self.pages.append(CAMPAIGN)
         self.page = 0
@@ -91,7 +95,8 @@ class ChartsScreen(OnTheFelt, Screen):
 
     def records(self, key: str) -> list[tuple[str, tuple[int, int, int]]]:
         """A game's records as lines (text, colour): its high score, how often the first
-        player won, the time played, then head to head for the pairs who met most."""
+        player won, the time played, each player's wins by the number of players at the
+        table."""
         if ("records", key) not in self._charts:
             from companion.report import duration, percent
 
@@ -108,21 +113,55 @@ class ChartsScreen(OnTheFelt, Screen):
             if rec.timed:
                 lines.append((t("report.time", time=duration(rec.minutes, t), n=rec.timed),
                               th.INK))
-            pairs = sorted(rec.head_to_head.items(), key=lambda kv: (-kv[1][0], kv[0]))
-            if pairs:
-                lines.append((t("report.head_to_head"), th.INK_SOFT))
-            for (a, b), (n, x, y) in pairs[:HEAD_TO_HEAD]:
-                lines.append((t("charts.pair", a=a, b=b, games=n, score=f"{x} – {y}"), th.INK))
+            lines += [(line, th.INK) for line in self.by_count_lines(rec.by_count)]
             self._charts["records", key] = lines
         return self._charts["records", key]
 
-    def shown_records(self, key: str) -> list[tuple[str, tuple[int, int, int]]]:
-        """The records' lines that the page holds (the pairs who met least go first; the
-        head-to-head heading never alone at the foot)."""
-        lines = self.records(key)[:max(1, self.body.h // self.app.theme.px(RECORD_LINE))]
-        if lines and lines[-1][0] == self.t("report.head_to_head"):
-            lines = lines[:-1]
-        return lines
+    def versus(self, key: str) -> list[tuple[str, tuple[int, int, int]]]:
+        """A game's head to head as lines (text, colour): for the pairs who played it
+        together most, how often each placed ahead of the other."""
+        if ("versus", key) not in self._charts:
+            rec = self.app.history.records(key)
+            pairs = sorted(rec.head_to_head.items(), key=lambda kv: (-kv[1][0], kv[0]))
+            self._charts["versus", key] = [
+                (self.t("charts.pair", a=a, b=b, games=n, score=f"{x} – {y}"), th.INK)
+                for (a, b), (n, x, y) in pairs[:HEAD_TO_HEAD]]
+        return self._charts["versus", key]
+
+    def by_count_lines(self, by_count: dict[str, dict[int, tuple[int, int]]]) -> list[str]:
+        """Per number of players at the table, each player's wins of their games at that
+        count ("Wins with 3 players: Ben 2/3 · Ana 1/3"), most wins first; a count whose
+        players don't fit one line at the smallest legible size goes on as many as it
+        needs."""
+        counts: dict[int, list[tuple[str, int, int]]] = {}
+        for name, per_count in by_count.items():
+            for n, (wins, games) in per_count.items():
+                counts.setdefault(n, []).append((name, wins, games))
+        font = self.app.theme.font(self.app.theme.px(22))
+        out: list[str] = []
+        for n, shares in sorted(counts.items()):
+            shares.sort(key=lambda s: (-s[1], s[2], s[0]))
+            entries = [f"{name} {self.t('charts.share', wins=w, played=g)}"
+                       for name, w, g in shares]
+            line = self.t("charts.by_count", n=n, scores=entries[0])
+            for entry in entries[1:]:
+                longer = f"{line} · {entry}"
+                if font.size(longer)[0] * th.SQUEEZE > self.body.w:
+                    out.append(line)
+                    line = entry
+                else:
+                    line = longer
+            out.append(line)
+        return out
+
+    def shown_lines(self, page: str) -> list[tuple[str, tuple[int, int, int]]]:
+        """The lines of a records or head-to-head page that the page holds (the last go
+        first: the pairs who met least)."""
+        if page.startswith(RECORDS):
+            lines = self.records(page[len(RECORDS):])
+        else:
+            lines = self.versus(page[len(VERSUS):]) or [(self.t("charts.no_pairs"), th.INK_SOFT)]
+        return lines[:max(1, self.body.h // self.app.theme.px(RECORD_LINE))]
 
     def campaign(self) -> tuple[charts.LineChart, charts.LineChart]:
         if "campaign" not in self._charts:
@@ -157,6 +196,8 @@ class ChartsScreen(OnTheFelt, Screen):
             return self.t("charts.campaign", nights=len(self.ledger.games))
         if key.startswith(RECORDS):
             return self.t("charts.records", game=self.game_name(key[len(RECORDS):]))
+        if key.startswith(VERSUS):
+            return self.t("charts.versus", game=self.game_name(key[len(VERSUS):]))
         return self.game_name(key)
 
     def describe(self) -> str:
@@ -164,9 +205,8 @@ class ChartsScreen(OnTheFelt, Screen):
             return f"{self.name} | {self.t('history.empty')}"
         key = self.pages[self.page]
         head = f"{self.name} | {self.title()} | {self.page + 1}/{len(self.pages)}"
-        if key.startswith(RECORDS):
-            return " | ".join([head, *(line for line, _ in
-                                       self.shown_records(key[len(RECORDS):]))])
+        if key.startswith((RECORDS, VERSUS)):
+            return " | ".join([head, *(line for line, _ in self.shown_lines(key))])
         if key == CAMPAIGN:
             prestige, crave = self.campaign()
             return (f"{head} | {self.t('charts.prestige')}: {series_text(prestige)} | "
@@ -190,9 +230,9 @@ class ChartsScreen(OnTheFelt, Screen):
             return
         key = self.pages[self.page]
         gap = px(16)
-        if key.startswith(RECORDS):
+        if key.startswith((RECORDS, VERSUS)):
             y = self.body.y
-            for line, colour in self.shown_records(key[len(RECORDS):]):
+            for line, colour in self.shown_lines(key):
                 box = pygame.Rect(self.body.x, y, self.body.w, px(RECORD_LINE))
                 text(p, line, box, px(28), colour)
                 y += px(RECORD_LINE)
