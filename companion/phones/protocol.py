@@ -15,9 +15,12 @@ Phone → kiosk:
 Kiosk → phone: ``welcome`` (the seat, its name and colour, the timing, the light table,
 the words of the page, ``last_seq``: the last of this phone's presses the kiosk took),
 ``ack`` (``seq``: taken), ``light``, ``view`` (the seat's ``SeatView`` in words),
-``private`` (what only this seat may see, or null), ``waiting`` (another phone holds the
-seat: confirm on it, the kiosk or the seat's wired pad), ``handover`` (a phone asks for
-this seat), ``bye`` (``why``) before the kiosk closes the connection.
+``private`` (what only this seat may see, or null), ``waiting`` (``why``: ``seat``,
+another phone holds the seat, confirm on it or on the kiosk; ``vote``, a secret vote is
+open, the seat can be taken after the reveal), ``handover`` (a phone asks for this seat),
+``bye`` (``why``: ``replaced``, this phone opened the page again; ``superseded``, another
+phone asked for the seat after this one; ``gone``, the seat went to another phone) before
+the kiosk closes the connection.
 """
 
 from __future__ import annotations
