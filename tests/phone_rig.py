@@ -20,6 +20,7 @@ from companion.hardware.sim import SimBackend
 from companion.history import History
 from companion.i18n import load_catalog
 from companion.journal import Journal
+from companion.phones import protocol
 from companion.phones.seats import PhoneSeats
 from companion.ui.app import App, make_app
 from companion.ui.demo import demo_config
@@ -37,7 +38,10 @@ def free_port() -> int:
 
 class PhoneRig:
     def __init__(self, tmp: Path, seats=None, language: str = "en", port: int = 0,
-                 secrets_file: Path | None = None) -> None:
+                 secrets_file: Path | None = None,
+                 per_peer: int = protocol.MAX_CONNECTIONS) -> None:
+        """``per_peer``: every phone of a test comes from 127.0.0.1, so by default one
+        address may take every connection (``protocol.MAX_PER_PEER``: as on a Wi-Fi)."""
         config = demo_config((800, 480), language)
         if seats is not None:
             config = dataclasses.replace(config, seats=seats)
@@ -47,7 +51,7 @@ class PhoneRig:
         self.backend = PhoneSeats(self.sim, config.seats, load_catalog(language),
                                   host="127.0.0.1", port=port, address="127.0.0.1",
                                   long_press_ms=config.hardware.long_press_ms,
-                                  secrets_file=secrets_file)
+                                  secrets_file=secrets_file, per_peer=per_peer)
         self.journal = Journal(tmp / f"journal-{port}.sqlite")
         self.history = History(tmp / f"history-{port}.sqlite")
         self.closed = False

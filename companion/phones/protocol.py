@@ -34,6 +34,7 @@ RATE_PER_S = 20  # messages a second a phone may send on average ...
 BURST = 40  # ... and at once: a person presses a few times a second, a flood is refused
 HELLO_TIMEOUT_S = 5.0  # a connection that says nothing is closed
 MAX_CONNECTIONS = 32  # at once, for the whole kiosk (5 seats, reloads, a waiting phone)
+MAX_PER_PEER = 4  # at once from one address: a phone, its reload, a second tab; not 32
 HEARTBEAT_S = 5.0  # the kiosk pings; a phone that sleeps or leaves the Wi-Fi: gone within 7.5 s
 SEQ_MAX = 2**31 - 1
 BUTTONS = ("a", "b", "c")

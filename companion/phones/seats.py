@@ -96,17 +96,19 @@ class PhoneSeats(SeatBackend):
 
     def __init__(self, inner: SeatBackend, seats: Sequence[Any], catalog: Any, *,
                  host: str = "0.0.0.0", port: int = 8470, address: str | None = None,
-                 long_press_ms: int = 700, secrets_file: Path | None = None) -> None:
+                 long_press_ms: int = 700, secrets_file: Path | None = None,
+                 per_peer: int = protocol.MAX_PER_PEER) -> None:
         """``inner``: the wired backend; ``seats``: the configuration's seats (name,
         colour); ``address``: what the QR codes name (default: the LAN address);
-        ``secrets_file``: where the evening's secrets are kept (None: new at each start)."""
+        ``secrets_file``: where the evening's secrets are kept (None: new at each start);
+        ``per_peer``: connections at once from one address."""
         self.inner = inner
         self.seats = len(seats)
         self.seat_config = tuple(seats)
         self.catalog = catalog
         self.long_press_ms = long_press_ms
         self._address = address
-        self.server = PhoneServer(self, host, port)
+        self.server = PhoneServer(self, host, port, per_peer)
         self.evening = Evening(secrets_file, self.seats)
         self._seats = [_Seat(secret, device, seq) for secret, device, seq
                        in zip(self.evening.secrets, self.evening.devices, self.evening.seqs,
@@ -380,13 +382,14 @@ class PhoneSeats(SeatBackend):
                     raise ProtocolError("hello again")
             if ws.close_code == protocol.CLOSE_TOO_BIG:
                 self.stats["refused"] += 1
-                log.warning("phones: a connection closed: message too big")
+                self.server.refused("phones: a connection closed: message too big")
         except ProtocolError as exc:
             self.stats["refused"] += 1
-            log.warning("phones: a connection closed: %s", exc)  # never its content
+            self.server.refused("phones: a connection closed: %s", exc)  # never its content
             await ws.close(code=exc.code, message=str(exc).encode())
         except TimeoutError:
             self.stats["refused"] += 1
+            self.server.refused("phones: a connection closed: no hello")
             await ws.close(code=protocol.CLOSE_POLICY, message=b"no hello")
         except ConnectionError:  # the phone went mid-write: its seat shows it away
             log.info("phones: a connection ended mid-write")
