@@ -24,7 +24,8 @@ from companion.phones.pairing import (
 from companion.ui.table_check import TableCheckScreen
 
 
-def evening_secrets(path, seats: int, now: datetime | None = None) -> tuple[str, ...]:
+def codes(path, seats: int, now: datetime | None = None) -> tuple[str, ...]:
+    """The seats' secrets a kiosk started at ``now`` has."""
     return Evening(path, seats, now).secrets
 
 
@@ -36,12 +37,12 @@ def test_a_night_past_midnight_is_the_same_evening():
 
 def test_a_restart_the_same_evening_keeps_the_codes_the_next_evening_changes_them(tmp_path):
     path = tmp_path / "phones.json"
-    first = evening_secrets(path, 5, datetime(2026, 11, 26, 20, 0))
+    first = codes(path, 5, datetime(2026, 11, 26, 20, 0))
     assert len(set(first)) == 5 and all(len(s) >= 16 for s in first)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert evening_secrets(path, 5, datetime(2026, 11, 27, 1, 0)) == first
-    assert evening_secrets(path, 4, datetime(2026, 11, 27, 1, 0)) != first[:4]  # seats changed
-    later = evening_secrets(path, 4, datetime(2026, 11, 27, 19, 0))
+    assert codes(path, 5, datetime(2026, 11, 27, 1, 0)) == first
+    assert codes(path, 4, datetime(2026, 11, 27, 1, 0)) != first[:4]  # seats changed
+    later = codes(path, 4, datetime(2026, 11, 27, 19, 0))
     assert not set(later) & set(first)
     assert json.loads(path.read_text())["evening"] == "2026-11-27"
 
@@ -49,10 +50,10 @@ def test_a_restart_the_same_evening_keeps_the_codes_the_next_evening_changes_the
 def test_a_damaged_file_or_none_makes_new_codes(tmp_path, caplog):
     path = tmp_path / "phones.json"
     path.write_text("{not json")
-    made = evening_secrets(path, 3, datetime(2026, 11, 26, 20, 0))
+    made = codes(path, 3, datetime(2026, 11, 26, 20, 0))
     assert "phones.json not read" in caplog.text
-    assert evening_secrets(path, 3, datetime(2026, 11, 26, 21, 0)) == made
-    assert evening_secrets(None, 3) != evening_secrets(None, 3)
+    assert codes(path, 3, datetime(2026, 11, 26, 21, 0)) == made
+    assert codes(None, 3) != codes(None, 3)
 
 
 def test_the_secret_is_in_the_fragment_only():
