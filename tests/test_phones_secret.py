@@ -10,6 +10,7 @@ import json
 from ui_kd import RULEBOOK, press, rulebook_night, show, tap_button
 
 from companion.seat import Press
+from companion.ui.phones import PhonesScreen
 from companion.ui.screens import kings_dilemma as kd_ui
 from companion.ui.table_check import TableCheckScreen
 
@@ -159,3 +160,13 @@ def test_a_waiting_phone_replaced_by_another_is_told_so(open_phones, hands):
     again = h.open(1, "second-phone")  # the same phone's page opened again
     h.run(again.next("waiting"))
     assert h.run(second.next("bye"))["why"] == "replaced"
+
+
+def test_the_phones_screen_over_a_vote_does_not_open_the_seats(open_phones, hands):
+    rig, h = kiosk(open_phones, hands, seats=RULEBOOK)
+    secret_vote(rig)
+    rig.app.push(PhonesScreen(rig.app))  # the codes shown on the kiosk mid-vote
+    rig.app.step(block=False)
+    stranger = h.open(ARMIN, "stranger-1")
+    assert h.run(stranger.next("waiting"))["why"] == "vote"
+    assert not rig.backend.paired(ARMIN)

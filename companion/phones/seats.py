@@ -211,7 +211,10 @@ class PhoneSeats(SeatBackend):
             views = {}
         controller = _controller(screen)
         privates = self._privates(controller)
-        self._secret_moment(any(p is not None for p in privates))
+        # A screen opened over a vote (the Phones screen) does not end its secret moment.
+        under = [self._privates(_controller(s)) for s in getattr(screen.app, "screens", ())
+                 if s is not screen] if hasattr(screen, "app") else []
+        self._secret_moment(any(p is not None for found in [privates, *under] for p in found))
         link = self._bgstats_link(screen, controller)
         for seat in range(self.seats):
             with self._lock:
@@ -450,8 +453,8 @@ class PhoneSeats(SeatBackend):
         """Tell a phone waiting for ``seat`` what it waits for: the seat's confirmation,
         or the end of a secret moment."""
         why = "vote" if self._secret else "seat"
-        await ws.send_str(protocol.dumps({**self._welcome(seat), "t": "waiting",
-                                          "last_seq": None, "why": why}))
+        await self._write_now(ws, protocol.dumps({**self._welcome(seat), "t": "waiting",
+                                                  "last_seq": None, "why": why}))
 
     def _secret_changed(self) -> None:
         """On the server's loop: each waiting phone learns what it waits for now; once the
@@ -465,7 +468,7 @@ class PhoneSeats(SeatBackend):
             self._task(self._tell_waiting(seat, line.waiting[1]))
             owner = line.ws
             if not self._secret and owner is not None and not owner.closed:
-                self._task(owner.send_str(protocol.dumps({"t": "handover"})))
+                self._task(self._write_now(owner, protocol.dumps({"t": "handover"})))
             self._refresh(seat)
 
     def _keep_pairing(self) -> None:
@@ -534,9 +537,11 @@ class PhoneSeats(SeatBackend):
             line.waiting = None
             if ws.closed:
                 return
+            free = line.device is None
             line.device, line.ws, line.last_seq, line.sent = device, ws, None, {}
             line.entered = None
-        log.info("phones: seat %d handed over to another phone", seat)
+        log.info("phones: seat %d %s", seat,
+                 "paired with a phone" if free else "handed over to another phone")
         self._keep_pairing()
         self._task(self._took_over(seat, ws, old))
 
