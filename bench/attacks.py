@@ -713,9 +713,19 @@ def pad_jump(n: int, tmp: Path) -> bool:
 # --- files that hang or eat memory ----------------------------------------------------------
 
 
-def _run_config(tmp: Path) -> Path:
+def _run_config(tmp: Path, phones: bool = False) -> Path:
+    """The kiosk's configuration; ``phones``: phones as seat pads on, on loopback at a
+    free port (its pairing kept in the data directory's ``phones.json``)."""
+    import socket
+
     config = tmp / "config.yaml"
-    config.write_text(CONFIG, encoding="utf-8")
+    text = CONFIG
+    if phones:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        text += f"phones: {{enabled: yes, port: {port}, listen: 127.0.0.1}}\n"
+    config.write_text(text, encoding="utf-8")
     return config
 
 
@@ -740,18 +750,25 @@ DATA_DIR_TRAPS: list[tuple[str, Callable[[Path], None]]] = [
         "/dev/zero")),
     ("ledger a FIFO", lambda d: os.mkfifo(d / "kd-campaign.json")),
     ("ledger linked to /dev/zero", lambda d: (d / "kd-campaign.json").symlink_to("/dev/zero")),
+    ("phones.json a FIFO (phones on)", lambda d: os.mkfifo(d / "phones.json")),
+    ("phones.json linked to /dev/zero (phones on)", lambda d: (d / "phones.json").symlink_to(
+        "/dev/zero")),
 ]
 
 
 def trapped_data_dir(n: int, tmp: Path) -> bool:
     """A FIFO or a link to ``/dev/zero`` in the data directory: ``companion run`` reaches
-    ready within 60 s (memory bounded to 1 GB); ``companion report --ledger`` on the same
-    kinds of file, and on a 300 MB one, exits 0 saying the ledger can't be used."""
+    ready within 60 s (memory bounded to 1 GB; with phones on, having said that
+    ``phones.json`` was not read); ``companion report --ledger`` on the same kinds of file,
+    and on a 300 MB one, exits 0 saying the ledger can't be used."""
     data = tmp / "data"
     data.mkdir()
     if n < len(DATA_DIR_TRAPS):
-        DATA_DIR_TRAPS[n][1](data)
-        proc = subprocess.Popen([PY, "-m", "companion", "run", "--config", str(_run_config(tmp))],
+        name, trap = DATA_DIR_TRAPS[n]
+        trap(data)
+        phones = "phones.json" in name
+        config = _run_config(tmp, phones=phones)
+        proc = subprocess.Popen([PY, "-m", "companion", "run", "--config", str(config)],
                                 env=ENV, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                 text=True, cwd=tmp,
                                 preexec_fn=_bounded)  # noqa: PLW1509 - only setrlimit
@@ -761,7 +778,12 @@ def trapped_data_dir(n: int, tmp: Path) -> bool:
         hung.start()
         try:
             assert proc.stderr is not None
-            return any("ready" in line for line in proc.stderr)
+            said = False
+            for line in proc.stderr:
+                said = said or "phones.json not read" in line
+                if "ready" in line:
+                    return said or not phones
+            return False
         finally:
             hung.cancel()
             proc.kill()
@@ -1134,8 +1156,10 @@ ATTACKS = [
            kept_copy),
     Attack("pad: one press numbered 1-9,999 ahead, then 5-60 genuine presses", 20,
            "every genuine press delivered, the one replay dropped", pad_jump),
-    Attack("FIFO or /dev/zero in the data directory (-ack, log, parsed copy, ledger)",
-           TRAP_TRIES, "run reaches ready in <60 s; report --ledger exits 0 saying so",
+    Attack("FIFO or /dev/zero in the data directory (-ack, log, parsed copy, ledger, "
+           "phones.json)",
+           TRAP_TRIES, "run reaches ready in <60 s (with phones on, saying phones.json "
+           "was not read); report --ledger exits 0 saying so",
            trapped_data_dir),
     Attack("export --format bgstats with the data directory's ledger a FIFO, /dev/zero or "
            "300 MB (no history, or one game)", 2 * len(LEDGER_TRAPS),

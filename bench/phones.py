@@ -27,6 +27,7 @@ in for the page's socket, so a browser's own delay on a real phone is not in the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -88,10 +89,24 @@ class Phone:
         return lights[-1] if lights else None
 
 
-async def pair(url: str, origin: str, secrets: list[str], session) -> list[Phone]:
+@contextlib.asynccontextmanager
+async def phone_sessions(count: int):
+    """One client session per phone, each from a loopback address of its own (127.0.0.10
+    on), as phones on a Wi-Fi each have theirs: the kiosk takes only
+    ``protocol.MAX_PER_PEER`` connections at once from one address."""
+    sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+        local_addr=(f"127.0.0.{10 + i}", 0))) for i in range(count)]
+    try:
+        yield sessions
+    finally:
+        for session in sessions:
+            await session.close()
+
+
+async def pair(url: str, origin: str, secrets: list[str], sessions) -> list[Phone]:
     phones = []
     for seat, secret in enumerate(secrets):
-        ws = await session.ws_connect(url, headers={"Origin": origin})
+        ws = await sessions[seat].ws_connect(url, headers={"Origin": origin})
         await ws.send_str(json.dumps({"t": "hello", "seat": seat, "secret": secret,
                                       "device": f"bench-phone-{seat}"}))
         phone = Phone(ws)
@@ -103,8 +118,10 @@ async def pair(url: str, origin: str, secrets: list[str], session) -> list[Phone
 
 
 def phone_block(directory: Path, window, count: int, rng: random.Random) -> dict:
+    # phones.json as the kiosk keeps it: each press's sequence number written before its ack
     backend = PhoneSeats(SimBackend(len(SEATS)), SEATS, load_catalog("en"),
-                         host="127.0.0.1", port=0, address="127.0.0.1")
+                         host="127.0.0.1", port=0, address="127.0.0.1",
+                         secrets_file=directory / "phones.json")
     rig = pads.Rig(backend, directory, window)
     rig.app.start_backend()
     out: dict = {"ack": [], "light": [], "rest": []}
@@ -113,8 +130,8 @@ def phone_block(directory: Path, window, count: int, rng: random.Random) -> dict
     origin = f"http://127.0.0.1:{backend.server.port}"
 
     async def drive() -> None:
-        async with aiohttp.ClientSession() as session:
-            phones = await pair(url, origin, secrets, session)
+        async with phone_sessions(len(secrets)) as sessions:
+            phones = await pair(url, origin, secrets, sessions)
             while len(out["ack"]) < count:
                 await asyncio.sleep(rng.uniform(0.030, 0.080))  # a quick player's pace
                 seat = rig.first_player()
@@ -224,9 +241,9 @@ def idle_round(tmp: Path) -> dict[str, float]:
         connected = threading.Event()
 
         async def phones() -> None:
-            async with aiohttp.ClientSession() as session:
+            async with phone_sessions(len(secrets)) as sessions:
                 await pair(f"http://127.0.0.1:{port}/ws", f"http://127.0.0.1:{port}",
-                           secrets, session)
+                           secrets, sessions)
                 connected.set()
                 while not done.is_set():
                     await asyncio.sleep(0.05)

@@ -71,6 +71,23 @@ def open_table(tmp_path):
 
 
 @pytest.fixture
+def hands(open_phones):
+    """``hands(rig)`` → a ``Hands``: phones driven frame by frame (aiohttp) against
+    ``rig``, the kiosk's loop run while they wait; closed at the end."""
+    from phone_rig import Hands
+
+    made: list[Hands] = []
+
+    def _make(rig) -> Hands:
+        made.append(Hands(rig))
+        return made[-1]
+
+    yield _make
+    for h in made:
+        h.close()
+
+
+@pytest.fixture
 def pins(request):
     """gpiozero's MockFactory as the pin factory for the test (``pins.pin(4)`` is GPIO 4);
     a test module picks the pin class by naming it ``PIN_CLASS`` (default MockPWMPin)."""

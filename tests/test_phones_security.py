@@ -77,7 +77,7 @@ def attack(rig, scenario) -> None:
 @pytest.fixture
 def rig(open_phones, caplog):
     caplog.set_level(logging.DEBUG)
-    r = open_phones()
+    r = open_phones(per_peer=protocol.MAX_PER_PEER)
     yield r
     secrets = [s.secret for s in r.backend._seats]
     assert not any(secret in caplog.text for secret in secrets)  # no secret in the log
@@ -189,3 +189,56 @@ def test_a_second_phone_waits_and_cannot_press(rig):
         assert await table.closed_with(ws) == protocol.CLOSE_POLICY
     attack(rig, scenario)
     assert rig.backend.stats["presses"] == 1
+
+
+FORGED_UPGRADE = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+                  "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+
+
+def refusals(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records
+            if r.name.startswith("companion.phones") and r.levelno >= logging.WARNING]
+
+
+def test_a_flood_of_refused_connections_is_two_log_lines(rig, caplog):
+    knocks = 300
+
+    async def scenario(table: Table) -> None:
+        for _ in range(knocks):
+            async with table.session.get(table.url, headers={
+                    **FORGED_UPGRADE, "Origin": "http://evil.example"}) as answer:
+                assert answer.status == 403
+        for _ in range(knocks // 10):  # and wrong secrets, past the origin check
+            ws = await table.connect()
+            await ws.send_str(hello(rig, 0, secret="x" * 22))
+            assert await table.closed_with(ws) == protocol.CLOSE_REFUSED
+    attack(rig, scenario)
+    assert len(refusals(caplog)) == 1  # the burst's first, while it lasts
+    rig.close()  # the burst ends with the server: its count
+    assert refusals(caplog)[1:] == [
+        f"phones: {knocks + knocks // 10 - 1} more refused connections in that burst"]
+
+
+def test_one_address_cannot_hold_every_connection(rig):
+    async def scenario(table: Table) -> None:
+        mine = []
+        for seat in (0, 2, 3):  # the witness's and three more: as many as one address may
+            ws = await table.connect()
+            await ws.send_str(hello(rig, seat, device=f"greedy-{seat}-phone"))
+            assert json.loads((await ws.receive(timeout=10)).data)["t"] == "welcome"
+            mine.append(ws)
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await table.connect()
+        assert refused.value.status == 503
+        # Another host on the Wi-Fi (another loopback address) still gets in.
+        other = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+        async with aiohttp.ClientSession(connector=other) as elsewhere:
+            ws = await elsewhere.ws_connect(table.url, headers={"Origin": rig.origin})
+            await ws.send_str(hello(rig, 0, device="other-host-1"))
+            assert json.loads((await ws.receive(timeout=10)).data)["t"] == "waiting"
+            await ws.close()
+        for ws in mine:
+            await ws.close()
+        ws = await table.connect()  # their slots are free again
+        await ws.close()
+    attack(rig, scenario)

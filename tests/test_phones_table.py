@@ -74,7 +74,7 @@ def test_five_phones_paired_by_qr_play_a_secret_vote_and_only_each_sees_its_ball
             mine.wait_for("document.getElementById('light').dataset.light === 'ballot-locked'")
             mine.wait_for("document.getElementById('private-title').innerText === arg",
                           app.catalog.text("phones.page.locked"))
-            assert ballot_shown(mine) == ballot  # what it locked, on its own phone
+            assert ballot not in mine.text()  # only that it is locked: nothing of what
             assert f"{name}: locked" in app.screen.describe()
             for text in [b[3] for b in BALLOTS]:
                 assert text not in app.screen.describe()
@@ -91,7 +91,7 @@ def test_five_phones_paired_by_qr_play_a_secret_vote_and_only_each_sees_its_ball
         privates = [m["private"] for m in p.messages("private") if m["private"]]
         assert privates, f"{NAMES[seat]}'s phone never saw its ballot"
         for private in privates:
-            assert private["ballot"] in _states(seat) | {None}, (seat, private)
+            assert private.get("ballot") in _states(seat) | {None}, (seat, private)
         others = [b[3] for i, b in enumerate(BALLOTS) if i != seat and b[3] not in
                   _states(seat)]
         received = "\n".join(p.frames)
@@ -164,11 +164,11 @@ def test_the_phone_page_fits_a_phone_in_both_languages(open_phones, phone, tmp_p
     (``COMPANION_PHONE_SHOTS``: a folder to write it in, else the test's own)."""
     rig = open_phones(seats=RULEBOOK, language=language)
     app = rig.app
+    theo = phone(rig.backend.url(0))  # paired before the vote: none joins a seat during it
+    theo.wait_paired()
     night = rulebook_night(rig.journal)
     show(app, kd_ui.CouncilScreen(app, night))
     tap_button(app, app.catalog.text("kd.council.secret_vote"))
-    theo = phone(rig.backend.url(0))
-    theo.wait_paired()
     for _ in range(3):
         before = rig.presses()
         theo.tap("a")

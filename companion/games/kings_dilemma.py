@@ -670,9 +670,11 @@ class SeatPads:
 
     def private_view(self, seat: int) -> dict | None:
         """What only ``seat`` may see, for its own phone: in a secret vote, the ballot on
-        its buttons (``choice``/``power``, or the one it ``locked``), the power behind its
-        screen and the button whose hold locks it; None in any other moment. Never put
-        in a public view, a light or a log."""
+        its buttons (``choice``/``power``), the power behind its screen and the button
+        whose hold locks it; once locked, only that it is (``{"locked": True}``: the
+        player confirmed it already, and a phone that joins the seat later must learn
+        nothing of it); None in any other moment. Never put in a public view, a light or
+        a log."""
         with self._lock:
             night, pads = self._current()
             vote = night.vote
@@ -680,11 +682,8 @@ class SeatPads:
                     or vote.phase != kd_vote.VOTING or seat not in night.seats):
                 return None
             player = night.seats.index(seat)
-            sealed = vote.sealed[player] if len(vote.sealed) > player else None
             if vote.locked(player):
-                return {"locked": True, "choice": sealed.choice if sealed else None,
-                        "power": sealed.power if sealed else 0,
-                        "behind": vote.power[player], "button": None}
+                return {"locked": True}
             pad = pads[player]
             return {"locked": False, "choice": pad.choice, "power": pad.power,
                     "behind": vote.power[player],

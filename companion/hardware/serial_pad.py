@@ -39,6 +39,7 @@ from collections.abc import Callable
 
 import serial
 
+from companion.burstlog import BurstLog
 from companion.hardware import padproto
 from companion.hardware.base import (
     ButtonHandler,
@@ -61,7 +62,6 @@ MICROPYTHON = "MicroPython"  # its USB manufacturer string (product: "Board in F
 NOT_PADS = {0x000C: "Debug Probe", 0x0004: "picoprobe"}
 BAUD = 115200  # ignored by USB CDC, used on a real UART
 RETRY_S = (0.1, 0.5)  # pause between attempts to find/open the pad: first, longest
-BURST_QUIET_S = 1.0  # a burst of complaints ends after this long without one
 AUTO = "auto"
 # Presses remembered to tell a replay: a repeat of one of these (same seat, kind, button and
 # sequence number) is dropped. Nothing else is: a press numbered behind the last one but
@@ -93,37 +93,6 @@ def pad_ports() -> list[str]:
             continue
         ranked.append((rank, len(info.device), info.device))  # ttyACM2 before ttyACM10
     return [device for *_, device in sorted(ranked)]
-
-
-class BurstLog:
-    """One warning when trouble starts (with its first example), then silence while it
-    goes on, then one line with how many more came once it has been quiet for
-    ``quiet_s``: a flood of bad frames is two log lines, not a full disk."""
-
-    def __init__(self, what: str, quiet_s: float = BURST_QUIET_S) -> None:
-        self.what = what
-        self.quiet_s = quiet_s
-        self.more = 0
-        self._last: float | None = None  # time of the last complaint of the burst
-
-    def note(self, now: float, message: str, *args: object, exc_info: bool = False) -> None:
-        if self._last is None:
-            log.warning(message, *args, exc_info=exc_info)
-        else:
-            self.more += 1
-        self._last = now
-
-    def deadline(self) -> float | None:
-        return None if self._last is None else self._last + self.quiet_s
-
-    def flush(self, now: float, force: bool = False) -> None:
-        """End the burst if it has been quiet long enough (or ``force``)."""
-        if self._last is None or (not force and now < self._last + self.quiet_s):
-            return
-        if self.more:
-            log.warning("seat pads: %d more %s in that burst", self.more, self.what)
-        self._last = None
-        self.more = 0
 
 
 class SerialBackend(SeatBackend):
@@ -179,10 +148,10 @@ class SerialBackend(SeatBackend):
         self._crash = ""  # the pad's last crash report, for the notice of its restart
         self._asked = False  # a HOST is out: the HELLO answering it is no restart
         self._restarted = False  # the pad's uptime went back: its next HELLO is a restart
-        self._bad = BurstLog("bad frames")
-        self._refusals = BurstLog("refused frames")
-        self._failures = BurstLog("errors handling frames")
-        self._losses = BurstLog("gaps in the event numbers")
+        self._bad = BurstLog("bad frames", log, "seat pads")
+        self._refusals = BurstLog("refused frames", log, "seat pads")
+        self._failures = BurstLog("errors handling frames", log, "seat pads")
+        self._losses = BurstLog("gaps in the event numbers", log, "seat pads")
         self._on_button: ButtonHandler | None = None
         self._on_status: StatusHandler | None = None
         self._on_pad: PadHandler | None = None

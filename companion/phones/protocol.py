@@ -15,9 +15,12 @@ Phone → kiosk:
 Kiosk → phone: ``welcome`` (the seat, its name and colour, the timing, the light table,
 the words of the page, ``last_seq``: the last of this phone's presses the kiosk took),
 ``ack`` (``seq``: taken), ``light``, ``view`` (the seat's ``SeatView`` in words),
-``private`` (what only this seat may see, or null), ``waiting`` (another phone holds the
-seat: confirm on it, the kiosk or the seat's wired pad), ``handover`` (a phone asks for
-this seat), ``bye`` (``why``) before the kiosk closes the connection.
+``private`` (what only this seat may see, or null), ``waiting`` (``why``: ``seat``,
+another phone holds the seat, confirm on it or on the kiosk; ``vote``, a secret vote is
+open, the seat can be taken after the reveal), ``handover`` (a phone asks for this seat),
+``bye`` (``why``: ``replaced``, this phone opened the page again; ``superseded``, another
+phone asked for the seat after this one; ``gone``, the seat went to another phone) before
+the kiosk closes the connection.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ RATE_PER_S = 20  # messages a second a phone may send on average ...
 BURST = 40  # ... and at once: a person presses a few times a second, a flood is refused
 HELLO_TIMEOUT_S = 5.0  # a connection that says nothing is closed
 MAX_CONNECTIONS = 32  # at once, for the whole kiosk (5 seats, reloads, a waiting phone)
+MAX_PER_PEER = 4  # at once from one address: a phone, its reload, a second tab; not 32
 HEARTBEAT_S = 5.0  # the kiosk pings; a phone that sleeps or leaves the Wi-Fi: gone within 7.5 s
 SEQ_MAX = 2**31 - 1
 BUTTONS = ("a", "b", "c")

@@ -14,11 +14,21 @@ sent at the threshold), as a serial pad's firmware does, so the network's delay 
 counts into a hold; each carries the phone's sequence number. The kiosk answers ``ack``
 once it has the press; the page keeps every press not yet acknowledged and sends it again
 after a reconnect, and the kiosk takes a number it already took as acknowledged and
-nothing more: no press is lost or doubled.
+nothing more: no press is lost or doubled. The last number taken from each phone is kept
+in ``phones.json`` before the press is handed on, so a kiosk restarted with a press in
+flight knows it when it comes again.
 
-One phone per seat: a phone with the right secret whose seat has another phone waits
-until the seat confirms it: the seat's phone ("Give this seat"), the kiosk's Phones
-screen, or a long press of C on the seat's wired pad (taken for that and nothing else).
+One phone per seat, decided by the page's own id (``device``): a phone with the right
+secret whose seat has another phone, there or away, waits until the seat confirms it on
+that phone ("Give this seat") or on the kiosk's Phones screen. A wired pad never confirms:
+each of its presses may mean something in the game (in The King's Dilemma a held C claims
+the moderator), so every one goes to the game.
+
+A secret moment (a controller with something private for a seat: the King's Dilemma's
+secret vote) is closed to newcomers: a phone new to a seat waits, told why, until the
+reveal (a free seat is then its own), and no hand-over is made. What a phone is shown of
+the ballot on its buttons is what that phone entered itself: a choice pressed on the
+seat's wired pad stays off the phone, and a locked ballot is only "locked".
 """
 
 from __future__ import annotations
@@ -51,7 +61,7 @@ log = logging.getLogger(__name__)
 
 PAGE_WORDS = ("title", "connecting", "your_turn", "waiting", "handover", "give", "gone",
               "refused", "confirm", "lock", "locked", "bgstats", "figures", "replaced",
-              "paired")
+              "paired", "vote", "elsewhere", "superseded")
 
 
 @dataclass
@@ -64,6 +74,7 @@ class _Seat:
     last_seq: int | None = None  # the last of its presses taken
     ws: web.WebSocketResponse | None = None  # its connection, while it has one
     waiting: tuple[str, web.WebSocketResponse] | None = None  # a phone asking for the seat
+    entered: str | None = None  # the phone whose press reached the game last (None: wired)
     sent: dict[str, Any] = field(default_factory=dict)  # the last of each kind sent
 
 
@@ -85,24 +96,28 @@ class PhoneSeats(SeatBackend):
 
     def __init__(self, inner: SeatBackend, seats: Sequence[Any], catalog: Any, *,
                  host: str = "0.0.0.0", port: int = 8470, address: str | None = None,
-                 long_press_ms: int = 700, secrets_file: Path | None = None) -> None:
+                 long_press_ms: int = 700, secrets_file: Path | None = None,
+                 per_peer: int = protocol.MAX_PER_PEER) -> None:
         """``inner``: the wired backend; ``seats``: the configuration's seats (name,
         colour); ``address``: what the QR codes name (default: the LAN address);
-        ``secrets_file``: where the evening's secrets are kept (None: new at each start)."""
+        ``secrets_file``: where the evening's secrets are kept (None: new at each start);
+        ``per_peer``: connections at once from one address."""
         self.inner = inner
         self.seats = len(seats)
         self.seat_config = tuple(seats)
         self.catalog = catalog
         self.long_press_ms = long_press_ms
         self._address = address
-        self.server = PhoneServer(self, host, port)
+        self.server = PhoneServer(self, host, port, per_peer)
         self.evening = Evening(secrets_file, self.seats)
-        self._seats = [_Seat(secret, device) for secret, device
-                       in zip(self.evening.secrets, self.evening.devices, strict=True)]
+        self._seats = [_Seat(secret, device, seq) for secret, device, seq
+                       in zip(self.evening.secrets, self.evening.devices, self.evening.seqs,
+                              strict=True)]
         self._lock = threading.Lock()
         self._tasks: set[asyncio.Future] = set()  # writes and hand-overs under way
         self._on_button: ButtonHandler | None = None
         self._on_status: StatusHandler | None = None
+        self._secret = False  # a secret moment is open: no new phone, no hand-over
         self.failure: str | None = None  # why the server could not start
         self.stats = {"presses": 0, "repeated": 0, "refused": 0, "closed": 0}
 
@@ -130,8 +145,9 @@ class PhoneSeats(SeatBackend):
         return self._seats[seat].device is not None
 
     def waiting(self, seat: int) -> bool:
-        """Another phone asks for ``seat`` and waits for its confirmation."""
-        return self._seats[seat].waiting is not None
+        """Another phone asks for ``seat`` and waits for its confirmation (none can be
+        given while a secret moment is open)."""
+        return self._seats[seat].waiting is not None and not self._secret
 
     def __getattr__(self, name: str) -> Any:
         """The wired backend's own (the simulator's keys and ``KEYMAP``)."""
@@ -194,23 +210,50 @@ class PhoneSeats(SeatBackend):
             log.exception("phones: the screen's seat views failed")
             views = {}
         controller = _controller(screen)
-        private_of = getattr(controller, "private_view", None)
+        privates = self._privates(controller)
+        # A screen opened over a vote (the Phones screen) does not end its secret moment.
+        under = [self._privates(_controller(s)) for s in getattr(screen.app, "screens", ())
+                 if s is not screen] if hasattr(screen, "app") else []
+        self._secret_moment(any(p is not None for found in [privates, *under] for p in found))
         link = self._bgstats_link(screen, controller)
         for seat in range(self.seats):
             with self._lock:
                 line = self._seats[seat]
                 if line.ws is None:
                     continue
+                private = privates[seat]
+                if (private is not None and private.get("choice")
+                        and line.entered != line.device):  # entered elsewhere: not its own
+                    private = {**private, "choice": None, "power": 0, "button": None,
+                               "elsewhere": True}
             self._send(seat, {"t": "view", **self._view(screen, seat, views.get(seat))})
-            private = None
-            if callable(private_of):
-                try:
-                    private = private_of(seat)
-                except Exception:  # noqa: BLE001 - said without its content
-                    log.error("phones: the private view of a seat failed")
             self._send(seat, {"t": "private", "private": self._private_words(private)})
             self._send(seat, {"t": "bgstats", "url": link})
 
+    def _privates(self, controller: Any) -> list[dict | None]:
+        """Each seat's private view (its controller's ``private_view``), or None."""
+        private_of = getattr(controller, "private_view", None)
+        found: list[dict | None] = [None] * self.seats
+        if callable(private_of):
+            for seat in range(self.seats):
+                try:
+                    found[seat] = private_of(seat)
+                except Exception:  # noqa: BLE001 - said without its content
+                    log.error("phones: the private view of a seat failed")
+        return found
+
+    def _secret_moment(self, open_now: bool) -> None:
+        """A secret moment opened or ended (pygame thread): the phones waiting are told,
+        and at its end a free seat's waiting phone takes it."""
+        with self._lock:
+            if open_now == self._secret:
+                return
+            self._secret = open_now
+        log.info("phones: a secret moment %s", "opened: no new phone until it ends"
+                 if open_now else "ended")
+        loop = self.server.loop
+        if loop is not None:
+            loop.call_soon_threadsafe(self._secret_changed)
     def _view(self, screen: Any, seat: int, view: Any) -> dict:
         light = self.inner.light(seat)
         if view is None:
@@ -241,9 +284,12 @@ class PhoneSeats(SeatBackend):
             return None
 
     def _private_words(self, private: dict | None) -> dict | None:
-        """A seat's private view with its lines in the table's language."""
+        """A seat's private view with its lines in the table's language; a locked ballot
+        is only that (its choice and power are nobody's business any more)."""
         if not private:
             return None
+        if private.get("locked"):
+            return {"locked": True}
         t = self.catalog.text
         said = dict(private)
         choice, power = private.get("choice"), private.get("power", 0)
@@ -273,12 +319,11 @@ class PhoneSeats(SeatBackend):
     # --- presses ----------------------------------------------------------------------
 
     def _wired_press(self, event: ButtonEvent) -> None:
-        """A press of the wired pad (its thread): a long C while a phone waits for the seat
-        confirms it; everything else goes to the table."""
-        if (event.button == "c" and event.press is Press.LONG
-                and 0 <= event.seat < self.seats and self.waiting(event.seat)):
-            self.hand_over(event.seat)
-            return
+        """A press of the wired pad (its thread), every one to the table: the seat's
+        pending ballot is now the wired pad's, not its phone's."""
+        if 0 <= event.seat < self.seats:
+            with self._lock:
+                self._seats[event.seat].entered = None
         handler = self._on_button
         if handler is not None:
             handler(event)
@@ -341,13 +386,14 @@ class PhoneSeats(SeatBackend):
                     raise ProtocolError("hello again")
             if ws.close_code == protocol.CLOSE_TOO_BIG:
                 self.stats["refused"] += 1
-                log.warning("phones: a connection closed: message too big")
+                self.server.refused("phones: a connection closed: message too big")
         except ProtocolError as exc:
             self.stats["refused"] += 1
-            log.warning("phones: a connection closed: %s", exc)  # never its content
+            self.server.refused("phones: a connection closed: %s", exc)  # never its content
             await ws.close(code=exc.code, message=str(exc).encode())
         except TimeoutError:
             self.stats["refused"] += 1
+            self.server.refused("phones: a connection closed: no hello")
             await ws.close(code=protocol.CLOSE_POLICY, message=b"no hello")
         except ConnectionError:  # the phone went mid-write: its seat shows it away
             log.info("phones: a connection ended mid-write")
@@ -369,38 +415,69 @@ class PhoneSeats(SeatBackend):
         return hello
 
     async def _join(self, ws: web.WebSocketResponse, hello: Hello) -> None:
-        line = self._seats[hello.seat]
-        old = None
-        paired = False
+        """The seat's own phone (by its page's id) takes its seat back; a free seat is
+        the first phone's, except in a secret moment; any other phone waits."""
+        seat = hello.seat
+        line = self._seats[seat]
         with self._lock:
-            if line.device is None or line.device == hello.device:
-                paired = line.device is None
+            own = line.device == hello.device
+            pairs = line.device is None and not self._secret
+            if own or pairs:
                 old, line.ws, line.device = line.ws, ws, hello.device
                 line.sent = {}
-                owner = None
+                why = "replaced"
+                offer = line.waiting is not None and not self._secret
             else:
-                old, line.waiting = (line.waiting[1] if line.waiting else None), (hello.device, ws)
+                old = line.waiting[1] if line.waiting else None
+                why = ("replaced" if line.waiting and line.waiting[0] == hello.device
+                       else "superseded")
+                line.waiting = (hello.device, ws)
                 owner = line.ws
         if old is not None:
-            await self._bye(old, "replaced")
-        if owner is None and paired:
-            log.info("phones: seat %d paired with a phone", hello.seat)
-            self._keep_pairing()
-        if owner is None:
-            await ws.send_str(protocol.dumps(self._welcome(hello.seat)))
-            self._refresh(hello.seat)
+            await self._bye(old, why)
+        if own or pairs:
+            if pairs:
+                log.info("phones: seat %d paired with a phone", seat)
+                self._keep_pairing()
+            await ws.send_str(protocol.dumps(self._welcome(seat)))
+            if offer:  # a phone asked while this one was away
+                await ws.send_str(protocol.dumps({"t": "handover"}))
+            self._refresh(seat)
             return
-        log.info("phones: another phone asks for seat %d", hello.seat)
-        await ws.send_str(protocol.dumps({**self._welcome(hello.seat), "t": "waiting",
-                                          "last_seq": None}))
-        if not owner.closed:
+        log.info("phones: another phone asks for seat %d", seat)
+        await self._tell_waiting(seat, ws)
+        if owner is not None and not owner.closed and not self._secret:
             await owner.send_str(protocol.dumps({"t": "handover"}))
-        self._refresh(hello.seat)  # the kiosk shows that a phone waits
+        self._refresh(seat)  # the kiosk shows that a phone waits
+
+    async def _tell_waiting(self, seat: int, ws: web.WebSocketResponse) -> None:
+        """Tell a phone waiting for ``seat`` what it waits for: the seat's confirmation,
+        or the end of a secret moment."""
+        why = "vote" if self._secret else "seat"
+        await self._write_now(ws, protocol.dumps({**self._welcome(seat), "t": "waiting",
+                                                  "last_seq": None, "why": why}))
+
+    def _secret_changed(self) -> None:
+        """On the server's loop: each waiting phone learns what it waits for now; once the
+        secret moment is over, a free seat goes to the phone that waited for it."""
+        for seat, line in enumerate(self._seats):
+            if line.waiting is None:
+                continue
+            if not self._secret and line.device is None:
+                self._hand_over(seat)
+                continue
+            self._task(self._tell_waiting(seat, line.waiting[1]))
+            owner = line.ws
+            if not self._secret and owner is not None and not owner.closed:
+                self._task(self._write_now(owner, protocol.dumps({"t": "handover"})))
+            self._refresh(seat)
 
     def _keep_pairing(self) -> None:
-        """The phones holding the seats, kept for a restart the same evening."""
+        """The phones holding the seats and the last press taken from each, kept for a
+        restart the same evening."""
         with self._lock:
             self.evening.devices = [line.device for line in self._seats]
+            self.evening.seqs = [line.last_seq for line in self._seats]
         self.evening.save()
 
     def _welcome(self, seat: int) -> dict:
@@ -434,7 +511,12 @@ class PhoneSeats(SeatBackend):
         if line.last_seq is not None and press.seq <= line.last_seq:
             self.stats["repeated"] += 1  # sent again after a reconnect: taken already
         else:
-            line.last_seq = press.seq
+            with self._lock:
+                line.last_seq = press.seq
+                line.entered = line.device
+            # Kept before it is handed on: after a restart, the page sends it again and it
+            # is known (a crash right here loses it rather than doubling it).
+            self._keep_pairing()
             handler = self._on_button
             if handler is not None:
                 kind = Press.LONG if press.kind == "long" else Press.SHORT
@@ -443,17 +525,24 @@ class PhoneSeats(SeatBackend):
         await ws.send_str(protocol.dumps({"t": "ack", "seq": press.seq}))
 
     def _hand_over(self, seat: int) -> None:
+        """The seat goes to the phone waiting for it; none while a secret moment is open."""
         line = self._seats[seat]
         with self._lock:
             if line.waiting is None:
+                return
+            if self._secret:
+                log.info("phones: seat %d not handed over: a secret moment is open", seat)
                 return
             device, ws = line.waiting
             old = line.ws
             line.waiting = None
             if ws.closed:
                 return
+            free = line.device is None
             line.device, line.ws, line.last_seq, line.sent = device, ws, None, {}
-        log.info("phones: seat %d handed over to another phone", seat)
+            line.entered = None
+        log.info("phones: seat %d %s", seat,
+                 "paired with a phone" if free else "handed over to another phone")
         self._keep_pairing()
         self._task(self._took_over(seat, ws, old))
 

@@ -5,8 +5,11 @@ pygame loop. It serves the page (``page/``, package data read once) and the WebS
 Before a WebSocket is taken: its ``Host`` must be an IP address (a phone opens the URL of
 its QR code, an address: a name would let a page elsewhere reach the kiosk through DNS
 rebinding) and its ``Origin`` that same address and port (a page of another site can't
-open it); at most ``MAX_CONNECTIONS`` at once. The access log is off: nothing of a
-phone's traffic is logged, and the seat's secret never is in a URL the server sees.
+open it); at most ``MAX_CONNECTIONS`` at once, ``MAX_PER_PEER`` of them from one address
+(one host on the Wi-Fi can't take every slot). The access log is off: nothing of a
+phone's traffic is logged, and the seat's secret never is in a URL the server sees. A
+refused connection (here or in the hub) is logged through one ``BurstLog``: anyone on the
+Wi-Fi can knock thousands of times a second, and that is two log lines.
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ import asyncio
 import ipaddress
 import logging
 import threading
+from collections import Counter
 from importlib import resources
 from typing import Protocol
 
 from aiohttp import web
 
+from companion.burstlog import BurstLog
 from companion.phones import protocol
 
 log = logging.getLogger(__name__)
@@ -64,11 +69,16 @@ class PhoneServer:
     """The server's thread: ``start`` returns once it listens (or raises OSError: the port
     is taken), ``close`` stops it and waits for the thread."""
 
-    def __init__(self, hub: Hub, host: str, port: int) -> None:
+    def __init__(self, hub: Hub, host: str, port: int,
+                 per_peer: int = protocol.MAX_PER_PEER) -> None:
         self.hub = hub
         self.host = host
         self.port = port
+        self.per_peer = per_peer
         self.connections = 0
+        self._peers: Counter[str] = Counter()  # connections open, by the peer's address
+        self._refusals = BurstLog("refused connections", log, "phones")
+        self._flush: asyncio.TimerHandle | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._page = read_page()
         self._ready = threading.Event()
@@ -125,6 +135,21 @@ class PhoneServer:
             await self._stopped.wait()
         finally:
             await runner.cleanup()
+            self._refusals.flush(0, force=True)
+
+    def refused(self, message: str, *args: object) -> None:
+        """Log a refused connection (``message`` says why, never what it sent), a burst
+        of them as two lines (on the server's loop)."""
+        loop = asyncio.get_running_loop()
+        self._refusals.note(loop.time(), message, *args)
+        if self._flush is None:
+            self._flush = loop.call_later(self._refusals.quiet_s, self._end_burst)
+
+    def _end_burst(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._refusals.flush(loop.time())
+        deadline = self._refusals.deadline()
+        self._flush = None if deadline is None else loop.call_at(deadline, self._end_burst)
 
     # --- requests ---------------------------------------------------------------------
 
@@ -137,18 +162,28 @@ class PhoneServer:
         host = request.host
         origin = request.headers.get("Origin")
         if not host_is_address(host) or origin != f"http://{host}":
-            log.warning("phones: a connection from another page refused")
+            self.refused("phones: a connection from another page refused")
             return web.Response(status=403, text="forbidden")
+        peer = request.remote or "?"
         if self.connections >= protocol.MAX_CONNECTIONS:
+            self.refused("phones: a connection refused: %d open", self.connections)
+            return web.Response(status=503, text="too many connections")
+        if self._peers[peer] >= self.per_peer:
+            self.refused("phones: a connection refused: %d open from its address",
+                         self._peers[peer])
             return web.Response(status=503, text="too many connections")
         ws = web.WebSocketResponse(max_msg_size=protocol.MAX_MESSAGE,
                                    heartbeat=protocol.HEARTBEAT_S)
-        await ws.prepare(request)
         self.connections += 1
+        self._peers[peer] += 1
         try:
+            await ws.prepare(request)
             await self.hub.serve(ws)
         finally:
             self.connections -= 1
+            self._peers[peer] -= 1
+            if not self._peers[peer]:
+                del self._peers[peer]
             if not ws.closed:
                 await ws.close()
         return ws

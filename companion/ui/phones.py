@@ -4,7 +4,8 @@
 Each seat has a card in its colour: its name, its code (the kiosk's address, the port and
 the seat's secret, new at each start), and whether a phone holds it. When a second phone
 asks for a seat that has one, the card offers "Give Ben's seat to the new phone": the
-seat's confirmation on the kiosk (its phone and its wired pad can confirm too).
+seat's confirmation on the kiosk (its phone can confirm too; its wired pad never does,
+and nothing is handed over during a secret vote).
 """
 
 from __future__ import annotations

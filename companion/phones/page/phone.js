@@ -100,7 +100,8 @@
       if (event.code === 4001) { stopped = true; state(say("refused") || "refused", true); return; }
       if (event.code === 4002) {
         stopped = true;
-        state(event.reason === "gone" ? say("gone") : say("replaced"), true);
+        const why = { gone: "gone", superseded: "superseded" }[event.reason] || "replaced";
+        state(say(why), true);
         return;
       }
       state(say("connecting") || "…", true);
@@ -127,7 +128,7 @@
         $("name").textContent = m.name;
         setLight(m.light);
         if (m.t === "waiting") {
-          state(say("waiting"));
+          state(say(m.why === "vote" ? "vote" : "waiting"));
           setButtons(false);
           return;
         }
@@ -199,7 +200,9 @@
     $("confirm").classList.remove("sure");
     if (!p) return;
     $("private-title").textContent = p.locked ? say("locked") : say("confirm");
-    $("ballot").textContent = p.ballot || "—";
+    // a locked ballot is only that; one entered on the seat's wired pad is not shown here
+    $("ballot").textContent = p.locked ? "" : p.elsewhere ? say("elsewhere") : p.ballot || "—";
+    $("ballot").classList.toggle("note", !p.locked && !!p.elsewhere);
     $("behind").textContent = p.behind || "";
     const button = $("confirm");
     button.hidden = p.locked || !p.choice;
