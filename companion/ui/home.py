@@ -96,6 +96,7 @@ class HomeScreen(Screen):
         self.status: str | None = None
         self.here: int | None = None  # the seat that last pressed a button
         self.build()
+        self._built = True  # by __init__: its push need not build again (a replay each)
 
     def build(self) -> None:
         """The buttons: a game's, or its unfinished game's Resume and Abandon."""
@@ -300,7 +301,9 @@ class HomeScreen(Screen):
 
     def on_show(self) -> None:
         self.here = None
-        self.build()
+        if not self._built:
+            self.build()
+        self._built = False
         self.status = None
 
     def lights(self) -> dict[int, Light]:
