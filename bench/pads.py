@@ -5,8 +5,11 @@ backend's callback → ``App.start_backend``'s routing (a pygame event, the loop
 the ``App`` loop running in the main thread → the top screen's ``on_button`` → a Koryŏ
 ``Session.dispatch`` ("end round": rules, the journal's durable commit on disk) → the
 session's listener → ``KoryoGame.lights(view)`` → ``backend.set_light`` → the light.
-The screen is a minimal one (``PressScreen``) doing what a game screen does with a press;
-the light is the first player's: the press passes the token, so the next seat lights.
+The screen (``PressScreen``) does what a game screen does with a press and draws what the
+real Koryŏ game screen draws: that screen, resumed from the journal (``koryo.resume``,
+as at a start), sharing its session, so the frame after a press (drawn before the loop
+takes the next event) costs what it costs at the table; the light is the first
+player's: the press passes the token, so the next seat lights.
 
 Two backends, each on what stands in for its hardware:
 
@@ -85,6 +88,7 @@ from companion.i18n import load_catalog
 from companion.journal import Journal
 from companion.session import Session
 from companion.ui.app import App, Screen, open_window
+from companion.ui.screens import koryo
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 HOLD_S = 0.080
@@ -163,10 +167,12 @@ class PressScreen(Screen):
 
     name = "bench"
 
-    def __init__(self, app: App, session: Session, action: dict) -> None:
+    def __init__(self, app: App, session: Session, action: dict, look: Screen) -> None:
         super().__init__(app)
         self.session = session
         self.action = action
+        self.look = look  # the real game screen: what is drawn
+        self.ring = look.ring
         self.reached_ns: int | None = None  # when the loop handed it the press (first one)
 
     def on_button(self, event) -> None:
@@ -179,7 +185,7 @@ class PressScreen(Screen):
         self.app.invalidate()
 
     def draw(self, p) -> None:
-        p.surface.fill((0, 0, 0))
+        self.look.draw(p)
 
 
 class Rig:
@@ -197,11 +203,14 @@ class Rig:
             if action["action"] == "end_round":
                 break
             self.session.dispatch(action)
+        config = load_config(SHIPPED_CONFIG)
+        self.app = App(window, backend=backend, seats=config.seats[:len(PLAYERS)],
+                       catalog=load_catalog("en"), journal=self.journal)
+        look = koryo.resume(self.app, self.session.game_id)  # as the kiosk resumes it
+        self.session = look.game.session
         self.session.subscribe(self.show)
         self.show(self.session.public_view())
-        config = load_config(SHIPPED_CONFIG)
-        self.app = App(window, backend=backend, seats=config.seats, catalog=load_catalog("en"))
-        self.app.push(PressScreen(self.app, self.session, action))
+        self.app.push(PressScreen(self.app, self.session, action, look))
         self.settled: Callable[[], bool] = lambda: True  # the lights have reached the pads
         self.commit_ms = 0.0  # how long the last press's journal append (its commit) took
         append = self.journal.append
