@@ -3,7 +3,7 @@ unit's scheduling against the normal one.
 
 The rig is benchmark 1's (``bench/pads.py``: the real backend, the App loop, a Koryŏ
 session journaled on disk, the light), with our debouncer, while ``PER_CORE`` busy
-processes a core (a Python ``while True``, normal policy at nice 0: an update, a
+process(es) a core (a Python ``while True``, normal policy at nice 0: an update, a
 compilation, a second program) keep every core busy. Two ways of running the kiosk
 alternate, block by block, in one run:
 
@@ -46,7 +46,8 @@ from companion.ui.app import open_window
 VARIANTS = ("unit", "normal")
 BOARD_PRIORITY = realtime.PRIORITY + 10  # the stand-in Pico: ahead of the kiosk too
 BURN = "while True: pass"
-PER_CORE = 2  # busy processes per core: a load of twice the cores
+PER_CORE = 1  # busy processes per core: two on this 2-core machine, the loaded condition
+# of every loaded row (up to 2026-11-24 it was two a core)
 
 
 def burners(n: int) -> list[subprocess.Popen]:
