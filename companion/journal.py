@@ -567,16 +567,14 @@ class Journal:
                            "seen but nothing new is saved until it (and its -wal, -shm) is "
                            "writable.")
             log.error("%s", self.notice)
-        else:
-            self._errands.request(self._prime_wal)
 
-    def _prime_wal(self) -> None:
-        """Write the -wal's header now (a commit that changes nothing), in the errands'
-        thread: SQLite writes and syncs it, and the directory that gains the file, at the
-        first commit after opening, which would be a player's first press (three syncs
-        instead of one)."""
+    def make_wal_ready(self) -> None:
+        """Write the -wal's header now (a commit that changes nothing): SQLite writes and
+        syncs it, and the directory that gains the file, at the first commit after
+        opening, which would otherwise be a player's first press (three syncs instead of
+        one). The kiosk calls it once its first frame is shown."""
         with self._lock:
-            if self._db is None:
+            if self._db is None or self.failure is not None:
                 return
             try:
                 with transaction(self._db):
@@ -1016,7 +1014,7 @@ def _digest(action: str, private: str | None, state: bytes) -> str:
 
 class Errands(Chore):
     """Runs the callables asked for, in order, each once, in its own thread: the journal's
-    work that nothing shown waits for (a snapshot, the -wal made ready at opening)."""
+    work that nothing shown waits for (a game's snapshot)."""
 
     def request(self, errand: Callable[[], None]) -> None:
         """Queued, not merged (a chore keeps only its latest request)."""

@@ -188,6 +188,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         app.render_if_dirty()
         logger.info("lights: %s", seat_lights.shown(backend, len(app.seats)))
         logger.info("ready: %s", app.screen.describe())
+        journal.make_wal_ready()  # the first press then costs one sync (after the frame)
         app.run()
     finally:
         backend.close()
