@@ -278,3 +278,32 @@ def test_a_format_3_journal_gets_the_snapshots_table(tmp_path):
         assert applied == EVERY + 2
         journal.snapshots_written()
         assert snapshot_rows(journal, game_id) == [EVERY + 1]
+
+
+def test_a_start_replays_the_resumed_game_once(journal, monkeypatch):
+    """As ``companion run`` starts: the game resumed, Home under it, the first frame drawn:
+    one replay; Home works out the game's line when it is shown again."""
+    from companion.hardware.sim import SimBackend
+    from companion.ui.app import make_app
+    from companion.ui.demo import demo_config
+    from companion.ui.home import HomeScreen, ResumeButton, resume_unfinished
+
+    played(journal, "koryo", 12)
+    replays = []
+    real = Session._replay
+    monkeypatch.setattr(Session, "_replay", lambda self: replays.append(1) or real(self))
+    config = demo_config((800, 480), "en")
+    backend = SimBackend(len(PLAYERS), config.hardware.long_press_ms)
+    app = make_app(config, backend, journal=journal)
+    resumed = resume_unfinished(app)
+    app.push(HomeScreen(app))
+    app.push(resumed)
+    app.render_if_dirty()
+    assert len(replays) == 1
+    app.pop()
+    app.render_if_dirty()
+    line = next(b for b in app.screen.buttons if isinstance(b, ResumeButton)).detail
+    assert len(replays) == 2
+    where = where_it_stands(journal, journal.unfinished()[-1])
+    assert line.startswith(f"round {where['round']}, {where['player']}'s turn")
+    backend.close()

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 
 import pygame
 
@@ -53,9 +55,18 @@ def split_at_comma(text: str) -> list[str]:
 class ResumeButton(Button):
     """A game's button when it has an unfinished game: "Resume GAME" over its progress."""
 
-    def __init__(self, rect: pygame.Rect, label: str, detail: str, on_tap) -> None:
+    def __init__(self, rect: pygame.Rect, label: str, detail: str | Callable[[], str],
+                 on_tap) -> None:
         super().__init__(rect, label, on_tap)
-        self.detail = detail
+        self._detail = detail
+
+    @property
+    def detail(self) -> str:
+        """The progress line, worked out when first wanted (a replay from the game's
+        snapshot): Home built under the game resumed at start replays nothing for it."""
+        if callable(self._detail):
+            self._detail = self._detail()
+        return self._detail
 
     def draw(self, p: Painter) -> None:
         radius = self.rect.height // 4
@@ -118,7 +129,7 @@ class HomeScreen(Screen):
             main = pygame.Rect(cell.x, cell.y, cell.w - side - gap, cell.h)
             drop = pygame.Rect(main.right + gap, cell.y, side, cell.h)
             self.buttons.append(ResumeButton(
-                main, t("home.resume", game=t(entry.title)), self.progress(record),
+                main, t("home.resume", game=t(entry.title)), partial(self.progress, record),
                 self._resumer(entry, record)))
             abandon = Button(drop, t("home.abandon"), self._abandoner(entry, record))
             self.abandons[entry.game] = abandon
