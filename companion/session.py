@@ -95,6 +95,10 @@ def first_player_of(setup: dict) -> dict[str, str]:
     return {"first_player": first} if isinstance(first, str) and first in players else {}
 
 
+# The session of this process that last built or changed each game (``Session.live``).
+_LIVE: weakref.WeakValueDictionary[tuple[int, int], Session] = weakref.WeakValueDictionary()
+
+
 class Session:
     """One game of ``rules`` recorded in ``journal`` as ``game_id``; building it replays the
     actions already journaled, so it resumes exactly where the game was."""
@@ -112,7 +116,10 @@ class Session:
         # The last action (public part) and the state before it: who made it (a seat's
         # undo) is known after a resume as it is after a dispatch.
         self._last: tuple[dict, Any] | None = None
+        self.length = 0  # actions journaled (the replay and every change keep it)
+        self._published: dict | None = None  # the public view last published
         self._state = self._replay()
+        _LIVE[id(journal), game_id] = self
         self.kept = True  # False: a throwaway journal, removed by ``close``
         self._drop: Callable[[], None] | None = None
 
@@ -167,6 +174,7 @@ class Session:
         """``state`` (after the first ``done`` actions) with the rest applied. A refusal is
         a ``JournalError``; no log line per action (a night may have 100,000)."""
         self._last = None
+        self._published = None
         seq = done
         for seq, (action, private) in enumerate(self.journal.replay(self.game_id, done),
                                                 done + 1):
@@ -183,7 +191,24 @@ class Session:
             before = self._last[1]
             self.journal.keep_snapshot(self.game_id, seq - 1, stamp,
                                        lambda: snapshots.dump(before))
+        self.length = seq
         return state
+
+    @staticmethod
+    def live(journal: Journal, game_id: int, length: int) -> Session | None:
+        """The session of this process that last built or changed the game, when it holds
+        all of its ``length`` actions (then its state is the journal's): what reads where
+        a game stands need not replay it again."""
+        session = _LIVE.get((id(journal), game_id))
+        if session is None or session.journal is not journal or session.length != length:
+            return None
+        return session
+
+    def last_view(self) -> dict:
+        """The public view as last published (computed now if none was): a long game's
+        view is not built again for a glance at it."""
+        with self._lock:
+            return self._published if self._published is not None else self.public_view()
 
     @property
     def state(self) -> Any:
@@ -203,7 +228,8 @@ class Session:
         with self._lock:
             state = self.rules.apply(self._state, _merged(action, private))
             seq = self.journal.append(self.game_id, action, private)
-            self._state, self._last = state, (action, self._state)
+            self._state, self._last, self.length = state, (action, self._state), seq
+            _LIVE[id(self.journal), self.game_id] = self
             if seq % snapshots.SNAPSHOT_EVERY == 0:
                 self.journal.keep_snapshot(self.game_id, seq, snapshots.rules_stamp(),
                                            lambda: snapshots.dump(state))
@@ -231,6 +257,7 @@ class Session:
             if action is None:
                 return None
             self._state = self._replay()
+            _LIVE[id(self.journal), self.game_id] = self
             self._publish()
             return action
 
@@ -254,7 +281,8 @@ class Session:
             self._drop()
 
     def _publish(self) -> dict:
-        return self._listeners.publish(self.rules.public_view(self._state))
+        self._published = self.rules.public_view(self._state)
+        return self._listeners.publish(self._published)
 
 
 def _drop_scratch(journal: Journal, scratch: tempfile.TemporaryDirectory) -> None:

@@ -8,10 +8,12 @@ from __future__ import annotations
 import logging
 import pickle
 import sqlite3
+import weakref
 
 import pytest
 
 from bench.resume import KD_SETUP, PLAYERS, autoplayed, inheritors_sheet, kd_night
+from companion import session as session_module
 from companion import snapshots
 from companion.games.inheritors import InheritorsSheet
 from companion.games.kings_dilemma import KingsDilemma
@@ -234,7 +236,9 @@ def test_a_long_replay_keeps_a_snapshot_for_the_next_resume(journal):
 
 
 def test_home_reads_where_a_long_game_stands_from_its_snapshot(journal, monkeypatch):
+    """No session of this process played it (a start, another journal): from the snapshot."""
     session, _ = played(journal, "kings-dilemma", 4 * EVERY + 2)
+    monkeypatch.setattr(session_module, "_LIVE", weakref.WeakValueDictionary())
     applied = []
     real = KingsDilemma.apply
     monkeypatch.setattr(KingsDilemma, "apply",
@@ -282,7 +286,7 @@ def test_a_format_3_journal_gets_the_snapshots_table(tmp_path):
 
 def test_a_start_replays_the_resumed_game_once(journal, monkeypatch):
     """As ``companion run`` starts: the game resumed, Home under it, the first frame drawn:
-    one replay; Home works out the game's line when it is shown again."""
+    one replay; Home works out the game's line when it is shown again, from that session."""
     from companion.hardware.sim import SimBackend
     from companion.ui.app import make_app
     from companion.ui.demo import demo_config
@@ -303,7 +307,35 @@ def test_a_start_replays_the_resumed_game_once(journal, monkeypatch):
     app.pop()
     app.render_if_dirty()
     line = next(b for b in app.screen.buttons if isinstance(b, ResumeButton)).detail
-    assert len(replays) == 2
+    assert len(replays) == 1
     where = where_it_stands(journal, journal.unfinished()[-1])
     assert line.startswith(f"round {where['round']}, {where['player']}'s turn")
     backend.close()
+
+
+def test_home_after_a_game_reads_the_session_that_played_it(journal, monkeypatch):
+    """Back on Home after playing: where the game stands comes from the session that
+    played it (no replay), the one that changed the game last: not an older session of
+    the same game with as many actions (Home's own, before an undo and another action),
+    nor any after a write no session made."""
+    session, actions = played(journal, "kings-dilemma", 40)
+    stands = where_it_stands(journal, journal.game(session.game_id))  # Home's own session
+    session.undo()
+    session.dispatch(*actions[39])
+    replays = []
+    real = Session._replay
+    monkeypatch.setattr(Session, "_replay", lambda self: replays.append(1) or real(self))
+    assert where_it_stands(journal, journal.game(session.game_id)) == stands
+    assert replays == []
+
+    sheet, entries = played(journal, "inheritors", 30)
+    Session(journal, InheritorsSheet(), sheet.game_id)  # an older one, 30 actions too
+    sheet.undo()
+    sheet.dispatch({**entries[29][0], "value": 0} if "value" in entries[29][0]
+                   else entries[29][0])
+    live = Session.live(journal, sheet.game_id, journal.game(sheet.game_id).actions)
+    assert live is sheet
+    full = full_replay(journal, "inheritors", sheet.game_id)
+    assert live.last_view() == InheritorsSheet().public_view(full)
+    journal.append(sheet.game_id, *entries[0])  # a write no session made
+    assert Session.live(journal, sheet.game_id, journal.game(sheet.game_id).actions) is None
