@@ -185,6 +185,12 @@ class PressScreen(Screen):
             return  # refused (a second event from one press): nothing changes
         self.app.invalidate()
 
+    def lights(self):
+        """The game's lights, as the real screen shows them (a frame's ``invalidate`` writes
+        the same lights as the rig's listener, never all off between a press and its
+        result)."""
+        return self.look.lights()
+
     def draw(self, p) -> None:
         self.look.draw(p)
 
