@@ -1,17 +1,20 @@
 """Run every benchmark and print the machine and one table: ours, the baseline run in the
 same command, the ratio, the goal and whether it is met. Repeated figures read
 "median [min–max]". ``--quick`` for fewer samples (a smoke run, not figures to
-publish)."""
+publish). A benchmark that fails is a row saying NO and why, never the end of the run."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import time
+import traceback
+from collections.abc import Callable
 
 from bench import (
     contention,
     dropout,
+    first_frame,
     frames,
     history_size,
     journal,
@@ -42,6 +45,16 @@ def markdown(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def guarded(name: str, bench: Callable[[], list[Row]]) -> list[Row]:
+    """``bench()``'s rows; if it fails, one row saying so (NO), its traceback on stderr."""
+    try:
+        return bench()
+    except Exception as exc:  # noqa: BLE001 - any failure is a missed row, not the end
+        traceback.print_exc()
+        return [Row(name, "the benchmark did not finish", "failed",
+                    f"{type(exc).__name__}: {exc}"[:200], "", "", "NO")]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer presses and appends")
@@ -51,18 +64,24 @@ def main() -> int:
     print(f"machine: {machine()}", flush=True)
     print(f"load average before: {load()}", flush=True)
     start = time.monotonic()
+    quick = args.quick
     rows: list[Row] = []
-    rows += pads.run(rounds=1, count=10) if args.quick else pads.run()
-    rows += journal.run(count=50 if args.quick else 300)
-    rows += resume.run((500, 1_000, 2_000) if args.quick else (1_000, 10_000, 100_000))
-    rows += process.run(quick=args.quick)
-    rows += pad_replug.run(rounds=2 if args.quick else 6)
-    rows += dropout.run()
-    rows += frames.run(rounds=1, count=20) if args.quick else frames.run()
-    rows += contention.run(rounds=1, count=10) if args.quick else contention.run()
-    rows += history_size.run(rounds=2, big=2_000) if args.quick else history_size.run()
-    rows += phones.run(rounds=1, count=10, idle_rounds=1) if args.quick else phones.run()
-    rows.sort(key=lambda row: int(row.bench.split()[0]))  # in the order of the issue
+    rows += guarded("1 pads", lambda: pads.run(rounds=1, count=10) if quick else pads.run())
+    rows += guarded("3 journal", lambda: journal.run(count=50 if quick else 300))
+    rows += guarded("3 resume", lambda: resume.run(
+        (500, 1_000, 2_000) if quick else (1_000, 10_000, 100_000)))
+    rows += guarded("12 resume", lambda: first_frame.run(repeats=2 if quick else 5))
+    rows += guarded("2/4/5 process", lambda: process.run(quick=quick))
+    rows += guarded("6 pad replug", lambda: pad_replug.run(rounds=2 if quick else 6))
+    rows += guarded("7 dropout", dropout.run)
+    rows += guarded("8 frames", lambda: frames.run(rounds=1, count=20) if quick else frames.run())
+    rows += guarded("9 busy cores", lambda: contention.run(rounds=1, count=10) if quick
+                    else contention.run())
+    rows += guarded("10 phones", lambda: phones.run(rounds=1, count=10, idle_rounds=1) if quick
+                    else phones.run())
+    rows += guarded("11 history size", lambda: history_size.run(rounds=2, big=2_000) if quick
+                    else history_size.run())
+    rows.sort(key=lambda row: int(row.bench.split()[0].split("/")[0]))  # by number
     print(table(rows))
     print(f"load average after: {load()}")
     print(f"({time.monotonic() - start:.0f} s; command: {' '.join(['python -m bench', *sys.argv[1:]])})")

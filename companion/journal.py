@@ -35,6 +35,10 @@ went missing: ``Journal.lost`` says how many, ``notice`` and the log say so.
 Copying the -wal into the database (a checkpoint) is done by a thread of its own too
 (``Checkpointer``), not inside the commit that happens to cross SQLite's threshold.
 
+A game's state is also kept now and then (``snapshots``, bytes made and read by
+``companion.snapshots``), so that a resume replays only the actions after the latest one;
+a snapshot is bound by its digest to the action it follows and never outlives that action.
+
 Deleted rows leave no bytes (``PRAGMA secure_delete``); undoing a sealed ballot also
 checkpoints and truncates the ``-wal``, where its older copy would otherwise stay. The
 files are created readable by the kiosk's account only (0600).
@@ -43,13 +47,14 @@ files are created readable by the kiosk's account only (0600).
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import logging
 import os
 import sqlite3
 import stat
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -65,8 +70,8 @@ log = logging.getLogger(__name__)
 # "CPJ1" in the SQLite header: tells our journal from any other SQLite file.
 JOURNAL_APP_ID = 0x43504A31
 # 1: games, actions, private. 2: games.abandoned. 3: meta (journal_id, commits).
-# ``_migrate`` brings an older one up to date.
-JOURNAL_VERSION = 3
+# 4: snapshots. ``_migrate`` brings an older one up to date.
+JOURNAL_VERSION = 4
 SYNC_EVERY = 8  # writes between two fsyncs of the -ack count
 CHECKPOINT_EVERY = 64  # writes between two checkpoints of the -wal (Checkpointer's thread)
 ACK_SUFFIX = "-ack"
@@ -111,7 +116,18 @@ CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value NOT NULL
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    stamp   TEXT NOT NULL,
+    digest  TEXT NOT NULL,
+    state   BLOB NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
 """
+# The snapshots table (format 4) alone, for ``_migrate``.
+_SNAPSHOTS = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS snapshots"):]
+SNAPSHOTS_KEPT = 2  # a game's latest snapshots kept; older ones are deleted
 _META = "INSERT OR IGNORE INTO meta VALUES ('journal_id', ?), ('commits', 0)"
 _COUNT = ("UPDATE meta SET value = value + 1 WHERE key = 'commits'", ())
 
@@ -543,6 +559,7 @@ class Journal:
         self._ack_syncer = Syncer(f"{self.ack_path.name} fsync")
         self._seal = SealFile(Path(f"{self.path}{SEAL_SUFFIX}"))  # sealed secrets' pads
         self._checkpointer = Checkpointer(f"{self.path.name} checkpoint")
+        self._errands = Errands(f"{self.path.name} errands")
         self._uncheckpointed = 0  # writes since the last checkpoint was asked for
         self._created = False  # this open started the database from nothing
         self._opened = False  # it has been open once (then never moved aside)
@@ -595,6 +612,21 @@ class Journal:
                            "writable.")
             log.error("%s", self.notice)
 
+    def make_wal_ready(self) -> None:
+        """Write the -wal's header now (a commit that changes nothing): SQLite writes and
+        syncs it, and the directory that gains the file, at the first commit after
+        opening, which would otherwise be a player's first press (three syncs instead of
+        one). The kiosk calls it once its first frame is shown."""
+        with self._lock:
+            if self._db is None or self.failure is not None:
+                return
+            try:
+                with transaction(self._db):
+                    version = self._db.execute("PRAGMA user_version").fetchone()[0]
+                    self._db.execute(f"PRAGMA user_version={version:d}")
+            except sqlite3.Error as exc:
+                log.warning("journal %s: the -wal is not made ready (%s)", self.path.name, exc)
+
     def _migrate(self, conn: sqlite3.Connection) -> None:
         """Bring a journal written by an older version up to ``JOURNAL_VERSION``, in one
         transaction (a cut leaves the old format whole, migrated again at the next open)."""
@@ -612,6 +644,8 @@ class Journal:
                 conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, "
                              "value NOT NULL)")
                 conn.execute(_META, (_token(),))
+            if version < 4:
+                conn.execute(_SNAPSHOTS)
             log.info("%s: journal format %d -> %d", self.path, version, JOURNAL_VERSION)
             conn.execute(f"PRAGMA user_version={JOURNAL_VERSION:d}")
 
@@ -675,7 +709,11 @@ class Journal:
             self._unsynced = 0
 
     def close(self) -> None:
+        # A snapshot asked for is written before the end: outside the lock, which the
+        # errands take.
+        self._errands.close()
         with self._lock:
+            self._errands = Errands(self._errands.name)
             self._checkpointer.close()  # its connection first: ours may be the last one
             self._checkpointer = Checkpointer(self._checkpointer.name)
             if self._db is not None:
@@ -804,6 +842,7 @@ class Journal:
             had_private = payload is not None
             self._write(
                 [
+                    ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq)),
                     ("DELETE FROM private WHERE game_id = ? AND seq = ?", (game_id, seq)),
                     ("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)),
                 ],
@@ -872,18 +911,19 @@ class Journal:
         secrets, never for a view or a log."""
         return list(self.replay(game_id))
 
-    def replay(self, game_id: int) -> Iterator[tuple[dict, dict | None]]:
+    def replay(self, game_id: int, after: int = 0) -> Iterator[tuple[dict, dict | None]]:
         """``actions_with_secrets`` one at a time: the rows are read at once (JSON text,
         which the garbage collector never scans) and decoded as they are taken, so a long
         game's replay holds one decoded action at a time, not all of them (the collector
-        would scan those again and again: a replay growing faster than its length)."""
+        would scan those again and again: a replay growing faster than its length).
+        ``after``: only the actions after that many (those a snapshot does not cover)."""
         with self._lock:
             self.game(game_id)
             rows = self._read(
                 "SELECT a.action, p.payload FROM actions a LEFT JOIN private p"
                 " ON p.game_id = a.game_id AND p.seq = a.seq"
-                " WHERE a.game_id = ? ORDER BY a.seq",
-                (game_id,),
+                " WHERE a.game_id = ? AND a.seq > ? ORDER BY a.seq",
+                (game_id, after),
             )
         return ((json.loads(a), None if p is None else self._unsealed(p)) for a, p in rows)
 
@@ -894,7 +934,7 @@ class Journal:
             self._open_game(game_id)
             self._write(
                 [("UPDATE games SET finished = ?, result = ? WHERE id = ?",
-                  (_now(), encoded, game_id))],
+                  (_now(), encoded, game_id)), _drop_snapshots(game_id)],
                 sync=True,
             )
 
@@ -903,8 +943,8 @@ class Journal:
         stay in the database."""
         with self._lock:
             self._open_game(game_id)
-            self._write([("UPDATE games SET abandoned = ? WHERE id = ?", (_now(), game_id))],
-                        sync=True)
+            self._write([("UPDATE games SET abandoned = ? WHERE id = ?", (_now(), game_id)),
+                         _drop_snapshots(game_id)], sync=True)
 
     def game(self, game_id: int) -> GameRecord:
         records = self._records("WHERE g.id = ?", (game_id,))
@@ -952,3 +992,120 @@ class Journal:
             )
             for i, game, setup, started, finished, result, n, abandoned in rows
         ]
+
+    # --- snapshots ----------------------------------------------------------------------
+    # A game's state after its first ``seq`` actions, as bytes the journal does not read
+    # (``companion.snapshots`` makes and reads them): a resume replays only the actions
+    # after it. Each is bound to the action it follows by its digest (SHA-256 of that
+    # action's public and private text and of the state's bytes): a snapshot whose action
+    # was undone (undo deletes it too), whose bytes changed, or made by other code
+    # (``stamp``) is never returned. It holds what the state holds, sealed ballots too:
+    # like ``private``, never shown, zeroed when deleted.
+
+    def has_actions(self, game_id: int) -> bool:
+        """Whether the game has an action (to take back), without reading any."""
+        return bool(self._read("SELECT EXISTS (SELECT 1 FROM actions WHERE game_id = ?)",
+                               (game_id,))[0][0])
+
+    def keep_snapshot(self, game_id: int, seq: int, stamp: str,
+                      make: Callable[[], bytes]) -> None:
+        """Have the snapshot thread keep ``make()`` as the state after the game's first
+        ``seq`` actions, off the caller's path; nothing if action ``seq`` is no longer the
+        one journaled now by then (an undo)."""
+        with self._lock:
+            rows = self._action_text(game_id, seq)
+        if rows:
+            self._errands.request(functools.partial(self._write_snapshot, game_id, seq,
+                                                    rows[0], stamp, make))
+
+    def _action_text(self, game_id: int, seq: int) -> list[tuple[str, str | None]]:
+        """Action ``seq`` as journaled: its public and private text."""
+        return self._read("SELECT a.action, p.payload FROM actions a LEFT JOIN private p"
+                          " ON p.game_id = a.game_id AND p.seq = a.seq"
+                          " WHERE a.game_id = ? AND a.seq = ?", (game_id, seq))
+
+    def snapshots_written(self) -> None:
+        """Return once every snapshot asked for so far is written (tests, benches)."""
+        self._errands.drain()
+
+    def _write_snapshot(self, game_id: int, seq: int, text: tuple[str, str | None],
+                        stamp: str, make: Callable[[], bytes]) -> None:
+        state = make()
+        with self._lock:
+            if self._db is None or self._action_text(game_id, seq) != [text]:
+                return  # closed, or undone meanwhile (another action there now)
+            action, private = text
+            self._write([
+                ("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
+                 (game_id, seq, stamp, _digest(action, private, state), state)),
+                (("DELETE FROM snapshots WHERE game_id = ? AND seq NOT IN (SELECT seq FROM"
+                  " snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT ?)"),
+                 (game_id, game_id, SNAPSHOTS_KEPT)),
+            ])
+
+    def snapshot(self, game_id: int, stamp: str) -> tuple[int, bytes] | None:
+        """The latest sound snapshot of the game that leaves at least one action to replay
+        (the last action's state before is then known too): (``seq``, its bytes), or None.
+        One that is not sound (its action gone, its bytes changed, another ``stamp``) is
+        deleted, with a log line."""
+        with self._lock:
+            rows = self._read(
+                "SELECT s.seq, s.stamp, s.digest, CAST(s.state AS BLOB), a.action, p.payload"
+                " FROM snapshots s LEFT JOIN actions a ON a.game_id = s.game_id"
+                " AND a.seq = s.seq LEFT JOIN private p ON p.game_id = s.game_id"
+                " AND p.seq = s.seq WHERE s.game_id = ? AND s.seq <"
+                " (SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = ?)"
+                " ORDER BY s.seq DESC", (game_id, game_id))
+            for seq, kept_stamp, digest, state, action, private in rows:
+                if kept_stamp != stamp:
+                    why = "made by another version of the rules"
+                elif action is None or digest != _digest(action, private, bytes(state)):
+                    why = "it does not match its action (damaged)"
+                else:
+                    return seq, bytes(state)
+                self.drop_snapshot(game_id, seq, why)
+        return None
+
+    def drop_snapshot(self, game_id: int, seq: int, why: str) -> None:
+        """Delete a snapshot that can't be used (``why``: for the log); a failure to
+        delete it only leaves it to be refused again."""
+        log.warning("journal %s: game %d: the snapshot after action %d is not used (%s); "
+                    "its actions are replayed", self.path.name, game_id, seq, why)
+        try:
+            self._write([("DELETE FROM snapshots WHERE game_id = ? AND seq = ?",
+                          (game_id, seq))])
+        except StorageError:
+            pass
+
+
+def _drop_snapshots(game_id: int) -> tuple[str, tuple]:
+    """The statement deleting a game's snapshots (a game that no longer resumes)."""
+    return "DELETE FROM snapshots WHERE game_id = ?", (game_id,)
+
+
+def _digest(action: str, private: str | None, state: bytes) -> str:
+    """What binds a snapshot to the action it follows and to its own bytes."""
+    import hashlib  # here: its OpenSSL costs the kiosk's start-up several ms
+
+    h = hashlib.sha256(action.encode())
+    h.update(b"\0" if private is None else b"\1" + private.encode())
+    h.update(b"\0")
+    h.update(state)
+    return h.hexdigest()
+
+
+class Errands(Chore):
+    """Runs the callables asked for, in order, each once, in its own thread: the journal's
+    work that nothing shown waits for (a game's snapshot)."""
+
+    def request(self, errand: Callable[[], None]) -> None:
+        """Queued, not merged (a chore keeps only its latest request)."""
+        with self._cond:  # a re-entrant lock: ``Chore.request`` takes it again
+            super().request([*(self._arg or ()), errand])
+
+    def work(self, errands: list[Callable[[], None]]) -> None:
+        for errand in errands:
+            try:
+                errand()
+            except StorageError as exc:
+                log.warning("%s: %s", self.name, exc)

@@ -5,6 +5,11 @@ the rules' ``RuleError`` and nothing is recorded), appends it to the journal (co
 disk before anything else happens), then publishes the new public view to every listener.
 The screen and the seat lights only ever get ``rules.public_view(state)``.
 
+A resume replays only the actions after the game's latest snapshot
+(``companion.snapshots``; the journal keeps one every ``SNAPSHOT_EVERY`` actions, written
+off the press's path): its cost does not grow with the game's length. A snapshot that
+can't be used is dropped and every action replayed.
+
 A private part (a sealed ballot) is passed beside the action: the rules see the action
 with the private fields merged in (``{**action, **private}``), the journal keeps the two
 apart, and listeners see only the public view.
@@ -20,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from companion import snapshots
 from companion.engine.errors import RuleError
 from companion.journal import Journal, JournalError
 
@@ -89,6 +95,10 @@ def first_player_of(setup: dict) -> dict[str, str]:
     return {"first_player": first} if isinstance(first, str) and first in players else {}
 
 
+# The session of this process that last built or changed each game (``Session.live``).
+_LIVE: weakref.WeakValueDictionary[tuple[int, int], Session] = weakref.WeakValueDictionary()
+
+
 class Session:
     """One game of ``rules`` recorded in ``journal`` as ``game_id``; building it replays the
     actions already journaled, so it resumes exactly where the game was."""
@@ -106,7 +116,10 @@ class Session:
         # The last action (public part) and the state before it: who made it (a seat's
         # undo) is known after a resume as it is after a dispatch.
         self._last: tuple[dict, Any] | None = None
+        self.length = 0  # actions journaled (the replay and every change keep it)
+        self._published: dict | None = None  # the public view last published
         self._state = self._replay()
+        _LIVE[id(journal), game_id] = self
         self.kept = True  # False: a throwaway journal, removed by ``close``
         self._drop: Callable[[], None] | None = None
 
@@ -144,9 +157,27 @@ class Session:
         return cls(journal, rules, game_id)
 
     def _replay(self) -> Any:
-        state = self.rules.initial(self.setup)
+        """The state after every journaled action: from the latest snapshot when there is
+        a sound one, else from the setup; a long replay keeps a snapshot for the next."""
+        initial = self.rules.initial(self.setup)
+        stamp = snapshots.rules_stamp()
+        found = self.journal.snapshot(self.game_id, stamp)
+        if found is not None:
+            seq, data = found
+            try:
+                return self._replay_from(snapshots.load(data, type(initial)), seq, stamp)
+            except (ValueError, JournalError) as exc:
+                self.journal.drop_snapshot(self.game_id, seq, str(exc))
+        return self._replay_from(initial, 0, stamp)
+
+    def _replay_from(self, state: Any, done: int, stamp: str) -> Any:
+        """``state`` (after the first ``done`` actions) with the rest applied. A refusal is
+        a ``JournalError``; no log line per action (a night may have 100,000)."""
         self._last = None
-        for seq, (action, private) in enumerate(self.journal.replay(self.game_id), 1):
+        self._published = None
+        seq = done
+        for seq, (action, private) in enumerate(self.journal.replay(self.game_id, done),
+                                                done + 1):
             try:
                 after = self.rules.apply(state, _merged(action, private))
             except RuleError as exc:
@@ -154,7 +185,30 @@ class Session:
                     f"game {self.game_id}: action {seq} no longer replays ({exc})"
                 ) from None
             self._last, state = (action, state), after
+        if seq - done > snapshots.SNAPSHOT_EVERY and self._last is not None:
+            # Kept for the next resume, which then replays one action, not all: the state
+            # before the last action (a resume always replays one at least, to know it).
+            before = self._last[1]
+            self.journal.keep_snapshot(self.game_id, seq - 1, stamp,
+                                       lambda: snapshots.dump(before))
+        self.length = seq
         return state
+
+    @staticmethod
+    def live(journal: Journal, game_id: int, length: int) -> Session | None:
+        """The session of this process that last built or changed the game, when it holds
+        all of its ``length`` actions (then its state is the journal's): what reads where
+        a game stands need not replay it again."""
+        session = _LIVE.get((id(journal), game_id))
+        if session is None or session.journal is not journal or session.length != length:
+            return None
+        return session
+
+    def last_view(self) -> dict:
+        """The public view as last published (computed now if none was): a long game's
+        view is not built again for a glance at it."""
+        with self._lock:
+            return self._published if self._published is not None else self.public_view()
 
     @property
     def state(self) -> Any:
@@ -173,8 +227,12 @@ class Session:
         rules' ``RuleError`` and changes nothing, on disk or on screen."""
         with self._lock:
             state = self.rules.apply(self._state, _merged(action, private))
-            self.journal.append(self.game_id, action, private)
-            self._state, self._last = state, (action, self._state)
+            seq = self.journal.append(self.game_id, action, private)
+            self._state, self._last, self.length = state, (action, self._state), seq
+            _LIVE[id(self.journal), self.game_id] = self
+            if seq % snapshots.SNAPSHOT_EVERY == 0:
+                self.journal.keep_snapshot(self.game_id, seq, snapshots.rules_stamp(),
+                                           lambda: snapshots.dump(state))
             return self._publish()
 
     def last_action(self) -> tuple[dict, dict] | None:
@@ -189,7 +247,7 @@ class Session:
 
     def can_undo(self) -> bool:
         """Whether the journal holds an action of this game to take back."""
-        return bool(self.journal.actions(self.game_id))
+        return self.journal.has_actions(self.game_id)
 
     def undo(self) -> dict | None:
         """Take back the last action (from the journal too); returns it (public part), or
@@ -199,6 +257,7 @@ class Session:
             if action is None:
                 return None
             self._state = self._replay()
+            _LIVE[id(self.journal), self.game_id] = self
             self._publish()
             return action
 
@@ -222,7 +281,8 @@ class Session:
             self._drop()
 
     def _publish(self) -> dict:
-        return self._listeners.publish(self.rules.public_view(self._state))
+        self._published = self.rules.public_view(self._state)
+        return self._listeners.publish(self._published)
 
 
 def _drop_scratch(journal: Journal, scratch: tempfile.TemporaryDirectory) -> None:

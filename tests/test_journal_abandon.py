@@ -112,7 +112,7 @@ def test_format_1_journal_is_migrated_keeping_every_game_and_action(tmp_path):
         j.abandon(night.id)
     assert not list(tmp_path.glob("*.corrupt-*"))
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == JOURNAL_VERSION == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == JOURNAL_VERSION == 4
     conn.close()
     with Journal(path) as j:
         assert j.unfinished() == [] and [g.game for g in j.abandoned()] == ["kings-dilemma"]

@@ -221,6 +221,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         notifier.ready()
         if notifier.active and notifier.period_s:
             logger.info("systemd watchdog: %g s, kept alive by the loop", notifier.period_s)
+        journal.make_wal_ready()  # the first press then costs one sync (after the frame)
         app.run()
     finally:
         backend.close()

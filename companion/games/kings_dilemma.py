@@ -89,6 +89,11 @@ class VoteHistory:
     def __repr__(self) -> str:
         return f"VoteHistory({list(self)!r})"
 
+    def __reduce__(self) -> tuple:
+        """Pickled (a journal snapshot, made in another thread) as its own items only:
+        never the shared list, which a longer history may be adding to meanwhile."""
+        return VoteHistory, (tuple(self),)
+
 
 @dataclass(frozen=True)
 class Night:
@@ -320,7 +325,8 @@ def _vote_action(night: Night, action: Mapping) -> Night:
     night = replace(night, vote=vote)
     if vote.phase != kd_vote.DONE:
         return night
-    log.info("round %d: the vote is resolved: %s (aye %d, nay %d)", night.round,
+    # Debug: the rules run again at every resume, a line per vote would be thousands.
+    log.debug("round %d: the vote is resolved: %s (aye %d, nay %d)", night.round,
              vote.outcome, vote.totals()[kd_vote.AYE], vote.totals()[kd_vote.NAY])
     summary = {"round": night.round, "card": night.card, "mode": vote.mode,
                "outcome": vote.outcome, "totals": vote.totals()}

@@ -76,7 +76,11 @@ class FollowsSession:
 
 
 def where_it_stands(journal: Journal, record: GameRecord) -> dict[str, Any]:
-    """An unfinished game's ``round`` and acting ``player`` (each when it has one), from its
-    journal replayed; RuleError or JournalError when it no longer replays."""
-    session = Session(journal, session_rules(record.game), record.id)
-    return progress(record.game, session.public_view())
+    """An unfinished game's ``round`` and acting ``player`` (each when it has one): from the
+    session that last played it in this process when it holds every action (after a
+    game), else from its journal replayed (after its snapshot); RuleError or
+    JournalError when it no longer replays."""
+    session = Session.live(journal, record.id, record.actions)
+    if session is None:
+        session = Session(journal, session_rules(record.game), record.id)
+    return progress(record.game, session.last_view())

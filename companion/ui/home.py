@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 
 import pygame
 
@@ -54,9 +56,18 @@ def split_at_comma(text: str) -> list[str]:
 class ResumeButton(Button):
     """A game's button when it has an unfinished game: "Resume GAME" over its progress."""
 
-    def __init__(self, rect: pygame.Rect, label: str, detail: str, on_tap) -> None:
+    def __init__(self, rect: pygame.Rect, label: str, detail: str | Callable[[], str],
+                 on_tap) -> None:
         super().__init__(rect, label, on_tap)
-        self.detail = detail
+        self._detail = detail
+
+    @property
+    def detail(self) -> str:
+        """The progress line, worked out when first wanted (a replay from the game's
+        snapshot): Home built under the game resumed at start replays nothing for it."""
+        if callable(self._detail):
+            self._detail = self._detail()
+        return self._detail
 
     def draw(self, p: Painter) -> None:
         radius = self.rect.height // 4
@@ -97,6 +108,7 @@ class HomeScreen(Screen):
         self.status: str | None = None
         self.here: int | None = None  # the seat that last pressed a button
         self.build()
+        self._built = True  # by __init__: its push need not build again (a replay each)
 
     def build(self) -> None:
         """The buttons: a game's, or its unfinished game's Resume and Abandon."""
@@ -119,7 +131,7 @@ class HomeScreen(Screen):
             main = pygame.Rect(cell.x, cell.y, cell.w - side - gap, cell.h)
             drop = pygame.Rect(main.right + gap, cell.y, side, cell.h)
             self.buttons.append(ResumeButton(
-                main, t("home.resume", game=t(entry.title)), self.progress(record),
+                main, t("home.resume", game=t(entry.title)), partial(self.progress, record),
                 self._resumer(entry, record)))
             abandon = Button(drop, t("home.abandon"), self._abandoner(entry, record))
             self.abandons[entry.game] = abandon
@@ -306,7 +318,9 @@ class HomeScreen(Screen):
 
     def on_show(self) -> None:
         self.here = None
-        self.build()
+        if not self._built:
+            self.build()
+        self._built = False
         self.status = None
 
     def lights(self) -> dict[int, Light]:
