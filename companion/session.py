@@ -181,11 +181,15 @@ class Session:
             try:
                 after = self.rules.apply(state, _merged(action, private))
             except RuleError as exc:
+                # an action with a private part (a sealed ballot) is refused by its code
+                # alone: the refusal's text may quote the ballot, and this reaches the log
+                why = (exc.code or "refused") if private else exc
                 raise JournalError(
-                    f"game {self.game_id}: action {seq} no longer replays ({exc})"
+                    f"game {self.game_id}: action {seq} no longer replays ({why})"
                 ) from None
             self._last, state = (action, state), after
-        if seq - done > snapshots.SNAPSHOT_EVERY and self._last is not None:
+        if (seq - done > snapshots.SNAPSHOT_EVERY and self._last is not None
+                and not self._holds_secrets(self._last[1])):
             # Kept for the next resume, which then replays one action, not all: the state
             # before the last action (a resume always replays one at least, to know it).
             before = self._last[1]
@@ -193,6 +197,13 @@ class Session:
                                        lambda: snapshots.dump(before))
         self.length = seq
         return state
+
+    def _holds_secrets(self, state: Any) -> bool:
+        """The rules say ``state`` holds a secret (a sealed ballot): a snapshot would keep it
+        in clear in the journal, where the actions keep it sealed; none is taken then (the
+        next one comes SNAPSHOT_EVERY actions later)."""
+        holds = getattr(self.rules, "holds_secrets", None)
+        return bool(holds(state)) if holds is not None else False
 
     @staticmethod
     def live(journal: Journal, game_id: int, length: int) -> Session | None:
@@ -230,7 +241,7 @@ class Session:
             seq = self.journal.append(self.game_id, action, private)
             self._state, self._last, self.length = state, (action, self._state), seq
             _LIVE[id(self.journal), self.game_id] = self
-            if seq % snapshots.SNAPSHOT_EVERY == 0:
+            if seq % snapshots.SNAPSHOT_EVERY == 0 and not self._holds_secrets(state):
                 self.journal.keep_snapshot(self.game_id, seq, snapshots.rules_stamp(),
                                            lambda: snapshots.dump(state))
             return self._publish()

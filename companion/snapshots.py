@@ -9,9 +9,10 @@ it, is dropped (a log line) and the game replayed in full.
 
 The bytes are a pickle (protocol 5) of the state: the states are frozen dataclasses,
 tuples and dicts of the rules' modules. Read back by an unpickler that builds only those
-modules' classes and Python's plain containers (``_Reader.find_class``): the journal is the
-kiosk's own 0600 file, and even a tampered snapshot can make no call but a game class's
-constructor."""
+modules' own classes and Python's plain containers (``_Reader.find_class``): the journal
+is the kiosk's own 0600 file, and a tampered snapshot can build nothing else. Its digest
+guards against damage, not against whoever can write the journal (who could rewrite the
+actions as well): a snapshot rewritten with a matching digest is believed."""
 
 from __future__ import annotations
 
@@ -60,7 +61,9 @@ class _Reader(pickle.Unpickler):
             return super().find_class(module, name)
         if module.startswith(tuple(f"{p}." for p in _RULES_PACKAGES)) and module in sys.modules:
             found = getattr(sys.modules[module], name, None)
-            if isinstance(found, type):
+            # a class the rules module defines itself, never one it imports (a module's
+            # type, a typing helper, a library's class)
+            if isinstance(found, type) and found.__module__ == module:
                 return found
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a game's state")
 

@@ -339,3 +339,42 @@ def test_home_after_a_game_reads_the_session_that_played_it(journal, monkeypatch
     assert live.last_view() == InheritorsSheet().public_view(full)
     journal.append(sheet.game_id, *entries[0])  # a write no session made
     assert Session.live(journal, sheet.game_id, journal.game(sheet.game_id).actions) is None
+
+
+def test_no_snapshot_holds_a_sealed_ballot(journal, monkeypatch):
+    """A secret vote's locked ballots are sealed in the journal (``companion.seal``); a
+    snapshot of the whole state would keep them in clear: none is taken while a ballot is
+    sealed, though one is due after every action here."""
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 1)
+    dumped: list = []
+    dump = snapshots.dump
+    monkeypatch.setattr(snapshots, "dump", lambda state: dumped.append(state) or dump(state))
+    rules = KingsDilemma()
+    session = Session.start(journal, rules, KD_SETUP)
+    sealed_seen = 0
+    for action, private in kd_night(6 * EVERY):
+        session.dispatch(action, private)
+        sealed_seen += rules.holds_secrets(session.state)
+    journal.snapshots_written()
+    assert sealed_seen > 0  # the night had ballots sealed: the test could fail
+    assert dumped and not any(rules.holds_secrets(state) for state in dumped)
+
+
+def test_a_sealed_ballot_that_no_longer_replays_is_said_by_its_refusal_code(journal, caplog):
+    """A journaled secret ballot the rules refuse at a resume (here: more power than its
+    player has) is named by the refusal's code in the error and the log, never quoted."""
+    session = Session.start(journal, KingsDilemma(), KD_SETUP)
+    for action, private in kd_night(4 * EVERY):
+        if action["action"] == "lock" and private and private["power"]:
+            player = action["player"]
+            journal.append(session.game_id, action, {"choice": private["choice"],
+                                                      "power": 987})
+            break
+        session.dispatch(action, private)
+    else:
+        pytest.fail("no secret ballot in the night")
+    with pytest.raises(session_module.JournalError) as refused, caplog.at_level(logging.DEBUG):
+        Session.resume(journal, KingsDilemma(), session.game_id)
+    assert "no longer replays" in str(refused.value)
+    assert "987" not in caplog.text + str(refused.value)
+    assert player not in str(refused.value).split("replays", 1)[1]

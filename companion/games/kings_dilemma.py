@@ -616,6 +616,12 @@ class KingsDilemma:
     def public_view(self, night: Night) -> dict:
         return public_view(night)
 
+    @staticmethod
+    def holds_secrets(night: Night) -> bool:
+        """A secret ballot is sealed in ``night`` (a vote not yet revealed): such a state
+        is never kept whole anywhere (a snapshot), as its ballots are sealed in the journal."""
+        return night.vote is not None and any(b is not None for b in night.vote.sealed)
+
     lights = staticmethod(lights)
 
 
