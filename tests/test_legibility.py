@@ -109,8 +109,8 @@ def smallest_figures(frames) -> dict[str, tuple[float, str]]:
 DIGIT_GOAL, TEXT_GOAL = 24, 16
 # Where the whole demo stands today against that goal (measured, not the goal): the share
 # of texts with a digit drawn at DIGIT_GOAL or more, and the share of all texts below
-# TEXT_GOAL. The goal is 95 % and 0 %: these may only get better; raise them as screens are
-# redrawn to it.
+# TEXT_GOAL. The goal is 95 % and 0 %: raise them as screens are redrawn to it; a screen
+# added below the goal lowers the share, and that is said here, not hidden.
 # 0.155: 16.9 % (English) and 16.0 % (French) when the records pages and the winner
 # screen's code beside a compact result landed beside the plates' 17.5 %.
 DIGIT_SHARE_AT_LEAST = 0.155
