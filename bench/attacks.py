@@ -565,19 +565,24 @@ def _copy_data(copy: Path, change: Callable[[dict], None], *, reseal: bool = Fal
     copy.write_bytes(json.dumps(header).encode() + b"\n" + payload)
 
 
+def special_file(path: Path, kind: str) -> None:
+    """``path`` (a file) replaced by what no reader may block or drown on: a FIFO
+    (``fifo``), a link to /dev/zero (``dev-zero``), a 300 MB sparse file (``huge``) or a
+    directory (``directory``). The tests make theirs with it too."""
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "huge":
+        with path.open("wb") as f:
+            f.truncate(300_000_000)
+    else:
+        path.mkdir()
+
+
 def _special_copy(kind: str) -> Callable[[Path], None]:
-    def damage(copy: Path) -> None:
-        copy.unlink()
-        if kind == "fifo":
-            os.mkfifo(copy)
-        elif kind == "dev-zero":
-            copy.symlink_to("/dev/zero")
-        elif kind == "huge":
-            with copy.open("wb") as f:
-                f.truncate(300_000_000)
-        else:
-            copy.mkdir()
-    return damage
+    return lambda copy: special_file(copy, kind)
 
 
 CONFIG_COPY_DAMAGES: list[tuple[str, Callable[[Path], None]]] = [
@@ -988,6 +993,17 @@ def forged_ack(n: int, tmp: Path) -> bool:
         return j.lost == 0 and j.notice is None and len(j.actions(game)) == 5
 
 
+def fill_disk(fill: Path) -> None:
+    """Write ``fill`` until its file system has no room left (the tests fill theirs so)."""
+    with fill.open("ab") as f:
+        try:
+            while True:
+                f.write(b"x" * 65536)
+                f.flush()
+        except OSError:
+            pass
+
+
 def _small_disk(tmp: Path) -> Path | None:
     if os.geteuid() != 0:
         return None
@@ -1010,13 +1026,7 @@ def full_disk_journal_open(n: int, tmp: Path) -> bool:
         path = mount / "journal.sqlite"
         healthy_journal(path)
         fill = mount / "fill"
-        with fill.open("ab") as f:
-            try:
-                while True:
-                    f.write(b"x" * 65536)
-                    f.flush()
-            except OSError:
-                pass
+        fill_disk(fill)
         os.truncate(fill, max(0, fill.stat().st_size - random.Random(n).randint(0, 60) * 1024))
         j = Journal(path)
         said = j.failure is None or (j.failure.cause == "disk_full"
@@ -1062,8 +1072,6 @@ def csv_injection(n: int, tmp: Path) -> bool:
 def terminal_export(n: int, tmp: Path) -> bool:
     """A name holding ESC, BEL, CSI and a bidi override (kept by an older version) exported
     to a terminal (a pty): none of them reaches it raw."""
-    import pty
-
     from companion import history
 
     raw = random.Random(n).choice(["\x1b[2J", "\x07", "\x9b2J", "\u202e", "\x1b]0;x\x07"])
@@ -1072,6 +1080,15 @@ def terminal_export(n: int, tmp: Path) -> bool:
         h._insert(history.GameResult("2024-05-01", "koryo", (
             history.PlayerResult(f"Ana{raw}", 1, {}), history.PlayerResult("Ben", 0, {})),
             ("Ana" + raw,)))
+    returncode, out = export_on_a_terminal(db)
+    return returncode == 0 and raw.encode() not in out and b"Ana\\" in out
+
+
+def export_on_a_terminal(db: Path) -> tuple[int, bytes]:
+    """``companion export --format csv`` of ``db`` with its output on a terminal (a pty):
+    its exit code and every byte the terminal received (the tests read it so too)."""
+    import pty
+
     main, sub = pty.openpty()
     try:
         proc = subprocess.run([PY, "-m", "companion", "export", "--format", "csv", "--db",
@@ -1083,7 +1100,7 @@ def terminal_export(n: int, tmp: Path) -> bool:
         while True:
             try:
                 chunk = os.read(main, 65536)
-            except OSError:
+            except OSError:  # EIO: the other side is closed
                 break
             if not chunk:
                 break
@@ -1092,7 +1109,7 @@ def terminal_export(n: int, tmp: Path) -> bool:
         os.close(main)
         if sub >= 0:
             os.close(sub)
-    return proc.returncode == 0 and raw.encode() not in out and b"Ana\\" in out
+    return proc.returncode, out
 
 
 def ballot_with_reader(n: int, tmp: Path) -> bool:

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import pty
-import subprocess
-import sys
 
 import pytest
 from cli_run import run_cli
 
+from bench.attacks import export_on_a_terminal
 from companion import history
 from companion.history import FORMULA_START, GameResult, History, PlayerResult
 
@@ -56,27 +53,8 @@ def _db_with_a_raw_name(tmp_path, name: str):
 
 def test_export_on_a_terminal_escapes_control_characters(tmp_path):
     db = _db_with_a_raw_name(tmp_path, "Ana\x1b[2J\x07")
-    main, sub = pty.openpty()
-    try:
-        proc = subprocess.run([sys.executable, "-m", "companion", "export", "--format", "csv",
-                               "--db", str(db)], stdout=sub, stderr=subprocess.PIPE,
-                              timeout=60, check=False)
-        os.close(sub)
-        sub = -1
-        out = b""
-        while True:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # EIO: the other side is closed
-                break
-            if not chunk:
-                break
-            out += chunk
-    finally:
-        os.close(main)
-        if sub >= 0:
-            os.close(sub)
-    assert proc.returncode == 0, proc.stderr
+    returncode, out = export_on_a_terminal(db)
+    assert returncode == 0
     assert b"\x1b" not in out and b"\x07" not in out
     assert b"Ana\\x1b[2J\\x07" in out
 

@@ -7,12 +7,12 @@ the YAML parsed again. The reproductions of the attack run, one test each."""
 from __future__ import annotations
 
 import json
-import os
 import threading
 from pathlib import Path
 
 import pytest
 
+from bench.attacks import special_file
 from companion import yamlsrc
 from companion.config import load_config
 from companion.i18n import catalog_path
@@ -114,25 +114,12 @@ def test_a_catalog_copy_missing_a_key_or_edited_is_parsed_again(tmp_path):
     assert yamlsrc.load_shipped(source, kept) == first
 
 
-def _special(copy: Path, kind: str) -> None:
-    copy.unlink()
-    if kind == "fifo":
-        os.mkfifo(copy)
-    elif kind == "dev-zero":
-        copy.symlink_to("/dev/zero")
-    elif kind == "huge":
-        with copy.open("wb") as f:
-            f.truncate(300_000_000)
-    elif kind == "directory":
-        copy.mkdir()
-
-
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "huge"])
 def test_a_copy_that_is_a_fifo_dev_zero_or_huge_is_never_read(tmp_path, kind):
     """In a thread, so that a hang fails the test instead of hanging it."""
     source, kept = _config(tmp_path)
     copy = _copy(kept, "document-c")
-    _special(copy, kind)
+    special_file(copy, kind)
     got: list = []
     reader = threading.Thread(target=lambda: got.append(load_config(source, kept)),
                               daemon=True)

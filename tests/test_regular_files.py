@@ -16,6 +16,7 @@ import pytest
 from cli_run import run_process
 from kiosk_process import write_config
 
+from bench.attacks import fill_disk
 from companion import regularfile, runlock, yamlsrc
 from companion.games import rules_for
 from companion.i18n import catalog_path
@@ -196,14 +197,7 @@ def small_disk(tmp_path):
 def test_a_full_disk_when_the_journal_opens_says_disk_full(small_disk):
     path = small_disk / "journal.sqlite"
     _journal_with_a_game(path)
-    (small_disk / "fill").write_bytes(b"")
-    with (small_disk / "fill").open("ab") as f:
-        try:
-            while True:
-                f.write(b"x" * 65536)
-                f.flush()
-        except OSError:
-            pass
+    fill_disk(small_disk / "fill")
     said = set()
     for _ in range(8):  # from no room at all to a little
         j = Journal(path)
