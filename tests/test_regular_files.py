@@ -16,7 +16,7 @@ import pytest
 from cli_run import run_process
 from kiosk_process import write_config
 
-from bench.attacks import fill_disk
+from bench.attacks import fill_disk, special_file
 from companion import regularfile, runlock, yamlsrc
 from companion.games import rules_for
 from companion.i18n import catalog_path
@@ -87,13 +87,8 @@ def test_fifos_and_dev_zero_in_the_data_directory_do_not_stop_the_kiosk(tmp_path
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "huge"])
 def test_report_with_a_ledger_that_is_a_fifo_dev_zero_or_huge(tmp_path, kind):
     ledger = tmp_path / "kd-campaign.json"
-    if kind == "fifo":
-        os.mkfifo(ledger)
-    elif kind == "dev-zero":
-        ledger.symlink_to("/dev/zero")
-    else:
-        with ledger.open("wb") as f:
-            f.truncate(300_000_000)
+    ledger.touch()
+    special_file(ledger, kind)
     try:
         proc = run_process(["report", "--out", str(tmp_path / "r.html"), "--db",
                             str(tmp_path / "h.db"), "--ledger", str(ledger)], timeout=60)
@@ -115,13 +110,8 @@ def test_bgstats_export_with_a_data_directory_ledger_that_is_a_fifo_dev_zero_or_
     data = tmp_path / "data"
     data.mkdir()
     ledger = data / "kd-campaign.json"
-    if kind == "fifo":
-        os.mkfifo(ledger)
-    elif kind == "dev-zero":
-        ledger.symlink_to("/dev/zero")
-    else:
-        with ledger.open("wb") as f:
-            f.truncate(300_000_000)
+    ledger.touch()
+    special_file(ledger, kind)
     out = tmp_path / "plays.bgsplay"
     try:
         proc = run_process(["export", "--format", "bgstats", "--out", str(out)],
