@@ -118,6 +118,8 @@ class Session:
         self._last: tuple[dict, Any] | None = None
         self.length = 0  # actions journaled (the replay and every change keep it)
         self._published: dict | None = None  # the public view last published
+        # a snapshot fell due while a secret was sealed: taken once none is (``dispatch``)
+        self._snapshot_due = False
         self._state = self._replay()
         _LIVE[id(journal), game_id] = self
         self.kept = True  # False: a throwaway journal, removed by ``close``
@@ -241,9 +243,12 @@ class Session:
             seq = self.journal.append(self.game_id, action, private)
             self._state, self._last, self.length = state, (action, self._state), seq
             _LIVE[id(self.journal), self.game_id] = self
-            if seq % snapshots.SNAPSHOT_EVERY == 0 and not self._holds_secrets(state):
-                self.journal.keep_snapshot(self.game_id, seq, snapshots.rules_stamp(),
-                                           lambda: snapshots.dump(state))
+            if seq % snapshots.SNAPSHOT_EVERY == 0 or self._snapshot_due:
+                # one due while a ballot is sealed waits for the first state holding none
+                self._snapshot_due = self._holds_secrets(state)
+                if not self._snapshot_due:
+                    self.journal.keep_snapshot(self.game_id, seq, snapshots.rules_stamp(),
+                                               lambda: snapshots.dump(state))
             return self._publish()
 
     def last_action(self) -> tuple[dict, dict] | None:
