@@ -652,6 +652,9 @@ class SeatPads:
         self._pads: tuple[kd_vote.Pad, ...] = ()
         self._vote_key: tuple[int, str] | None = None
         self._listeners = Listeners()
+        # the last view and what it was made of: a night's view grows with its votes, and
+        # a frame asks for it several times (the screen, the plates, the lights)
+        self._shown: tuple[Night, tuple[kd_vote.Pad, ...], dict] | None = None
 
     def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
         """``listener(view)`` after a press that changed the open vote's pending choice
@@ -678,7 +681,12 @@ class SeatPads:
         """The session's public view plus, in an open vote, the pending choice on turn."""
         with self._lock:
             night, pads = self._current()
-            return public_view(night, pads or None)
+            shown = self._shown
+            if shown is not None and shown[0] is night and shown[1] == pads:
+                return shown[2]
+            view = public_view(night, pads or None)
+            self._shown = (night, pads, view)
+            return view
 
     def private_view(self, seat: int) -> dict | None:
         """What only ``seat`` may see, for its own phone: in a secret vote, the ballot on
