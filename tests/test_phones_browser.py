@@ -52,14 +52,19 @@ def recorded(rig) -> list:
     return taken
 
 
-@pytest.mark.parametrize("lost", ["before the kiosk took it", "after, before its ack"])
-def test_a_dropped_connection_neither_loses_nor_doubles_a_press(open_phones, phone, lost):
+def ana_on_the_table_check(open_phones, phone):
+    """A kiosk on the Table check with Ana's phone paired: (the rig, her page, the presses
+    the kiosk takes, in order, and the kiosk's own press handler, for a test to wrap)."""
     rig = open_phones()
     rig.app.push(TableCheckScreen(rig.app))
     ana = phone(rig.backend.url(0))
     ana.wait_paired()
-    taken = recorded(rig)
-    take = rig.backend._press
+    return rig, ana, recorded(rig), rig.backend._press
+
+
+@pytest.mark.parametrize("lost", ["before the kiosk took it", "after, before its ack"])
+def test_a_dropped_connection_neither_loses_nor_doubles_a_press(open_phones, phone, lost):
+    rig, ana, taken, take = ana_on_the_table_check(open_phones, phone)
     dropped = []
 
     async def drop_once(ws, seat, press):
@@ -84,12 +89,7 @@ def test_a_dropped_connection_neither_loses_nor_doubles_a_press(open_phones, pho
 
 
 def test_a_reloaded_page_sends_its_unacknowledged_press_once(open_phones, phone):
-    rig = open_phones()
-    rig.app.push(TableCheckScreen(rig.app))
-    ana = phone(rig.backend.url(0))
-    ana.wait_paired()
-    taken = recorded(rig)
-    take = rig.backend._press
+    rig, ana, taken, take = ana_on_the_table_check(open_phones, phone)
     held = []
 
     async def hold_first(ws, seat, press):
