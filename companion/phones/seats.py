@@ -272,15 +272,10 @@ class PhoneSeats(SeatBackend):
         on the seat's plate (``seat_text``)."""
         if words is None:
             return None
-        say = getattr(screen, "seat_text", None)
-        if callable(say):
-            try:
-                return str(say(words))
-            except Exception:  # noqa: BLE001 - a sentence this screen can't say
-                log.debug("phones: the screen can't say %s", words.key)
         try:
-            return self.catalog.text(words.key, **{k: str(v) for k, v in words.params.items()})
-        except Exception:  # noqa: BLE001 - a sentence the catalog lacks: not shown
+            return str(screen.seat_text(words))
+        except Exception:  # noqa: BLE001 - a sentence the screen can't say: not shown
+            log.debug("phones: the screen can't say %s", words.key)
             return None
 
     def _private_words(self, private: dict | None) -> dict | None:
