@@ -32,6 +32,7 @@ from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_D
 from companion.games.seating import check_setup, seat_indexes
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Listeners
+from companion.turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -533,42 +534,44 @@ def public_view(night: Night, pads: tuple[kd_vote.Pad, ...] | None = None) -> di
     }
 
 
-def lights(view: Mapping) -> dict[int, Light]:
-    """The light of each player's seat (keyed by seat index), from a public view only.
+def turns(view: Mapping) -> Turns:
+    """Who acts (``companion.turns``), from a public view only.
 
-    - open vote, voting: the seat on turn YOUR_TURN;
-    - secret vote, voting: a seat that has locked BALLOT_LOCKED, every other seat
-      YOUR_TURN (all of them act at once; who has locked is public, the ballot is not);
-    - a tie to break or a leader to choose: the moderator ATTENTION;
+    - open vote, voting: the seat on turn acts;
+    - secret vote, voting: a seat that has locked is marked BALLOT_LOCKED, every other
+      seat acts (all of them at once; who has locked is public, the ballot is not);
+    - a tie to break or a leader to choose: the moderator is called (ATTENTION);
     - between votes and once the result is in: the leader, who reads the next dilemma
-      or the outcome, YOUR_TURN;
-    - scored: the winners LEADER, the others OFF;
-    - otherwise the leader's seat LEADER, the moderator's MODERATOR (one player holding
-      both tokens shows LEADER), every other seat OFF.
+      or the outcome, acts;
+    - scored: the winners marked LEADER, the others dark;
+    - otherwise the leader's seat marked LEADER, the moderator's MODERATOR (one player
+      holding both tokens shows LEADER), every other seat dark.
     """
     seat = dict(zip(view["players"], view["seats"], strict=True))
-    out = {s: Light.OFF for s in view["seats"]}
+    seats = tuple(view["seats"])
     if view["final"] is not None:
-        for p in view["final"]["winners"]:
-            out[seat[p]] = Light.LEADER
-        return out
-    out[seat[view["moderator"]]] = Light.MODERATOR
-    out[seat[view["leader"]]] = Light.LEADER
+        return Turns(seats, marks=dict.fromkeys((seat[p] for p in view["final"]["winners"]),
+                                                Light.LEADER))
+    marks = {seat[view["moderator"]]: Light.MODERATOR, seat[view["leader"]]: Light.LEADER}
     vote = view["vote"]
+    acting: set[int] = set()
+    called: set[int] = set()
     if view["phase"] in (COUNCIL, OUTCOME) or (view["phase"] == VOTE
                                                 and vote["phase"] == kd_vote.DONE):
-        out[seat[view["leader"]]] = Light.YOUR_TURN
-    if view["phase"] != VOTE or vote is None:
-        return out
-    if vote["phase"] in (kd_vote.TIE, kd_vote.LEADER_CHOICE):
-        out[seat[vote["moderator"]]] = Light.ATTENTION
-    elif vote["mode"] == kd_vote.SECRET:
-        for p, state in vote["seats"].items():
+        acting.add(seat[view["leader"]])
+    if view["phase"] == VOTE and vote is not None:
+        if vote["phase"] in (kd_vote.TIE, kd_vote.LEADER_CHOICE):
+            called.add(seat[vote["moderator"]])
+        elif vote["mode"] == kd_vote.SECRET:
             if vote["phase"] == kd_vote.VOTING:
-                out[seat[p]] = Light.BALLOT_LOCKED if state["locked"] else Light.YOUR_TURN
-    elif vote["turn"] is not None:
-        out[seat[vote["turn"]]] = Light.YOUR_TURN
-    return out
+                for p, state in vote["seats"].items():
+                    if state["locked"]:
+                        marks[seat[p]] = Light.BALLOT_LOCKED
+                    else:
+                        acting.add(seat[p])
+        elif vote["turn"] is not None:
+            acting.add(seat[vote["turn"]])
+    return Turns(seats, marks=marks, acting=frozenset(acting), called=frozenset(called))
 
 
 def campaign_record(view: Mapping, agendas: Mapping[str, str],
@@ -622,7 +625,7 @@ class KingsDilemma:
         is never kept whole anywhere (a snapshot), as its ballots are sealed in the journal."""
         return night.vote is not None and any(b is not None for b in night.vote.sealed)
 
-    lights = staticmethod(lights)
+    turns = staticmethod(turns)
 
 
 # --------------------------------------------------------------------------- seat pads

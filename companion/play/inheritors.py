@@ -9,6 +9,7 @@ the score once. Lights: the counted player's seat "your turn", the first player'
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion.engine import inheritors as engine
@@ -19,8 +20,9 @@ from companion.journal import Journal
 from companion.play import FollowsSession
 from companion.play.seatview import SeatFigure, SeatView
 from companion.play.words import Words
-from companion.seat import ButtonEvent, Light
+from companion.seat import ButtonEvent
 from companion.session import Session
+from companion.turns import NOBODY, Turns
 
 
 class SheetController(FollowsSession):
@@ -64,16 +66,16 @@ class SheetController(FollowsSession):
         """The name of the player whose column is open (the first, when none is)."""
         return self.sheet.players[self.counting or 0]
 
-    def lights(self, counting: bool = True) -> dict[int, Light]:
-        """Until the count is saved: the first player's seat FIRST_PLAYER and, while a
-        column is open (``counting``), the counted player's YOUR_TURN (in place of
-        FIRST_PLAYER on the same seat)."""
+    def turns(self, counting: bool = True) -> Turns:
+        """Until the count is saved: the first player's seat marked FIRST_PLAYER and,
+        while a column is open (``counting``), the counted player acting (lit in place
+        of FIRST_PLAYER on the same seat)."""
         if self.saved:
-            return {}
-        out = self.rules.lights(self._view)
+            return NOBODY
+        turns = self.rules.turns(self._view)
         if counting and self.counting is not None:
-            out[self.sheet.seats[self.counting]] = Light.YOUR_TURN
-        return out
+            return replace(turns, acting=frozenset({self.sheet.seats[self.counting]}))
+        return turns
 
     def seat_views(self) -> dict[int, SeatView]:
         """Each player's own plate: their total as it stands; the counted player's plate

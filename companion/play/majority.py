@@ -12,7 +12,7 @@ and every rule of what a press or a tap means lives here:
   yet legal (a combination being built) is let through, the reveal checks it;
 - what a press answers (not your turn, not your undo, refused, undone…) is ``reply``, a
   sentence the screen shows as it is;
-- the seats' lights come from the view (``MajorityGame.lights``); a game over is recorded
+- who acts comes from the view (``MajorityGame.turns``; the lights: ``companion.turns``); a game over is recorded
   in the history and finished in the journal once.
 
 What the screen shows comes from here as data, so the screens only draw: every sentence
@@ -26,7 +26,7 @@ the final breakdown's rows ``final_rows()``; the player counts and card names of
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.engine.errors import RuleError  # a refused set-up or action: screens say it
 from companion.games import acting_player, round_number, rules_for
@@ -36,8 +36,9 @@ from companion.journal import Journal
 from companion.play import FollowsSession
 from companion.play.seatview import SeatFigure, SeatView
 from companion.play.words import Seat, Words
-from companion.seat import ButtonEvent, Light, Press
+from companion.seat import ButtonEvent, Press
 from companion.session import Session
+from companion.turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -152,16 +153,14 @@ class MajorityController(FollowsSession):
     def seat_of(self, player: str) -> int:
         return self._view["seats"][self._view["players"].index(player)]
 
-    def lights(self) -> dict[int, Light]:
-        """The rules' lights (a seat out of the game stays dark), except at the end of a
-        round while discards must be made: the seats that must discard act (YOUR_TURN, as
-        their plates are lit), the first player's seat waits (FIRST_PLAYER)."""
-        out = self.rules.lights(self._view)
+    def turns(self) -> Turns:
+        """The rules' turns (``MajorityGame.turns``), except at the end of a round while
+        discards must be made: the seats that must discard act (as their plates are lit),
+        the first player's seat waits (marked FIRST_PLAYER)."""
+        turns = self.rules.turns(self._view)
         if self._view["phase"] == "end" and not self.over() and self.must_discard():
-            out[self.seat_of(self._view["first_player"])] = Light.FIRST_PLAYER
-            for seat in self.acting_seats():
-                out[seat] = Light.YOUR_TURN
-        return out
+            return replace(turns, acting=frozenset(self.acting_seats()))
+        return turns
 
     def over(self) -> bool:
         return self._view["final"] is not None
