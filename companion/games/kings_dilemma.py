@@ -29,8 +29,9 @@ from companion import kd_data
 from companion.engine import kd_kingdom, kd_score, kd_vote
 from companion.engine.errors import RuleError, counted, listed
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
+from companion.games import kd_buttons
 from companion.games.seating import check_setup, seat_indexes
-from companion.seat import ButtonEvent, Light, Press
+from companion.seat import ButtonEvent, Light
 from companion.session import Listeners
 from companion.turns import Turns
 
@@ -637,7 +638,7 @@ LOCKS_WITH = {kd_vote.AYE: "a", kd_vote.NAY: "b", kd_vote.PASS_POWER: "a"}
 
 class SeatPads:
     """The seats' buttons on a running session: each ``ButtonEvent`` goes through the
-    button grammar (``kd_vote.press``); a long press that completes a choice dispatches the
+    button grammar (``kd_buttons.press``); a long press that completes a choice dispatches the
     vote action (a secret ballot's content only in the private part).
 
     The pending choices live here, not in the journal: a power cut loses only presses not
@@ -727,7 +728,7 @@ class SeatPads:
                 return self._break_tie(night.vote, player, event)
             secret = night.vote.mode == kd_vote.SECRET and night.vote.phase == kd_vote.VOTING
             try:
-                pads, act = kd_vote.press(night.vote, pads,
+                pads, act = kd_buttons.press(night.vote, pads,
                                      ButtonEvent(player, event.button, event.press))
                 if act is None:
                     self._pads = pads
@@ -746,16 +747,7 @@ class SeatPads:
 
     def _break_tie(self, vote: kd_vote.Vote, player: int, event: ButtonEvent) -> dict:
         """A tie (or all-pass vote): the moderator holds Aye or Nay to decide."""
-        name = vote.players[player]
-        if player != vote.moderator:
-            raise RuleError("button", f"the moderator {vote.moderator_name} breaks the tie, "
-                                      f"not {name}",
-                            code="moderator_breaks_tie",
-                            params={"moderator": vote.moderator_name, "player": name})
-        side = kd_vote.BUTTON_SIDES.get(event.button)
-        if side is None or event.press is not Press.LONG:
-            raise RuleError("button", "hold Aye or Nay to break the tie", code="hold_to_break_tie")
-        return self.session.dispatch(kd_vote.BreakTie(name, side).to_dict())
+        return self.session.dispatch(kd_buttons.break_tie(vote, player, event).to_dict())
 
     def _publish(self, night: Night) -> dict:
         return self._listeners.publish(public_view(night, self._pads))
