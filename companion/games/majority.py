@@ -149,6 +149,23 @@ class MajorityGame:
             out.append({k: v for k, v in action.items() if v is not None})
         return out
 
+    @staticmethod
+    def next_step(view: Mapping) -> dict | None:
+        """What comes next in a round when no one does more: start the round, let
+        Chosŏn's time-travel phase pass without travelling, end the turn, end the round;
+        None while an order waits to be revealed. The big button's action, and what the
+        seeded player falls back on (``autoplay``)."""
+        phase = view["phase"]
+        if phase == "setup":
+            return {"action": "start_round"}
+        if phase == "time_travel":
+            return {"action": "no_time_travel", "player": view["current_player"]}
+        if phase == "end":
+            return {"action": "end_round"}
+        if phase == "main" and view["turn"]["revealed"]:
+            return {"action": "end_turn", "player": view["current_player"]}
+        return None
+
     # -- seat lights --------------------------------------------------------------------------
 
     @staticmethod

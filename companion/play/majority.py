@@ -170,18 +170,9 @@ class MajorityController(FollowsSession):
         return v["phase"] in ("orders", "main") and not v["turn"]["revealed"]
 
     def next_step(self) -> dict | None:
-        """The action of the big button: start the round, let Chosŏn's time-travel phase
-        pass without travelling, end the turn, end the round."""
-        v = self._view
-        if v["phase"] == "setup":
-            return {"action": "start_round"}
-        if v["phase"] == "time_travel":
-            return {"action": "no_time_travel", "player": v["current_player"]}
-        if v["phase"] == "end":
-            return {"action": "end_round"}
-        if v["phase"] == "main" and v["turn"]["revealed"]:
-            return {"action": "end_turn", "player": v["current_player"]}
-        return None
+        """The action of the big button: what comes next in the round
+        (``MajorityGame.next_step``)."""
+        return self.rules.next_step(self._view)
 
     def offered(self) -> list[tuple[dict, list[dict]]]:
         """Powers of the phase that some action carries out, with those actions (found by
