@@ -27,7 +27,7 @@ from companion.games.kings_dilemma import KingsDilemma, SeatPads, new_night, tur
 from companion.journal import Journal
 from companion.seat import ButtonEvent, Press
 from companion.session import Session
-from companion.turns import lights
+from companion.turns import SILENT, lights
 
 FIVE = ["Theodore", "Julius", "Armin", "Diana", "Frances"]
 SETUP = {"players": FIVE, "leader": "Theodore", "moderator": "Julius",
@@ -67,8 +67,9 @@ def observe(tmp_path, caplog, name, seat0, seat3):
         "lights": lights(turns(view)),
         "journal": session.journal.actions(session.game_id),
         "payloads": payloads,
-        # a press only changing a pending choice returns None; the locks return views
-        "returned": [r for r in returned if r is not None],
+        # a press only changing a pending choice, or refused, answers SILENT (the same
+        # whatever it did); the locks answer with views
+        "returned": [r for r in returned if r is not SILENT],
         "logs": [(r.name, r.levelname, r.getMessage()) for r in caplog.records],
     }
     return session, pads, payloads, seen

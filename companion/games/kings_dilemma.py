@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import kd_data
+from companion import turns as shared
 from companion.engine import kd_kingdom, kd_score, kd_vote
 from companion.engine.errors import RuleError, counted, listed
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
@@ -33,7 +34,7 @@ from companion.games import kd_buttons
 from companion.games.seating import check_setup, seat_indexes
 from companion.seat import ButtonEvent, Light
 from companion.session import Listeners
-from companion.turns import Turns
+from companion.turns import Reply, Turns
 
 log = logging.getLogger(__name__)
 
@@ -547,6 +548,9 @@ def turns(view: Mapping) -> Turns:
     - scored: the winners marked LEADER, the others dark;
     - otherwise the leader's seat marked LEADER, the moderator's MODERATOR (one player
       holding both tokens shows LEADER), every other seat dark.
+
+    A press is read by the button grammar (``kd_buttons``), which answers every seat
+    itself; while a secret vote waits for ballots, presses are secret.
     """
     seat = dict(zip(view["players"], view["seats"], strict=True))
     seats = tuple(view["seats"])
@@ -557,6 +561,7 @@ def turns(view: Mapping) -> Turns:
     vote = view["vote"]
     acting: set[int] = set()
     called: set[int] = set()
+    secret = False
     if view["phase"] in (COUNCIL, OUTCOME) or (view["phase"] == VOTE
                                                 and vote["phase"] == kd_vote.DONE):
         acting.add(seat[view["leader"]])
@@ -565,6 +570,7 @@ def turns(view: Mapping) -> Turns:
             called.add(seat[vote["moderator"]])
         elif vote["mode"] == kd_vote.SECRET:
             if vote["phase"] == kd_vote.VOTING:
+                secret = True
                 for p, state in vote["seats"].items():
                     if state["locked"]:
                         marks[seat[p]] = Light.BALLOT_LOCKED
@@ -572,7 +578,8 @@ def turns(view: Mapping) -> Turns:
                         acting.add(seat[p])
         elif vote["turn"] is not None:
             acting.add(seat[vote["turn"]])
-    return Turns(seats, marks=marks, acting=frozenset(acting), called=frozenset(called))
+    return Turns(seats, marks=marks, acting=frozenset(acting), called=frozenset(called),
+                 secret=secret)
 
 
 def campaign_record(view: Mapping, agendas: Mapping[str, str],
@@ -632,6 +639,10 @@ class KingsDilemma:
 # --------------------------------------------------------------------------- seat pads
 
 
+# What a seat's press did in a vote (``Reply.did``): a pending choice changed on its
+# buttons, a ballot locked, an open vote's turn played, a tie broken.
+PENDING, LOCKED, PLAYED, BROKE_TIE = "pending", "locked", "played", "broke-tie"
+
 # The button whose long press locks (or plays) a pending choice (docs/button-grammar.md).
 LOCKS_WITH = {kd_vote.AYE: "a", kd_vote.NAY: "b", kd_vote.PASS_POWER: "a"}
 
@@ -642,10 +653,11 @@ class SeatPads:
     vote action (a secret ballot's content only in the private part).
 
     The pending choices live here, not in the journal: a power cut loses only presses not
-    yet locked. In a secret vote a press that changes only a pending choice, or that is
-    refused, changes nothing anyone can see: no view is published, nothing is logged and
-    ``press`` returns None. In an open vote the pending choice of the seat on turn is
-    public: ``view()`` carries it and listeners get it; a refused press raises RuleError.
+    yet locked. Every press goes through the shared layer (``companion.turns.press``): in a
+    secret vote a press that changes only a pending choice, or that is refused, changes
+    nothing anyone can see: no view is published, nothing is logged and ``press`` answers
+    ``SILENT``. In an open vote the pending choice of the seat on turn is public:
+    ``view()`` carries it and listeners get it; a refused press raises RuleError.
     On a tie the moderator holds Aye (a) or Nay (b) to decide it. Undo through
     ``SeatPads.undo`` so that no pending choice outlives the vote it was pressed in.
     """
@@ -713,9 +725,10 @@ class SeatPads:
                     "behind": vote.power[player],
                     "button": LOCKS_WITH.get(pad.choice) if pad.choice else None}
 
-    def press(self, event: ButtonEvent) -> dict | None:
-        """Handle one button event of a seat (``event.seat`` is the seat index); returns
-        the new public view when something visible changed, else None."""
+    def press(self, event: ButtonEvent) -> Reply:
+        """Handle one button event of a seat (``event.seat`` is the seat index): what it
+        did, with the new public view when it changed the game (``PENDING``: an open
+        vote's pending choice, published; ``SILENT``: a secret press)."""
         with self._lock:
             night, pads = self._current()
             if event.seat not in night.seats:
@@ -724,30 +737,30 @@ class SeatPads:
             player = night.seats.index(event.seat)
             if night.phase != VOTE or night.vote is None:
                 raise RuleError("button", "no vote in progress", code="no_vote_now")
-            if night.vote.phase == kd_vote.TIE:
-                return self._break_tie(night.vote, player, event)
-            secret = night.vote.mode == kd_vote.SECRET and night.vote.phase == kd_vote.VOTING
-            try:
-                pads, act = kd_buttons.press(night.vote, pads,
-                                     ButtonEvent(player, event.button, event.press))
-                if act is None:
-                    self._pads = pads
-                    return None if secret else self._publish(night)
+            vote = night.vote
+            if vote.phase == kd_vote.TIE:  # the moderator holds Aye or Nay to decide
+                return Reply(BROKE_TIE, view=self.session.dispatch(
+                    kd_buttons.break_tie(vote, player, event).to_dict()))
+
+            def read(event: ButtonEvent) -> Reply:
+                new, act = kd_buttons.press(vote, pads,
+                                            ButtonEvent(player, event.button, event.press))
+                if act is None:  # on the seat's buttons only, not yet in the game
+                    self._pads = new
+                    return Reply(PENDING, public=False)
                 if isinstance(act, kd_vote.Lock):
                     view = self.session.dispatch(act.public_dict(), private=act.private_dict())
                     log.info("seat %d (%s) locked a ballot", event.seat, act.player)
-                else:
-                    view = self.session.dispatch(act.to_dict())
-            except RuleError:
-                if secret:
-                    return None
-                raise
-            self._pads = pads
-            return view
+                    self._pads = new
+                    return Reply(LOCKED, view=view)
+                view = self.session.dispatch(act.to_dict())
+                self._pads = new
+                return Reply(PLAYED, view=view)
 
-    def _break_tie(self, vote: kd_vote.Vote, player: int, event: ButtonEvent) -> dict:
-        """A tie (or all-pass vote): the moderator holds Aye or Nay to decide."""
-        return self.session.dispatch(kd_buttons.break_tie(vote, player, event).to_dict())
+            reply = shared.press(turns(self.view()), event, read)
+            if reply.did == PENDING:  # an open vote's: the seat on turn's choice is public
+                return replace(reply, public=True, view=self._publish(night))
+            return reply
 
     def _publish(self, night: Night) -> dict:
         return self._listeners.publish(public_view(night, self._pads))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from companion import turns as shared
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet
@@ -22,7 +23,9 @@ from companion.play.seatview import SeatFigure, SeatView
 from companion.play.words import Words
 from companion.seat import ButtonEvent
 from companion.session import Session
-from companion.turns import NOBODY, Turns
+from companion.turns import IGNORED, NOBODY, Reply, Turns
+
+OPENED = "opened"  # a press opened its player's column
 
 
 class SheetController(FollowsSession):
@@ -136,9 +139,11 @@ class SheetController(FollowsSession):
 
     # --- inputs -------------------------------------------------------------------------
 
-    def press(self, event: ButtonEvent) -> bool:
-        """A seat's button opens its player's column (False: the seat does not play)."""
-        return self.open_seat(event.seat)
+    def press(self, event: ButtonEvent) -> Reply:
+        """A seat's button, through the shared layer (``companion.turns``: any seat may
+        press here), opens its player's column (``IGNORED``: the seat does not play)."""
+        return shared.press(self.turns(), event, lambda e: (
+            Reply(OPENED) if self.open_seat(e.seat) else Reply(IGNORED, public=False)))
 
     def open_seat(self, seat: int) -> bool:
         """The player of ``seat`` counted now (a press of their pad, a tap on their seat)."""

@@ -35,7 +35,7 @@ from companion.play.seatview import SeatFigure, SeatView
 from companion.play.words import Words
 from companion.seat import ButtonEvent, Light
 from companion.session import Session
-from companion.turns import NOBODY, Turns, lights
+from companion.turns import IGNORED, NOBODY, Reply, Turns, lights
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,8 @@ SEATS = (kd_vote.MIN_PLAYERS, kd_vote.MAX_PLAYERS)
 # reveal (a tie or the Leader token to give, the result, the outcome to enter), the secret
 # agendas read at the end, the end scoring.
 COUNCIL, VOTE, REVEAL, AGENDAS, SCORE = "council", "vote", "reveal", "agendas", "score"
+# A seat's press refused by the button grammar (``Reply.did``; the reason in ``refused``).
+REFUSED = "refused"
 # What the reveal waits for: the moderator to break a tie, to give the Leader token, or
 # the outcome on the card.
 TIE, LEADER, OUTCOME = "tie", "leader", "outcome"
@@ -422,27 +424,25 @@ class NightController:
         self.session.dispatch({"action": "dilemma", "mode": mode})
         self.refused = None
 
-    def press(self, event: ButtonEvent) -> bool:
+    def press(self, event: ButtonEvent) -> Reply:
         """A seat's button, through the button grammar (``SeatPads``: on a tie the
-        moderator holds Aye or Nay); True if anything visible may have changed. In a secret
-        vote a press that only changes a pending choice, or is refused, changes nothing at
-        all; an open vote's refusal is kept in ``refused`` for the screen to say."""
+        moderator holds Aye or Nay); ``public`` if anything visible may have changed. A
+        secret press answers ``SILENT`` (``companion.turns``) and changes nothing at all;
+        an open vote's refusal is kept in ``refused`` for the screen to say."""
         view = self.view()
-        vote = view["vote"]
-        if view["phase"] != kd_game.VOTE or vote is None:
-            return False
+        if view["phase"] != kd_game.VOTE or view["vote"] is None:
+            return Reply(IGNORED, public=False)
         try:
-            changed = self.pads.press(event)
-        except RuleError as exc:  # only in an open vote: a secret vote's refusals are silent
+            reply = self.pads.press(event)
+        except RuleError as exc:  # never in a secret vote: its refusals are SILENT
             log.info("kings-dilemma: refused press: %s", exc)
             if event.seat in view["seats"]:
                 self.refused = (view["players"][view["seats"].index(event.seat)], exc)
-                return True
-            return False
-        if changed is None and vote["mode"] == kd_vote.SECRET:
-            return False
-        self.refused = None
-        return True
+                return Reply(REFUSED)
+            return Reply(IGNORED, public=False)
+        if reply.public:
+            self.refused = None
+        return reply
 
     def can_undo(self) -> bool:
         """Whether the journal holds an action of this night to take back."""

@@ -111,7 +111,7 @@ class SheetScreen(TwoTaps, TableScreen):
 
     def on_button(self, event: ButtonEvent) -> None:
         self.confirming = None
-        if self.game.press(event):
+        if self.game.press(event).public:
             self.message = None
         self.refresh()
 

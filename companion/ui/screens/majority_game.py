@@ -238,7 +238,7 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         self.disarm()
         if self.on_choice_button(event):
             return
-        did = self.game.press(event)
+        did = self.game.press(event).did
         if did != IGNORED and self.game.reply is not None:  # the table's: its message line
             self.message = self.say(self.game.reply)
         elif did != IGNORED and event.seat not in self.game.replies:
