@@ -12,8 +12,9 @@ and every rule of what a press or a tap means lives here:
   yet legal (a combination being built) is let through, the reveal checks it;
 - what a press answers (not your turn, not your undo, refused, undone…) is ``reply``, a
   sentence the screen shows as it is;
-- who acts comes from the view (``MajorityGame.turns``; the lights: ``companion.turns``); a game over is recorded
-  in the history and finished in the journal once.
+- who acts comes from the view (``MajorityGame.turns``; the lights and the refusals every
+  game shares: ``companion.turns``); a game over is recorded in the history and finished
+  in the journal once.
 
 What the screen shows comes from here as data, so the screens only draw: every sentence
 (the top line, the powers of the phase, protections, limit warnings, the tie-breaker,
