@@ -4,6 +4,9 @@ press passes the refusals every game shares, and a secret press's silence, there
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from companion.engine.errors import RuleError
@@ -90,3 +93,14 @@ def test_a_secret_press_answers_silent_whatever_it_did_or_why_it_was_refused():
     # the same refusal in an open vote is the game's to say
     with pytest.raises(RuleError, match="only 3 power"):
         press(Turns((0, 1), acting=frozenset({0})), ButtonEvent(0, "a"), refused)
+
+
+def test_the_turn_model_and_the_controllers_need_no_pygame():
+    """A headless table calls the controllers' ``turns``/``press`` and ``lights`` with no
+    screen: importing them loads no pygame."""
+    code = (
+        "import sys, companion.turns, companion.play.majority, companion.play.inheritors\n"
+        "import companion.play.kings_dilemma, companion.games.kd_buttons\n"
+        "assert 'pygame' not in sys.modules, sorted(m for m in sys.modules if 'pygame' in m)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
