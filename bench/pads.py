@@ -4,7 +4,7 @@ The path, as in ``companion run``: the backend sees the pin → its debouncer �
 backend's callback → ``App.start_backend``'s routing (a pygame event, the loop woken) →
 the ``App`` loop running in the main thread → the top screen's ``on_button`` → a Koryŏ
 ``Session.dispatch`` ("end round": rules, the journal's durable commit on disk) → the
-session's listener → ``KoryoGame.lights(view)`` → ``backend.set_light`` → the light.
+session's listener → ``lights(KoryoGame.turns(view))`` → ``backend.set_light`` → the light.
 The screen (``PressScreen``) does what a game screen does with a press and draws what the
 real Koryŏ game screen draws: that screen, resumed from the journal (``koryo.resume``,
 as at a start), sharing its session, so the frame after a press (drawn before the loop
@@ -87,6 +87,7 @@ from companion.hardware.serial_pad import SerialBackend
 from companion.i18n import load_catalog
 from companion.journal import Journal
 from companion.session import Session
+from companion.turns import lights
 from companion.ui.app import App, Screen, open_window
 from companion.ui.screens import koryo
 
@@ -185,11 +186,10 @@ class PressScreen(Screen):
             return  # refused (a second event from one press): nothing changes
         self.app.invalidate()
 
-    def lights(self):
-        """The game's lights, as the real screen shows them (a frame's ``invalidate`` writes
-        the same lights as the rig's listener, never all off between a press and its
-        result)."""
-        return self.look.lights()
+    def turns(self):
+        """Who acts, as the real screen declares it (a frame's ``invalidate`` writes the
+        same lights as the rig's listener, never all off between a press and its result)."""
+        return self.look.turns()
 
     def draw(self, p) -> None:
         self.look.draw(p)
@@ -232,7 +232,7 @@ class Rig:
         self.journal.append = timed_append
 
     def show(self, view: dict) -> None:
-        for seat, light in self.rules.lights(view).items():
+        for seat, light in lights(self.rules.turns(view)).items():
             self.backend.set_light(seat, light)
 
     def actions(self) -> int:

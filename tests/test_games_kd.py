@@ -16,13 +16,14 @@ from companion.games.kings_dilemma import (
     SeatPads,
     VoteHistory,
     campaign_record,
-    lights,
+    turns,
 )
 from companion.history import History
 from companion.journal import Journal
 from companion.kd_data import shipped
 from companion.seat import ButtonEvent, Light, Press
 from companion.session import Session
+from companion.turns import lights
 
 FIVE = ["Theodore", "Julius", "Armin", "Diana", "Frances"]
 UP = dict.fromkeys(RESOURCES, "up")
@@ -59,7 +60,7 @@ def test_rulebook_worked_vote_example_through_the_session(journal):
         assert view["vote"]["phase"] == "voting"
     view = play(s, *WORKED[-1])
     assert view["vote"]["phase"] == "tie" and view["vote"]["totals"] == {"aye": 6, "nay": 6}
-    assert lights(view)[0] is Light.ATTENTION  # the moderator must decide
+    assert lights(turns(view))[0] is Light.ATTENTION  # the moderator must decide
     view = s.dispatch({"action": "break-tie", "player": "Theodore", "side": "aye"})
     assert view["phase"] == "outcome"
     assert (view["leader"], view["moderator"], view["balance"]) == ("Julius", "Theodore", 9)
@@ -68,7 +69,7 @@ def test_rulebook_worked_vote_example_through_the_session(journal):
     assert view["history"] == [{"round": 1, "card": "worked example", "mode": "open",
                                 "outcome": "aye", "totals": {"aye": 6, "nay": 6}}]
     # the new Leader reads the outcome: their turn
-    assert lights(view) == {0: Light.MODERATOR, 1: Light.YOUR_TURN, 2: Light.OFF,
+    assert lights(turns(view)) == {0: Light.MODERATOR, 1: Light.YOUR_TURN, 2: Light.OFF,
                             3: Light.OFF, 4: Light.OFF}
 
 
@@ -258,7 +259,7 @@ def test_abdication_ends_the_game_then_scoring(journal):
     # Passers for power each took 1 coin: 11 coins; Theodore (8 - 2 power into the Balance)
     # has the least power; the four passers share the Balance's 3 power: 0 each.
     assert set(final["winners"]) == {"Julius", "Armin", "Diana", "Frances"}
-    lit = lights(view)
+    lit = lights(turns(view))
     assert lit[0] is Light.OFF and all(lit[k] is Light.LEADER for k in range(1, 5))
 
 

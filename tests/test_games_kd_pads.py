@@ -21,13 +21,14 @@ from pins import PinClock
 
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
-from companion.games.kings_dilemma import KingsDilemma, SeatPads, lights
+from companion.games.kings_dilemma import KingsDilemma, SeatPads, turns
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
 from companion.hardware.padproto import TICK_MS
 from companion.hardware.profile import load_profile, profile_path
 from companion.journal import Journal
 from companion.seat import ButtonEvent, Light
 from companion.session import Session
+from companion.turns import lights
 
 FIVE = ["Theodore", "Julius", "Armin", "Diana", "Frances"]
 SETUP = {"players": FIVE, "leader": "Theodore", "moderator": "Julius",
@@ -38,7 +39,7 @@ L, M, K, T, O, A = (Light.LEADER, Light.MODERATOR, Light.BALLOT_LOCKED, Light.YO
 
 class Table:
     """The companion's side: the session, its seat pads, and the backend's lights kept to
-    ``lights(view)`` after every change."""
+    ``lights(turns(view))`` after every change."""
 
     def __init__(self, journal: Journal, backend) -> None:
         self.backend = backend
@@ -50,7 +51,7 @@ class Table:
         self.show(self.session.public_view())
 
     def show(self, view: dict) -> None:
-        for seat, light in lights(view).items():
+        for seat, light in lights(turns(view)).items():
             self.backend.set_light(seat, light)
 
     def on_button(self, event: ButtonEvent) -> None:

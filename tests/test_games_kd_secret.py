@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 from companion.cli import main
 from companion.engine import kd_vote
 from companion.engine.kd_kingdom import RESOURCES
-from companion.games.kings_dilemma import KingsDilemma, SeatPads, lights, new_night
+from companion.games.kings_dilemma import KingsDilemma, SeatPads, new_night, turns
 from companion.journal import Journal
 from companion.seat import ButtonEvent, Press
 from companion.session import Session
+from companion.turns import SILENT, lights
 
 FIVE = ["Theodore", "Julius", "Armin", "Diana", "Frances"]
 SETUP = {"players": FIVE, "leader": "Theodore", "moderator": "Julius",
@@ -63,11 +64,12 @@ def observe(tmp_path, caplog, name, seat0, seat3):
     seen = {
         "view": view,
         "pads_view": pads.view(),
-        "lights": lights(view),
+        "lights": lights(turns(view)),
         "journal": session.journal.actions(session.game_id),
         "payloads": payloads,
-        # a press only changing a pending choice returns None; the locks return views
-        "returned": [r for r in returned if r is not None],
+        # a press only changing a pending choice, or refused, answers SILENT (the same
+        # whatever it did); the locks answer with views
+        "returned": [r for r in returned if r is not SILENT],
         "logs": [(r.name, r.levelname, r.getMessage()) for r in caplog.records],
     }
     return session, pads, payloads, seen
@@ -120,7 +122,7 @@ def test_any_two_ballots_of_a_seat_give_equal_views_and_lights(seat, c1, n1, c2,
         base = lock(base, k, kd_vote.AYE, 1)
     one, two = lock(base, seat, c1, n1), lock(base, seat, c2, n2)
     assert rules.public_view(one) == rules.public_view(two)
-    assert lights(rules.public_view(one)) == lights(rules.public_view(two))
+    assert lights(turns(rules.public_view(one))) == lights(turns(rules.public_view(two)))
     assert json.dumps(rules.public_view(one)) == json.dumps(rules.public_view(two))
 
 

@@ -15,6 +15,7 @@ from companion.games.majority import SeatedState
 from companion.journal import Journal
 from companion.seat import Light
 from companion.session import Session
+from companion.turns import lights
 
 NAMES = ["Ana", "Ben", "Chloe"]
 SEATS = [4, 0, 2]  # players sit on configured seats 4, 0 and 2
@@ -195,8 +196,8 @@ def test_the_acting_seat_says_your_turn_and_the_first_player_stays_lit(game):
     """Between turns the first player acts (their seat: YOUR_TURN); once another player's
     turn comes, that seat is YOUR_TURN and the first player's FIRST_PLAYER."""
     rules, seated = start(game, first_player="Chloe")
-    lights = rules.lights(rules.public_view(seated))
-    assert lights == {2: Light.YOUR_TURN, 4: Light.OFF, 0: Light.OFF}
+    lit = lights(rules.turns(rules.public_view(seated)))
+    assert lit == {2: Light.YOUR_TURN, 4: Light.OFF, 0: Light.OFF}
     seen = set()
     rng = random.Random(5)
     for _ in range(40):
@@ -204,13 +205,13 @@ def test_the_acting_seat_says_your_turn_and_the_first_player_stays_lit(game):
         if view["final"] is not None:
             break
         acting = view["current_player"] or view["first_player"]
-        lights = rules.lights(view)
+        lit = lights(rules.turns(view))
         seat = dict(zip(view["players"], view["seats"], strict=True))
-        assert lights[seat[acting]] is Light.YOUR_TURN
-        others = [li for s, li in lights.items() if s != seat[acting]]
+        assert lit[seat[acting]] is Light.YOUR_TURN
+        others = [li for s, li in lit.items() if s != seat[acting]]
         assert others.count(Light.OFF) == len(others) - (acting != view["first_player"])
         if acting != view["first_player"]:
-            assert lights[seat[view["first_player"]]] is Light.FIRST_PLAYER
+            assert lit[seat[view["first_player"]]] is Light.FIRST_PLAYER
             seen.add(acting)
         seated = rules.apply(seated, next_action(rules, seated, rng))
     assert seen, "another player's turn came, with both lights on"
@@ -235,12 +236,12 @@ def test_koryo_full_game_through_session_rounds_first_player_lights_final(tmp_pa
         for r, v in rounds.items():
             assert (v["deal"], v["limit"]) == (11 - r, r + 2)
             assert v["first_player"] == NAMES[(r - 1) % 3]
-            assert rules.lights(v)[SEATS[(r - 1) % 3]] == Light.YOUR_TURN  # starts it
+            assert lights(rules.turns(v))[SEATS[(r - 1) % 3]] == Light.YOUR_TURN  # starts it
         final = views[-1]["final"]
         score = koryo.score(session.state.state)
         assert [p["total"] for p in final["players"]] == [s.total for s in score.players]
         assert final["winners"] == list(score.winners)
-        assert {rules.lights(views[-1])[SEATS[NAMES.index(w)]] for w in final["winners"]} \
+        assert {lights(rules.turns(views[-1]))[SEATS[NAMES.index(w)]] for w in final["winners"]} \
             == {Light.LEADER}
         json.dumps(views[-1])  # the view is JSON data
         resumed = Session(journal, rules_for("koryo"), session.game_id)
@@ -271,7 +272,7 @@ def test_choson_full_game_through_session_time_travel_takes_first_player(tmp_pat
             elif action["action"] == "time_travel":
                 travels += 1
                 assert after["first_player"] == action["player"]
-                assert rules.lights(after)[SEATS[NAMES.index(action["player"])]] \
+                assert lights(rules.turns(after))[SEATS[NAMES.index(action["player"])]] \
                     in (Light.FIRST_PLAYER, Light.YOUR_TURN)
             elif action["action"] == "start_round":
                 assert (after["deal"], after["limit"]) == (11 - after["round"], after["round"] + 2)

@@ -12,13 +12,14 @@ from pins import PinClock
 
 from companion.engine.errors import RuleError
 from companion.engine.kd_kingdom import RESOURCES
-from companion.games.kings_dilemma import KingsDilemma, SeatPads, lights
+from companion.games.kings_dilemma import KingsDilemma, SeatPads, turns
 from companion.hardware.gpio import GpioBackend
 from companion.hardware.padproto import ACK_COLOUR, ACK_MS, COLOURS
 from companion.hardware.profile import load_profile, profile_path
 from companion.journal import Journal
 from companion.seat import ButtonEvent, Light
 from companion.session import Session
+from companion.turns import lights
 
 FIVE = load_profile(profile_path("gpio-5-seats"))
 PLAYERS = ["Theodore", "Julius", "Armin", "Diana", "Frances"]
@@ -154,7 +155,7 @@ def secret_vote_trace(pins, tmp_path, presses: list[tuple[str, int]]) -> list[tu
     backend = GpioBackend(FIVE, 5, clock=CLOCK, worker=False)
 
     def show(view: dict) -> None:
-        for seat, light in lights(view).items():
+        for seat, light in lights(turns(view)).items():
             backend.set_light(seat, light)
 
     def on_button(event: ButtonEvent) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from companion import engine
 from companion.ui import screens
 
 SCREENS = sorted(Path(screens.__file__).parent.glob("k*_*.py"))  # kings_dilemma, kd_*
@@ -40,3 +41,13 @@ def test_the_kd_screens_import_no_rules_module():
 def test_no_kd_screen_module_is_over_500_lines():
     lines = {path.name: len(path.read_text(encoding="utf-8").splitlines()) for path in SCREENS}
     assert {name: n for name, n in lines.items() if n > 500} == {}
+
+
+def test_no_rules_module_imports_the_seat_vocabulary():
+    """The rules know players and actions, not buttons: what a press means (the button
+    grammar) is read by the games' seat layer (``companion.games.kd_buttons``)."""
+    modules = sorted(Path(engine.__file__).parent.glob("*.py"))
+    assert len(modules) > 5
+    seats = {path.name: sorted(m for m in imported(path) if m.startswith("companion.seat"))
+             for path in modules}
+    assert {name: found for name, found in seats.items() if found} == {}

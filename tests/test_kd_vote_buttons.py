@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from companion.engine import kd_vote
 from companion.engine.errors import RuleError
+from companion.games import kd_buttons
 from companion.seat import ButtonEvent, Press
 
 ABC = ["Ana", "Ben", "Chloe"]
@@ -26,7 +27,7 @@ def presses(state, pads, seat, spec):
     action = None
     for key in spec.split():
         event = ButtonEvent(seat, key.lower(), L if key.isupper() else S)
-        pads, action = kd_vote.press(state, pads, event)
+        pads, action = kd_buttons.press(state, pads, event)
     return pads, action
 
 
@@ -97,10 +98,10 @@ def test_locked_ballot_cannot_change_on_the_buttons():
 def test_unknown_seat_or_button_refused():
     s = vote(kd_vote.SECRET)
     with pytest.raises(RuleError) as err:
-        kd_vote.press(s, kd_vote.pads_for(s), ButtonEvent(3, "a"))
+        kd_buttons.press(s, kd_vote.pads_for(s), ButtonEvent(3, "a"))
     assert err.value.field == "seat"
     with pytest.raises(RuleError) as err:
-        kd_vote.press(s, kd_vote.pads_for(s), ButtonEvent(0, "d"))
+        kd_buttons.press(s, kd_vote.pads_for(s), ButtonEvent(0, "d"))
     assert err.value.field == "button"
 
 
@@ -188,7 +189,7 @@ def test_any_press_sequence_yields_only_actions_the_engine_accepts(mode, power, 
     pads = kd_vote.pads_for(s)
     for seat, button, how in events:
         try:
-            new_pads, action = kd_vote.press(s, pads, ButtonEvent(seat, button, how))
+            new_pads, action = kd_buttons.press(s, pads, ButtonEvent(seat, button, how))
         except RuleError:
             continue
         pads = new_pads

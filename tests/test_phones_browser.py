@@ -12,6 +12,7 @@ from ui_kd import tap_button
 from companion.play.seatview import SeatFigure, SeatView
 from companion.play.words import Words
 from companion.seat import ButtonEvent, Light, Press
+from companion.turns import Turns
 from companion.ui.app import Screen
 from companion.ui.phones import PhonesScreen
 from companion.ui.table_check import TableCheckScreen
@@ -188,8 +189,8 @@ class ViewsScreen(Screen):
     def draw(self, p) -> None:
         p.surface.fill((0, 0, 0))
 
-    def lights(self):
-        return {2: Light.YOUR_TURN}
+    def turns(self):
+        return Turns(acting=frozenset({2}))
 
     def seat_views(self):
         return {seat: SeatView(seat, your_turn=seat == 2,

@@ -128,20 +128,20 @@ def test_a_seat_press_answers_with_the_controller_s_words():
     to its seat (not its turn, not its undo) is answered on that seat's own plate
     (``replies``), never on the table's line (``reply``), until the game moves."""
     control = MajorityController.new("koryo", SETUP, None)  # Ben (seat 1) starts
-    assert control.press(ButtonEvent(0, "a")) == NOT_YOUR_TURN
+    assert control.press(ButtonEvent(0, "a")).did == NOT_YOUR_TURN
     assert control.reply is None
     assert control.replies == {0: Words("seat.reply.not_your_turn", {"player": "Ben"})}
     assert control.seat_views()[0].reply == control.replies[0]
-    assert control.press(ButtonEvent(2, "a", Press.LONG)) == NOT_YOUR_UNDO  # nothing done yet
+    assert control.press(ButtonEvent(2, "a", Press.LONG)).did == NOT_YOUR_UNDO  # nothing done yet
     assert control.replies[2] == Words("seat.reply.undo_on_screen")
-    assert control.press(ButtonEvent(1, "a")) == STEPPED
+    assert control.press(ButtonEvent(1, "a")).did == STEPPED
     assert control.reply is None and control.replies == {}
-    assert control.press(ButtonEvent(3, "a", Press.LONG)) == NOT_YOUR_UNDO
+    assert control.press(ButtonEvent(3, "a", Press.LONG)).did == NOT_YOUR_UNDO
     assert control.reply is None
     assert control.replies[3] == Words("seat.reply.undo_not_yours", {"player": Seat(1)})
-    assert control.press(ButtonEvent(1, "c", Press.LONG)) == UNDO_ASKED
+    assert control.press(ButtonEvent(1, "c", Press.LONG)).did == UNDO_ASKED
     assert control.reply is None
-    assert control.press(ButtonEvent(1, "c", Press.LONG)) == UNDONE
+    assert control.press(ButtonEvent(1, "c", Press.LONG)).did == UNDONE
     assert control.reply == Words("majority.undone")
     catalogs = [load_catalog("en"), load_catalog("fr")]
     for words in (Words("majority.not_your_turn", {"name": "Ana", "player": "Ben"}),

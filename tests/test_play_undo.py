@@ -20,7 +20,8 @@ SETUP = {"players": ["Ana", "Ben", "Cleo"], "seats": [0, 1, 2], "first_player": 
 
 
 def hold(game: MajorityController, seat: int) -> str:
-    return game.press(ButtonEvent(seat, "c", Press.LONG))
+    """What a hold of ``seat``'s C did (``Reply.did``)."""
+    return game.press(ButtonEvent(seat, "c", Press.LONG)).did
 
 
 @pytest.mark.parametrize("game_name", ["koryo", "choson"])
@@ -29,7 +30,7 @@ def test_after_a_resume_the_seat_that_acted_undoes_and_a_watching_seat_cannot(
     path = tmp_path / "journal.db"
     with Journal(path) as journal:
         game = MajorityController.new(game_name, SETUP, journal)
-        assert game.press(ButtonEvent(0, "a")) == STEPPED  # Ana starts the round
+        assert game.press(ButtonEvent(0, "a")).did == STEPPED  # Ana starts the round
         assert game.dispatch(game.reveal_action({"9": 1}))  # Ana reveals a card
         assert game.view()["current_player"] == "Ana"
         game_id = game.session.game_id

@@ -22,6 +22,7 @@ from companion.play.majority import MajorityController
 from companion.play.seatview import SeatView
 from companion.play.words import Words, words_text
 from companion.seat import ButtonEvent, Light, Press
+from companion.turns import lights
 from companion.ui import theme as th
 from companion.ui.screens import koryo
 from companion.ui.screens.kd_council import CouncilScreen
@@ -60,7 +61,7 @@ def test_a_majority_game_s_plates_follow_the_public_view(game, seed):
             assert all(said(view))
         acting = {s for s, view in views.items() if view.your_turn}
         must = {pw["player"] for pw in v["powers"] if pw["code"] == "discard" and pw["must"]}
-        lit = {s for s, light in control.lights().items() if light is Light.YOUR_TURN}
+        lit = {s for s, light in lights(control.turns()).items() if light is Light.YOUR_TURN}
         assert acting == lit  # the plate's highlight and the pad's light agree
         if v["phase"] == "end" and must:
             discards += 1

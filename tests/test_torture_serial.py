@@ -4,7 +4,7 @@ pty (``tests/test_hw_serial.py``'s fake pad) sends the seats' presses to the rea
 cut short, frames with a bad checksum, and the pad is unplugged and plugged back twice.
 The backend never crashes, every seat is shown missing (``on_status`` False) while
 unplugged and back afterwards with its lights, and the presses received, turned into vote
-actions by the button grammar (``kd_vote.press``), are exactly those of the presses sent:
+actions by the button grammar (``kd_buttons.press``), are exactly those of the presses sent:
 none lost, none invented.
 
 ``tests/test_hw_serial.py`` proves each fault alone; this mixes them, at random points,
@@ -20,6 +20,7 @@ from fakes.pty_pad import WAIT, Host, PtyPad, connect
 
 from companion.engine import kd_vote
 from companion.engine.errors import RuleError
+from companion.games import kd_buttons
 from companion.hardware import padproto
 from companion.seat import ButtonEvent, Light, Press
 
@@ -53,7 +54,7 @@ def vote_actions(events: list[ButtonEvent]) -> tuple[list, kd_vote.Vote]:
     actions = []
     for event in events:
         try:
-            pads, action = kd_vote.press(state, pads, event)
+            pads, action = kd_buttons.press(state, pads, event)
         except RuleError:
             actions.append(None)
             continue

@@ -19,6 +19,7 @@ from companion.engine.errors import RuleError
 from companion.hardware.sim import SimBackend
 from companion.journal import Journal
 from companion.seat import Light, Press
+from companion.turns import Turns
 from companion.ui import screens
 from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.demo import demo_config
@@ -33,8 +34,8 @@ class GameScreen(Screen):
         super().__init__(app)
         self.game_id = game_id
 
-    def lights(self) -> dict[int, Light]:
-        return {0: Light.FIRST_PLAYER}
+    def turns(self) -> Turns:
+        return Turns(marks={0: Light.FIRST_PLAYER})
 
     def draw(self, p) -> None:
         p.surface.fill((0, 0, 0))

@@ -36,6 +36,7 @@ from companion.kd_ledger import LEDGER_FILE, LedgerFile
 from companion.play.kings_dilemma import NightController, ledger_for
 from companion.seat import Light, Press
 from companion.table_files import kd_score
+from companion.turns import Turns, lights
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 from companion.ui.home import HomeScreen
@@ -261,8 +262,8 @@ def test_the_end_of_night_steps_light_the_seats_the_controller_names(table_app, 
     app, backend = table_app()
     t = app.catalog.text
     table = start_night(app)
-    answers: list[tuple[str, object, dict[int, Light]]] = []
-    for method in ("reading_lights", "award_lights", "campaign_lights"):
+    answers: list[tuple[str, object, Turns]] = []
+    for method in ("reading_turns", "award_turns", "campaign_turns"):
         real = getattr(NightController, method)
 
         def recorded(self, *args, _real=real, _method=method):
@@ -279,7 +280,7 @@ def test_the_end_of_night_steps_light_the_seats_the_controller_names(table_app, 
     def controllers(method: str, *args) -> list[Light]:
         """The controller's last answer for this step, as the seats would show it."""
         out = next(o for m, a, o in reversed(answers) if (m, a) == (method, args))
-        return [out.get(s, Light.OFF) for s in range(backend.seats)]
+        return [lights(out).get(s, Light.OFF) for s in range(backend.seats)]
 
     def only(lit: dict[str, Light]) -> list[Light]:
         return [next((light for h, light in lit.items() if seat[h] == s), Light.OFF)
@@ -287,7 +288,7 @@ def test_the_end_of_night_steps_light_the_seats_the_controller_names(table_app, 
 
     def reading_step() -> None:
         house = app.screen.player
-        assert shown() == controllers("reading_lights", house) == only({house: Light.YOUR_TURN})
+        assert shown() == controllers("reading_turns", house) == only({house: Light.YOUR_TURN})
 
     one_vote(app, table)
     king_dies(app)
@@ -299,7 +300,7 @@ def test_the_end_of_night_steps_light_the_seats_the_controller_names(table_app, 
         rank = app.screen.rank
         awards.append(rank)
         at_rank = {h: Light.YOUR_TURN for h, r in ranks.items() if r == rank}
-        assert shown() == controllers("award_lights", rank) == only(at_rank)
+        assert shown() == controllers("award_turns", rank) == only(at_rank)
         tap(app, app.screen.buttons[0].rect)
     assert awards == ["1st", "2nd", "3rd", "last"]
     assert shown() == [Light.OFF] * backend.seats  # the night's winner screen: no step
@@ -307,10 +308,10 @@ def test_the_end_of_night_steps_light_the_seats_the_controller_names(table_app, 
     assert isinstance(app.screen, kd_ui.CampaignScreen)
     setup = table.setup_order()
     assert setup.leader != setup.moderator
-    assert shown() == controllers("campaign_lights") == only(
+    assert shown() == controllers("campaign_turns") == only(
         {setup.moderator: Light.MODERATOR, setup.leader: Light.LEADER})
     steps = [m for m, _, _ in answers]
-    assert steps.count("reading_lights") >= 8 and "campaign_lights" in steps
+    assert steps.count("reading_turns") >= 8 and "campaign_turns" in steps
 
 
 def test_a_power_cut_between_saving_the_ledger_and_finishing_records_the_night_once(
@@ -671,7 +672,7 @@ def test_a_night_without_a_campaign_ledger_has_no_campaign_rows_and_no_leader_li
     night = NightController(Session.start(None, KingsDilemma(), setup))
     assert night.campaign is None and night.setup_order() is None
     assert night.campaign_rows() == []
-    assert set(night.campaign_lights().values()) == {Light.OFF}
+    assert set(lights(night.campaign_turns()).values()) == {Light.OFF}
 
 
 def test_a_tap_on_a_resources_tokens_offers_only_what_the_rules_allow():

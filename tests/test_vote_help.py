@@ -1,5 +1,5 @@
 """The secret vote's help line says exactly what each press and hold does: it is made from
-``kd_vote.GRAMMAR``, the table ``kd_vote.press`` follows, and docs/button-grammar.md shows
+``kd_buttons.GRAMMAR``, the table ``kd_buttons.press`` follows, and docs/button-grammar.md shows
 the same lines. Holding C claims the moderator, and the line says so."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine import kd_vote
+from companion.games import kd_buttons
 from companion.i18n import LANGUAGES, load_catalog
 from companion.seat import ButtonEvent, Press
 from companion.ui.screens.kd_draw import vote_help
@@ -27,7 +28,7 @@ def effect(mode: str, presses: list[tuple[str, Press]]) -> tuple[kd_vote.Pad, ob
     """Seat 0's pending choice and the action of the last press, after ``presses``."""
     state, pads, action = vote(mode), kd_vote.pads_for(vote(mode)), None
     for button, press in presses:
-        pads, action = kd_vote.press(state, pads, ButtonEvent(0, button, press))
+        pads, action = kd_buttons.press(state, pads, ButtonEvent(0, button, press))
     return pads[0], action
 
 
@@ -40,23 +41,23 @@ def chosen(action: kd_vote.Action) -> str:
 def test_every_press_does_what_the_table_says(mode):
     """Each (button, press) of GRAMMAR, tried on seat 0 (on turn in the open vote)."""
     short = Press.SHORT
-    for (button, press), meaning in kd_vote.GRAMMAR.items():
-        if meaning in kd_vote.CHOSEN_SIDE:
+    for (button, press), meaning in kd_buttons.GRAMMAR.items():
+        if meaning in kd_buttons.CHOSEN_SIDE:
             pad, _ = effect(mode, [(button, short), (button, short)])
-            assert (pad.choice, pad.power) == (kd_vote.CHOSEN_SIDE[meaning], 2)  # again: +1
-        elif meaning == kd_vote.CHOOSE_PASS:
+            assert (pad.choice, pad.power) == (kd_buttons.CHOSEN_SIDE[meaning], 2)  # again: +1
+        elif meaning == kd_buttons.CHOOSE_PASS:
             assert effect(mode, [(button, press)])[0].choice == kd_vote.PASS_POWER
-        elif meaning == kd_vote.CONFIRM:  # confirms a pass for power too
+        elif meaning == kd_buttons.CONFIRM:  # confirms a pass for power too
             _, action = effect(mode, [("c", short), (button, press)])
             assert (chosen(action), action.player) == (kd_vote.PASS_POWER, "Ana")
-        elif meaning == kd_vote.CLAIM_MODERATOR:  # whatever is pending
+        elif meaning == kd_buttons.CLAIM_MODERATOR:  # whatever is pending
             _, action = effect(mode, [("c", short), (button, press)])
             assert chosen(action) == kd_vote.PASS_MODERATOR
         else:
             pytest.fail(f"no check for {meaning}")
-    assert set(kd_vote.GRAMMAR.values()) == {
-        kd_vote.CHOOSE_AYE, kd_vote.CHOOSE_NAY, kd_vote.CHOOSE_PASS, kd_vote.CONFIRM,
-        kd_vote.CLAIM_MODERATOR}
+    assert set(kd_buttons.GRAMMAR.values()) == {
+        kd_buttons.CHOOSE_AYE, kd_buttons.CHOOSE_NAY, kd_buttons.CHOOSE_PASS, kd_buttons.CONFIRM,
+        kd_buttons.CLAIM_MODERATOR}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -65,9 +66,9 @@ def test_the_help_names_every_press_and_hold_once(language, mode):
     catalog = load_catalog(language)
     t = catalog.text
     presses, holds = vote_help(t, mode)
-    for (button, press), meaning in kd_vote.GRAMMAR.items():
+    for (button, press), meaning in kd_buttons.GRAMMAR.items():
         line = presses if press is Press.SHORT else holds
-        key = f"kd.grammar.{meaning}" + (f"_{mode}" if meaning == kd_vote.CONFIRM else "")
+        key = f"kd.grammar.{meaning}" + (f"_{mode}" if meaning == kd_buttons.CONFIRM else "")
         said = catalog.texts[key].split("}", 1)[1]  # the words after {buttons}
         assert said in line, (button, press, line)
         assert line.count(said) == 1

@@ -1,12 +1,11 @@
 """The King's Dilemma: one vote of the council, open (rulebook order) or secret (sealed
-ballots, the companion's own variant), its resolution and its clean-up; and the seat-pad
-button grammar that turns presses into vote actions.
-
-Its length: the vote's rules and its button grammar are one state machine; the grammar
-reads the vote's state at every press.
+ballots, the companion's own variant), its resolution and its clean-up; and the pending
+choice a seat holds on its buttons before it plays or locks it (``Pad``). What a press
+of a button means (the button grammar, docs/button-grammar.md) is the seats' business,
+not the rules': ``companion.games.kd_buttons``.
 
 Rules: the rulebook (« Vote du Conseil », « Résolution du
-vote », « Nettoyage après le vote »). Button grammar: docs/button-grammar.md.
+vote », « Nettoyage après le vote »).
 
 Secrecy by construction (boardgame.io's ``playerView``): screens, lights and logs get
 ``public_view(state)`` only. Until every seat has locked, a secret vote keeps the locked
@@ -26,7 +25,6 @@ from typing import Any
 from companion.engine.errors import RuleError, counted
 from companion.engine.majority import Action
 from companion.engine.majority import action_from_dict as _action_from_dict
-from companion.seat import ButtonEvent, Press
 
 GAME = "kings-dilemma"
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
@@ -451,15 +449,22 @@ def _break_tie(state: Vote, action: BreakTie) -> Vote:
         ended = state.phase != VOTING
         raise RuleError("side", "there is no tie to break" if ended else "the vote has not ended",
                         code="no_tie" if ended else "vote_not_ended")
-    if seat != state.moderator:
-        raise RuleError("player", f"the moderator {state.moderator_name} breaks the tie, "
-                                  f"not {action.player}",
-                        code="moderator_breaks_tie",
-                        params={"moderator": state.moderator_name, "player": action.player})
+    check_tie_breaker(state, seat)
     if action.side not in SIDES:
         raise RuleError("side", f"{action.side!r}: the moderator decides aye or nay",
                         code="aye_or_nay", params={"side": repr(action.side)})
     return _decided(replace(state, tie_broken=True), action.side)
+
+
+def check_tie_breaker(state: Vote, seat: int, field: str = "player") -> None:
+    """Only the moderator breaks a tie: the one check, for the action and for a seat's
+    press (``field``: what the refusal names, the action's player or the button)."""
+    if seat != state.moderator:
+        player = state.players[seat]
+        raise RuleError(field, f"the moderator {state.moderator_name} breaks the tie, "
+                               f"not {player}",
+                        code="moderator_breaks_tie",
+                        params={"moderator": state.moderator_name, "player": player})
 
 
 def _decided(state: Vote, outcome: str) -> Vote:
@@ -607,29 +612,7 @@ def from_dict(data: Mapping) -> Vote:
     return Vote(**values)
 
 
-# --------------------------------------------------------------------------- button grammar
-
-BUTTON_SIDES = {"a": AYE, "b": NAY}
-PASS_BUTTON = "c"
-
-# What each press of a seat's buttons means in a vote: the one table ``press`` follows,
-# and the one the vote screen's help line and docs/button-grammar.md's summary are made
-# from, so what players are told is what the buttons do.
-CHOOSE_AYE = "choose-aye"  # pending Aye 1; again: +1 power
-CHOOSE_NAY = "choose-nay"  # pending Nay 1; again: +1 power
-CHOOSE_PASS = "choose-pass"  # pending Pass for power
-CONFIRM = "confirm"  # lock (secret) / play (open) the pending choice, on its own side
-CLAIM_MODERATOR = "claim-moderator"  # pass to become moderator, at once
-GRAMMAR: dict[tuple[str, Press], str] = {
-    ("a", Press.SHORT): CHOOSE_AYE,
-    ("b", Press.SHORT): CHOOSE_NAY,
-    ("c", Press.SHORT): CHOOSE_PASS,
-    ("a", Press.LONG): CONFIRM,
-    ("b", Press.LONG): CONFIRM,
-    ("c", Press.LONG): CLAIM_MODERATOR,
-}
-CHOSEN_SIDE = {CHOOSE_AYE: AYE, CHOOSE_NAY: NAY}
-
+# --------------------------------------------------------------------------- pending choices
 
 @dataclass(frozen=True)
 class Pad:
@@ -643,94 +626,3 @@ class Pad:
 
 def pads_for(state: Vote) -> tuple[Pad, ...]:
     return (Pad(),) * state.n
-
-
-def press(state: Vote, pads: Sequence[Pad], event: ButtonEvent) -> tuple[tuple[Pad, ...],
-                                                                           Action | None]:
-    """One button event of a seat → the seat's new pending choice and, on a long press, the
-    vote action to apply (docs/button-grammar.md). A refused press raises ``RuleError``
-    (field ``button``) and changes nothing."""
-    seat = event.seat
-    if not 0 <= seat < state.n:
-        raise RuleError("seat", f"seat {seat} is not at this table (0–{state.n - 1})",
-                        code="not_a_seat_here", params={"seat": seat, "high": state.n - 1})
-    meaning = GRAMMAR.get((event.button, event.press))
-    if meaning is None:
-        raise RuleError("button", f"{event.button!r} is not a vote button (a, b, c)",
-                        code="not_a_vote_button", params={"button": repr(event.button)})
-    if state.phase != VOTING:
-        raise RuleError("button", "the vote has ended", code="vote_ended")
-    p = state.players[seat]
-    pad = pads[seat]
-    if state.mode == SECRET:
-        if state.sealed[seat] is not None:
-            raise RuleError("button", f"{p}'s ballot is locked and can't change",
-                            code="ballot_locked", params={"player": p})
-        voted = None
-    else:
-        if state.passed(seat):
-            raise RuleError("button", f"{p} passed: nothing more to do in this vote",
-                            code="passed_nothing_more", params={"player": p})
-        if seat != state.turn:
-            raise RuleError("button", f"it is {state.current_player}'s turn, not {p}'s",
-                            code="not_your_turn",
-                            params={"current": state.current_player, "player": p})
-        voted = state.choices[seat]
-    if meaning == CLAIM_MODERATOR:
-        return _long_press(state, pads, seat, None, voted)
-    if meaning == CONFIRM:
-        return _long_press(state, pads, seat, BUTTON_SIDES[event.button], voted)
-    if meaning == CHOOSE_PASS:
-        if voted is not None:
-            raise RuleError("button", f"{p} voted {side_name(voted)} and can't pass now",
-                            code="voted_cannot_pass", params={"player": p, "side": voted})
-        return _with(pads, seat, Pad(PASS_POWER)), None
-    side = CHOSEN_SIDE[meaning]
-    if voted is not None and side != voted:
-        raise RuleError("button", f"{p} voted {side_name(voted)} and can't change side",
-                        code="voted_cannot_change", params={"player": p, "side": voted})
-    power = pad.power + 1 if pad.choice == side else 1
-    if power > state.power[seat]:
-        raise RuleError("button", f"{p} has only {state.power[seat]} power behind the screen",
-                        code="power_only", params={"player": p, "has": state.power[seat]})
-    return _with(pads, seat, Pad(side, power)), None
-
-
-def _long_press(state: Vote, pads: Sequence[Pad], seat: int, side: str | None,
-                voted: str | None) -> tuple[tuple[Pad, ...], Action | None]:
-    p = state.players[seat]
-    pad = pads[seat]
-    cleared = _with(pads, seat, Pad())
-    if side is None:  # long Pass: pass to become moderator
-        if voted is not None:
-            raise RuleError("button", f"{p} voted {side_name(voted)} and can't pass now",
-                            code="voted_cannot_pass", params={"player": p, "side": voted})
-        if state.mode == OPEN and state.moderator_claimed:
-            claimant = state.players[state.choices.index(PASS_MODERATOR)]
-            raise RuleError("button", f"{claimant} already passed to become moderator",
-                            code="moderator_claimed_now", params={"player": claimant})
-        return cleared, _action(state, p, PASS_MODERATOR, 0)
-    if voted is not None:  # an open vote's later turn: add the pending power, or hold
-        if side != voted:
-            raise RuleError("button", f"{p} voted {side_name(voted)} and can't change side",
-                            code="voted_cannot_change", params={"player": p, "side": voted})
-        return cleared, Play(p, ADD, pad.power) if pad.power else Play(p, HOLD)
-    if pad.choice is None:
-        secret = state.mode == SECRET
-        raise RuleError("button", "choose first: press Aye, Nay or Pass, then hold to "
-                                  + ("lock" if secret else "play"),
-                        code="choose_then_lock" if secret else "choose_then_play")
-    if pad.choice in SIDES and pad.choice != side:
-        raise RuleError("button", f"{p}'s choice is {side_name(pad.choice)} {pad.power}: "
-                                  f"hold {side_name(pad.choice)} to confirm it",
-                        code="confirm_choice",
-                        params={"player": p, "side": pad.choice, "power": pad.power})
-    return cleared, _action(state, p, pad.choice, pad.power)
-
-
-def _action(state: Vote, player: str, choice: str, power: int) -> Action:
-    return Lock(player, choice, power) if state.mode == SECRET else Play(player, choice, power)
-
-
-def _with(pads: Sequence[Pad], seat: int, pad: Pad) -> tuple[Pad, ...]:
-    return _set(tuple(pads), seat, pad)

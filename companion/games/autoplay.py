@@ -28,27 +28,26 @@ def next_action(rules: MajorityGame, seated: SeatedState, rng: random.Random) ->
     reveal an order, use a power, end the turn."""
     view = rules.public_view(seated)
     phase = view["phase"]
-    if phase == "setup":
-        return {"action": "start_round"}
     if phase == "end":
         for power in view["powers"]:
             if power["code"] == "discard":
                 area = view["areas"][power["player"]]
                 return max(rules.options(seated, power), key=lambda a: area[str(a["family"])])
-        return {"action": "end_round"}
-    if phase == "time_travel":  # Chosŏn's phase 1: the Time Traveller majority decides
+    elif phase == "time_travel":  # Chosŏn's phase 1: the Time Traveller majority decides
         for power in view["powers"]:
             if power["code"] == "time_travel" and rng.random() < USE_POWER:
                 return rules.options(seated, power)[0]
-        return {"action": "no_time_travel", "player": view["current_player"]}
-    if not view["turn"]["revealed"]:
-        return reveal(rules, seated, view, rng)
-    offered = [(p, rules.options(seated, p)) for p in view["powers"]]
-    offered = [(p, o) for p, o in offered if o]
-    for power, options in offered:
-        if power["must"] or rng.random() < USE_POWER:
-            return rng.choice(options)
-    return {"action": "end_turn", "player": view["current_player"]}
+    elif phase != "setup":
+        if not view["turn"]["revealed"]:
+            return reveal(rules, seated, view, rng)
+        offered = [(p, rules.options(seated, p)) for p in view["powers"]]
+        offered = [(p, o) for p, o in offered if o]
+        for power, options in offered:
+            if power["must"] or rng.random() < USE_POWER:
+                return rng.choice(options)
+    step = rules.next_step(view)  # what comes next when no one does more
+    assert step is not None, view["phase"]
+    return step
 
 
 def reveal(rules: MajorityGame, seated: SeatedState, view: dict, rng: random.Random) -> dict:

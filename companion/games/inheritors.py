@@ -31,6 +31,7 @@ from companion.engine.inheritors import PlayerEnd
 from companion.games.seating import check_setup
 from companion.inheritors_data import colours
 from companion.seat import Light
+from companion.turns import Turns
 
 SETUP_KEYS = ("players", "seats", "first_player")
 COUNTS = ("tomes", "hand", "honors", "bonus")
@@ -144,9 +145,9 @@ class InheritorsSheet:
         }
 
     @staticmethod
-    def lights(view: Mapping) -> dict[int, Light]:
-        """The first player's seat shows FIRST_PLAYER, every other seat of the game is off."""
+    def turns(view: Mapping) -> Turns:
+        """The first player's seat marked FIRST_PLAYER; no seat acts by itself (the
+        controller says whose count is open)."""
         seats = dict(zip(view["players"], view["seats"], strict=True))
-        return {s: Light.FIRST_PLAYER if p == view["first_player"] else Light.OFF
-                for p, s in seats.items()}
+        return Turns(tuple(view["seats"]), marks={seats[view["first_player"]]: Light.FIRST_PLAYER})
 

@@ -26,12 +26,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import kd_data
+from companion import turns as shared
 from companion.engine import kd_kingdom, kd_score, kd_vote
 from companion.engine.errors import RuleError, counted, listed
 from companion.engine.kd_campaign import ABDICATED_BOTTOM, ABDICATED_TOP, KING_DIED, Campaign
+from companion.games import kd_buttons
 from companion.games.seating import check_setup, seat_indexes
-from companion.seat import ButtonEvent, Light, Press
+from companion.seat import ButtonEvent, Light
 from companion.session import Listeners
+from companion.turns import Reply, Turns
 
 log = logging.getLogger(__name__)
 
@@ -533,42 +536,50 @@ def public_view(night: Night, pads: tuple[kd_vote.Pad, ...] | None = None) -> di
     }
 
 
-def lights(view: Mapping) -> dict[int, Light]:
-    """The light of each player's seat (keyed by seat index), from a public view only.
+def turns(view: Mapping) -> Turns:
+    """Who acts (``companion.turns``), from a public view only.
 
-    - open vote, voting: the seat on turn YOUR_TURN;
-    - secret vote, voting: a seat that has locked BALLOT_LOCKED, every other seat
-      YOUR_TURN (all of them act at once; who has locked is public, the ballot is not);
-    - a tie to break or a leader to choose: the moderator ATTENTION;
+    - open vote, voting: the seat on turn acts;
+    - secret vote, voting: a seat that has locked is marked BALLOT_LOCKED, every other
+      seat acts (all of them at once; who has locked is public, the ballot is not);
+    - a tie to break or a leader to choose: the moderator is called (ATTENTION);
     - between votes and once the result is in: the leader, who reads the next dilemma
-      or the outcome, YOUR_TURN;
-    - scored: the winners LEADER, the others OFF;
-    - otherwise the leader's seat LEADER, the moderator's MODERATOR (one player holding
-      both tokens shows LEADER), every other seat OFF.
+      or the outcome, acts;
+    - scored: the winners marked LEADER, the others dark;
+    - otherwise the leader's seat marked LEADER, the moderator's MODERATOR (one player
+      holding both tokens shows LEADER), every other seat dark.
+
+    A press is read by the button grammar (``kd_buttons``), which answers every seat
+    itself; while a secret vote waits for ballots, presses are secret.
     """
     seat = dict(zip(view["players"], view["seats"], strict=True))
-    out = {s: Light.OFF for s in view["seats"]}
+    seats = tuple(view["seats"])
     if view["final"] is not None:
-        for p in view["final"]["winners"]:
-            out[seat[p]] = Light.LEADER
-        return out
-    out[seat[view["moderator"]]] = Light.MODERATOR
-    out[seat[view["leader"]]] = Light.LEADER
+        return Turns(seats, marks=dict.fromkeys((seat[p] for p in view["final"]["winners"]),
+                                                Light.LEADER))
+    marks = {seat[view["moderator"]]: Light.MODERATOR, seat[view["leader"]]: Light.LEADER}
     vote = view["vote"]
+    acting: set[int] = set()
+    called: set[int] = set()
+    secret = False
     if view["phase"] in (COUNCIL, OUTCOME) or (view["phase"] == VOTE
                                                 and vote["phase"] == kd_vote.DONE):
-        out[seat[view["leader"]]] = Light.YOUR_TURN
-    if view["phase"] != VOTE or vote is None:
-        return out
-    if vote["phase"] in (kd_vote.TIE, kd_vote.LEADER_CHOICE):
-        out[seat[vote["moderator"]]] = Light.ATTENTION
-    elif vote["mode"] == kd_vote.SECRET:
-        for p, state in vote["seats"].items():
+        acting.add(seat[view["leader"]])
+    if view["phase"] == VOTE and vote is not None:
+        if vote["phase"] in (kd_vote.TIE, kd_vote.LEADER_CHOICE):
+            called.add(seat[vote["moderator"]])
+        elif vote["mode"] == kd_vote.SECRET:
             if vote["phase"] == kd_vote.VOTING:
-                out[seat[p]] = Light.BALLOT_LOCKED if state["locked"] else Light.YOUR_TURN
-    elif vote["turn"] is not None:
-        out[seat[vote["turn"]]] = Light.YOUR_TURN
-    return out
+                secret = True
+                for p, state in vote["seats"].items():
+                    if state["locked"]:
+                        marks[seat[p]] = Light.BALLOT_LOCKED
+                    else:
+                        acting.add(seat[p])
+        elif vote["turn"] is not None:
+            acting.add(seat[vote["turn"]])
+    return Turns(seats, marks=marks, acting=frozenset(acting), called=frozenset(called),
+                 secret=secret)
 
 
 def campaign_record(view: Mapping, agendas: Mapping[str, str],
@@ -622,11 +633,15 @@ class KingsDilemma:
         is never kept whole anywhere (a snapshot), as its ballots are sealed in the journal."""
         return night.vote is not None and any(b is not None for b in night.vote.sealed)
 
-    lights = staticmethod(lights)
+    turns = staticmethod(turns)
 
 
 # --------------------------------------------------------------------------- seat pads
 
+
+# What a seat's press did in a vote (``Reply.did``): a pending choice changed on its
+# buttons, a ballot locked, an open vote's turn played, a tie broken.
+PENDING, LOCKED, PLAYED, BROKE_TIE = "pending", "locked", "played", "broke-tie"
 
 # The button whose long press locks (or plays) a pending choice (docs/button-grammar.md).
 LOCKS_WITH = {kd_vote.AYE: "a", kd_vote.NAY: "b", kd_vote.PASS_POWER: "a"}
@@ -634,14 +649,15 @@ LOCKS_WITH = {kd_vote.AYE: "a", kd_vote.NAY: "b", kd_vote.PASS_POWER: "a"}
 
 class SeatPads:
     """The seats' buttons on a running session: each ``ButtonEvent`` goes through the
-    button grammar (``kd_vote.press``); a long press that completes a choice dispatches the
+    button grammar (``kd_buttons.press``); a long press that completes a choice dispatches the
     vote action (a secret ballot's content only in the private part).
 
     The pending choices live here, not in the journal: a power cut loses only presses not
-    yet locked. In a secret vote a press that changes only a pending choice, or that is
-    refused, changes nothing anyone can see: no view is published, nothing is logged and
-    ``press`` returns None. In an open vote the pending choice of the seat on turn is
-    public: ``view()`` carries it and listeners get it; a refused press raises RuleError.
+    yet locked. Every press goes through the shared layer (``companion.turns.press``): in a
+    secret vote a press that changes only a pending choice, or that is refused, changes
+    nothing anyone can see: no view is published, nothing is logged and ``press`` answers
+    ``SILENT``. In an open vote the pending choice of the seat on turn is public:
+    ``view()`` carries it and listeners get it; a refused press raises RuleError.
     On a tie the moderator holds Aye (a) or Nay (b) to decide it. Undo through
     ``SeatPads.undo`` so that no pending choice outlives the vote it was pressed in.
     """
@@ -709,9 +725,10 @@ class SeatPads:
                     "behind": vote.power[player],
                     "button": LOCKS_WITH.get(pad.choice) if pad.choice else None}
 
-    def press(self, event: ButtonEvent) -> dict | None:
-        """Handle one button event of a seat (``event.seat`` is the seat index); returns
-        the new public view when something visible changed, else None."""
+    def press(self, event: ButtonEvent) -> Reply:
+        """Handle one button event of a seat (``event.seat`` is the seat index): what it
+        did, with the new public view when it changed the game (``PENDING``: an open
+        vote's pending choice, published; ``SILENT``: a secret press)."""
         with self._lock:
             night, pads = self._current()
             if event.seat not in night.seats:
@@ -720,39 +737,30 @@ class SeatPads:
             player = night.seats.index(event.seat)
             if night.phase != VOTE or night.vote is None:
                 raise RuleError("button", "no vote in progress", code="no_vote_now")
-            if night.vote.phase == kd_vote.TIE:
-                return self._break_tie(night.vote, player, event)
-            secret = night.vote.mode == kd_vote.SECRET and night.vote.phase == kd_vote.VOTING
-            try:
-                pads, act = kd_vote.press(night.vote, pads,
-                                     ButtonEvent(player, event.button, event.press))
-                if act is None:
-                    self._pads = pads
-                    return None if secret else self._publish(night)
+            vote = night.vote
+            if vote.phase == kd_vote.TIE:  # the moderator holds Aye or Nay to decide
+                return Reply(BROKE_TIE, view=self.session.dispatch(
+                    kd_buttons.break_tie(vote, player, event).to_dict()))
+
+            def read(event: ButtonEvent) -> Reply:
+                new, act = kd_buttons.press(vote, pads,
+                                            ButtonEvent(player, event.button, event.press))
+                if act is None:  # on the seat's buttons only, not yet in the game
+                    self._pads = new
+                    return Reply(PENDING, public=False)
                 if isinstance(act, kd_vote.Lock):
                     view = self.session.dispatch(act.public_dict(), private=act.private_dict())
                     log.info("seat %d (%s) locked a ballot", event.seat, act.player)
-                else:
-                    view = self.session.dispatch(act.to_dict())
-            except RuleError:
-                if secret:
-                    return None
-                raise
-            self._pads = pads
-            return view
+                    self._pads = new
+                    return Reply(LOCKED, view=view)
+                view = self.session.dispatch(act.to_dict())
+                self._pads = new
+                return Reply(PLAYED, view=view)
 
-    def _break_tie(self, vote: kd_vote.Vote, player: int, event: ButtonEvent) -> dict:
-        """A tie (or all-pass vote): the moderator holds Aye or Nay to decide."""
-        name = vote.players[player]
-        if player != vote.moderator:
-            raise RuleError("button", f"the moderator {vote.moderator_name} breaks the tie, "
-                                      f"not {name}",
-                            code="moderator_breaks_tie",
-                            params={"moderator": vote.moderator_name, "player": name})
-        side = kd_vote.BUTTON_SIDES.get(event.button)
-        if side is None or event.press is not Press.LONG:
-            raise RuleError("button", "hold Aye or Nay to break the tie", code="hold_to_break_tie")
-        return self.session.dispatch(kd_vote.BreakTie(name, side).to_dict())
+            reply = shared.press(turns(self.view()), event, read)
+            if reply.did == PENDING:  # an open vote's: the seat on turn's choice is public
+                return replace(reply, public=True, view=self._publish(night))
+            return reply
 
     def _publish(self, night: Night) -> dict:
         return self._listeners.publish(public_view(night, self._pads))

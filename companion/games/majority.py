@@ -16,6 +16,7 @@ from companion.engine.majority import FAMILY_VALUES, Power, deal, limit, plain
 from companion.games import acting_player
 from companion.games.seating import check_setup, seat_indexes
 from companion.seat import Light
+from companion.turns import Turns
 
 
 def event_names(engine: ModuleType) -> list[dict[str, str]]:
@@ -148,23 +149,37 @@ class MajorityGame:
             out.append({k: v for k, v in action.items() if v is not None})
         return out
 
+    @staticmethod
+    def next_step(view: Mapping) -> dict | None:
+        """What comes next in a round when no one does more: start the round, let
+        Chosŏn's time-travel phase pass without travelling, end the turn, end the round;
+        None while an order waits to be revealed. The big button's action, and what the
+        seeded player falls back on (``autoplay``)."""
+        phase = view["phase"]
+        if phase == "setup":
+            return {"action": "start_round"}
+        if phase == "time_travel":
+            return {"action": "no_time_travel", "player": view["current_player"]}
+        if phase == "end":
+            return {"action": "end_round"}
+        if phase == "main" and view["turn"]["revealed"]:
+            return {"action": "end_turn", "player": view["current_player"]}
+        return None
+
     # -- seat lights --------------------------------------------------------------------------
 
     @staticmethod
-    def lights(view: Mapping) -> dict[int, Light]:
-        """The light of each player's seat: the seat that acts now (the current player, or
-        the first player between turns) shows YOUR_TURN, the first player's seat
-        FIRST_PLAYER (when it is not the one acting); once the game is over, the winners'
-        seats show LEADER; every other seat is off."""
+    def turns(view: Mapping) -> Turns:
+        """Who acts (``companion.play.turns``): the seat that acts now (the current
+        player, or the first player between turns), the first player's seat marked
+        FIRST_PLAYER; once the game is over, the winners' seats marked LEADER."""
         seats = dict(zip(view["players"], view["seats"], strict=True))
-        out = {seat: Light.OFF for seat in view["seats"]}
         if view["final"] is not None:
-            for p in view["final"]["winners"]:
-                out[seats[p]] = Light.LEADER
-        else:
-            out[seats[view["first_player"]]] = Light.FIRST_PLAYER
-            out[seats[acting_player(view)]] = Light.YOUR_TURN
-        return out
+            return Turns(tuple(view["seats"]),
+                         marks=dict.fromkeys((seats[p] for p in view["final"]["winners"]),
+                                             Light.LEADER))
+        return Turns(tuple(view["seats"]), marks={seats[view["first_player"]]: Light.FIRST_PLAYER},
+                     acting=frozenset({seats[acting_player(view)]}))
 
     # -- per game ---------------------------------------------------------------------------
 

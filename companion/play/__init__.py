@@ -3,15 +3,16 @@ screens and its ``Session``, and the seat lights as a view of what is on top.
 
 Every controller has the same shape (``GameController``): built on a session (``new`` opens
 one, journaled or throwaway; ``resume`` reopens an unfinished one), seat presses in
-(``press``), touch intents in (one method per intent: ``start_vote``, ``step``,
-``dispatch``…), one view out (``view()``, the rules' public view, and ``lights()``
-computed from it), ``undo``/``can_undo``. Screens read the view and draw; they hold no game rule and
-open no session.
+(``press``, answering a ``Reply`` through ``companion.turns.press``), touch intents in (one
+method per intent: ``start_vote``, ``step``, ``dispatch``…), one view out (``view()``, the
+rules' public view, and ``turns()``, who acts, declared from it: the seats' lights are
+computed from that in ``companion.turns``), ``undo``/``can_undo``. Screens read the view
+and draw; they hold no game rule and open no session.
 
 - ``majority``: Koryŏ and Chosŏn (``MajorityController``);
 - ``inheritors``: the Inheritors score sheet (``SheetController``);
 - ``kings_dilemma``: a King's Dilemma night and its campaign (``NightController``);
-- ``lights``: the one writer of the seats' lights;
+- ``lights``: the one writer of the seats' lights (computed in ``companion.turns``);
 - ``where_it_stands``: an unfinished game's round and acting player, for Home.
 """
 
@@ -22,18 +23,19 @@ from typing import Any, Protocol
 
 from companion.games import progress, session_rules
 from companion.journal import GameRecord, Journal
-from companion.seat import ButtonEvent, Light
+from companion.seat import ButtonEvent
 from companion.session import Session
+from companion.turns import Reply, Turns
 
 
 class GameController(Protocol):
     session: Session
 
-    def press(self, event: ButtonEvent) -> Any: ...
+    def press(self, event: ButtonEvent) -> Reply: ...
 
     def view(self) -> dict: ...
 
-    def lights(self) -> dict[int, Light]: ...
+    def turns(self) -> Turns: ...
 
     def undo(self) -> dict | None: ...
 

@@ -9,8 +9,10 @@ the score once. Lights: the counted player's seat "your turn", the first player'
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from companion import turns as shared
 from companion.engine import inheritors as engine
 from companion.engine.errors import RuleError
 from companion.games.inheritors import InheritorsSheet, Sheet
@@ -19,8 +21,11 @@ from companion.journal import Journal
 from companion.play import FollowsSession
 from companion.play.seatview import SeatFigure, SeatView
 from companion.play.words import Words
-from companion.seat import ButtonEvent, Light
+from companion.seat import ButtonEvent
 from companion.session import Session
+from companion.turns import IGNORED, NOBODY, Reply, Turns
+
+OPENED = "opened"  # a press opened its player's column
 
 
 class SheetController(FollowsSession):
@@ -64,16 +69,16 @@ class SheetController(FollowsSession):
         """The name of the player whose column is open (the first, when none is)."""
         return self.sheet.players[self.counting or 0]
 
-    def lights(self, counting: bool = True) -> dict[int, Light]:
-        """Until the count is saved: the first player's seat FIRST_PLAYER and, while a
-        column is open (``counting``), the counted player's YOUR_TURN (in place of
-        FIRST_PLAYER on the same seat)."""
+    def turns(self, counting: bool = True) -> Turns:
+        """Until the count is saved: the first player's seat marked FIRST_PLAYER and,
+        while a column is open (``counting``), the counted player acting (lit in place
+        of FIRST_PLAYER on the same seat)."""
         if self.saved:
-            return {}
-        out = self.rules.lights(self._view)
+            return NOBODY
+        turns = self.rules.turns(self._view)
         if counting and self.counting is not None:
-            out[self.sheet.seats[self.counting]] = Light.YOUR_TURN
-        return out
+            return replace(turns, acting=frozenset({self.sheet.seats[self.counting]}))
+        return turns
 
     def seat_views(self) -> dict[int, SeatView]:
         """Each player's own plate: their total as it stands; the counted player's plate
@@ -134,9 +139,11 @@ class SheetController(FollowsSession):
 
     # --- inputs -------------------------------------------------------------------------
 
-    def press(self, event: ButtonEvent) -> bool:
-        """A seat's button opens its player's column (False: the seat does not play)."""
-        return self.open_seat(event.seat)
+    def press(self, event: ButtonEvent) -> Reply:
+        """A seat's button, through the shared layer (``companion.turns``: any seat may
+        press here), opens its player's column (``IGNORED``: the seat does not play)."""
+        return shared.press(self.turns(), event, lambda e: (
+            Reply(OPENED) if self.open_seat(e.seat) else Reply(IGNORED, public=False)))
 
     def open_seat(self, seat: int) -> bool:
         """The player of ``seat`` counted now (a press of their pad, a tap on their seat)."""

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine import kd_vote
+from companion.games import kd_buttons
 from companion.play.words import Words
 from companion.seat import Press
 
@@ -144,20 +145,20 @@ def vote_title(vote: Mapping, dilemma: int) -> tuple[Say, Say]:
 
 
 def grammar_help(mode: str) -> list[Say]:
-    """What the seat buttons do in a vote of ``mode``, made from ``kd_vote.GRAMMAR`` (the
+    """What the seat buttons do in a vote of ``mode``, made from ``kd_buttons.GRAMMAR`` (the
     table the presses follow): one line for the presses, one for the holds, each thing
     said once with every button that does it ("Hold: A or B lock your choice · C become
     moderator at once"). A list value is said as its items joined by " · "."""
     lines = []
     for press in (Press.SHORT, Press.LONG):
         meanings: dict[str, list[Say]] = {}
-        for (button, pressed), meaning in kd_vote.GRAMMAR.items():
+        for (button, pressed), meaning in kd_buttons.GRAMMAR.items():
             if pressed is press:
                 meanings.setdefault(meaning, []).append(say(f"pad_button.{button}"))
         parts = []
         for meaning, buttons in meanings.items():
             key = f"kd.grammar.{meaning}"
-            if meaning == kd_vote.CONFIRM:
+            if meaning == kd_buttons.CONFIRM:
                 key += f"_{mode}"
             named = buttons[0]
             for more in buttons[1:]:

@@ -5,7 +5,7 @@ ballots go to the journal's private part) and the campaign ledger.
 
 Screens draw only from ``view()``, the adapter's public view (in a secret vote, per seat
 only whether it has locked; the pending choice on a seat's buttons only for the seat on
-turn of an open vote), and the seats show ``lights()``, computed from that same view.
+turn of an open vote), and who acts is ``turns()``, declared from that same view.
 
 Its length: the controller, the coin toss and the end of the night share the campaign
 ledger and the night's session; split, each part would reach into the others' state.
@@ -35,6 +35,7 @@ from companion.play.seatview import SeatFigure, SeatView
 from companion.play.words import Words
 from companion.seat import ButtonEvent, Light
 from companion.session import Session
+from companion.turns import IGNORED, NOBODY, Reply, Turns, lights
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,8 @@ SEATS = (kd_vote.MIN_PLAYERS, kd_vote.MAX_PLAYERS)
 # reveal (a tie or the Leader token to give, the result, the outcome to enter), the secret
 # agendas read at the end, the end scoring.
 COUNCIL, VOTE, REVEAL, AGENDAS, SCORE = "council", "vote", "reveal", "agendas", "score"
+# A seat's press refused by the button grammar (``Reply.did``; the reason in ``refused``).
+REFUSED = "refused"
 # What the reveal waits for: the moderator to break a tie, to give the Leader token, or
 # the outcome on the card.
 TIE, LEADER, OUTCOME = "tie", "leader", "outcome"
@@ -104,9 +107,10 @@ class CoinToss:
         leader = self.leader()
         return say("kd.setup.turn", name=leader) if leader else say("kd.setup.hint")
 
-    def lights(self) -> dict[int, Light]:
+    def turns(self) -> Turns:
+        """The Leader, who tosses the coins, acts (nobody while the ledger can't be read)."""
         leader = self.leader()
-        return {self.players.index(leader): Light.YOUR_TURN} if leader else {}
+        return Turns(acting=frozenset({self.players.index(leader)})) if leader else NOBODY
 
     def start(self) -> NightController:
         """The night, journaled, from the saved campaign (``LedgerUnreadable`` if it still
@@ -333,7 +337,7 @@ class NightController:
         lit when its light says it acts (its turn, a tie to break), with what it must do and
         what its buttons do in a vote (the button grammar's lines)."""
         view = self.view()
-        lit = self.lights()
+        lit = lights(self.turns())
         vote = view["vote"]
         voting = view["phase"] == kd_game.VOTE and vote is not None
         out = {}
@@ -364,43 +368,42 @@ class NightController:
                                  figures=tuple(figures))
         return out
 
-    def lights(self) -> dict[int, Light]:
-        """The night's lights, from the public view (``games.kings_dilemma.lights``); once
-        the reign is over, the first house to read its agenda YOUR_TURN."""
+    def turns(self) -> Turns:
+        """Who acts in the night, from the public view (``games.kings_dilemma.turns``);
+        once the reign is over, the first house to read its agenda."""
         if self.view()["phase"] == kd_game.OVER:
-            return self.reading_lights(self.players[0])
-        return kd_game.lights(self.view())
+            return self.reading_turns(self.players[0])
+        return kd_game.turns(self.view())
 
     # The end of the night's steps (agendas read aloud, awards entered by hand, the
-    # campaign after) are the screens' own, not the session's: each asks here for its
-    # lights, naming the step's house or rank.
+    # campaign after) are the screens' own, not the session's: each asks here who acts,
+    # naming the step's house or rank.
 
-    def reading_lights(self, house: str) -> dict[int, Light]:
-        """A house reading its agenda card and its open agenda tokens aloud: its seat
-        YOUR_TURN, every other seat OFF."""
-        return self._houses_lit({house: Light.YOUR_TURN})
+    def reading_turns(self, house: str) -> Turns:
+        """A house reading its agenda card and its open agenda tokens aloud acts, every
+        other seat is dark."""
+        return self._houses(acting=(house,))
 
-    def award_lights(self, rank: str) -> dict[int, Light]:
-        """Prestige and crave entered by hand for ``rank``: the seats of the houses that
-        reached it YOUR_TURN, every other seat OFF."""
-        return self._houses_lit({h: Light.YOUR_TURN for h, r in self.ranks().items()
-                                 if r == rank})
+    def award_turns(self, rank: str) -> Turns:
+        """Prestige and crave entered by hand for ``rank``: the houses that reached it
+        act, every other seat is dark."""
+        return self._houses(acting=[h for h, r in self.ranks().items() if r == rank])
 
-    def campaign_lights(self) -> dict[int, Light]:
-        """The campaign after the night: the next night's moderator MODERATOR and leader
-        LEADER (one house holding both shows LEADER), every other seat OFF."""
+    def campaign_turns(self) -> Turns:
+        """The campaign after the night: the next night's moderator marked MODERATOR and
+        leader LEADER (one house holding both shows LEADER), every other seat dark."""
         setup = self.setup_order()
         if setup is None:
-            return self._houses_lit({})
-        return self._houses_lit({setup.moderator: Light.MODERATOR, setup.leader: Light.LEADER})
+            return self._houses()
+        return self._houses(marks={setup.moderator: Light.MODERATOR, setup.leader: Light.LEADER})
 
-    def _houses_lit(self, houses: Mapping[str, Light]) -> dict[int, Light]:
+    def _houses(self, marks: Mapping[str, Light] | None = None,
+                acting: Sequence[str] = ()) -> Turns:
         view = self.view()
         seat = dict(zip(view["players"], view["seats"], strict=True))
-        out = dict.fromkeys(view["seats"], Light.OFF)
-        for house, light in houses.items():
-            out[seat[house]] = light
-        return out
+        return Turns(tuple(view["seats"]),
+                     marks={seat[h]: light for h, light in (marks or {}).items()},
+                     acting=frozenset(seat[h] for h in acting))
 
     @property
     def kingdom(self) -> kd_kingdom.Kingdom:
@@ -421,27 +424,25 @@ class NightController:
         self.session.dispatch({"action": "dilemma", "mode": mode})
         self.refused = None
 
-    def press(self, event: ButtonEvent) -> bool:
+    def press(self, event: ButtonEvent) -> Reply:
         """A seat's button, through the button grammar (``SeatPads``: on a tie the
-        moderator holds Aye or Nay); True if anything visible may have changed. In a secret
-        vote a press that only changes a pending choice, or is refused, changes nothing at
-        all; an open vote's refusal is kept in ``refused`` for the screen to say."""
+        moderator holds Aye or Nay); ``public`` if anything visible may have changed. A
+        secret press answers ``SILENT`` (``companion.turns``) and changes nothing at all;
+        an open vote's refusal is kept in ``refused`` for the screen to say."""
         view = self.view()
-        vote = view["vote"]
-        if view["phase"] != kd_game.VOTE or vote is None:
-            return False
+        if view["phase"] != kd_game.VOTE or view["vote"] is None:
+            return Reply(IGNORED, public=False)
         try:
-            changed = self.pads.press(event)
-        except RuleError as exc:  # only in an open vote: a secret vote's refusals are silent
+            reply = self.pads.press(event)
+        except RuleError as exc:  # never in a secret vote: its refusals are SILENT
             log.info("kings-dilemma: refused press: %s", exc)
             if event.seat in view["seats"]:
                 self.refused = (view["players"][view["seats"].index(event.seat)], exc)
-                return True
-            return False
-        if changed is None and vote["mode"] == kd_vote.SECRET:
-            return False
-        self.refused = None
-        return True
+                return Reply(REFUSED)
+            return Reply(IGNORED, public=False)
+        if reply.public:
+            self.refused = None
+        return reply
 
     def can_undo(self) -> bool:
         """Whether the journal holds an action of this night to take back."""

@@ -12,8 +12,9 @@ and every rule of what a press or a tap means lives here:
   yet legal (a combination being built) is let through, the reveal checks it;
 - what a press answers (not your turn, not your undo, refused, undone…) is ``reply``, a
   sentence the screen shows as it is;
-- the seats' lights come from the view (``MajorityGame.lights``); a game over is recorded
-  in the history and finished in the journal once.
+- who acts comes from the view (``MajorityGame.turns``; the lights and the refusals every
+  game shares: ``companion.turns``); a game over is recorded in the history and finished
+  in the journal once.
 
 What the screen shows comes from here as data, so the screens only draw: every sentence
 (the top line, the powers of the phase, protections, limit warnings, the tie-breaker,
@@ -26,8 +27,9 @@ the final breakdown's rows ``final_rows()``; the player counts and card names of
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from companion import turns as shared
 from companion.engine.errors import RuleError  # a refused set-up or action: screens say it
 from companion.games import acting_player, round_number, rules_for
 from companion.games.majority import MajorityGame, event_names
@@ -36,17 +38,18 @@ from companion.journal import Journal
 from companion.play import FollowsSession
 from companion.play.seatview import SeatFigure, SeatView
 from companion.play.words import Seat, Words
-from companion.seat import ButtonEvent, Light, Press
+from companion.seat import ButtonEvent, Press
 from companion.session import Session
+from companion.turns import IGNORED, NOT_YOUR_TURN, NOT_YOUR_UNDO, Reply, Turns
 
 log = logging.getLogger(__name__)
 
 
-# What a seat press did, for the screen to show.
-IGNORED, STEPPED, REFUSED, NOT_YOUR_TURN = "ignored", "stepped", "refused", "not-your-turn"
+# What a seat press did (``Reply.did``), for the screen to show; the refusals every game
+# shares (IGNORED, NOT_YOUR_TURN, NOT_YOUR_UNDO) are ``companion.turns``'.
+STEPPED, REFUSED = "stepped", "refused"
 OPEN_ENTRY, OPEN_POWERS = "open-entry", "open-powers"
 UNDO_ASKED, UNDONE, NOTHING_TO_UNDO = "undo-asked", "undone", "nothing-to-undo"
-NOT_YOUR_UNDO = "not-your-undo"
 DISCARD_FIRST = "discard-first"
 # What a press does while a power's options are open (on the seat of the power's player).
 CHOICE_NEXT, CHOICE_TAKE, CHOICE_BACK = "choice-next", "choice-take", "choice-back"
@@ -152,16 +155,22 @@ class MajorityController(FollowsSession):
     def seat_of(self, player: str) -> int:
         return self._view["seats"][self._view["players"].index(player)]
 
-    def lights(self) -> dict[int, Light]:
-        """The rules' lights (a seat out of the game stays dark), except at the end of a
-        round while discards must be made: the seats that must discard act (YOUR_TURN, as
-        their plates are lit), the first player's seat waits (FIRST_PLAYER)."""
-        out = self.rules.lights(self._view)
-        if self._view["phase"] == "end" and not self.over() and self.must_discard():
-            out[self.seat_of(self._view["first_player"])] = Light.FIRST_PLAYER
-            for seat in self.acting_seats():
-                out[seat] = Light.YOUR_TURN
-        return out
+    def turns(self) -> Turns:
+        """The rules' turns (``MajorityGame.turns``), except at the end of a round while
+        discards must be made: the seats that must discard act (as their plates are lit),
+        the first player's seat waits (marked FIRST_PLAYER)."""
+        turns = self.rules.turns(self._view)
+        if self.over():
+            return replace(turns, closed=True)
+        # a press is heard from the seat whose turn it is (the first player's between
+        # turns) and, at the end of a round, from each seat that must discard; a hold
+        # asks for an undo (``press`` names the seat that may)
+        acting = self.acting_seats()
+        turns = replace(turns, hears=frozenset(acting | {self.seat_of(self.acting())}),
+                        holds_undo=True)
+        if self._view["phase"] == "end" and self.must_discard():
+            return replace(turns, acting=frozenset(acting))
+        return turns
 
     def over(self) -> bool:
         return self._view["final"] is not None
@@ -171,18 +180,9 @@ class MajorityController(FollowsSession):
         return v["phase"] in ("orders", "main") and not v["turn"]["revealed"]
 
     def next_step(self) -> dict | None:
-        """The action of the big button: start the round, let Chosŏn's time-travel phase
-        pass without travelling, end the turn, end the round."""
-        v = self._view
-        if v["phase"] == "setup":
-            return {"action": "start_round"}
-        if v["phase"] == "time_travel":
-            return {"action": "no_time_travel", "player": v["current_player"]}
-        if v["phase"] == "end":
-            return {"action": "end_round"}
-        if v["phase"] == "main" and v["turn"]["revealed"]:
-            return {"action": "end_turn", "player": v["current_player"]}
-        return None
+        """The action of the big button: what comes next in the round
+        (``MajorityGame.next_step``)."""
+        return self.rules.next_step(self._view)
 
     def offered(self) -> list[tuple[dict, list[dict]]]:
         """Powers of the phase that some action carries out, with those actions (found by
@@ -405,17 +405,22 @@ class MajorityController(FollowsSession):
 
     # --- inputs -------------------------------------------------------------------------
 
-    def press(self, event: ButtonEvent) -> str:
-        """A seat's button: what it did (``STEPPED``, ``OPEN_ENTRY``…); what the screen
-        answers is left in ``reply`` (None: nothing to say, a message shown goes away)."""
-        did = self._press(event)
+    def press(self, event: ButtonEvent) -> Reply:
+        """A seat's button, through the refusals every game shares (``companion.turns``:
+        not its turn, not its undo) then the grammar below: what it did (``STEPPED``,
+        ``OPEN_ENTRY``…); what the screen answers is left in ``reply`` (None: nothing to
+        say, a message shown goes away)."""
+        turns = self.turns()
+        if event.press is Press.LONG:
+            turns = replace(turns, undoer=self.last_actor())
+        did = shared.press(turns, event, self._read).did
         self.reply = self.reply_to(did, event)
         plate = self.plate_reply(did, event)
         if plate is None:
             self.replies.pop(event.seat, None)
         else:
             self.replies[event.seat] = plate
-        return did
+        return Reply(did, public=did != IGNORED)
 
     def plate_reply(self, did: str, event: ButtonEvent) -> Words | None:
         """What a refused press answers on the pressing seat's own plate (short: the plate
@@ -433,12 +438,12 @@ class MajorityController(FollowsSession):
             return Words("seat.reply.discard_first")
         return None
 
-    def _press(self, event: ButtonEvent) -> str:
-        if self.over():
-            return IGNORED
-        if event.press is Press.LONG:
-            if self.last_actor() != event.seat:
-                return NOT_YOUR_UNDO
+    def _read(self, event: ButtonEvent) -> Reply:
+        """What a press heard from a seat that may press now means (docs/button-grammar.md)."""
+        return Reply(self._meaning(event))
+
+    def _meaning(self, event: ButtonEvent) -> str:
+        if event.press is Press.LONG:  # from the seat that made the last action
             if self.undo_request == event.seat:
                 return UNDONE if self.undo() is not None else NOTHING_TO_UNDO
             self.undo_request = event.seat
@@ -450,8 +455,6 @@ class MajorityController(FollowsSession):
                 self.opened_for = player
                 return OPEN_POWERS
             return DISCARD_FIRST
-        if event.seat != self.seat_of(self.acting()):
-            return NOT_YOUR_TURN
         if event.button == "a":
             action = self.next_step()
             if action is None:
@@ -464,19 +467,22 @@ class MajorityController(FollowsSession):
             return OPEN_POWERS if self.offered() else IGNORED
         return IGNORED
 
-    def choice_press(self, event: ButtonEvent, power: dict) -> str:
+    def choice_press(self, event: ButtonEvent, power: dict) -> Reply:
         """A press while ``power``'s options are open on the screen: the seat of the
         power's player steps through them with C (``CHOICE_NEXT``), takes the marked one with
         A (``CHOICE_TAKE``), goes back with B (``CHOICE_BACK``); a long press asks for an
         undo as ever; any other seat is answered on its plate."""
         if event.press is Press.LONG:
             return self.press(event)
-        if self.over() or event.seat != self.seat_of(power["player"]):
+        hears = frozenset() if self.over() else frozenset({self.seat_of(power["player"])})
+        reply = shared.press(Turns(hears=hears), event, lambda e: Reply(
+            {"c": CHOICE_NEXT, "a": CHOICE_TAKE}.get(e.button, CHOICE_BACK)))
+        if reply.did == NOT_YOUR_TURN:
             self.replies[event.seat] = Words("seat.reply.not_your_turn",
                                              {"player": power["player"]})
-            return NOT_YOUR_TURN
-        self.replies.pop(event.seat, None)
-        return {"c": CHOICE_NEXT, "a": CHOICE_TAKE}.get(event.button, CHOICE_BACK)
+        else:
+            self.replies.pop(event.seat, None)
+        return reply
 
     def player_at(self, seat: int) -> str | None:
         """The player at ``seat`` (None: the seat does not play)."""

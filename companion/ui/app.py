@@ -43,11 +43,11 @@ from companion.history import History
 from companion.i18n import Catalog, load_catalog
 from companion.journal import Journal, StorageError
 from companion.play import lights as seat_lights
-from companion.play.lights import SeatLightMap
 from companion.play.seatview import SeatView
 from companion.play.words import Words, words_text
 from companion.sdnotify import NO_NOTIFIER, Notifier
-from companion.seat import ButtonEvent, Light
+from companion.seat import ButtonEvent
+from companion.turns import NOBODY, Turns, lights
 from companion.ui.theme import WARNING, WARNING_BG, Painter, Theme
 
 log = logging.getLogger(__name__)
@@ -98,10 +98,11 @@ class Screen:
     def on_show(self) -> None:
         """This screen has just come on top of the stack (pushed, or uncovered by a pop)."""
 
-    def lights(self) -> SeatLightMap | Sequence[Light]:
-        """The seats' lights while this screen is on top (a seat not named is off): a game
-        screen's come from its controller; a screen without a game has them all off."""
-        return {}
+    def turns(self) -> Turns:
+        """Who acts while this screen is on top (``companion.turns``: the seats' lights
+        are computed from it): a game screen's comes from its controller; a screen
+        without a game lights nothing."""
+        return NOBODY
 
     def seat_views(self) -> Mapping[int, SeatView]:
         """What each seat's own plate (and its phone page) shows while this screen is on
@@ -345,7 +346,7 @@ class App:
         screen on top."""
         self._dirty = True
         if self.screens:
-            seat_lights.show(self.backend, len(self.seats), self.screen.lights())
+            seat_lights.show(self.backend, len(self.seats), lights(self.screen.turns()))
             self._show_seats()
 
     def _show_seats(self) -> None:

@@ -29,7 +29,8 @@ import pygame
 from companion.engine.errors import RuleError
 from companion.journal import GameRecord, JournalError
 from companion.play import where_it_stands
-from companion.seat import ButtonEvent, Light
+from companion.seat import ButtonEvent
+from companion.turns import NOBODY, Turns
 from companion.ui import screens
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -323,9 +324,9 @@ class HomeScreen(Screen):
         self._built = False
         self.status = None
 
-    def lights(self) -> dict[int, Light]:
-        """No game here: only the seat that last said it is here is lit."""
-        return {} if self.here is None else {self.here: Light.YOUR_TURN}
+    def turns(self) -> Turns:
+        """No game here: only the seat that last said it is here is lit, as acting."""
+        return NOBODY if self.here is None else Turns(acting=frozenset({self.here}))
 
     def on_button(self, event: ButtonEvent) -> None:
         self._cancel()

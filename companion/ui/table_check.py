@@ -16,6 +16,7 @@ import math
 import pygame
 
 from companion.seat import ButtonEvent, Light, Press
+from companion.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
@@ -60,7 +61,7 @@ class TableCheckScreen(Screen):
         self._layout(back)
         self.buttons = [
             Button(self.test_rect, t("table_check.test_lights"), self.test_lights),
-            Button(self.off_rect, t("table_check.lights_off"), self.lights_off),
+            Button(self.off_rect, t("table_check.lights_off"), self.all_off),
         ]
         if self.back_rect:
             self.buttons.insert(0, Button(self.back_rect, t("table_check.back"), self.back))
@@ -145,10 +146,11 @@ class TableCheckScreen(Screen):
         self.headline = self.app.catalog.text("table_check.lights_all", light=name)
         self.app.invalidate()
 
-    def lights(self) -> dict[int, Light]:
-        return self.lit
+    def turns(self) -> Turns:
+        """The light under test on every seat, as a mark (no seat acts here)."""
+        return Turns(marks=self.lit)
 
-    def lights_off(self) -> None:
+    def all_off(self) -> None:
         """Every light off; the seats' answers stay on screen (the check goes on)."""
         self.lit = {}
         self.headline = None
@@ -161,7 +163,7 @@ class TableCheckScreen(Screen):
         self.app.push(PhonesScreen(self.app))
 
     def back(self) -> None:
-        self.lights_off()
+        self.all_off()
         self.app.pop()
 
     # --- drawing ------------------------------------------------------------------------

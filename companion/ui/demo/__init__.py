@@ -138,7 +138,7 @@ class DemoContext:
             self.clock.advance(best - now)
             self.app.step(block=False)
 
-    def lights(self) -> str:
+    def shown_lights(self) -> str:
         """Each seat's light, and whether its rhythm has it lit at this instant."""
         now = self.clock.now_ms()
         shown = []
@@ -155,7 +155,7 @@ class DemoContext:
         t = self.clock.now_ms() / 1000
         self.transcript.append(
             f"{t:8.3f}s  {what}\n{'':>9}  screen: {self.app.screen.describe()}\n"
-            f"{'':>9}  lights: {self.lights()}"
+            f"{'':>9}  lights: {self.shown_lights()}"
         )
 
 

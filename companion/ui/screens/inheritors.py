@@ -27,6 +27,7 @@ import pygame
 
 from companion.play.inheritors import SheetController
 from companion.seat import Light
+from companion.turns import NOBODY, Turns
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.screens.inheritors_draw import (
@@ -99,8 +100,8 @@ class SetupScreen(TableScreen):
             self.first = self.rng.choice(self.chosen)
         self.refresh()
 
-    def lights(self) -> dict[int, Light]:
-        return {} if self.first is None else {self.first: Light.FIRST_PLAYER}
+    def turns(self) -> Turns:
+        return NOBODY if self.first is None else Turns(marks={self.first: Light.FIRST_PLAYER})
 
     def back(self) -> None:
         if len(self.app.screens) > 1:

@@ -5,7 +5,7 @@ history (and closes the journaled game), then Done and the play's BG Stats code.
 from __future__ import annotations
 
 from companion.play.inheritors import SheetController
-from companion.seat import Light
+from companion.turns import Turns
 from companion.ui.app import App, Screen
 from companion.ui.home import HomeScreen
 from companion.ui.theme import Painter
@@ -39,9 +39,9 @@ class ResultScreen(ShowsWinner, Screen):
         self.build()
         self.app.invalidate()
 
-    def lights(self) -> dict[int, Light]:
+    def turns(self) -> Turns:
         """The first player's seat until the count is saved (no one is counted now)."""
-        return self.game.lights(counting=False)
+        return self.game.turns(counting=False)
 
     def done(self) -> None:
         """Back to Home (the count is saved)."""

@@ -14,7 +14,8 @@ import pygame
 
 from companion import inheritors_data
 from companion.play.inheritors import SheetController
-from companion.seat import ButtonEvent, Light
+from companion.seat import ButtonEvent
+from companion.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App
 from companion.ui.screens.inheritors_draw import (
@@ -67,8 +68,8 @@ class SheetScreen(TwoTaps, TableScreen):
     def fields(self) -> list[str]:
         return [f"stack:{c}" for c in inheritors_data.colours()] + list(COUNTS)
 
-    def lights(self) -> dict[int, Light]:
-        return self.game.lights()
+    def turns(self) -> Turns:
+        return self.game.turns()
 
     def seat_views(self):
         return self.game.seat_views()
@@ -110,7 +111,7 @@ class SheetScreen(TwoTaps, TableScreen):
 
     def on_button(self, event: ButtonEvent) -> None:
         self.confirming = None
-        if self.game.press(event):
+        if self.game.press(event).public:
             self.message = None
         self.refresh()
 

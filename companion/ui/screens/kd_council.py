@@ -115,7 +115,7 @@ class VoteScreen(KdScreen):
         return undo_action(self)
 
     def on_button(self, event: ButtonEvent) -> None:
-        if not self.night.press(event):  # a secret vote's pending or refused press: no trace
+        if not self.night.press(event).public:  # nothing to show (a secret press: SILENT)
             return
         self.confirming = None
         if self.night.step() != kd.VOTE:
@@ -191,7 +191,7 @@ class RevealScreen(KdScreen):
         self.refresh()
 
     def on_button(self, event: ButtonEvent) -> None:
-        if self.night.press(event):
+        if self.night.press(event).public:
             self.confirming = None
             self.refresh()
 

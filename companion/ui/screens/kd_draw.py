@@ -21,6 +21,7 @@ from companion.hardware.base import LIGHT_COLOURS
 from companion.play import kings_dilemma as kd
 from companion.play.kd_say import Say, grammar_help
 from companion.seat import Light
+from companion.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
@@ -44,7 +45,7 @@ STABILITY = (120, 170, 220)
 class KdScreen(OnTheFelt, TwoTaps, Screen):
     """Felt in the middle, the seat ring around it, a title line, a body and a bar of
     buttons at the bottom. Subclasses set ``actions`` (catalog key, callback) and draw the
-    body in ``draw_body``; the seat lights follow ``lights()`` on every change."""
+    body in ``draw_body``; the seat lights follow ``turns()`` on every change."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -89,9 +90,9 @@ class KdScreen(OnTheFelt, TwoTaps, Screen):
         """The touch buttons: (label, callback), laid out left to right."""
         return ()
 
-    def lights(self) -> dict[int, Light]:
-        """The seats' lights, from the night's controller (seat index → light)."""
-        return self.night.lights()
+    def turns(self) -> Turns:
+        """Who acts, from the night's controller (the seats' lights follow)."""
+        return self.night.turns()
 
     # Whether the seats' plates show each house's own view (the council, a vote, its
     # reveal: where the pads act); the end of the night's screens light their own seats.

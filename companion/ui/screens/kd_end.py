@@ -15,7 +15,7 @@ import pygame
 from companion.history import GameResult
 from companion.kd_ledger import LedgerUnreadable
 from companion.play import kings_dilemma as kd
-from companion.seat import Light
+from companion.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App
 from companion.ui.playcode import PlayCodeScreen
@@ -183,8 +183,8 @@ class AwardScreen(StepperScreen):
         ended."""
         return [self.t("kd.award.help"), self.t(f"kd.ended.{self.night.view()['ended']}")]
 
-    def lights(self) -> dict[int, Light]:
-        return self.night.award_lights(self.rank)
+    def turns(self) -> Turns:
+        return self.night.award_turns(self.rank)
 
     def fields(self) -> list[tuple[str, str]]:
         return [(k, self.t(f"kd.campaign.{k}")) for k in self.keys]
@@ -260,8 +260,8 @@ class CampaignScreen(KdScreen):
         self.confirming = None
         self.refresh()
 
-    def lights(self) -> dict[int, Light]:
-        return self.night.campaign_lights()
+    def turns(self) -> Turns:
+        return self.night.campaign_turns()
 
     def rows(self) -> list[list[str]]:
         return [[name, str(number), str(prestige), str(crave),
@@ -306,8 +306,8 @@ class SetupScreen(KdScreen):
     def title(self) -> tuple[str, str]:
         return self.t("kd.setup.title"), ""
 
-    def lights(self) -> dict[int, Light]:
-        return self.toss.lights()
+    def turns(self) -> Turns:
+        return self.toss.turns()
 
     def cells(self) -> list[tuple[pygame.Rect, pygame.Rect]]:
         """Six cells (three columns, two rows): a label box above a button."""

@@ -10,7 +10,7 @@ from functools import partial
 import pygame
 
 from companion.play import kings_dilemma as kd
-from companion.seat import Light
+from companion.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App
 from companion.ui.screens.kd_draw import Actions, KdScreen, fit, kingdom_board, undo_action
@@ -201,8 +201,8 @@ class HouseScreen(StepperScreen):
         return self.t("kd.agenda_entry.count", number=self.house + 1,
                       total=len(self.night.players))
 
-    def lights(self) -> dict[int, Light]:
-        return self.night.reading_lights(self.player)
+    def turns(self) -> Turns:
+        return self.night.reading_turns(self.player)
 
     def title_colour(self) -> tuple:
         return th.WARNING  # the title names the reading house: the headline

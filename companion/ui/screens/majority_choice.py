@@ -140,7 +140,7 @@ class ChoiceModes:
         chosen = self.power_options()
         if self.mode != "powers" or chosen is None or event.press is Press.LONG:
             return False  # a long press: the undo request, as on the board
-        did = self.game.choice_press(event, chosen[0])
+        did = self.game.choice_press(event, chosen[0]).did
         if did == CHOICE_NEXT and self.option_buttons:
             self.cursor = (self.cursor + 1) % len(self.option_buttons)
         elif did == CHOICE_TAKE and self.option_buttons:

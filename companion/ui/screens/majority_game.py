@@ -41,7 +41,8 @@ from companion.play.majority import (
     Seat,
     Words,
 )
-from companion.seat import ButtonEvent, Light
+from companion.seat import ButtonEvent
+from companion.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.screens.majority_board import BoardMode, Line
@@ -108,8 +109,8 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
     def view(self) -> dict:
         return self.game.view()
 
-    def lights(self) -> dict[int, Light]:
-        return self.game.lights()
+    def turns(self) -> Turns:
+        return self.game.turns()
 
     def seat_of(self, player: str) -> int:
         return self.game.seat_of(player)
@@ -237,7 +238,7 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         self.disarm()
         if self.on_choice_button(event):
             return
-        did = self.game.press(event)
+        did = self.game.press(event).did
         if did != IGNORED and self.game.reply is not None:  # the table's: its message line
             self.message = self.say(self.game.reply)
         elif did != IGNORED and event.seat not in self.game.replies:

@@ -13,6 +13,7 @@ import pygame
 
 from companion.play.majority import MajorityController, RuleError
 from companion.seat import ButtonEvent, Light, Press
+from companion.turns import NOBODY, Turns
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.screens.majority_common import (
@@ -80,9 +81,9 @@ class SetupScreen(BaseScreen):
             label = self.t("majority.setup.first", name=shorten(first, font, button.rect.w // 3))
         button.label = label
 
-    def lights(self) -> dict[int, Light]:
-        """The first player's seat lit, once there are players."""
-        return {self.first: Light.FIRST_PLAYER} if self.players() else {}
+    def turns(self) -> Turns:
+        """The first player's seat marked, once there are players."""
+        return Turns(marks={self.first: Light.FIRST_PLAYER}) if self.players() else NOBODY
 
     def home(self) -> None:
         if len(self.app.screens) > 1:
