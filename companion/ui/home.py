@@ -104,7 +104,7 @@ class HomeScreen(Screen):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
+        self.ring = SeatRing(app.theme, app.seats, app.catalog)
         self.status: str | None = None
         self.here: int | None = None  # the seat that last pressed a button
         self.build()
@@ -360,6 +360,7 @@ class HomeScreen(Screen):
         theme = self.app.theme
         px = theme.px
         t = self.app.catalog.text
+        self.ring.views = key_hints(self.app)  # a pad unplugged since shows missing
         felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
         title = t("app.name")
         font = theme.fitting_font(title, px(46), self.title_rect.w)

@@ -203,10 +203,11 @@ class SeatRing:
         value_font, label_font = theme.font(px(PLATE_FIGURE)), theme.font(px(PLATE_LABEL))
         line = None if not connected else (
             self.say(view.reply) if view.reply else self.say(view.todo) if view.todo else None)
-        name_w = theme.font(px(44)).size(seat.name)[0] * th.SQUEEZE
         line_w = label_font.size(line)[0] * th.SQUEEZE if line else 0
         least = label_font.size(seat.name)[0] * th.SQUEEZE  # the whole name, at the least
-        keep = max(least, name_w, line_w) + px(4)  # the left column, whole
+        # the left column: the line whole and the name whole at the least (it is drawn
+        # larger where the figures leave room): a figure before a large name
+        keep = max(least, line_w) + px(4)
         cells: list[tuple[str, str, int]] = []
         right = body.right
         for figure in view.figures:
