@@ -99,17 +99,17 @@ class VoteScreen(KdScreen):
     shows_seats = True
 
     def title(self) -> tuple[str, str]:
-        """The vote and the dilemma, and the totals (open); a secret vote, whose help
-        takes two lines of the body, names in the title who still locks, and counts the
-        locks."""
+        """Who acts now (plays in turn, or still locks) and the totals (open) or the count
+        of locks (secret), as one line: the body's top two lines are the button help,
+        whatever the vote, the rest the seats' rows."""
         vote = self.night.vote_view()
-        left, right = kd_say.vote_title(vote, self.night.dilemma)
-        if not kd_say.vote_is_open(vote):
-            return self.headline()[0], self.say(right)
-        return self.say(left), self.say(right)
+        _, right = kd_say.vote_title(vote, self.night.dilemma)
+        if kd_say.vote_is_open(vote) and not self.night.refused:  # short: the totals beside
+            return self.say(kd_say.say("kd.vote.to_play", name=vote["turn"])), self.say(right)
+        return self.headline()[0], self.say(right)
 
     def title_colour(self) -> tuple:
-        return th.INK if kd_say.vote_is_open(self.night.vote_view()) else th.WARNING
+        return self.headline()[1]
 
     def actions(self) -> Actions:
         return undo_action(self)
@@ -141,14 +141,10 @@ class VoteScreen(KdScreen):
         px = self.app.theme.px
         view = self.night.view()
         vote = view["vote"]
-        if kd_say.vote_is_open(vote):  # who plays now, in large type
-            text, colour = self.headline()
-            rect = self.draw_headline(p, rect, text, colour)
-        else:  # who locks is the title; what each press and hold does, two lines
-            line = pygame.Rect(rect.x, rect.y, rect.w, px(28))
-            for i, text in enumerate(vote_help(self.t, kd.SECRET)):
-                fit(p, text, px(26), line.move(0, i * px(28)), th.INK_SOFT)
-            rect = pygame.Rect(rect.x, rect.y + 2 * px(28), rect.w, rect.h - 2 * px(28))
+        line = pygame.Rect(rect.x, rect.y, rect.w, px(28))  # what each press and hold does
+        for i, text in enumerate(vote_help(self.t, vote["mode"])):
+            fit(p, text, px(26), line.move(0, i * px(28)), th.INK_SOFT)
+        rect = pygame.Rect(rect.x, rect.y + 2 * px(28), rect.w, rect.h - 2 * px(28))
         lines = []
         for name, seat in zip(vote["players"], view["seats"], strict=True):
             said, tone = kd_say.vote_status(vote, name)
