@@ -104,7 +104,7 @@ class VoteScreen(KdScreen):
         whatever the vote, the rest the seats' rows."""
         vote = self.night.vote_view()
         _, right = kd_say.vote_title(vote, self.night.dilemma)
-        if kd_say.vote_is_open(vote) and not self.night.refused:  # short: the totals beside
+        if kd_say.vote_is_open(vote):  # short: the totals beside it
             return self.say(kd_say.say("kd.vote.to_play", name=vote["turn"])), self.say(right)
         return self.headline()[0], self.say(right)
 
@@ -124,10 +124,8 @@ class VoteScreen(KdScreen):
             self.refresh()
 
     def headline(self) -> tuple[str, tuple]:
-        if self.night.refused:  # an open vote's refusal and its reason are public
-            name, exc = self.night.refused
-            reason = self.app.catalog.refusal(exc, {"side": lambda s: self.t(f"kd.side.{s}")})
-            return self.t("kd.vote.refused", name=name, reason=reason), th.MISSING
+        """Who acts now: an open vote's refused press is answered on the seat's own plate
+        (``seat_views``' reply), never over this line."""
         return self.say(self.night.headline()), th.WARNING
 
     def describe(self) -> str:
@@ -135,7 +133,11 @@ class VoteScreen(KdScreen):
         left, right = self.title()
         rows = ", ".join(f"{n}: {self.say(kd_say.vote_status(vote, n)[0])}"
                          for n in vote["players"])
-        return f"{left} | {right} | {self.headline()[0]} | {rows}"
+        said = f"{left} | {right} | {self.headline()[0]} | {rows}"
+        if self.night.refused:  # an open vote's refusal and its reason are public
+            name, exc = self.night.refused
+            said += f" | {self.t('kd.vote.refused', name=name, reason=self.refusal(exc))}"
+        return said
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         px = self.app.theme.px

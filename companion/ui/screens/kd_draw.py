@@ -20,6 +20,8 @@ import pygame
 from companion.hardware.base import LIGHT_COLOURS
 from companion.play import kings_dilemma as kd
 from companion.play.kd_say import Say, grammar_help
+from companion.play.kings_dilemma import RuleError
+from companion.play.words import Words, words_text
 from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -78,6 +80,17 @@ class KdScreen(OnTheFelt, TwoTaps, Screen):
     def say(self, said: Say | list[Say]) -> str:
         """What the night's controller says, in the table's language."""
         return words(self.t, said, self.app.catalog.names)
+
+    def refusal(self, exc: RuleError) -> str:
+        """A refused press's reason as the engine gives it, a side named as the screens
+        name it."""
+        return self.app.catalog.refusal(exc, {"side": lambda s: self.t(f"kd.side.{s}")})
+
+    def seat_text(self, words: Words) -> str:
+        """A sentence of a seat view; a refusal in it (a plate's reply) said as
+        ``refusal``."""
+        return words_text(self.app.catalog, self.app.seats, words,
+                          lambda v: self.refusal(v) if isinstance(v, RuleError) else v)
 
     def go(self, name: str, *args: Any) -> None:
         """The screen ``name`` of this night in place of this one."""
