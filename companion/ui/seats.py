@@ -40,7 +40,7 @@ from companion.play.words import Words
 from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.theme import Painter, TextBox, Theme
-from companion.ui.widgets import FIGURE, fitted
+from companion.ui.widgets import FIGURE, FIGURE_GLYPH, fitted
 
 # position -> (edge, slot along the edge in canvas x or y order: 0, 1, 2)
 PLACES: dict[str, tuple[str, int]] = {
@@ -311,14 +311,15 @@ class SeatRing:
             pass
         elif figure:  # at the far end, in half the line at most: the name keeps the rest
             room = body.w // 2
-            font = theme.fitting_font(figure, theme.px(FIGURE), room, theme.px(28))
-            if font.size(figure)[0] > room and plate.seat in self.short_figures:
+            font = theme.fitting_font(figure, theme.px(FIGURE_GLYPH), room, theme.px(28))
+            if font.size(figure)[0] * th.SQUEEZE > room and plate.seat in self.short_figures:
                 # "Dernier · 12" on a short plate: "12", whole, rather than a cut place
                 figure = self.short_figures[plate.seat]
-                font = theme.fitting_font(figure, theme.px(FIGURE), room, theme.px(28))
+                font = theme.fitting_font(figure, theme.px(FIGURE_GLYPH), room, theme.px(28))
             w = min(room, font.size(figure)[0])
+            # the plate's whole depth above its stripe: a figure's digits 24 px high
             lp.text(figure, font, th.WARNING if connected else th.INK_DIM,
-                    pygame.Rect(body.right - w, body.y, w, body.h), "right")
+                    pygame.Rect(body.right - w, 0, w, d - stripe), "right")
             body.width -= w + theme.px(10)
         under = self.catalog.text("seat.missing") if not connected else self.hints.get(plate.seat)
         under_colour = th.MISSING if not connected else th.INK_SOFT
