@@ -36,7 +36,7 @@ GOLD = th.WARNING
 HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, WORDS_GLYPH, 28
 FIGURE = FIGURE_GLYPH
 SMALLEST_LABEL = 22
-PLACE = 28  # units: a player's place beside their total in the code view
+PLACE = FIGURE_GLYPH  # units: a player's place beside their total in the code view
 LONG_HEADLINE = 34  # units: the smallest the code view's headline takes on one line
 NOTE_LINE = 28  # units: a note's line
 FIGURE_TEXT = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")  # a figure alone
