@@ -37,7 +37,7 @@ from companion.ui.phones import PhonesScreen, has_phones
 from companion.ui.seats import SeatRing
 from companion.ui.table_check import TableCheckScreen, key_hints
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, NoticeBand, button_h, felt, split_in_two
+from companion.ui.widgets import WORDS_GLYPH, Button, NoticeBand, button_h, felt, split_in_two
 
 log = logging.getLogger(__name__)
 LEGIBLE = 22  # units: the smallest type on Home (legible on the 7" panel)
@@ -366,7 +366,7 @@ class HomeScreen(Screen):
         font = theme.fitting_font(title, px(46), self.title_rect.w)
         p.text(title, font, th.INK, self.title_rect, "left")
         status = self.status or t("home.choose")
-        font = theme.fitting_font(status, px(30), self.status_rect.w)
+        font = theme.fitting_font(status, px(WORDS_GLYPH), self.status_rect.w)
         p.text(status, font, th.WARNING if self.status else th.INK_SOFT, self.status_rect, "right")
         for button in self.buttons:
             button.draw(p)
