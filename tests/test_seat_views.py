@@ -123,6 +123,32 @@ def test_a_secret_vote_s_plates_say_locked_or_not_and_nothing_of_the_ballot(kd):
     assert seen[0] == seen[1]
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_an_open_vote_s_refusal_is_answered_on_the_seat_s_plate_not_over_the_title(
+        kd, language):
+    """A house pressing out of turn in an open vote reads the answer on its own plate
+    (whose turn it is); one changing side, the engine's reason; the title still says who
+    plays, and no other plate answers."""
+    app, backend, night = kd(language=language)
+    t = app.catalog.text
+    show(app, CouncilScreen(app, night))
+    tap_button(app, t("kd.council.open_vote"))
+    title = app.screen.title()
+    leader = night.vote_view()["turn"]
+    press(app, backend, 2, "b")  # not this house's turn
+    assert app.screen.title() == title
+    plates = app.screen.ring.plates
+
+    def on_plate(seat: int) -> set[str]:
+        return {b.text for b in app.painter.texts if plates[seat].rect.contains(b.rect)}
+
+    turn = t("seat.reply.not_your_turn", player=leader)
+    assert turn in on_plate(2) and not any(turn in on_plate(s) for s in (0, 1, 3, 4))
+    assert [s for s, v in night.seat_views().items() if v.reply] == [2]
+    press(app, backend, 0, "a")  # the vote takes a press: the answer goes
+    assert [s for s, v in night.seat_views().items() if v.reply] == []
+
+
 def test_the_acting_seat_s_plate_is_lit_steady_and_shows_its_figures(open_table):
     """Ben starts: his plate's rim is lit in every phase of his light's blink, Ana's is
     not; his name, his VP and its label are on his plate."""

@@ -43,13 +43,14 @@ def test_history_opens_the_charts_every_page_fits_and_back_returns(
     assert screen.pages == [page for game in ("koryo", "choson", "inheritors", "kings-dilemma")
                             for page in (game, f"records-{game}", f"versus-{game}")] + [
         "campaign"]
-    seen = []
-    for _ in screen.pages:
+    seen = [""] * len(screen.pages)  # each page, all its parts
+    while True:
         t.app.step(block=False)
         fits(t.app)
-        seen.append(screen.describe())
+        seen[screen.page] += screen.describe()
         t.ctx.tap(screen.next_rect, "next")
-    assert screen.page == 0  # round the pages
+        if (screen.page, screen.part) == (0, 0):  # round the pages
+            break
     assert "Ana 31 24 35; Ben 27 29 35; Cléo 33 - 20; Dan - 18 -" in seen[0]
     assert "Ben 2/3, Cléo 1/2, Ana 1/3, Dan 0/1" in seen[0]
     # Night by night (tests/played.py): 1st +3 prestige, 2nd +2, 3rd +1, last +2 crave.
@@ -61,7 +62,7 @@ def test_history_opens_the_charts_every_page_fits_and_back_returns(
     assert seen[2].index(pair[language]) < seen[2].index("Ana – Cléo")  # most met first
     by_count = {"en": "Wins with 3 players: Ben 2/3 · Cléo 1/2 · Ana 1/3 · Dan 0/1",
                 "fr": "Victoires à 3 joueurs : Ben 2/3 · Cléo 1/2 · Ana 1/3 · Dan 0/1"}
-    assert by_count[language] in seen[1]
+    assert by_count[language] in seen[1].replace(" | ", " · ")  # on as many lines as it needs
     assert "Ana 2 5 6; Ben 3 3 5; Cléo 1 3 6; Dan 0 2 2" in seen[12]
     assert "Ana 0 0 0; Ben 0 2 2; Cléo 0 0 0; Dan 2 2 4" in seen[12]
     t.ctx.tap(screen.back_rect, "back")
@@ -98,6 +99,19 @@ def records_page(t: TableRig, game: str) -> ChartsScreen:
     return screen
 
 
+def every_part(t: TableRig, screen: ChartsScreen) -> list[str]:
+    """What a records page says, part after part (» turns them), each part drawn and
+    checked; the screen left on the page's first part."""
+    page, said = screen.page, []
+    while screen.page == page:
+        t.app.step(block=False)
+        fits(t.app)
+        said += screen.describe().split(" | ")
+        t.ctx.tap(screen.next_rect, "next")
+    t.ctx.tap(screen.prev_rect, "back to the page")
+    return said
+
+
 @pytest.mark.parametrize(("language", "lines"), [
     ("en", ["Wins with 2 players: Ben 2/2 · Ana 1/2", "Wins with 3 players: Ana 1/1 · Ben 0/1 · Cleo 0/1"]),
     ("fr", ["Victoires à 2 joueurs : Ben 2/2 · Ana 1/2",
@@ -105,15 +119,16 @@ def records_page(t: TableRig, game: str) -> ChartsScreen:
 ])
 def test_the_records_page_has_each_players_wins_by_the_number_at_the_table(
         open_table, language, lines):
-    """Two games of two (one shared) and one of three: each count on its line, the most
+    """Two games of two (one shared) and one of three: each count on its lines, the most
     wins first, as the history counts them in SQL (``History.records``)."""
     t = open_table(language=language)
     for when, scores in (("2026-11-01T22:00:00+01:00", (("Ana", 9), ("Ben", 4), ("Cleo", 7))),
                          ("2026-11-02T22:00:00+01:00", (("Ana", 3), ("Ben", 8))),
                          ("2026-11-03T22:00:00+01:00", (("Ana", 5), ("Ben", 5)))):
         t.history.record(scored("koryo", scores), when)
-    shown = records_page(t, "koryo").describe().split(" | ")
-    assert [line for line in shown if line in lines] == lines
+    shown = " · ".join(every_part(t, records_page(t, "koryo")))  # a count over two lines
+    assert all(line in shown for line in lines)
+    assert shown.index(lines[0]) < shown.index(lines[1])
 
 
 def test_five_long_names_at_one_count_go_on_as_many_lines_as_they_need(open_table):
@@ -123,8 +138,33 @@ def test_five_long_names_at_one_count_go_on_as_many_lines_as_they_need(open_tabl
     names = [f"{c * 20}{c.lower()}-{i:02d}" for i, c in enumerate("MBCDE")]
     t.history.record(scored("koryo", tuple((n, 10 + i) for i, n in enumerate(names))),
                      "2026-11-01T22:00:00+01:00")
-    shown = records_page(t, "koryo").describe().split(" | ")
+    shown = every_part(t, records_page(t, "koryo"))
     counted = [line for line in shown if any(n in line for n in names) and "/1" in line]
     assert len(counted) >= 2 and counted[0].startswith("Wins with 5 players: ")
     told = " · ".join(counted)
     assert [n for n in names if f"{n} 1/1" in told or f"{n} 0/1" in told] == names
+
+
+def test_a_records_page_longer_than_the_panel_goes_on_in_parts_that_say_so(open_table):
+    """Games at five counts of players at 800×480: more lines than the page holds. Each
+    part but the last ends on "N more »" (N: the lines still to come), » shows the next
+    part, then the next page; every line is shown once, none dropped."""
+    t = open_table()
+    day = 0
+    for count in range(2, 7):
+        for _ in range(2):
+            day += 1
+            t.history.record(scored("koryo", tuple((f"P{i}", 10 + i) for i in range(count))),
+                             f"2026-10-{day:02d}T22:00:00+01:00")
+    screen = records_page(t, "koryo")
+    lines = [line for line, _ in screen.records("koryo")]
+    parts = screen.parts(RECORDS + "koryo")
+    assert len(parts) >= 2
+    said = every_part(t, screen)
+    more = [line for line in said if line.endswith("more »")]
+    assert len(more) == len(parts) - 1
+    rest = len(lines)
+    for part, line in zip(parts, more, strict=False):
+        rest -= len(part) - 1
+        assert line == f"{rest} more »"
+    assert [line for line in said if line in lines] == lines  # each once, in order

@@ -66,7 +66,7 @@ def test_an_inheritors_count_saved_on_the_sheet_shows_in_the_history_and_stats(o
     screen = show(t)
     texts = t.texts()
     when = f"{kept.date[8:10]}/{kept.date[5:7]}/{kept.date[:4]} {kept.date[11:16]}"
-    assert f"{when} · Inheritors" in texts  # day/month as the charts write it
+    assert {when, "Inheritors"} <= set(texts)  # day/month as the charts write it
     assert "Winner: Ana" in texts
     assert {"Ana 17 · ", "Ben 17 · ", "Cleo 16"} <= set(texts)  # seating order, winner lit
     t.tap(screen.view_rect, "players")
@@ -145,7 +145,7 @@ def test_a_game_key_from_elsewhere_shows_as_written_and_back_returns(open_table)
     t.history.record(result("azul", {"Ana": 60, "Ben": 71}), date="2024-05-05T21:00:00")
     t.ctx.show(screens.new_game(t.app))  # the bottom screen: Back stays
     screen = show(t)
-    assert "05/05/2024 21:00 · azul" in t.texts()
+    assert {"05/05/2024 21:00", "azul"} <= set(t.texts())
     t.tap(screen.back_rect, "back")
     assert t.app.screen is not screen and len(t.app.screens) == 1
     t.tap(t.app.screen.back_rect, "back")

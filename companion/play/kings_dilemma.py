@@ -365,8 +365,18 @@ class NightController:
             elif acts and view["phase"] in (kd_game.COUNCIL, kd_game.OUTCOME):
                 todo = Words("seat.todo.read")
             out[seat] = SeatView(seat, your_turn=acts, todo=todo, help=help_,
-                                 figures=tuple(figures))
+                                 reply=self.refusal_reply(name), figures=tuple(figures))
         return out
+
+    def refusal_reply(self, name: str) -> Words | None:
+        """An open vote's refused press, answered on the plate of the house that pressed
+        (the table's instruction stays): whose turn it is, or the engine's reason."""
+        if self.refused is None or self.refused[0] != name:
+            return None
+        exc = self.refused[1]
+        if exc.code == "not_your_turn":
+            return Words("seat.reply.not_your_turn", {"player": exc.params["current"]})
+        return Words("seat.reply.reason", {"reason": exc})
 
     def turns(self) -> Turns:
         """Who acts in the night, from the public view (``games.kings_dilemma.turns``);

@@ -38,7 +38,7 @@ from companion.ui.phones import PhonesScreen, has_phones
 from companion.ui.seats import SeatRing
 from companion.ui.table_check import TableCheckScreen, key_hints
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, NoticeBand, button_h, felt, split_in_two
+from companion.ui.widgets import WORDS_GLYPH, Button, NoticeBand, button_h, felt, split_in_two
 
 log = logging.getLogger(__name__)
 LEGIBLE = 22  # units: the smallest type on Home (legible on the 7" panel)
@@ -105,7 +105,7 @@ class HomeScreen(Screen):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
+        self.ring = SeatRing(app.theme, app.seats, app.catalog)
         self.status: str | None = None
         self.here: int | None = None  # the seat that last pressed a button
         self.build()
@@ -361,12 +361,13 @@ class HomeScreen(Screen):
         theme = self.app.theme
         px = theme.px
         t = self.app.catalog.text
+        self.ring.views = key_hints(self.app)  # a pad unplugged since shows missing
         felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
         title = t("app.name")
         font = theme.fitting_font(title, px(46), self.title_rect.w)
         p.text(title, font, th.INK, self.title_rect, "left")
         status = self.status or t("home.choose")
-        font = theme.fitting_font(status, px(30), self.status_rect.w)
+        font = theme.fitting_font(status, px(WORDS_GLYPH), self.status_rect.w)
         p.text(status, font, th.WARNING if self.status else th.INK_SOFT, self.status_rect, "right")
         for button in self.buttons:
             button.draw(p)

@@ -14,18 +14,18 @@ gives None: dozens of players) says so, and the game is kept all the same.
 
 from __future__ import annotations
 
-from datetime import datetime
 from functools import lru_cache
 
 import pygame
 
 from companion import bgstats
+from companion.charts import full_date
 from companion.history import GameResult
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, OnTheFelt, Pressable, fitted
+from companion.ui.widgets import FIGURE_GLYPH, Button, OnTheFelt, Pressable, fitted
 
 QUIET = 2  # modules of white around the code (phones and zxing read 2 from a screen)
 DARK, LIGHT = (0, 0, 0), (255, 255, 255)
@@ -172,9 +172,9 @@ class PlayCodeScreen(OnTheFelt, Screen):
         t = self.app.catalog.text
         game = t(f"history.game.{self.game.game}") if \
             f"history.game.{self.game.game}" in self.app.catalog.texts else self.game.game
-        ended = datetime.fromisoformat(self.game.date)  # the table's own clock
-        return [(t("playcode.title"), 34, th.INK), (game, 28, th.WARNING),
-                (ended.strftime("%Y-%m-%d %H:%M"), 24, th.INK_SOFT)]
+        # the table's own clock, written as History writes it; a figure: large
+        return [(t("playcode.title"), 34, th.INK), (game, 32, th.WARNING),
+                (full_date(self.game.date), FIGURE_GLYPH, th.INK_SOFT)]
 
     def players(self) -> list[tuple[str, tuple[int, int, int]]]:
         """Each player's name and score, a winner's in gold."""
@@ -201,7 +201,14 @@ class PlayCodeScreen(OnTheFelt, Screen):
             draw_code(p, self.image, self.code_rect)
         help_text = self.help()
         y = self.draw_lines(p, self.lines(), self.text_rect.y)
-        y = self.draw_players(p, y)
+        # the scores as large as a figure read from a chair where the help still fits
+        # above Back (five long names in two columns may not), else smaller
+        font, width = p.theme.font(p.theme.px(22)), self.text_rect.w
+        help_h = len(p.lines(help_text, font, width)) * (font.get_height() * 3 // 2)
+        rows = -(-len(self.players()) // (1 if len(self.players()) <= 3 else 2))
+        big = p.theme.font(p.theme.px(FIGURE_GLYPH)).get_height() + p.theme.px(4)
+        size = FIGURE_GLYPH if y + rows * big + help_h < self.back.rect.y else 26
+        y = self.draw_players(p, y, size)
         self.draw_lines(p, [(help_text, 22, th.INK_SOFT)], y)
         self.back.draw(p)
 
@@ -213,25 +220,28 @@ class PlayCodeScreen(OnTheFelt, Screen):
         for text, size, colour in lines:
             font = p.theme.font(px(size))
             for line in p.lines(text, font, width):
-                line_h = font.get_height() * 3 // 2  # room for accents and descenders
+                # room for accents and descenders (a figure has neither)
+                line_h = font.get_height() + (px(4) if size == FIGURE_GLYPH
+                                              else font.get_height() // 2)
                 p.text(line, font, colour, pygame.Rect(x, y, width, line_h), "left")
                 y += line_h
             y += px(4)
         return y
 
-    def draw_players(self, p: Painter, y: int) -> int:
-        """The players' lines from ``y``, in two columns beyond three players (five long
-        names keep the help above Back); returns where the next line goes."""
+    def draw_players(self, p: Painter, y: int, size: int) -> int:
+        """The players' lines from ``y`` in ``size`` units, in two columns beyond three
+        players (five long names keep the help above Back); returns where the next line
+        goes."""
         px, theme = p.theme.px, p.theme
         players = self.players()
         columns = 1 if len(players) <= 3 else 2
         cell_w = (self.text_rect.w - px(12) * (columns - 1)) // columns
-        line_h = theme.font(px(26)).get_height() * 3 // 2
+        line_h = theme.font(px(size)).get_height() + px(4)
         for i, (text, colour) in enumerate(players):
             row, column = divmod(i, columns)
             box = pygame.Rect(self.text_rect.x + column * (cell_w + px(12)), y + row * line_h,
                               cell_w, line_h)
-            font = theme.fitting_font(text, px(26), cell_w, px(22))
+            font = theme.fitting_font(text, px(size), cell_w, px(22))
             # A name too long loses its end, never its score.
             name, _, score = text.rpartition(" ")
             score_w = font.size(f" {score}")[0]

@@ -40,7 +40,7 @@ from companion.play.words import Words
 from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.theme import Painter, TextBox, Theme
-from companion.ui.widgets import FIGURE, fitted
+from companion.ui.widgets import FIGURE, FIGURE_GLYPH, fitted
 
 # position -> (edge, slot along the edge in canvas x or y order: 0, 1, 2)
 PLACES: dict[str, tuple[str, int]] = {
@@ -203,10 +203,11 @@ class SeatRing:
         value_font, label_font = theme.font(px(PLATE_FIGURE)), theme.font(px(PLATE_LABEL))
         line = None if not connected else (
             self.say(view.reply) if view.reply else self.say(view.todo) if view.todo else None)
-        name_w = theme.font(px(44)).size(seat.name)[0] * th.SQUEEZE
         line_w = label_font.size(line)[0] * th.SQUEEZE if line else 0
         least = label_font.size(seat.name)[0] * th.SQUEEZE  # the whole name, at the least
-        keep = max(least, name_w, line_w) + px(4)  # the left column, whole
+        # the left column: the line whole and the name whole at the least (it is drawn
+        # larger where the figures leave room): a figure before a large name
+        keep = max(least, line_w) + px(4)
         cells: list[tuple[str, str, int]] = []
         right = body.right
         for figure in view.figures:
@@ -310,14 +311,15 @@ class SeatRing:
             pass
         elif figure:  # at the far end, in half the line at most: the name keeps the rest
             room = body.w // 2
-            font = theme.fitting_font(figure, theme.px(FIGURE), room, theme.px(28))
-            if font.size(figure)[0] > room and plate.seat in self.short_figures:
+            font = theme.fitting_font(figure, theme.px(FIGURE_GLYPH), room, theme.px(28))
+            if font.size(figure)[0] * th.SQUEEZE > room and plate.seat in self.short_figures:
                 # "Dernier · 12" on a short plate: "12", whole, rather than a cut place
                 figure = self.short_figures[plate.seat]
-                font = theme.fitting_font(figure, theme.px(FIGURE), room, theme.px(28))
+                font = theme.fitting_font(figure, theme.px(FIGURE_GLYPH), room, theme.px(28))
             w = min(room, font.size(figure)[0])
+            # the plate's whole depth above its stripe: a figure's digits 24 px high
             lp.text(figure, font, th.WARNING if connected else th.INK_DIM,
-                    pygame.Rect(body.right - w, body.y, w, body.h), "right")
+                    pygame.Rect(body.right - w, 0, w, d - stripe), "right")
             body.width -= w + theme.px(10)
         under = self.catalog.text("seat.missing") if not connected else self.hints.get(plate.seat)
         under_colour = th.MISSING if not connected else th.INK_SOFT

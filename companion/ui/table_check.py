@@ -15,6 +15,8 @@ import math
 
 import pygame
 
+from companion.play.seatview import SeatFigure, SeatView
+from companion.play.words import Words
 from companion.seat import ButtonEvent, Light, Press
 from companion.turns import Turns
 from companion.ui import theme as th
@@ -28,20 +30,24 @@ log = logging.getLogger(__name__)
 LIGHT_CYCLE = [light for light in Light if light is not Light.OFF] + [Light.OFF]
 
 
-def key_hints(app: App) -> dict[int, str]:
-    """ "keys 1 · Q · A" per seat when the seats are simulated on the keyboard: shown on
-    Home and the Table check, where the table learns its seats, and nowhere else (a game
-    screen's plates keep the seat's name, or what the game shows there, large)."""
+def key_hints(app: App) -> dict[int, SeatView]:
+    """Each seat's keys ("1 · Q · A" over "keys") when the seats are simulated on the
+    keyboard, as a figure of the seat's own view, as large as a game's figures on a plate
+    (a seat whose pad is gone shows the missing mark instead):
+    shown on Home and the Table check, where the table learns its seats, and nowhere else
+    (a game screen's plates keep the seat's name, or what the game shows there, large)."""
     keymap = getattr(app.backend, "KEYMAP", None)
     if not keymap:
         return {}
     keys: dict[int, list[tuple[str, str]]] = {}
     for key, (seat, button) in keymap.items():
         keys.setdefault(seat, []).append((button, key.upper()))
+    label = Words("seat.keys_label")
     return {
-        seat: app.catalog.text("seat.keys", keys=" · ".join(k for _, k in sorted(pairs)))
+        seat: SeatView(seat, figures=(
+            SeatFigure(label, " · ".join(k for _, k in sorted(pairs))),))
         for seat, pairs in keys.items()
-        if seat < len(app.seats)
+        if seat < len(app.seats) and app.backend.connected(seat)
     }
 
 
@@ -52,7 +58,7 @@ class TableCheckScreen(Screen):
         """``back``: opened from Home, with a Back button that returns there."""
         super().__init__(app)
         t = app.catalog.text
-        self.ring = SeatRing(app.theme, app.seats, app.catalog, key_hints(app))
+        self.ring = SeatRing(app.theme, app.seats, app.catalog)
         self.last: dict[int, ButtonEvent] = {}
         self.lit: dict[int, Light] = {}  # what the seats show: a press's answer, the test
         self.headline: str | None = None
@@ -192,20 +198,24 @@ class TableCheckScreen(Screen):
     def draw(self, p: Painter) -> None:
         theme = self.app.theme
         px = theme.px
+        self.ring.views = key_hints(self.app)  # a pad unplugged since shows missing
         felt(p, self.ring, self.app.backend, self.app.clock.now_ms())
         t = self.app.catalog.text
 
         title = t("table_check.title")
         title_box = self.title_rect.copy()
-        title_box.w = self.title_rect.w * 3 // 5
-        p.text(title, theme.fitting_font(title, px(50), title_box.w), th.INK, title_box, "left")
+        title_font = theme.fitting_font(title, px(50), self.title_rect.w * 3 // 5)
+        # the title as wide as it is drawn: the count beside it gets the rest, its figures
+        # as large as a plate's
+        title_box.w = min(self.title_rect.w * 3 // 5, title_font.size(title)[0] + px(16))
+        p.text(title, title_font, th.INK, title_box, "left")
         progress_box = pygame.Rect(
             title_box.right, title_box.y, self.title_rect.w - title_box.w, title_box.h
         )
         done = len(self.last) == len(self.app.seats)
         p.text(
             self.progress(),
-            theme.fitting_font(self.progress(), px(28), progress_box.w),
+            theme.fitting_font(self.progress(), px(48), progress_box.w),
             th.WARNING if done else th.INK_SOFT,
             progress_box,
             "right",

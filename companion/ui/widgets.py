@@ -16,6 +16,11 @@ SMALLEST = 22  # units: the smallest type a screen draws (legible on the 7" pane
 # thirds of the nominal size, so 38 units keep them above 24 px per 480 px of screen.
 FIGURE = 38
 BUTTON = 64  # units: a touch button's height (never under MIN_TARGET, a fingertip)
+# units: type whose digits are drawn 24 px high per 480 px (the glyph as drawn, not the
+# font's height), and type whose capitals are drawn 16 px high: a figure read from a chair,
+# and the least for any other text.
+FIGURE_GLYPH = 48
+WORDS_GLYPH = 32
 
 
 def shorten(text: str, font: pygame.font.Font, width: int) -> str:
@@ -101,16 +106,17 @@ class OnTheFelt:
 
 
 def title_line(p: Painter, left: str, right: str, box: pygame.Rect,
-               right_colour=th.WARNING, left_colour=th.INK) -> None:
+               right_colour=th.WARNING, left_colour=th.INK, right_size: int = 28) -> None:
     """The top line of a screen as the game screens have it: the title at the left in
     ``TITLE`` units (in the headline's colour when it names who acts now), what stands now
-    (a page, a balance) at the right in gold, the two kept apart."""
+    (a page, a balance) at the right in gold, in ``right_size`` units (``FIGURE_GLYPH``
+    for a figure alone, such as a page "1 / 3"), the two kept apart."""
     theme, px = p.theme, p.theme.px
     split = box.w
     if right:  # the title keeps what it needs (up to 3/5), the rest goes to the right
         split = min(box.w * 3 // 5, theme.font(px(TITLE)).size(left)[0] + px(16))
         gap = px(14)
-        font = theme.fitting_font(right, px(28), box.w - split - gap, px(SMALLEST))
+        font = theme.fitting_font(right, px(right_size), box.w - split - gap, px(SMALLEST))
         p.text(right, font, right_colour, pygame.Rect(box.x + split + gap, box.y,
                                                       box.w - split - gap, box.h), "right")
     font = theme.fitting_font(left, px(TITLE), split, px(SMALLEST))

@@ -28,14 +28,15 @@ from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCode, between_plates
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, SMALLEST, Button, button_h, felt, fitted
+from companion.ui.widgets import FIGURE_GLYPH, SMALLEST, WORDS_GLYPH, Button, button_h, felt, fitted
 
 GOLD = th.WARNING
-# Nominal type sizes in units (a 480th of the short side); FIGURE keeps every figure above
-# 24 px per 480 px.
-HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, 30, 28
+# Nominal type sizes in units (a 480th of the short side); FIGURE keeps every figure's
+# digits 24 px high per 480 px, LABEL a label's capitals 16 px.
+HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, WORDS_GLYPH, 28
+FIGURE = FIGURE_GLYPH
 SMALLEST_LABEL = 22
-PLACE = 28  # units: a player's place beside their total in the code view
+PLACE = FIGURE_GLYPH  # units: a player's place beside their total in the code view
 LONG_HEADLINE = 34  # units: the smallest the code view's headline takes on one line
 NOTE_LINE = 28  # units: a note's line
 FIGURE_TEXT = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")  # a figure alone
@@ -390,7 +391,7 @@ class WinnerView:
                 # wide, its total alone.
                 font = figure_font if FIGURE_TEXT.fullmatch(text) else theme.fitting_font(
                     text, px(FIGURE), room, smallest=px(26))
-                if isinstance(shown, Sum) and font.size(text)[0] > room:
+                if isinstance(shown, Sum) and font.size(text)[0] * th.SQUEEZE > room:
                     text, font = str(shown.total), figure_font
                 p.text(text, font, th.INK, cell.inflate(-px(16), 0))
             y += row_h

@@ -21,7 +21,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, Button, OnTheFelt, button_h, title_line
+from companion.ui.widgets import FIGURE_GLYPH, WORDS_GLYPH, Button, OnTheFelt, button_h, title_line
 
 OTHERS = ((120, 200, 255), (255, 160, 90), (150, 230, 150), (230, 150, 230), (240, 220, 120),
           (180, 180, 255), (255, 255, 255))
@@ -30,7 +30,7 @@ CAMPAIGN = "campaign"
 RECORDS = "records-"  # a game's records page: RECORDS + its key
 VERSUS = "versus-"  # a game's head-to-head page: VERSUS + its key
 HEAD_TO_HEAD = 5  # pairs on a head-to-head page: the ones who played together most
-RECORD_LINE = 36  # units: a line of a records page
+RECORD_LINE = 44  # units: a line of a records page (its figures' digits 24 px high)
 
 
 class ChartsScreen(OnTheFelt, Screen):
@@ -53,6 +53,7 @@ class ChartsScreen(OnTheFelt, Screen):
         if ledger is not None and ledger.games:
             self.pages.append(CAMPAIGN)
         self.page = 0
+        self.part = 0  # of a records or head-to-head page too long for one: which part
         self.colours = self._colours()
         t, px = app.catalog.text, app.theme.px
         gap = px(8)
@@ -137,7 +138,7 @@ class ChartsScreen(OnTheFelt, Screen):
         for name, per_count in by_count.items():
             for n, (wins, games) in per_count.items():
                 counts.setdefault(n, []).append((name, wins, games))
-        font = self.app.theme.font(self.app.theme.px(22))
+        font = self.app.theme.font(self.app.theme.px(FIGURE_GLYPH))
         out: list[str] = []
         for n, shares in sorted(counts.items()):
             shares.sort(key=lambda s: (-s[1], s[2], s[0]))
@@ -154,14 +155,29 @@ class ChartsScreen(OnTheFelt, Screen):
             out.append(line)
         return out
 
-    def shown_lines(self, page: str) -> list[tuple[str, tuple[int, int, int]]]:
-        """The lines of a records or head-to-head page that the page holds (the last go
-        first: the pairs who met least)."""
+    def parts(self, page: str) -> list[list[tuple[str, tuple[int, int, int]]]]:
+        """The lines of a records or head-to-head page, in parts the page holds: a part
+        that is not the last ends on "3 more »" (» shows the next part, then the next
+        page), so no line is left out unsaid."""
         if page.startswith(RECORDS):
             lines = self.records(page[len(RECORDS):])
         else:
             lines = self.versus(page[len(VERSUS):]) or [(self.t("charts.no_pairs"), th.INK_SOFT)]
-        return lines[:max(1, self.body.h // self.app.theme.px(RECORD_LINE))]
+        held = max(2, self.body.h // self.app.theme.px(RECORD_LINE))
+        out = []
+        while len(lines) > held:
+            out.append(lines[:held - 1])
+            lines = lines[held - 1:]
+        out.append(list(lines))
+        for i, part in enumerate(out[:-1]):
+            rest = sum(len(later) for later in out[i + 1:])
+            part.append((self.t("charts.more", n=rest), th.INK_SOFT))
+        return out
+
+    def shown_lines(self, page: str) -> list[tuple[str, tuple[int, int, int]]]:
+        """The lines of a records or head-to-head page that show now (``part``)."""
+        parts = self.parts(page)
+        return parts[min(self.part, len(parts) - 1)]
 
     def campaign(self) -> tuple[charts.LineChart, charts.LineChart]:
         if "campaign" not in self._charts:
@@ -175,8 +191,16 @@ class ChartsScreen(OnTheFelt, Screen):
             self.app.pop()
 
     def turn(self, by: int) -> None:
+        """The next (or last) part of a long records page, else the next (or last) page,
+        from its first part."""
         if self.pages:
-            self.page = (self.page + by) % len(self.pages)
+            key = self.pages[self.page]
+            parts = len(self.parts(key)) if key.startswith((RECORDS, VERSUS)) else 1
+            if 0 <= self.part + by < parts:
+                self.part += by
+            else:
+                self.page = (self.page + by) % len(self.pages)
+                self.part = 0
         self.app.invalidate()
 
     # --- texts --------------------------------------------------------------------------
@@ -222,7 +246,7 @@ class ChartsScreen(OnTheFelt, Screen):
         self.background(p)
         page = self.t("history.page", page=self.page + 1, pages=len(self.pages)) \
             if self.pages else ""
-        title_line(p, self.title(), page, self.title_rect)
+        title_line(p, self.title(), page, self.title_rect, right_size=FIGURE_GLYPH)
         for b in self.buttons:
             b.draw(p)
         if not self.pages:
@@ -234,7 +258,7 @@ class ChartsScreen(OnTheFelt, Screen):
             y = self.body.y
             for line, colour in self.shown_lines(key):
                 box = pygame.Rect(self.body.x, y, self.body.w, px(RECORD_LINE))
-                text(p, line, box, px(28), colour)
+                text(p, line, box, px(FIGURE_GLYPH), colour)
                 y += px(RECORD_LINE)
             return
         if key == CAMPAIGN:
@@ -250,7 +274,7 @@ class ChartsScreen(OnTheFelt, Screen):
         left = pygame.Rect(self.body.x, self.body.y, self.body.w * 3 // 5, self.body.h)
         right = pygame.Rect(left.right + gap, self.body.y, self.body.right - left.right - gap,
                             self.body.h)
-        self.draw_lines(p, chart, left, self.t("charts.scores", n=len(chart.labels)),
+        self.draw_lines(p, chart, left, self.t("charts.scores"),
                         legend=False)
         self.draw_shares(p, self.win_shares(key), right)
 
@@ -260,10 +284,10 @@ class ChartsScreen(OnTheFelt, Screen):
         stands alone), the x labels; with ``legend``, the series' names in their colours
         under it."""
         px = self.app.theme.px
-        line_h = self.app.theme.font(px(24)).get_linesize()
-        font = self.app.theme.font(px(FIGURE))  # the axes' figures, read from a chair
+        line_h = self.app.theme.font(px(WORDS_GLYPH)).get_linesize()
+        font = self.app.theme.font(px(FIGURE_GLYPH))  # the axes' figures, read from a chair
         fig_h = font.get_linesize()
-        text(p, label, pygame.Rect(box.x, box.y, box.w, line_h), px(24), th.INK_SOFT)
+        text(p, label, pygame.Rect(box.x, box.y, box.w, line_h), px(WORDS_GLYPH), th.INK_SOFT)
         legend_h = line_h if legend else 0
         low, high = chart.span()
         ticks = charts.ticks(low, high, most=4)
@@ -320,16 +344,16 @@ class ChartsScreen(OnTheFelt, Screen):
                              border_radius=px(3))
             box = pygame.Rect(swatch.right + px(6), box.y, box.right - swatch.right - px(6),
                               box.h)
-            text(p, name, box, px(24), th.INK, "left")
+            text(p, name, box, px(WORDS_GLYPH), th.INK, "left")
 
     def draw_shares(self, p: Painter, shares: list[charts.Share], box: pygame.Rect) -> None:
         """The wins: per player, name and ``wins/played`` over a bar of their share in
         their colour (the legend of the lines)."""
         px = self.app.theme.px
-        head_h = self.app.theme.font(px(24)).get_linesize()
-        font = self.app.theme.font(px(FIGURE))
+        head_h = self.app.theme.font(px(WORDS_GLYPH)).get_linesize()
+        font = self.app.theme.font(px(FIGURE_GLYPH))
         line_h = font.get_linesize()
-        text(p, self.t("charts.wins"), pygame.Rect(box.x, box.y, box.w, head_h), px(24),
+        text(p, self.t("charts.wins"), pygame.Rect(box.x, box.y, box.w, head_h), px(WORDS_GLYPH),
              th.INK_SOFT)
         rows = box.h - head_h - px(4)
         row_h = max(line_h + px(12), min(line_h + px(34), rows // max(1, len(shares))))
@@ -340,7 +364,7 @@ class ChartsScreen(OnTheFelt, Screen):
             score = self.t("charts.share", wins=s.wins, played=s.played)
             score_w = font.size(score)[0]
             text(p, s.name, pygame.Rect(label.x, label.y, label.w - score_w - px(8), line_h),
-                 px(30), th.INK)  # its colour is the bar under it
+                 px(FIGURE_GLYPH), th.INK)  # its colour is the bar under it
             figure(p, score, label, th.INK, "right")
             bar = pygame.Rect(box.x, label.bottom, box.w, row_h - line_h - px(6))
             pygame.draw.rect(p.surface, GRID, bar, border_radius=px(4))
@@ -359,9 +383,9 @@ def text(p: Painter, words: str, box: pygame.Rect, size: int, colour, align: str
 
 
 def figure(p: Painter, words: str, box: pygame.Rect, colour, align: str) -> None:
-    """A figure of the charts (an axis value, a date, a share of wins): ``FIGURE`` units,
-    never smaller (its box is made for it)."""
-    p.text(words, p.theme.font(p.theme.px(FIGURE)), colour, box, align)
+    """A figure of the charts (an axis value, a date, a share of wins): ``FIGURE_GLYPH``
+    units, never smaller (its box is made for it)."""
+    p.text(words, p.theme.font(p.theme.px(FIGURE_GLYPH)), colour, box, align)
 
 
 def label_indices(n: int, font: pygame.font.Font, labels: tuple[str, ...], width: int

@@ -21,8 +21,10 @@ from companion.ui.screens.charts import open_charts
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
 from companion.ui.widgets import (
+    FIGURE_GLYPH,
     SMALLEST,
     TITLE,
+    WORDS_GLYPH,
     Button,
     OnTheFelt,
     TapArea,
@@ -137,7 +139,7 @@ class HistoryScreen(OnTheFelt, Screen):
         bh = button_h(self.app.theme)
         self.felt_rect = self.ring.centre
         inner = self.inner
-        self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(40))
+        self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(44))
         bar = pygame.Rect(inner.x, inner.bottom - bh, inner.w, bh)
         side = max(th.MIN_TARGET, px(72))
         self.next_rect = pygame.Rect(bar.right - side, bar.y, side, bh)
@@ -152,6 +154,8 @@ class HistoryScreen(OnTheFelt, Screen):
         self.back_rect, self.filter_rect, self.view_rect = rects[:3]
         self.list_rect = pygame.Rect(inner.x, self.title_rect.bottom + gap, inner.w,
                                      bar.y - gap - self.title_rect.bottom - gap)
+        # a game: its date over its scores, a player: a line of figures; all of them as
+        # large as a figure read from a chair, so fewer to a page (« » turn them)
         self.row_h = px(66) if self.view == GAMES else px(38)
         self.per_page = max(1, (self.list_rect.h + gap) // (self.row_h + gap)
                             - (self.view == PLAYERS))  # the stats have a header row
@@ -224,13 +228,13 @@ class HistoryScreen(OnTheFelt, Screen):
         t, px = self.app.catalog.text, self.app.theme.px
         self.background(p)
         page = t("history.page", page=self.page + 1, pages=self.pages)
-        title_line(p, t("history.title"), page, self.title_rect)
+        title_line(p, t("history.title"), page, self.title_rect, right_size=FIGURE_GLYPH)
         if self.view == GAMES and self.count():  # what a tap on a game does, between them
             box, theme = self.title_rect, self.app.theme
             left = box.x + theme.font(px(TITLE)).size(t("history.title"))[0] + px(16)
-            right = box.right - theme.font(px(28)).size(page)[0] - px(16)
+            right = box.right - theme.font(px(FIGURE_GLYPH)).size(page)[0] - px(16)
             self.text(p, t("history.code_hint"), pygame.Rect(left, box.y, right - left, box.h),
-                      px(24), th.INK_SOFT, "center")
+                      px(WORDS_GLYPH), th.INK_SOFT, "center")
         if self.app.history is None or not self.count():
             key = "history.not_kept" if self.app.history is None else "history.empty"
             self.text(p, t(key), self.list_rect, px(32), th.INK_SOFT, "center")
@@ -255,25 +259,34 @@ class HistoryScreen(OnTheFelt, Screen):
         for i, g in enumerate(self.shown()):
             row = self.row_rect(i)
             pygame.draw.rect(p.surface, th.PLATE, row, border_radius=px(10))
-            inner = row.inflate(-px(20), -px(6))
-            top = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 9 // 20)
+            inner = row.inflate(-px(20), -px(2))
+            top = pygame.Rect(inner.x, inner.y, inner.w, inner.h // 2)
             under = pygame.Rect(inner.x, top.bottom, inner.w, inner.h - top.h)
-            when = f"{full_date(g.date)} · {self.game_name(g.game)}"
+            when, game = full_date(g.date), self.game_name(g.game)
             # A shared victory names no one here: the winners are lit in the scores line.
             won = self.winners_text(g) if len(g.winners) == 1 else \
                 self.app.catalog.text("history.shared_short")
-            font = self.app.theme.font(px(26))
-            left = pygame.Rect(top.x, top.y, min(font.size(when)[0], top.w // 2), top.h)
-            right = pygame.Rect(left.right + gap, top.y, top.right - left.right - gap, top.h)
-            self.text(p, when, left, px(26), th.INK_SOFT)
-            self.text(p, won, right, px(26), WINNER, "right")
+            # the date, a figure, large; the game and the winner in words beside it
+            theme = self.app.theme
+            date = pygame.Rect(top.x, top.y, min(theme.font(px(FIGURE_GLYPH)).size(when)[0],
+                                                 top.w * 2 // 5), top.h)
+            words = theme.font(px(WORDS_GLYPH))
+            right_w = min(words.size(won)[0], (top.right - date.right - 2 * gap) // 2)
+            right = pygame.Rect(top.right - right_w, top.y, right_w, top.h)
+            middle = pygame.Rect(date.right + gap, top.y, right.x - gap - date.right - gap,
+                                 top.h)
+            self.text(p, when, date, px(FIGURE_GLYPH), th.INK_SOFT)
+            self.text(p, game, middle, px(WORDS_GLYPH), th.INK_SOFT)
+            self.text(p, won, right, px(WORDS_GLYPH), WINNER, "right")
             self.draw_scores(p, g, under)
 
     def draw_scores(self, p: Painter, g: GameResult, box: pygame.Rect) -> None:
         """``Ana 15 · Ben 18 · Cleo 19``, the winners in their colour, fitted to ``box``."""
         theme = self.app.theme
         parts = [f"{q.name} {q.total}" for q in g.players]
-        font = theme.fitting_font(" · ".join(parts), theme.px(30), box.w)
+        # drawn part by part, never condensed: fitted to the width as it is
+        font = theme.fitting_font(" · ".join(parts), theme.px(FIGURE_GLYPH),
+                                  int(box.w * th.SQUEEZE))
         x = box.x
         for i, (q, part) in enumerate(zip(g.players, parts, strict=True)):
             text = part if i == len(parts) - 1 else f"{part} · "
@@ -302,16 +315,16 @@ class HistoryScreen(OnTheFelt, Screen):
                       size, colour)
             if by_game:
                 self.text(p, cells[1], pygame.Rect(r.x + name_w, y, game_w - pad, r.h),
-                          min(size, px(32)), colour)
+                          min(size, px(WORDS_GLYPH)), colour)
             for i, cell in enumerate(cells[2:]):
                 box = pygame.Rect(r.x + name_w + game_w + i * col_w, y, col_w, r.h)
                 self.text(p, cell, box.inflate(-2 * pad, 0), size, colour, "center")
 
         row(area.y, [t("history.player"), t("history.game_column"), t("history.games"),
                      t("history.wins"), t("history.average"), t("history.best")], th.INK_SOFT,
-            False, px(30))
+            False, px(WORDS_GLYPH))
         for i, (game, name, s) in enumerate(self.shown(), start=1):
             row(area.y + i * (self.row_h + gap), [name, self.game_name(game), str(s.games),
                                                   str(s.wins), self.average(s), str(s.best)],
-                th.INK, True, px(36))
+                th.INK, True, px(FIGURE_GLYPH))
 

@@ -28,7 +28,16 @@ from companion.ui.screens.inheritors_draw import (
 )
 from companion.ui.screens.inheritors_final import ResultScreen
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE, Button, TapArea, TwoTaps, button_h, fitted, headline
+from companion.ui.widgets import (
+    FIGURE_GLYPH,
+    WORDS_GLYPH,
+    Button,
+    TapArea,
+    TwoTaps,
+    button_h,
+    fitted,
+    headline,
+)
 
 COUNTS = ("tomes", "hand", "relics", "quests", "honors", "bonus")
 # The quests' counters: a quest is worth 2 fulfilled, 1 not (the rulebook's values).
@@ -250,7 +259,7 @@ class SheetScreen(TwoTaps, TableScreen):
         self.background(p)
         headline(p, self.headline(), self.head_rect)  # whose count and what, large
         total = str(self.score_of(self.name_)["total"])
-        font, box = self.app.theme.font(px(FIGURE)), self.total_rect
+        font, box = self.app.theme.font(px(FIGURE_GLYPH)), self.total_rect
         width = font.size(total)[0]
         p.text(total, font, th.WARNING, pygame.Rect(box.right - width, box.y, width, box.h))
         self.plain(p, self.app.catalog.text("inheritors.part.total"),
@@ -264,7 +273,7 @@ class SheetScreen(TwoTaps, TableScreen):
                 top = pygame.Rect(box.x, box.y, box.w, box.h * 2 // 5)
                 self.plain(p, label, top, px(24), th.INK_SOFT, "center")
                 box = pygame.Rect(box.x, top.bottom, box.w, box.h - top.h)
-            font = self.app.theme.font(px(56 if len(self.value_rects) == 1 else FIGURE))
+            font = self.app.theme.font(px(56 if len(self.value_rects) == 1 else FIGURE_GLYPH))
             p.text(self.field_value(field), font, th.INK, box)
         if self.message:
             self.plain(p, self.message, self.line_rect, px(28),
@@ -293,8 +302,8 @@ class SheetScreen(TwoTaps, TableScreen):
         if (not field.startswith("stack:")  # a colour's name has no shorter form
                 and theme.font(px(22)).size(label)[0] * th.SQUEEZE > label_box.w):
             label = self.app.catalog.text(f"inheritors.tile.{field}")  # the short name
-        self.plain(p, label, label_box, px(24), th.INK_SOFT)
-        p.text(self.field_value(field), theme.font(px(FIGURE)), th.INK, value_box, "left")
+        self.plain(p, label, label_box, px(WORDS_GLYPH), th.INK_SOFT)
+        p.text(self.field_value(field), theme.font(px(FIGURE_GLYPH)), th.INK, value_box, "left")
 
     def paint_relic(self, p: Painter, rect: pygame.Rect, down: bool, colour: str) -> None:
         theme, px = self.app.theme, self.app.theme.px

@@ -99,17 +99,17 @@ class VoteScreen(KdScreen):
     shows_seats = True
 
     def title(self) -> tuple[str, str]:
-        """The vote and the dilemma, and the totals (open); a secret vote, whose help
-        takes two lines of the body, names in the title who still locks, and counts the
-        locks."""
+        """Who acts now (plays in turn, or still locks) and the totals (open) or the count
+        of locks (secret), as one line: the body's top two lines are the button help,
+        whatever the vote, the rest the seats' rows."""
         vote = self.night.vote_view()
-        left, right = kd_say.vote_title(vote, self.night.dilemma)
-        if not kd_say.vote_is_open(vote):
-            return self.headline()[0], self.say(right)
-        return self.say(left), self.say(right)
+        _, right = kd_say.vote_title(vote, self.night.dilemma)
+        if kd_say.vote_is_open(vote):  # short: the totals beside it
+            return self.say(kd_say.say("kd.vote.to_play", name=vote["turn"])), self.say(right)
+        return self.headline()[0], self.say(right)
 
     def title_colour(self) -> tuple:
-        return th.INK if kd_say.vote_is_open(self.night.vote_view()) else th.WARNING
+        return self.headline()[1]
 
     def actions(self) -> Actions:
         return undo_action(self)
@@ -124,10 +124,8 @@ class VoteScreen(KdScreen):
             self.refresh()
 
     def headline(self) -> tuple[str, tuple]:
-        if self.night.refused:  # an open vote's refusal and its reason are public
-            name, exc = self.night.refused
-            reason = self.app.catalog.refusal(exc, {"side": lambda s: self.t(f"kd.side.{s}")})
-            return self.t("kd.vote.refused", name=name, reason=reason), th.MISSING
+        """Who acts now: an open vote's refused press is answered on the seat's own plate
+        (``seat_views``' reply), never over this line."""
         return self.say(self.night.headline()), th.WARNING
 
     def describe(self) -> str:
@@ -135,20 +133,20 @@ class VoteScreen(KdScreen):
         left, right = self.title()
         rows = ", ".join(f"{n}: {self.say(kd_say.vote_status(vote, n)[0])}"
                          for n in vote["players"])
-        return f"{left} | {right} | {self.headline()[0]} | {rows}"
+        said = f"{left} | {right} | {self.headline()[0]} | {rows}"
+        if self.night.refused:  # an open vote's refusal and its reason are public
+            name, exc = self.night.refused
+            said += f" | {self.t('kd.vote.refused', name=name, reason=self.refusal(exc))}"
+        return said
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         px = self.app.theme.px
         view = self.night.view()
         vote = view["vote"]
-        if kd_say.vote_is_open(vote):  # who plays now, in large type
-            text, colour = self.headline()
-            rect = self.draw_headline(p, rect, text, colour)
-        else:  # who locks is the title; what each press and hold does, two lines
-            line = pygame.Rect(rect.x, rect.y, rect.w, px(28))
-            for i, text in enumerate(vote_help(self.t, kd.SECRET)):
-                fit(p, text, px(26), line.move(0, i * px(28)), th.INK_SOFT)
-            rect = pygame.Rect(rect.x, rect.y + 2 * px(28), rect.w, rect.h - 2 * px(28))
+        line = pygame.Rect(rect.x, rect.y, rect.w, px(28))  # what each press and hold does
+        for i, text in enumerate(vote_help(self.t, vote["mode"])):
+            fit(p, text, px(26), line.move(0, i * px(28)), th.INK_SOFT)
+        rect = pygame.Rect(rect.x, rect.y + 2 * px(28), rect.w, rect.h - 2 * px(28))
         lines = []
         for name, seat in zip(vote["players"], view["seats"], strict=True):
             said, tone = kd_say.vote_status(vote, name)

@@ -20,13 +20,24 @@ import pygame
 from companion.hardware.base import LIGHT_COLOURS
 from companion.play import kings_dilemma as kd
 from companion.play.kd_say import Say, grammar_help
+from companion.play.kings_dilemma import RuleError
+from companion.play.words import Words, words_text
 from companion.seat import Light
 from companion.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, OnTheFelt, TwoTaps, button_h, headline, title_line
+from companion.ui.widgets import (
+    FIGURE_GLYPH,
+    WORDS_GLYPH,
+    Button,
+    OnTheFelt,
+    TwoTaps,
+    button_h,
+    headline,
+    title_line,
+)
 
 # The screen that shows each step of the night (``screen_for``).
 STEP_SCREENS = {kd.COUNCIL: "kd-council", kd.VOTE: "kd-vote", kd.REVEAL: "kd-reveal",
@@ -80,6 +91,17 @@ class KdScreen(OnTheFelt, TwoTaps, Screen):
         """What the night's controller says, in the table's language."""
         return words(self.t, said, self.app.catalog.names)
 
+    def refusal(self, exc: RuleError) -> str:
+        """A refused press's reason as the engine gives it, a side named as the screens
+        name it."""
+        return self.app.catalog.refusal(exc, {"side": lambda s: self.t(f"kd.side.{s}")})
+
+    def seat_text(self, words: Words) -> str:
+        """A sentence of a seat view; a refusal in it (a plate's reply) said as
+        ``refusal``."""
+        return words_text(self.app.catalog, self.app.seats, words,
+                          lambda v: self.refusal(v) if isinstance(v, RuleError) else v)
+
     def go(self, name: str, *args: Any) -> None:
         """The screen ``name`` of this night in place of this one."""
         self.app.replace(SCREENS[name](self.app, self.night, *args))
@@ -130,7 +152,8 @@ class KdScreen(OnTheFelt, TwoTaps, Screen):
 
     def draw(self, p: Painter) -> None:
         self.background(p)
-        title_line(p, *self.title(), self.title_rect, left_colour=self.title_colour())
+        title_line(p, *self.title(), self.title_rect, left_colour=self.title_colour(),
+                   right_size=FIGURE_GLYPH)  # a balance, a count, the totals: figures
         self.draw_body(p, self.body)
         for button in self.buttons:
             button.draw(p)
@@ -305,10 +328,11 @@ def table_grid(
             out.append(pygame.Rect(line.x + left, line.y, right - left - px(6), line.h))
         return out
 
-    # the figures players read: 24+ px tall on the 800×480 panel when the rows allow it
-    size = max(px(22), min(px(36), lines[0].h + px(8)))
+    # the figures players read: digits 24 px high on the 800×480 panel when the rows allow
+    size = max(px(22), min(px(FIGURE_GLYPH), lines[0].h + px(8)))
     for k, (box, text) in enumerate(zip(cells(lines[0]), header, strict=True)):
-        fit(p, text, px(26), box, th.INK_SOFT, "left" if words[k] else "right")
+        fit(p, text, min(size, px(WORDS_GLYPH)), box, th.INK_SOFT,
+            "left" if words[k] else "right")
     pygame.draw.line(
         p.surface,
         th.FELT_EDGE,
@@ -341,7 +365,7 @@ def kingdom_board(
     columns = [*kingdom.resources, None]
     col_w = (rect.w - scale_w) // len(columns)
     label_h = px(30)
-    value_h = px(40)  # the positions players read: ≥ 24 px tall on the 800×480 panel
+    value_h = px(40)  # the positions players read: digits 24 px high on the 800×480 panel
     top = rect.y + value_h + px(8)
     bottom = rect.bottom - label_h - px(8)
 
@@ -351,9 +375,9 @@ def kingdom_board(
     # The scale of the resource track, on the left: its ends and its middle.
     low, high = kingdom.track.min, kingdom.track.max
     for v in sorted({low, (low + high) // 2, high}):
-        box = pygame.Rect(rect.x, 0, scale_w - px(4), px(30))
+        box = pygame.Rect(rect.x, 0, scale_w - px(4), px(36))
         box.centery = y_of(v, low, high)
-        fit(p, f"{v:+d}" if v else "0", px(36), box, th.INK_SOFT, "right")
+        fit(p, f"{v:+d}" if v else "0", px(FIGURE_GLYPH), box, th.INK_SOFT, "right")
     labels = [screen.t(f"kd.resource.{res.name}") if res else screen.t("kd.kingdom.stability")
               for res in columns]
     # A long name may borrow the room its neighbours' names leave on either side.
@@ -383,9 +407,9 @@ def kingdom_board(
                 y = y_of(v, low, high)
                 pygame.draw.rect(p.surface, END_ZONE, pygame.Rect(x - px(12), y - px(3), px(24),
                                                                   px(6)))
-                end = pygame.Rect(x + px(14), 0, col.right - x - px(14), px(30))
+                end = pygame.Rect(x + px(14), 0, col.right - x - px(14), px(36))
                 end.centery = y
-                fit(p, f"{v:+d}", px(36), end, th.INK_SOFT, "left")  # the zone: red
+                fit(p, f"{v:+d}", px(FIGURE_GLYPH), end, th.INK_SOFT, "left")  # the zone: red
         r = px(11)
         cy = y_of(pos, low, high)
         if res is None:
@@ -404,5 +428,5 @@ def kingdom_board(
             tip, base = (cy - a, cy + a * 0.7) if up else (cy + a, cy - a * 0.7)
             pygame.draw.polygon(p.surface, ink, [(x, tip), (x - a, base), (x + a, base)])
         value_box = pygame.Rect(col.x, col.y, col.w, value_h)
-        fit(p, f"{pos:+d}" if pos else "0", px(40), value_box,
+        fit(p, f"{pos:+d}" if pos else "0", px(FIGURE_GLYPH), value_box,
             th.WARNING if hot else th.INK, "center")

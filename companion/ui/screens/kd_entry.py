@@ -15,7 +15,7 @@ from companion.ui import theme as th
 from companion.ui.app import App
 from companion.ui.screens.kd_draw import Actions, KdScreen, fit, kingdom_board, undo_action
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, button_h
+from companion.ui.widgets import FIGURE_GLYPH, WORDS_GLYPH, Button, button_h
 
 
 class StepperScreen(KdScreen):
@@ -89,9 +89,9 @@ class StepperScreen(KdScreen):
         if self.headline():
             self.draw_headline(p, rect, self.headline())
         for key, (label, box, _, value, _) in self.steppers().items():
-            fit(p, label, px(30), box, th.INK, "center")
+            fit(p, label, px(WORDS_GLYPH), box, th.INK, "center")
             amount = self.values.get(key, 0)
-            fit(p, f"{amount:+d}" if amount else "0", px(36), value,
+            fit(p, f"{amount:+d}" if amount else "0", px(FIGURE_GLYPH), value,
                 th.WARNING if amount else th.INK_DIM, "center")
 
 
