@@ -19,6 +19,14 @@ from companion.ui.demo.majority import play
 from companion.ui.screens.majority_game import GameScreen
 
 
+def shown(table: TableRig) -> str:
+    """The last frame's texts run together, twice: as drawn side by side (a sentence whose
+    figures the screen draws apart from its words, larger, reads whole there) and a line
+    after another, one space between words (a sentence wrapped over lines reads whole
+    there, its figures too)."""
+    return "".join(table.texts()) + "\n" + " ".join(" ".join(table.texts()).split())
+
+
 def expected_lights(view: dict, seats: int) -> dict[int, Light]:
     """The seat lights a game in progress must show: the seat that acts (the current
     player; between turns the first player; at the end of a round, each seat that must
