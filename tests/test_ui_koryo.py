@@ -273,7 +273,7 @@ def test_french_board_uses_french_family_names(table):
     for label in ("Marchand", "Armateur", "Espion", "Omniscient"):  # in full on the tiles
         assert label in shown(t)
     # the round line, its figures drawn apart (larger) from its words
-    assert "Ronde 1/8 · 10 cartes · garder 3" in "".join(t.texts())
+    assert "Ronde 1/8 · 10 cartes · max 3" in "".join(t.texts())
     t.ctx.tap(screen.button("cancel").rect, "annuler")
     t.ctx.tap(screen.button("entry").rect, "cartes")
     t.ctx.tap(screen.tiles["5"], "Armateur")

@@ -2,8 +2,9 @@
 under it, sized to be read from a chair.
 
 The board has a row per player (their seat's colour, their name) and a column per family
-someone has in play (highest value first), then the events in front of the players, then
-the VP tokens; the controller (``MajorityController.board``) says which. A family's head
+someone has in play (highest value first), then the events in front of the players; the
+controller (``MajorityController.board``) says which (its VP column is left to the plates:
+each player's VP is the first figure on their own plate). A family's head
 is a chip of its own colour with its value, and its name in full when the columns leave
 room for it; the family's majority holder has that colour in their cell, ``*`` when the
 tie-breaker in force gave it (said under the board), a tie is amber and marked ``=``, a

@@ -31,7 +31,8 @@ FIGURE = 50
 WORDS = 32
 # Refusal params that name a card kind (a family value or an event key): "kinds" in plural.
 KIND_PARAMS = ("family", "kinds", "event")
-FIGURES = re.compile(r"(?<!\w)([−+\-]?\d+(?:[.,/]\d+)?)(?!\w)")  # not "1er"
+# a figure in a sentence, drawn large: a count, a limit, a score, a rank ("1er", "2nd")
+FIGURES = re.compile(r"(?<!\w)([−+\-]?\d+(?:[.,/]\d+)?(?:st|nd|rd|th|er|re|e)?)(?!\w)")
 
 
 @dataclass(frozen=True)
