@@ -97,7 +97,7 @@ def test_three_events_and_a_watcher_with_an_event_are_refused_or_taken(table):
     t.ctx.tap(screen.button("reveal").rect, "reveal")
     reason = ("Refused: a Watcher has no 'comes into play' effect: it cannot be played with "
               "an event")
-    assert reason in " ".join(t.texts())  # on two lines, over the banner
+    assert reason in shown(t)  # on two lines, over the banner
     assert t.journal.actions(game) == [{"action": "start_round"}]
     fits(t.app)
     t.ctx.tap(screen.button("cancel").rect, "cancel")

@@ -327,9 +327,7 @@ def test_limit_warning_then_discard_to_the_limit_by_touch(table):
     assert screen.button("step").unavailable  # End the round looks unavailable…
     t.ctx.tap(screen.button("step").rect, "end the round")  # …and a tap says why
     assert screen.view["phase"] == "end" and screen.view["round"] == 1
-    assert "Refused: Ana has 5 cards for a limit of 3: discard 2 characters first" in " ".join(
-        t.texts()
-    )
+    assert "Refused: Ana has 5 cards for a limit of 3: discard 2 characters first" in shown(t)
     for left in (1, 0):
         t.ctx.press(0, "c")  # the powers, from the acting seat's pad
         assert screen.mode == "powers"

@@ -20,11 +20,16 @@ from companion.ui.screens.majority_game import GameScreen
 
 
 def shown(table: TableRig) -> str:
-    """The last frame's texts run together, twice: as drawn side by side (a sentence whose
-    figures the screen draws apart from its words, larger, reads whole there) and a line
-    after another, one space between words (a sentence wrapped over lines reads whole
-    there, its figures too)."""
-    return "".join(table.texts()) + "\n" + " ".join(" ".join(table.texts()).split())
+    """The last frame's texts run together as read: the pieces of one line side by side
+    (a sentence whose figures the screen draws apart from its words, larger), a space
+    between lines (a sentence wrapped over two lines reads whole)."""
+    out, last = "", None
+    for box in table.app.painter.texts:
+        same_line = (last is not None and box.rect.left >= last.rect.left
+                     and box.rect.top < last.rect.bottom and last.rect.top < box.rect.bottom)
+        out += box.text if same_line or last is None else " " + box.text
+        last = box
+    return out
 
 
 def expected_lights(view: dict, seats: int) -> dict[int, Light]:

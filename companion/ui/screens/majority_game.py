@@ -55,6 +55,7 @@ from companion.ui.screens.majority_common import (
     make_button,
     row_of,
     runs,
+    wrap_runs,
 )
 from companion.ui.theme import Painter
 from companion.ui.widgets import HEADLINE, headline, shorten
@@ -332,8 +333,15 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
             return
         self.background(p)
         font = self.app.theme.font(self.app.theme.px(WORDS))
-        if self.message and font.size(self.message)[0] > self.status_rect.w:
+        theme, width = self.app.theme, self.status_rect.w
+        if self.message and font.size(self.message)[0] > width:
             self._draw_alert(p, font)  # a long refusal takes the banner's place
+        elif (self.mode in ("board", "entry") and not self.message and not self.info_page
+              and Runs(theme, self.status(), WORDS).width() > width
+              and len(wrap_runs(theme, self.status(), width)) == 2):
+            # a long instruction (a choice to make now) on two lines over the round line
+            self._draw_lines(p, wrap_runs(theme, self.status(), width), th.INK,
+                             self.banner_rect.union(self.status_rect))
         else:
             self._draw_banner(p, font)
         {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,
@@ -385,11 +393,28 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         else:  # last resort for long names: smaller, ending with an ellipsis, never cut off
             headline(p, status, self.status_rect, colour)
 
+    def _draw_lines(self, p: Painter, lines: list[str], colour, band: pygame.Rect) -> None:
+        """Two lines in ``band``, each its figures large (``Runs``)."""
+        line_h = band.h // 2
+        for i, line in enumerate(lines):
+            box = pygame.Rect(band.x, band.y + i * line_h, band.w, line_h)
+            said = runs(self.app.theme, line, box.w, WORDS)
+            if said.width() <= box.w:
+                said.draw(p, colour, box)
+            else:  # a word longer than the line: condensed, or said cut
+                self.draw_text(p, line, WORDS, colour, box)
+
     def _draw_alert(self, p: Painter, font: pygame.font.Font) -> None:
-        """A message too long for the status line, over the banner and status lines."""
+        """A message too long for the status line, over the banner and status lines: on two
+        lines with its figures large when it fits them, else in smaller type."""
         px = self.app.theme.px
         band = self.banner_rect.union(self.status_rect)
         pygame.draw.rect(p.surface, th.WARNING_BG, band, border_radius=px(8))
+        inner = band.inflate(-px(16), 0)
+        wrapped = wrap_runs(self.app.theme, self.message or "", inner.w)
+        if len(wrapped) <= 2:
+            self._draw_lines(p, wrapped, th.WARNING, inner)
+            return
         inner = band.inflate(-px(16), -px(4))
         line_h = font.get_linesize()
         lines = p.lines(self.message or "", font, inner.w)
