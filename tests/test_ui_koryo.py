@@ -19,6 +19,7 @@ from ui_majority import (
     fits,
     middle_rounds,
     play_through,
+    shown,
     start,
     table_file,
 )
@@ -74,10 +75,10 @@ def test_full_game_through_the_screens_scores_as_companion_score(table, tmp_path
     assert screen.mode == "final"
     expected = companion_score(table_file(tmp_path / "table.yaml", view), capsys)
     assert view["final"] == expected
-    shown = t.texts()
+    drawn = t.texts()
     for player in expected["players"]:
-        assert str(player["total"]) in shown
-    assert any(", ".join(expected["winners"]) in text for text in shown)
+        assert str(player["total"]) in drawn
+    assert any(", ".join(expected["winners"]) in text for text in drawn)
     recorded = t.history.games()
     assert len(recorded) == 1 and recorded[0].game == "koryo"
     assert [p.total for p in recorded[0].players] == [p["total"] for p in expected["players"]]
@@ -101,18 +102,18 @@ def test_impossible_count_is_refused_with_the_reason_and_changes_nothing(table):
     t.ctx.tap(screen.tiles["1"], "Omniscient again")
     assert screen.entry == {"1": 1}
     refusal = "Refused: 2 × Omniscients, but the game has 1"
-    assert refusal in t.texts()
+    assert refusal in shown(t)
     # More cards than dealt: the 11th is refused (round 1 deals 10).
     t.ctx.tap(screen.button("cancel").rect, "cancel")
     t.ctx.tap(screen.button("entry").rect, "cards")
     for _ in range(11):
         t.ctx.tap(screen.tiles["9"], "Merchant")
     assert screen.entry == {"9": 9}  # the deck has 9 Merchants: the 10th was refused
-    assert "Refused: 10 × Merchants, but the game has 9" in t.texts()  # none in play
+    assert "Refused: 10 × Merchants, but the game has 9" in shown(t)  # none in play
     t.ctx.tap(screen.tiles["8"], "Broadcaster")
     t.ctx.tap(screen.tiles["8"], "Broadcaster")
     assert screen.entry == {"9": 9, "8": 1}
-    assert "Refused: 11 cards, but Ana was dealt 10" in t.texts()
+    assert "Refused: 11 cards, but Ana was dealt 10" in shown(t)
     t.ctx.tap(screen.button("cancel").rect, "cancel")
     t.ctx.tap(screen.button("entry").rect, "cards")
     for _ in range(6):
@@ -121,7 +122,7 @@ def test_impossible_count_is_refused_with_the_reason_and_changes_nothing(table):
     assert screen.entry == {"barbarian": 6, "lobbying": 1} and screen.message is None
     t.ctx.tap(screen.button("reveal").rect, "reveal")
     assert screen.mode == "entry"
-    assert "Refused: an order is identical cards only: one family or one event type" in t.texts()
+    assert "Refused: an order is identical cards only: one family or one event type" in shown(t)
     assert t.journal.actions(game) == journaled and screen.view == view
 
 
@@ -144,11 +145,11 @@ def test_undo_restores_the_previous_view(table):
     t.ctx.tap(screen.button("reveal").rect, "reveal")
     assert screen.view["areas"]["Ana"] == {"9": 3}
     t.ctx.press(2, "b", Press.LONG)  # Cleo only watches: she can't undo Ana's reveal
-    assert "only Ana can undo" in t.texts()  # on Cleo's plate, the table's line kept
-    assert "Ana's turn: use powers, then end the turn" in t.texts()
+    assert "only Ana can undo" in shown(t)  # on Cleo's plate, the table's line kept
+    assert "Ana's turn: use powers, then end the turn" in shown(t)
     assert screen.game.undo_request is None and screen.view["areas"]["Ana"] == {"9": 3}
     t.ctx.press(0, "b", Press.LONG)
-    assert "Ana asks to undo: tap Undo twice, or hold again" in t.texts()
+    assert "Ana asks to undo: tap Undo twice, or hold again" in shown(t)
     assert screen.view["areas"]["Ana"] == {"9": 3}
     t.ctx.press(0, "c", Press.LONG)
     assert screen.view["areas"]["Ana"] == {} and screen.view["round"] == 1
@@ -164,14 +165,14 @@ def test_seat_buttons_only_from_the_seat_whose_turn_it_is(table):
     status = "Cleo starts round 1: press A or tap Start the round"
     t.ctx.press(0, "a")
     assert screen.view["round"] == 0
-    assert "Cleo's turn" in t.texts() and status in t.texts()
+    assert "Cleo's turn" in shown(t) and status in shown(t)
     ring = screen.ring
     assert any(b.text == "Cleo's turn" and ring.plates[0].rect.contains(b.rect)
                for b in t.app.painter.texts)
     t.ctx.press(3, "a")  # Dan watches
     assert any(b.text == "Cleo's turn" and ring.plates[3].rect.contains(b.rect)
                for b in t.app.painter.texts)
-    assert status in t.texts()
+    assert status in shown(t)
     t.ctx.press(2, "a")
     assert screen.view["round"] == 1
     t.ctx.press(2, "b")
@@ -186,7 +187,7 @@ def test_setup_refuses_a_player_count_koryo_does_not_take(table):
         t.ctx.tap(setup.button(f"seat-{seat}").rect, "out")
     t.ctx.tap(setup.button("start").rect, "start")
     assert isinstance(t.screen, SetupScreen)
-    assert "1 player: this game takes 2 to 4" in t.texts()
+    assert "1 player: this game takes 2 to 4" in shown(t)
     assert t.journal.unfinished() == []
 
 
@@ -268,16 +269,16 @@ def test_french_board_uses_french_family_names(table):
     t.ctx.tap(screen.button("entry").rect, "cartes")
     t.ctx.tap(screen.tiles["1"], "Omniscient")
     t.ctx.tap(screen.tiles["1"], "Omniscient")
-    assert "Refusé : 2 × Omniscients, mais le jeu en a 1" in t.texts()
+    assert "Refusé : 2 × Omniscients, mais le jeu en a 1" in shown(t)
     for label in ("Marchand", "Armateur", "Espion", "Omniscient"):  # in full on the tiles
-        assert label in t.texts()
+        assert label in shown(t)
     # the round line, its figures drawn apart (larger) from its words
-    assert "Ronde 1/8 · 10 cartes · garder 3 au plus" in "".join(t.texts())
+    assert "Ronde 1/8 · 10 cartes · max 3" in "".join(t.texts())
     t.ctx.tap(screen.button("cancel").rect, "annuler")
     t.ctx.tap(screen.button("entry").rect, "cartes")
     t.ctx.tap(screen.tiles["5"], "Armateur")
     t.ctx.tap(screen.button("reveal").rect, "révéler")
-    assert "Armateurs" in t.texts()  # the board's head names the family in play in full
+    assert "Armateurs" in shown(t)  # the board's head names the family in play in full
 
 
 @pytest.mark.parametrize("language", ["fr"])
@@ -312,23 +313,21 @@ def test_limit_warning_then_discard_to_the_limit_by_touch(table):
     for _ in range(5):
         t.ctx.tap(screen.tiles["9"], "Merchant")
     t.ctx.tap(screen.button("reveal").rect, "reveal")
-    assert "Ana: 5 cards, limit 3" in t.texts()
+    assert "Ana: 5 cards, limit 3" in shown(t)
     t.ctx.press(0, "a")  # Ana ends her turn
     t.ctx.press(1, "b")
     t.ctx.tap(screen.tiles["8"], "Broadcaster")
     t.ctx.tap(screen.button("reveal").rect, "reveal")
     t.ctx.press(1, "a")
     assert screen.view["phase"] == "end"
-    assert "Ana must discard 2 characters — limit 3" in " ".join(t.texts())  # maybe 2 lines
+    assert "Ana must discard 2 characters — limit 3" in shown(t)
     t.ctx.press(0, "a")  # the first player, who must discard, tries to end the round
     assert screen.view["phase"] == "end" and screen.view["round"] == 1
-    assert "discard first: C" in t.texts()  # on her plate
+    assert "discard first: C" in shown(t)  # on her plate
     assert screen.button("step").unavailable  # End the round looks unavailable…
     t.ctx.tap(screen.button("step").rect, "end the round")  # …and a tap says why
     assert screen.view["phase"] == "end" and screen.view["round"] == 1
-    assert "Refused: Ana has 5 cards for a limit of 3: discard 2 characters first" in " ".join(
-        t.texts()
-    )
+    assert "Refused: Ana has 5 cards for a limit of 3: discard 2 characters first" in shown(t)
     for left in (1, 0):
         t.ctx.press(0, "c")  # the powers, from the acting seat's pad
         assert screen.mode == "powers"
@@ -356,10 +355,10 @@ def test_french_table_gets_the_engines_refusals_in_french(table):
     t.ctx.tap(screen.tiles["barbarian"], "Barbare")
     t.ctx.tap(screen.tiles["lobbying"], "Lobbying")
     t.ctx.tap(screen.button("reveal").rect, "reveal")
-    shown = " ".join(t.texts())
+    drawn = " ".join(t.texts())
     assert ("Refusé : une commande ne comprend que des cartes identiques : une famille ou un "
-            "type d'événement") in shown
-    assert "identical" not in shown
+            "type d'événement") in drawn
+    assert "identical" not in drawn
     assert t.journal.actions(game) == [{"action": "start_round"}]
     fits(t.app)
     t.ctx.tap(screen.button("cancel").rect, "cancel")
@@ -375,7 +374,7 @@ def test_french_table_gets_the_engines_refusals_in_french(table):
     t.ctx.tap(screen.button("step").rect, "fin de manche")  # 5 cards for a limit of 3
     assert screen.view["phase"] == "end"
     assert ("Refusé : Ana a 5 cartes pour 3 au plus : défaussez d'abord 2 personnages"
-            in t.texts())
+            in shown(t))
     fits(t.app)
 
 

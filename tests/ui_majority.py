@@ -19,6 +19,19 @@ from companion.ui.demo.majority import play
 from companion.ui.screens.majority_game import GameScreen
 
 
+def shown(table: TableRig) -> str:
+    """The last frame's texts run together as read: the pieces of one line side by side
+    (a sentence whose figures the screen draws apart from its words, larger), a space
+    between lines (a sentence wrapped over two lines reads whole)."""
+    out, last = "", None
+    for box in table.app.painter.texts:
+        same_line = (last is not None and box.rect.left >= last.rect.left
+                     and box.rect.top < last.rect.bottom and last.rect.top < box.rect.bottom)
+        out += box.text if same_line or last is None else " " + box.text
+        last = box
+    return out
+
+
 def expected_lights(view: dict, seats: int) -> dict[int, Light]:
     """The seat lights a game in progress must show: the seat that acts (the current
     player; between turns the first player; at the end of a round, each seat that must

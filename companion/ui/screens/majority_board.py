@@ -2,11 +2,12 @@
 under it, sized to be read from a chair.
 
 The board has a row per player (their seat's colour, their name) and a column per family
-someone has in play (highest value first), then the events in front of the players, then
-the VP tokens; the controller (``MajorityController.board``) says which. A family's head
+someone has in play (highest value first), then the events in front of the players; the
+controller (``MajorityController.board``) says which (its VP column is left to the plates:
+each player's VP is the first figure on their own plate). A family's head
 is a chip of its own colour with its value, and its name in full when the columns leave
 room for it; the family's majority holder has that colour in their cell, ``*`` when the
-tie-breaker in force gave it (said under the board), a tie is outlined and marked ``=``, a
+tie-breaker in force gave it (said under the board), a tie is amber and marked ``=``, a
 zero is left empty. Every figure is ``FIGURE`` units (24 px per 480 px of screen).
 
 Beside or under the board, in the same large type: the powers of the phase, protections
@@ -27,9 +28,17 @@ import pygame
 
 from companion.play.majority import BROKEN, HELD, TIED, VP, BoardColumn
 from companion.ui import theme as th
-from companion.ui.screens.majority_common import FIGURE, make_button, row_of
+from companion.ui.screens.majority_common import (
+    FIGURE,
+    WORDS,
+    Runs,
+    ink_box,
+    make_button,
+    row_of,
+    runs,
+    wrap_runs,
+)
 from companion.ui.theme import Painter
-from companion.ui.widgets import SMALLEST
 
 # A colour per family value (the chips of the board's head, the holder's cell, the card
 # entry's tiles): light enough for dark ink, told apart by lightness as well as hue.
@@ -44,15 +53,15 @@ FAMILY_COLOURS: dict[int, tuple[int, int, int]] = {
     2: (164, 164, 176),
     1: (244, 244, 236),
 }
-NAME = 30  # units: a player's name in their row
-HEAD = 36  # units: the board's head row (a family's chip)
-ROW_MIN, ROW_MAX = 29, 46  # units: a player's row (its figures FIGURE units up to ROW_MAX)
-ROW_TALL = 64  # units: a row's most when the board has the felt's height to itself
+NAME = 32  # units: a player's name in their row
+HEAD = 32  # units: the board's head row (a family's chip: its value's ink 24 px)
+ROW_MIN, ROW_MAX = 29, 50  # units: a player's row (its figures FIGURE units up to ROW_MAX)
+ROW_TALL = 72  # units: a row's most when the board has the felt's height to itself
 FIGURE_TALL = FIGURE * ROW_TALL // ROW_MAX  # units: a figure in the tallest rows
 SIDE_MIN = 200  # units: the least width for the lines beside the board
 SIDE_GAP = 14  # units: between the board and the lines beside it
-INFO_LINE = 29  # units: a line under the board (its type: FIGURE units)
-FAMILY_MIN = 40  # units: a family's column (its chip and a two-figure count)
+INFO_LINE = 34  # units: a line under the board (its figures FIGURE units, words WORDS)
+FAMILY_MIN = 46  # units: a family's column (its chip and a two-figure count)
 COLUMN_MAX = 170  # units: a column's width when there is room to spare
 Line = list[tuple[str, tuple]]  # a line under the board: one or two (text, colour) items
 
@@ -95,7 +104,9 @@ class BoardMode:
         bar_step = self.button("step")
         if bar_step is not None:  # the end of the round waits for the discards: says so
             bar_step.unavailable = not self.game.can_step()
-        self.columns = self.game.board()
+        # the VP are each player's own figure, on their plate: the centre keeps what the
+        # table shares, the majorities (and the events in front, when there is room)
+        self.columns = [c for c in self.game.board() if c.kind != VP]
         under, beside = self._plan_under(), self._plan_beside()
         plan = beside if beside is not None and beside.hidden[0] <= under.hidden[0] else under
         self.side, self.name_w, self.col_w = plan.side, plan.name_w, plan.col_w
@@ -106,7 +117,7 @@ class BoardMode:
         self.figure = max(FIGURE, FIGURE * self.row_h // max(1, px(ROW_MAX)))
         self.info_page %= len(self.info_pages)
         if len(self.info_pages) > 1:  # the whole board is the big target of "more"
-            self.buttons.append(make_button(self.body, "", self.next_info, "more"))
+            self.buttons.append(make_button(self.pages_rect(), "", self.next_info, "more"))
 
     def _plan_under(self) -> Plan:
         """The lines under the board across the felt, the rows as tall as they leave room
@@ -122,8 +133,11 @@ class BoardMode:
         row_h = min(px(ROW_TALL), (room - shown * line_h) // n)
         top = body.y + self.head_h + row_h * n + px(4)
         info = pygame.Rect(body.x, top, body.w, body.bottom - top)
-        per = max(1, body.h // line_h - len(pinned) - 1)
-        pages, hidden = self._info_pages(*self.info_blocks(body.w), info.h // line_h, per)
+        # a page over the board takes the round line's place too (back with the board)
+        page_h = body.bottom - self.banner_rect.top
+        per = max(1, page_h // line_h - len(pinned) - self._footer_lines(body.w))
+        pages, hidden = self._info_pages(*self.info_blocks(body.w), info.h // line_h, per,
+                                         body.w)
         return Plan(False, name_w, col_w, named, info, row_h, pages, hidden)
 
     def _plan_beside(self) -> Plan | None:
@@ -146,8 +160,8 @@ class BoardMode:
             if not blocks:
                 return None
             info = pygame.Rect(body.right - side_w, body.y, side_w, body.h)
-            per = max(1, info.h // line_h - len(pinned) - 1)
-            pages, hidden = self._info_pages(blocks, pinned, info.h // line_h, per)
+            per = max(1, info.h // line_h - len(pinned) - self._footer_lines(side_w))
+            pages, hidden = self._info_pages(blocks, pinned, info.h // line_h, per, side_w)
             plans.append(Plan(True, name_w, col_w, named, info, row_h, pages, hidden))
         return min(plans, key=lambda plan: plan.hidden[0], default=None)
 
@@ -167,8 +181,10 @@ class BoardMode:
         body = self.body
         name_font = theme.font(px(NAME))
         widest = max(name_font.size(p)[0] for p in self.view["players"])
-        name_w = max(px(90), min(body.w * 3 // 10, round(widest * th.SQUEEZE) + px(18)))
-        small = theme.font(px(SMALLEST))
+        # the name column's head says how many lines wait on "more" pages: room for it
+        tag = Runs(theme, self.t("majority.more_corner", n=9), WORDS).width() + px(16)
+        name_w = max(px(90), tag, min(body.w * 3 // 10, round(widest * th.SQUEEZE) + px(18)))
+        small = theme.font(px(WORDS))
         figure = theme.font(px(FIGURE))
 
         def named_w(c: BoardColumn) -> int:
@@ -184,7 +200,7 @@ class BoardMode:
             room = body.w - name_w
             needs = [w * room // sum(needs) for w in needs]
         if spread:
-            spare = (room - sum(needs)) // len(needs)
+            spare = (room - sum(needs)) // max(1, len(needs))
             col_w = [min(max(w, px(COLUMN_MAX)), w + spare) for w in needs]
         else:
             col_w = [max(w, min(px(COLUMN_MAX), named_w(c))) if c.family is not None
@@ -211,8 +227,6 @@ class BoardMode:
         ``*`` the tie-breaker comes first: it is also returned apart, to head every page.
         ``width``: the lines' (by default where they are now, under or beside the board)."""
         theme, v = self.app.theme, self.view
-        p = Painter(self.app.canvas, theme)
-        font = theme.font(theme.px(FIGURE))
         width = width or self.info_rect.w
         # what must be done first: never behind "more" while a "may" is shown
         musts_first = sorted(v["powers"], key=lambda pw: not pw["must"])
@@ -227,13 +241,13 @@ class BoardMode:
         half = (width - theme.px(10)) // 2
 
         def block(text: str, colour) -> list[Line]:
-            return [[(part, colour)] for part in p.lines(text, font, width)]
+            return [[(part, colour)] for part in wrap_runs(theme, text, width)]
 
         pinned = block(*breaker[0]) if broken else []
         blocks = ([pinned] if pinned else []) + [block(*item) for item in wide]
         pair: Line = []
         for item in narrow:  # short ones two a line
-            if font.size(item[0])[0] > half:
+            if Runs(theme, item[0], WORDS).width() > half:
                 blocks.append(block(*item))
                 continue
             pair.append(item)
@@ -244,8 +258,14 @@ class BoardMode:
             blocks.append([pair])
         return blocks, pinned
 
+    def _footer_lines(self, width: int) -> int:
+        """The most lines a "more" page's footer takes at ``width``."""
+        theme = self.app.theme
+        return max(len(wrap_runs(theme, self.t("majority.more_tag", n=99), width)),
+                   len(wrap_runs(theme, self.t("majority.info_back"), width)))
+
     def _info_pages(self, blocks: list[list[Line]], pinned: list[Line], first: int,
-                    per: int) -> tuple[list[list[Line]], list[int]]:
+                    per: int, width: int) -> tuple[list[list[Line]], list[int]]:
         """The lines (``blocks``, their sentences) by the board, ``first`` of them, and
         when they do not all fit there, "more" pages of ``per`` lines (the tie-breaker
         first on each), each sentence whole on one page; every page but the last ends with
@@ -274,8 +294,14 @@ class BoardMode:
                 footer = self.t("majority.more_tag", n=hidden[i])
             else:
                 footer = self.t("majority.info_back")
-            pages.append(chunk + [[(footer, th.INK_SOFT)]])
+            pages.append(chunk + [[(part, th.INK_SOFT)]
+                                  for part in wrap_runs(self.app.theme, footer, width)])
         return pages, hidden
+
+    def pages_rect(self) -> pygame.Rect:
+        """Where the "more" pages show and a tap turns them: the board and the round line
+        above it (a page over the board takes its place too), beside the board its lines."""
+        return self.body if self.side else self.body.union(self.banner_rect)
 
     def next_info(self) -> None:
         """The next "more" page of the lines under the board (after the last: the board)."""
@@ -286,9 +312,9 @@ class BoardMode:
 
     def _draw_board(self, p: Painter) -> None:
         if len(self.info_pages) > 1:
-            p.targets.append(self.body)  # a tap on the board turns the "more" pages
-        if self.info_page and not self.side:  # the page over the whole board
-            self._draw_info(p, self.body, self.info_pages[self.info_page])
+            p.targets.append(self.pages_rect())  # a tap on the board turns the "more" pages
+        if self.info_page and not self.side:  # the page over the board and the round line
+            self._draw_info(p, self.pages_rect(), self.info_pages[self.info_page])
             return
         px = self.app.theme.px
         v = self.view
@@ -298,8 +324,10 @@ class BoardMode:
             corner = pygame.Rect(self.body.x, y, self.name_w - px(6), self.head_h)
             pygame.draw.rect(p.surface, th.PLATE, corner.inflate(0, -px(4)),
                              border_radius=px(8))
-            self.draw_text(p, self.t("majority.more_tag", n=self.hidden[0]), 26, th.WARNING,
-                           corner.inflate(-px(10), 0), "center")
+            tag = corner.inflate(-px(10), 0)
+            line = runs(self.app.theme, self.t("majority.more_corner", n=self.hidden[0]), tag.w,
+                        WORDS)
+            line.draw(p, th.WARNING, tag.move((tag.w - line.width()) // 2, 0))
         x = x0
         for column, w in zip(self.columns, self.col_w, strict=True):
             self._draw_head(p, column, pygame.Rect(x, y, w, self.head_h))
@@ -317,7 +345,7 @@ class BoardMode:
                            th.WARNING if is_current else th.INK, name_box)
             x = x0
             for column, w in zip(self.columns, self.col_w, strict=True):
-                cell = pygame.Rect(x, y, w, self.row_h).inflate(-px(4), -px(3))
+                cell = pygame.Rect(x, y, w, self.row_h).inflate(-px(4), -px(2))
                 self._draw_cell(p, column, column.cells[i], cell)
                 x += w
             y += self.row_h
@@ -327,17 +355,17 @@ class BoardMode:
         px = self.app.theme.px
         chip = rect.inflate(-px(4), -px(4))
         if column.family is None:
-            self.draw_text(p, self.column_label(column), 26, th.INK_SOFT, chip, "center")
+            self.draw_text(p, self.column_label(column), WORDS, th.INK_SOFT, chip, "center")
             return
         pygame.draw.rect(p.surface, FAMILY_COLOURS[column.family], chip, border_radius=px(8))
-        if not self.named_heads:
-            self.draw_text(p, column.kind, FIGURE, th.BUTTON_INK, chip, "center")
-            return
         figure = self.app.theme.font(px(FIGURE))
+        if not self.named_heads:
+            p.text(column.kind, figure, th.BUTTON_INK, ink_box(figure, column.kind, chip))
+            return
         value = pygame.Rect(chip.x + px(6), chip.y, figure.size(column.kind)[0], chip.h)
-        p.text(column.kind, figure, th.BUTTON_INK, value, "left")
+        p.text(column.kind, figure, th.BUTTON_INK, ink_box(figure, column.kind, value), "left")
         name = pygame.Rect(value.right + px(6), chip.y, chip.right - value.right - px(10), chip.h)
-        self.draw_text(p, self.column_label(column), SMALLEST, th.BUTTON_INK, name, "left")
+        self.draw_text(p, self.column_label(column), WORDS, th.BUTTON_INK, name, "left")
 
     def _draw_cell(self, p: Painter, column: BoardColumn, cell, rect: pygame.Rect) -> None:
         px = self.app.theme.px
@@ -345,12 +373,13 @@ class BoardMode:
         if cell.mark in (HELD, BROKEN):
             pygame.draw.rect(p.surface, FAMILY_COLOURS[column.family], rect, border_radius=px(6))
             ink, mark = th.BUTTON_INK, "*" if cell.mark == BROKEN else ""
-        elif cell.mark == TIED:
-            pygame.draw.rect(p.surface, th.WARNING, rect, width=max(1, px(3)),
-                             border_radius=px(6))
-            mark = "="
+        elif cell.mark == TIED:  # amber on dark amber: a figure as tall as the cell
+            pygame.draw.rect(p.surface, th.WARNING_BG, rect, border_radius=px(6))
+            ink, mark = th.WARNING, "="
         if cell.n or column.kind == VP:
-            self.draw_text(p, f"{cell.n}{mark}", self.figure, ink, rect, "center")
+            text = f"{cell.n}{mark}"
+            font = self.app.theme.fitting_font(text, px(self.figure), rect.w, px(WORDS))
+            p.text(text, font, ink, ink_box(font, text, rect), "center")
 
     def _draw_info(self, p: Painter, rect: pygame.Rect, lines: list[Line]) -> None:
         px = self.app.theme.px
@@ -358,7 +387,11 @@ class BoardMode:
         for i, line in enumerate(lines):
             row = pygame.Rect(rect.x, rect.y + i * line_h, rect.w, line_h)
             for (text, colour), cell in zip(line, row_of(row, len(line), px(10)), strict=True):
-                self.draw_text(p, text, FIGURE, colour, cell)
+                said = runs(self.app.theme, text, cell.w, WORDS)
+                if said.width() <= cell.w:
+                    said.draw(p, colour, cell)
+                else:  # a word longer than the line: condensed, or said cut
+                    self.draw_text(p, text, WORDS, colour, cell)
 
 
 def take(blocks: list[list[Line]], room: int, cut: bool = True) -> list[Line]:

@@ -18,7 +18,14 @@ from companion.play.majority import CHOICE_BACK, CHOICE_NEXT, CHOICE_TAKE, OPTIO
 from companion.seat import Press
 from companion.ui import theme as th
 from companion.ui.screens.majority_board import FAMILY_COLOURS
-from companion.ui.screens.majority_common import FIGURE, make_button, row_of, runs
+from companion.ui.screens.majority_common import (
+    FIGURE,
+    WORDS,
+    ink_box,
+    make_button,
+    row_of,
+    runs,
+)
 from companion.ui.theme import Painter
 from companion.ui.widgets import SMALLEST
 
@@ -90,6 +97,7 @@ class ChoiceModes:
     def _draw_entry(self, p: Painter) -> None:
         theme = self.app.theme
         px = theme.px
+        figure = theme.font(px(FIGURE))
         for kind, rect in self.tiles.items():
             n = self.entry.get(kind, 0)
             selected = kind == self.selected
@@ -98,12 +106,12 @@ class ChoiceModes:
             ink = th.BUTTON_INK if (selected or n) else th.INK
             inner = rect.inflate(-px(6), -px(6))
             if kind.isdigit():  # the family's value on its colour, at the tile's top left
-                chip = pygame.Rect(inner.x, inner.y, px(32), px(32))
+                chip = pygame.Rect(inner.x, inner.y, px(34), px(32))
                 pygame.draw.rect(p.surface, FAMILY_COLOURS[int(kind)], chip, border_radius=px(6))
-                self.draw_text(p, kind, FIGURE, th.BUTTON_INK, chip, "center")
+                p.text(kind, figure, th.BUTTON_INK, ink_box(figure, kind, chip))
             count = pygame.Rect(inner.x, inner.y, inner.w - px(2), px(32))
             if n:
-                self.draw_text(p, str(n), FIGURE, ink, count, "right")
+                p.text(str(n), figure, ink, ink_box(figure, str(n), count), "right")
             name = pygame.Rect(inner.x, count.bottom, inner.w, inner.bottom - count.bottom)
             self._draw_name(p, self.kind_name(kind), ink, name)
             p.targets.append(rect)
@@ -262,5 +270,9 @@ class ChoiceModes:
                              border_radius=ring.h // 4)
         chosen = self.power_options()
         if chosen:
-            line = runs(self.app.theme, self.power_text(chosen[0]), self.power_rect.w, 26)
-            line.draw(p, th.WARNING, self.power_rect)
+            said = self.power_text(chosen[0])
+            line = runs(self.app.theme, said, self.power_rect.w, WORDS + 2)
+            if line.width() <= self.power_rect.w:  # its figures as large as the board's
+                line.draw(p, th.WARNING, self.power_rect)
+            else:  # a long one: smaller, on one line
+                self.draw_text(p, said, WORDS, th.WARNING, self.power_rect)

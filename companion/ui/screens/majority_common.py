@@ -21,14 +21,18 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import SMALLEST, Button, OnTheFelt, button_h, shorten
+from companion.ui.widgets import Button, OnTheFelt, button_h, shorten
 
 # units: a figure a player acts on (a count, VP, the round, the deal): pygame's font draws
-# figures at two thirds of the nominal size, so 36 units are 24 px per 480 px of screen.
-FIGURE = 36
+# a digit's ink at about half the nominal size, so 50 units are 24 px per 480 px of screen
+# for every digit ("7" the shortest), the height tests/test_legibility.py measures.
+FIGURE = 50
+# units: the smallest word these screens draw: its capitals 16 px per 480 px of screen.
+WORDS = 32
 # Refusal params that name a card kind (a family value or an event key): "kinds" in plural.
 KIND_PARAMS = ("family", "kinds", "event")
-FIGURES = re.compile(r"(?<!\w)([−+\-]?\d+(?:[.,/]\d+)?)(?!\w)")  # not "1er"
+# a figure in a sentence, drawn large: a count, a limit, a score, a rank ("1er", "2nd")
+FIGURES = re.compile(r"(?<!\w)([−+\-]?\d+(?:[.,/]\d+)?(?:st|nd|rd|th|er|re|e)?)(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -80,12 +84,35 @@ class Runs:
             x += w
 
 
+def wrap_runs(theme: th.Theme, text: str, width: int, words: float = WORDS) -> list[str]:
+    """``text`` broken into lines that fit ``width`` drawn as ``Runs`` (words ``words``
+    units, figures ``FIGURE``); a word longer than a line stays whole."""
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and Runs(theme, trial, words).width() > width:
+            out.append(line)
+            line = word
+        else:
+            line = trial
+    return out + [line] if line else out
+
+
+def ink_box(font: pygame.font.Font, text: str, rect: pygame.Rect) -> pygame.Rect:
+    """The box to draw ``text`` in so that its ink, not the font's line, is centred in
+    ``rect`` (a figure's ink sits high in its line: a low cell would cut its top)."""
+    ink = font.render(text, True, (255, 255, 255)).get_bounding_rect()
+    shift = font.get_height() // 2 - (ink.top + ink.bottom) // 2
+    return pygame.Rect(rect.x, rect.y + shift - abs(shift), rect.w, rect.h + 2 * abs(shift))
+
+
 def runs(theme: th.Theme, text: str, width: int, words: float) -> Runs:
     """``text`` with its figures large, its words as large as ``words`` units allow in
-    ``width`` (down to ``SMALLEST``)."""
+    ``width`` (down to ``WORDS``)."""
     size = words
     line = Runs(theme, text, size)
-    while size > SMALLEST and line.width() > width:
+    while size > WORDS and line.width() > width:
         size -= 2
         line = Runs(theme, text, size)
     return line
@@ -111,9 +138,9 @@ class BaseScreen(OnTheFelt, Screen):
     def draw_text(
         self, p: Painter, text: str, size: float, colour, box: pygame.Rect, align: str = "left"
     ) -> None:
-        """One line of ``size`` units, smaller to fit ``box`` but never below ``SMALLEST``."""
+        """One line of ``size`` units, smaller to fit ``box`` but never below ``WORDS``."""
         theme = self.app.theme
-        font = theme.fitting_font(text, theme.px(size), box.w, theme.px(SMALLEST))
+        font = theme.fitting_font(text, theme.px(size), box.w, theme.px(WORDS))
         p.text(text, font, colour, box, align)
 
     def name_text(
@@ -121,7 +148,7 @@ class BaseScreen(OnTheFelt, Screen):
     ) -> None:
         """A player's name: smaller to fit, then cut with an ellipsis."""
         theme = self.app.theme
-        font = theme.fitting_font(name, theme.px(size), box.w, theme.px(SMALLEST))
+        font = theme.fitting_font(name, theme.px(size), box.w, theme.px(WORDS))
         # the painter condenses a line up to SQUEEZE before anything is cut
         p.text(shorten(name, font, int(box.w / th.SQUEEZE)), font, colour, box, align)
 

@@ -49,19 +49,23 @@ from companion.ui.screens.majority_board import BoardMode, Line
 from companion.ui.screens.majority_choice import ChoiceModes
 from companion.ui.screens.majority_common import (
     FIGURE,
+    WORDS,
     BaseScreen,
     GameSpec,
     Runs,
     make_button,
     row_of,
+    runs,
+    wrap_runs,
 )
 from companion.ui.theme import Painter
-from companion.ui.widgets import SMALLEST, headline, shorten
+from companion.ui.widgets import HEADLINE, headline, shorten
 from companion.ui.winner import ShowsWinner, Standing, Sum, WinnerView
 
 log = logging.getLogger(__name__)
 
-BANNER = 28  # units: the round line's height (its figures FIGURE units)
+BANNER = 36  # units: the round line's height (its figures FIGURE units)
+STATUS = 36  # units: the top line's height (who acts and what; its figures FIGURE units)
 
 
 class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
@@ -273,10 +277,10 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
     def _layout(self) -> None:
         px = self.app.theme.px
         r = self.inner
-        gap = px(6)
+        gap = px(4)
         bh = self.button_h()
         # Who acts and what, in large type at the top; the round and the bank under it.
-        self.status_rect = pygame.Rect(r.x, r.y, r.w, px(29))
+        self.status_rect = pygame.Rect(r.x, r.y, r.w, px(STATUS))
         self.banner_rect = pygame.Rect(r.x, self.status_rect.bottom, r.w, px(BANNER))
         self.bar_rect = pygame.Rect(r.x, r.bottom - bh, r.w, bh)
         self.body = pygame.Rect(r.x, self.banner_rect.bottom + gap, r.w,
@@ -329,9 +333,16 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
             self.winner.draw(p)
             return
         self.background(p)
-        font = self.app.theme.font(self.app.theme.px(SMALLEST))
-        if self.message and font.size(self.message)[0] > self.status_rect.w:
+        font = self.app.theme.font(self.app.theme.px(WORDS))
+        theme, width = self.app.theme, self.status_rect.w
+        if self.message and font.size(self.message)[0] > width:
             self._draw_alert(p, font)  # a long refusal takes the banner's place
+        elif (self.mode in ("board", "entry") and not self.message and not self.info_page
+              and Runs(theme, self.status(), WORDS).width() > width
+              and len(wrap_runs(theme, self.status(), width)) == 2):
+            # a long instruction (a choice to make now) on two lines over the round line
+            self._draw_lines(p, wrap_runs(theme, self.status(), width), th.INK,
+                             self.banner_rect.union(self.status_rect))
         else:
             self._draw_banner(p, font)
         {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,
@@ -352,7 +363,7 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         gap = theme.px(16)
         fmt = {"bank": v["bank"], "tokens": v["vp_tokens"]}
         player = v["first_player"]
-        for words in (26, 24, SMALLEST):
+        for words in (WORDS + 4, WORDS + 2, WORDS):
             left = Runs(theme, self.banner(), words)
             right = Runs(theme, self.t("majority.banner.side", player=player, **fmt), words)
             if left.width() + gap + right.width() <= box.w:
@@ -360,12 +371,13 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         while left.width() + gap + right.width() > box.w and len(player) > 1:
             player = player[:-1]
             right = Runs(theme, self.t("majority.banner.side", player=player + "…", **fmt),
-                         SMALLEST)
+                         WORDS)
         return left, right
 
     def _draw_banner(self, p: Painter, font: pygame.font.Font) -> None:
         """The round line and the top line: who acts now and what (or the message)."""
-        if self.mode != "powers":  # there the power's sentence takes the line
+        paged = self.mode == "board" and self.info_page and not self.side  # a page's place
+        if self.mode != "powers" and not paged:  # there the power's sentence takes the line
             left, right = self.banner_runs
             left.draw(p, th.INK_SOFT, self.banner_rect)
             right.draw(p, th.WARNING, self.banner_rect, "right")
@@ -375,14 +387,35 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
             status = self.status()
         status = self.message or status
         warn = self.message is not None or self.game.undo_request is not None
-        # Last resort for long names: the line ends with an ellipsis rather than cut off.
-        headline(p, status, self.status_rect, th.WARNING if warn else th.INK)
+        colour = th.WARNING if warn else th.INK
+        line = runs(self.app.theme, status, self.status_rect.w, HEADLINE)
+        if line.width() <= self.status_rect.w:  # its figures as large as the board's
+            line.draw(p, colour, self.status_rect)
+        else:  # last resort for long names: smaller, ending with an ellipsis, never cut off
+            headline(p, status, self.status_rect, colour)
+
+    def _draw_lines(self, p: Painter, lines: list[str], colour, band: pygame.Rect) -> None:
+        """Two lines in ``band``, each its figures large (``Runs``)."""
+        line_h = band.h // 2
+        for i, line in enumerate(lines):
+            box = pygame.Rect(band.x, band.y + i * line_h, band.w, line_h)
+            said = runs(self.app.theme, line, box.w, WORDS)
+            if said.width() <= box.w:
+                said.draw(p, colour, box)
+            else:  # a word longer than the line: condensed, or said cut
+                self.draw_text(p, line, WORDS, colour, box)
 
     def _draw_alert(self, p: Painter, font: pygame.font.Font) -> None:
-        """A message too long for the status line, over the banner and status lines."""
+        """A message too long for the status line, over the banner and status lines: on two
+        lines with its figures large when it fits them, else in smaller type."""
         px = self.app.theme.px
         band = self.banner_rect.union(self.status_rect)
         pygame.draw.rect(p.surface, th.WARNING_BG, band, border_radius=px(8))
+        inner = band.inflate(-px(16), 0)
+        wrapped = wrap_runs(self.app.theme, self.message or "", inner.w)
+        if len(wrapped) <= 2:
+            self._draw_lines(p, wrapped, th.WARNING, inner)
+            return
         inner = band.inflate(-px(16), -px(4))
         line_h = font.get_linesize()
         lines = p.lines(self.message or "", font, inner.w)

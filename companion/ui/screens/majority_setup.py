@@ -17,14 +17,18 @@ from companion.turns import NOBODY, Turns
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.screens.majority_common import (
+    FIGURE,
+    WORDS,
     BaseScreen,
     GameSpec,
     make_button,
     row_of,
+    runs,
+    wrap_runs,
 )
 from companion.ui.screens.majority_game import GameScreen
 from companion.ui.theme import Painter
-from companion.ui.widgets import SMALLEST, shorten
+from companion.ui.widgets import shorten
 
 
 class SetupScreen(BaseScreen):
@@ -44,10 +48,11 @@ class SetupScreen(BaseScreen):
         px = self.app.theme.px
         gap = px(8)
         r = self.inner
-        self.title_rect = pygame.Rect(r.x, r.y, r.w, px(40))
-        self.msg_rect = pygame.Rect(r.x, self.title_rect.bottom, r.w, px(30))
+        self.title_rect = pygame.Rect(r.x, r.y, r.w, px(36))
+        # the hint, its figures (how many play) as large as the board's: two lines at most
+        self.msg_rect = pygame.Rect(r.x, self.title_rect.bottom, r.w, 2 * px(FIGURE * 2 // 3))
         bh = self.button_h()
-        tiles = pygame.Rect(r.x, self.msg_rect.bottom + gap, r.w, max(bh, px(76)))
+        tiles = pygame.Rect(r.x, self.msg_rect.bottom + gap, r.w, max(bh, px(72)))
         self.tile_rects = row_of(tiles, len(self.app.seats), gap)
         bottom = pygame.Rect(r.x, r.bottom - bh, r.w, bh)
         self.help_rect = pygame.Rect(r.x, tiles.bottom, r.w, bottom.top - tiles.bottom)
@@ -147,8 +152,9 @@ class SetupScreen(BaseScreen):
         hint = self.message or self.t(
             "majority.setup.hint", low=self.spec.min_players, high=self.spec.max_players
         )
-        self.draw_text(p, hint, 26, th.WARNING if self.message else th.INK_SOFT, self.msg_rect)
-        font = self.app.theme.font(self.app.theme.px(SMALLEST))
+        self._draw_hint(p, hint, th.WARNING if self.message else th.INK_SOFT)
+        font = self.app.theme.fitting_font(self.t("majority.setup.help"), self.app.theme.px(
+            WORDS), self.help_rect.w, self.app.theme.px(WORDS))
         help_lines = p.lines(self.t("majority.setup.help"), font, self.help_rect.w)
         line_h = font.get_linesize()
         y = self.help_rect.centery - line_h * len(help_lines) // 2
@@ -166,14 +172,30 @@ class SetupScreen(BaseScreen):
             fill = th.BUTTON_PRESSED if button.pressed else (th.BUTTON if playing else th.PLATE)
             pygame.draw.rect(p.surface, fill, rect, border_radius=rect.h // 4)
             ink = th.BUTTON_INK if playing else th.INK_SOFT
-            inner = rect.inflate(-px(12), -px(10))
+            inner = rect.inflate(-px(12), -px(16))  # above the colour bar
             top = pygame.Rect(inner.x, inner.y, inner.w, inner.h // 2)
-            self.name_text(p, self.app.seats[i].name, 28, ink, top, "center")
+            self.name_text(p, self.app.seats[i].name, WORDS + 2, ink, top, "center")
             state = self.t("majority.setup.in" if playing else "majority.setup.out")
-            self.draw_text(p, state, 24, ink, top.move(0, top.h - px(4)), "center")
+            self.draw_text(p, state, WORDS, ink, top.move(0, top.h), "center")
             colour = self.app.seats[i].colour if playing else th.INK_DIM
-            bar = pygame.Rect(rect.x + px(10), rect.bottom - px(9), rect.w - px(20), px(5))
+            bar = pygame.Rect(rect.x + px(10), rect.bottom - px(7), rect.w - px(20), px(4))
             pygame.draw.rect(p.surface, colour, bar)
+
+
+    def _draw_hint(self, p: Painter, hint: str, colour) -> None:
+        """The hint (or a refusal) on one line, else two, its figures large."""
+        theme, box = self.app.theme, self.msg_rect
+        lines = [hint] if runs(theme, hint, box.w, WORDS).width() <= box.w else wrap_runs(
+            theme, hint, box.w)
+        line_h = box.h // 2
+        y = box.centery - line_h * min(2, len(lines)) // 2
+        for line in lines[:2]:
+            said = runs(theme, line, box.w, WORDS)
+            if said.width() <= box.w:
+                said.draw(p, colour, pygame.Rect(box.x, y, box.w, line_h))
+            else:  # one word wider than the line: condensed, or said cut
+                self.draw_text(p, line, WORDS, colour, pygame.Rect(box.x, y, box.w, line_h))
+            y += line_h
 
 
 def new_game(app: App, spec: GameSpec) -> Screen:
