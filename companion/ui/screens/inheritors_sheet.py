@@ -44,6 +44,7 @@ class SheetScreen(TwoTaps, TableScreen):
     def __init__(self, app: App, game: SheetController) -> None:
         super().__init__(app)
         self.game = game
+        self.plays = game  # the Table gives it the seats' presses
         app.follow(game)
         self.field = "stack:" + next(iter(inheritors_data.colours()))
         self.message: str | None = None
@@ -108,9 +109,9 @@ class SheetScreen(TwoTaps, TableScreen):
     def finish(self) -> None:
         self.app.replace(ResultScreen(self.app, self.game, self))
 
-    def on_button(self, event: ButtonEvent) -> None:
+    def pressed(self, event: ButtonEvent, changed: bool) -> None:
         self.confirming = None
-        if self.game.press(event):
+        if changed:
             self.message = None
         self.refresh()
 

@@ -114,8 +114,13 @@ class VoteScreen(KdScreen):
     def actions(self) -> Actions:
         return undo_action(self)
 
-    def on_button(self, event: ButtonEvent) -> None:
-        if not self.night.press(event):  # a secret vote's pending or refused press: no trace
+    @property
+    def plays(self):
+        """The night takes the seats' presses (the Table asks it)."""
+        return self.night
+
+    def pressed(self, event: ButtonEvent, changed: bool) -> None:
+        if not changed:  # a secret vote's pending or refused press: no trace
             return
         self.confirming = None
         if self.night.step() != kd.VOTE:
@@ -190,8 +195,13 @@ class RevealScreen(KdScreen):
         self.night.choose_leader(name)
         self.refresh()
 
-    def on_button(self, event: ButtonEvent) -> None:
-        if self.night.press(event):
+    @property
+    def plays(self):
+        """The night takes the seats' presses (the Table asks it)."""
+        return self.night
+
+    def pressed(self, event: ButtonEvent, changed: bool) -> None:
+        if changed:
             self.confirming = None
             self.refresh()
 

@@ -116,7 +116,7 @@ def record(app: App, night: kd.NightController, entered: dict[str, dict[str, int
             end.refresh()
         app.replace(end)
         return
-    night.finish(app.history)
+    app.table.end_game(night)
     app.replace(night_winner(app, night))
 
 

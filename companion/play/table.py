@@ -1,0 +1,294 @@
+"""The evening at the table, headless: the seats in, the game asked, the lights out, the
+finished game into the history. No pygame here and nothing of ``companion.ui``: the kiosk
+is one view of a ``Table`` (``companion.ui.app.App``), a test or a bench may be another,
+or none at all.
+
+A press travels: seat backend (GPIO, serial, sim, phones: any thread) → ``post_button``
+(a bounded queue, the loop woken) → ``drain`` (the loop's thread) → ``press``, the one
+seam into the current game's controller → ``show_lights``, the one seam out of it (through
+``companion.play.lights``, the one writer of the seats' lights) → the view told what the
+press did (``TableView.pressed``), to draw it. A touch on the screen is an action the
+view forwards with ``act``: the game's lights follow the same way, since the Table hears
+every change of the game it follows (``follow``).
+
+At most ``SEAT_QUEUE_MAX`` seat events wait at a time: a flood from a broken pad while the
+loop is busy is dropped (one log line when it starts, one with the count when the loop
+catches up), so a backend's reader thread never blocks nor raises.
+
+A write to the journal or the history that fails (disk full) is a ``StorageError``: the
+press or the touch changed nothing (the session keeps its last saved state), ``saving``
+logs it and the view shows ``save_failure`` until a write succeeds again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+from companion.engine.errors import RuleError
+from companion.hardware.base import PadEvent, SeatBackend
+from companion.history import GameResult, History
+from companion.journal import GameRecord, Journal, JournalError, StorageError
+from companion.play import lights as seat_lights
+from companion.play import where_it_stands
+from companion.play.lights import SeatLightMap
+from companion.seat import ButtonEvent, Light
+
+log = logging.getLogger(__name__)
+
+SEAT_QUEUE_MAX = 512  # seat events waiting for the loop; 100 times a table's burst of presses
+
+
+class TableView(Protocol):
+    """What the Table tells whoever shows the evening (the kiosk's App), all on the loop's
+    thread."""
+
+    def lights(self) -> SeatLightMap | Sequence[Light] | None:
+        """The seats' lights the view wants now (a screen between games, a step of the
+        night's end); None: the game's own."""
+        ...
+
+    def claims(self, event: ButtonEvent) -> bool:
+        """Whether the view answers this press itself (Home, the table check, a power's
+        options open on screen) rather than the game."""
+        ...
+
+    def on_button(self, event: ButtonEvent) -> None:
+        """A press the game does not take: no game at the table, or ``claims`` said so."""
+        ...
+
+    def pressed(self, event: ButtonEvent, result: Any) -> None:
+        """The game took the press; ``result`` is what its controller answered."""
+        ...
+
+    def on_status(self, seat: int, connected: bool) -> None:
+        """A seat pad came or went."""
+        ...
+
+    def on_pad(self) -> None:
+        """The backend's ``pad_event`` changed (the pad restarted, was lost, came back)."""
+        ...
+
+    def changed(self) -> None:
+        """What is shown changed: the game moved (however it moved), a write failed."""
+        ...
+
+
+class Headless:
+    """No view: presses go to the game, the game's lights to the seats, nothing drawn."""
+
+    def __init__(self, table: Table) -> None:
+        self._table = weakref.proxy(table)
+
+    def lights(self) -> None:
+        return None
+
+    def claims(self, event: ButtonEvent) -> bool:
+        return False
+
+    def on_button(self, event: ButtonEvent) -> None:
+        log.info("seat %d pressed %s: no game at the table", event.seat, event.button)
+
+    def pressed(self, event: ButtonEvent, result: Any) -> None:
+        pass
+
+    def on_status(self, seat: int, connected: bool) -> None:
+        pass
+
+    def on_pad(self) -> None:
+        pass
+
+    def changed(self) -> None:
+        self._table.show_lights()
+
+
+# What waits in the Table's queue: a press, a seat's connection, the pad's event.
+_Status = tuple[int, bool]
+_PAD = object()
+
+
+class Table:
+    """One evening: ``backend`` (its first ``seats`` seats), the games kept in ``journal``
+    and the finished ones in ``history`` (None: not kept), the game being played now."""
+
+    def __init__(self, backend: SeatBackend, seats: int, *, journal: Journal | None = None,
+                 history: History | None = None) -> None:
+        self.backend = backend
+        self.seats = seats
+        self.journal = journal
+        self.history = history
+        self.game: Any = None  # the controller of ``companion.play`` being played, or None
+        self.view: TableView = Headless(self)
+        self._followed: weakref.WeakSet = weakref.WeakSet()
+        self._queue: deque[ButtonEvent | _Status | object] = deque()
+        self._lock = threading.Lock()
+        self._dropped = 0  # seat events dropped since the queue was last empty
+        self._wake: Callable[[], None] = lambda: None
+
+    # --- seats in (any thread) ----------------------------------------------------------
+
+    def start(self, wake: Callable[[], None] | None = None) -> None:
+        """Start the backend with its callbacks queued here; ``wake`` (any thread) ends the
+        loop's sleep after each."""
+        if wake is not None:
+            self._wake = wake
+        self.backend.start(self.post_button, self.post_status, self.post_pad)
+
+    def post_button(self, event: ButtonEvent) -> None:
+        self._post(event)
+
+    def post_status(self, seat: int, connected: bool) -> None:
+        self._post((seat, connected))
+
+    def post_pad(self, _event: PadEvent | None = None) -> None:
+        self._post(_PAD)
+
+    def _post(self, item: ButtonEvent | _Status | object) -> None:
+        """Queue a seat event unless ``SEAT_QUEUE_MAX`` already wait; never raises or
+        blocks (the caller is a backend's reader), then wakes the loop."""
+        with self._lock:
+            if len(self._queue) >= SEAT_QUEUE_MAX:
+                if not self._dropped:
+                    log.warning("seat events: %d waiting for the screen, dropping the next "
+                                "ones", len(self._queue))
+                self._dropped += 1
+                return
+            self._queue.append(item)
+        self._wake()
+
+    def pending(self) -> bool:
+        """Whether seat events wait for ``drain``."""
+        return bool(self._queue)
+
+    def drain(self) -> int:
+        """Handle every seat event queued (on the loop's thread), in order; how many."""
+        done = 0
+        while True:
+            with self._lock:
+                if not self._queue:
+                    dropped, self._dropped = self._dropped, 0
+                    break
+                item = self._queue.popleft()
+            done += 1
+            if isinstance(item, ButtonEvent):
+                self._button(item)
+            elif item is _PAD:
+                self.view.on_pad()
+            else:
+                self.view.on_status(*item)  # type: ignore[misc]
+        if dropped:
+            log.warning("seat events: %d dropped while the screen was busy", dropped)
+            self.view.on_pad()  # a dropped pad event: the view still follows the pad
+            self.view.changed()
+        return done
+
+    def _button(self, event: ButtonEvent) -> None:
+        """A press to the game, unless the view answers it itself; then the lights."""
+        with self.saving():
+            if self.game is not None and not self.view.claims(event):
+                self.view.pressed(event, self.press(event))
+            else:
+                self.view.on_button(event)
+        self.show_lights()
+
+    # --- the game -----------------------------------------------------------------------
+
+    def play(self, game: Any) -> None:
+        """``game`` (a controller of ``companion.play``, None: none) takes the seats'
+        presses from now on; its changes are followed."""
+        self.game = game
+        if game is not None:
+            self.follow(game)
+        self.show_lights()
+
+    def follow(self, game: Any) -> None:
+        """Tell the view whenever ``game`` changes, however it changed (a press, a touch,
+        an undo); once per game."""
+        if game not in self._followed:
+            self._followed.add(game)
+            game.subscribe(lambda _view: self.view.changed())
+
+    def press(self, event: ButtonEvent) -> Any:
+        """The one seam into the game for a seat's press: what its controller answers."""
+        return self.game.press(event)
+
+    def lights(self) -> SeatLightMap | Sequence[Light]:
+        """The one seam out of it: the lights the view asks for, else the game's, else
+        every seat off."""
+        wanted = self.view.lights()
+        if wanted is not None:
+            return wanted
+        return self.game.lights() if self.game is not None else {}
+
+    def show_lights(self) -> None:
+        """Each seat's light as ``lights`` says (a seat already showing it is not written)."""
+        seat_lights.show(self.backend, self.seats, self.lights())
+
+    def act(self, action: Callable[..., Any], *args: Any) -> Any:
+        """A touch on the screen forwarded as an action (a controller's method); the lights
+        follow. A failed write is ``saving``'s (None returned)."""
+        with self.saving():
+            return action(*args)
+        return None
+
+    def end_game(self, game: Any) -> GameResult | None:
+        """``game`` (a controller) is over: its result into the history (when one is
+        kept), the game finished in the journal, once; the history row. A failed write
+        raises ``StorageError`` (nothing is finished: the next try writes it again)."""
+        game.finish(self.history)
+        self.show_lights()  # a game over lights its winners, or nothing
+        return getattr(game, "played", None)
+
+    # --- storage ------------------------------------------------------------------------
+
+    @contextmanager
+    def saving(self) -> Iterator[None]:
+        """A press or a touch whose write failed changed nothing: logged, and the view
+        shows ``save_failure`` until a write succeeds."""
+        try:
+            yield
+        except StorageError as exc:
+            log.error("press refused, %s", exc)
+            self.view.changed()
+
+    @property
+    def save_failure(self) -> StorageError | None:
+        """Why the last write of the journal or the history failed, until one succeeds."""
+        for store in (self.journal, self.history):
+            failure = getattr(store, "failure", None)
+            if failure is not None:
+                return failure
+        return None
+
+    def store_notices(self) -> list[tuple[str, str | None]]:
+        """A journal or a history database moved aside (catalog key, detail)."""
+        return [("notice.journal", getattr(self.journal, "notice", None)),
+                ("notice.history", getattr(self.history, "notice", None))]
+
+    # --- the games kept -----------------------------------------------------------------
+
+    def unfinished(self) -> list[GameRecord]:
+        """The games left unfinished in the journal, oldest first (none when not kept)."""
+        return [] if self.journal is None else self.journal.unfinished()
+
+    def where(self, record: GameRecord) -> dict | None:
+        """An unfinished game's round and acting player (``where_it_stands``); None when
+        it no longer replays."""
+        try:
+            return where_it_stands(self.journal, record)
+        except (RuleError, JournalError):
+            return None
+
+    def abandon(self, game_id: int) -> None:
+        """Drop an unfinished game: its actions stay in the journal, it no longer resumes."""
+        if self.journal is not None:
+            self.journal.abandon(game_id)
+
+    def seat_lights(self) -> Mapping[int, Light]:
+        """What each seat shows now (tests, the log)."""
+        return {seat: self.backend.light(seat) for seat in range(self.seats)}
