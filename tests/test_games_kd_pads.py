@@ -17,7 +17,6 @@ import random
 
 import pytest
 from fakes.pty_pad import WAIT, Host, PtyPad, connect
-from pins import PinClock
 from table_games import kd_night, open_table, play_night
 
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
@@ -32,9 +31,8 @@ from companion.seat import Light
 PROFILE = load_profile(profile_path("gpio-5-seats"))
 
 
-def test_scripted_game_on_gpio_pads_with_chatter(pins, tmp_path):
+def test_scripted_game_on_gpio_pads_with_chatter(pins, clock, tmp_path):
     rng = random.Random(4)
-    clock = PinClock()
     backend = GpioBackend(PROFILE, 5, clock=clock, worker=False, debounce_ms=20,
                           long_press_ms=700)
     table, _ = open_table(tmp_path, backend)
