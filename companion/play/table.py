@@ -28,11 +28,12 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Protocol
 
 from companion.engine.errors import RuleError
 from companion.hardware.base import PadEvent, SeatBackend
-from companion.history import GameResult, History
+from companion.history import GameResult, History, PlayerStats
 from companion.journal import GameRecord, Journal, JournalError, StorageError
 from companion.play import lights as seat_lights
 from companion.play import where_it_stands
@@ -42,6 +43,15 @@ from companion.seat import ButtonEvent, Light
 log = logging.getLogger(__name__)
 
 SEAT_QUEUE_MAX = 512  # seat events waiting for the loop; 100 times a table's burst of presses
+
+# What a view reads of the games kept, as the Table hands them over (the rows of the
+# journal and of the history: a view draws them, the Table alone writes them).
+KeptGame = GameRecord  # a game in the journal, as ``unfinished`` lists it
+PlayedGame = GameResult  # a finished game, as ``end_game`` returns it and the history lists it
+PlayerFigures = PlayerStats  # a player's figures over the games of the history
+# What rebuilding a kept game raises when it no longer replays (rules changed, a damaged
+# journal): a view says why and offers to abandon it.
+NOT_REPLAYED: tuple[type[Exception], ...] = (RuleError, JournalError)
 
 
 class TableView(Protocol):
@@ -236,7 +246,7 @@ class Table:
             return action(*args)
         return None
 
-    def end_game(self, game: Any) -> GameResult | None:
+    def end_game(self, game: Any) -> PlayedGame | None:
         """``game`` (a controller) is over: its result into the history (when one is
         kept), the game finished in the journal, once; the history row. A failed write
         raises ``StorageError`` (nothing is finished: the next try writes it again)."""
@@ -272,17 +282,39 @@ class Table:
 
     # --- the games kept -----------------------------------------------------------------
 
-    def unfinished(self) -> list[GameRecord]:
+    @staticmethod
+    def stores(journal: Path | None, history: Path | None) -> tuple[Journal | None,
+                                                                     History | None]:
+        """The journal and the history kept in the databases at these paths, opened (None:
+        not kept), for a Table to keep its games in."""
+        return (None if journal is None else Journal(journal),
+                None if history is None else History(history))
+
+    def keep_history(self, path: Path) -> History:
+        """The history, opened at ``path`` when the Table keeps none yet."""
+        if self.history is None:
+            self.history = History(path)
+        return self.history
+
+    def close(self) -> None:
+        """Close the journal and the history (the backend is its owner's)."""
+        for store in (self.journal, self.history):
+            if store is not None:
+                store.close()
+
+    def unfinished(self) -> list[KeptGame]:
         """The games left unfinished in the journal, oldest first (none when not kept)."""
         return [] if self.journal is None else self.journal.unfinished()
 
-    def where(self, record: GameRecord) -> dict | None:
-        """An unfinished game's round and acting player (``where_it_stands``); None when
-        it no longer replays."""
+    def where(self, record: KeptGame) -> dict:
+        """An unfinished game's round and acting player (``where_it_stands``); nothing when
+        it no longer replays (logged)."""
         try:
             return where_it_stands(self.journal, record)
-        except (RuleError, JournalError):
-            return None
+        except NOT_REPLAYED:
+            log.warning("game %d (%s) does not replay for its progress", record.id,
+                        record.game, exc_info=True)
+            return {}
 
     def abandon(self, game_id: int) -> None:
         """Drop an unfinished game: its actions stay in the journal, it no longer resumes."""
