@@ -139,6 +139,7 @@ class Table:
         self._lock = threading.Lock()
         self._dropped = 0  # seat events dropped since the queue was last empty
         self._wake: Callable[[], None] = lambda: None
+        self._lights_shown = 0  # how many times ``show_lights`` ran (``_button``)
 
     # --- seats in (any thread) ----------------------------------------------------------
 
@@ -198,13 +199,16 @@ class Table:
         return done
 
     def _button(self, event: ButtonEvent) -> None:
-        """A press to the game, unless the view answers it itself; then the lights."""
+        """A press to the game, unless the view answers it itself; then the lights, unless
+        the change wrote them already (the game published it, the view redrew)."""
+        shown = self._lights_shown
         with self.saving():
             if self.game is not None and not self.view.claims(event):
                 self.view.pressed(event, self.press(event))
             else:
                 self.view.on_button(event)
-        self.show_lights()
+        if self._lights_shown == shown:
+            self.show_lights()
 
     # --- the game -----------------------------------------------------------------------
 
@@ -237,6 +241,7 @@ class Table:
 
     def show_lights(self) -> None:
         """Each seat's light as ``lights`` says (a seat already showing it is not written)."""
+        self._lights_shown += 1
         seat_lights.show(self.backend, self.seats, self.lights())
 
     def act(self, action: Callable[..., Any], *args: Any) -> Any:
