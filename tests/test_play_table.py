@@ -5,6 +5,7 @@ in order by ``drain``; a write that fails changes nothing and is said."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -23,7 +24,9 @@ def test_a_game_of_each_kind_is_played_through_the_table_without_pygame(tmp_path
     """Koryŏ, Chosŏn, Inheritors and a King's Dilemma night (an open vote, a tie, a secret
     vote) at one Table, in a process of its own: every game ends in the history with its
     winners, none is left unfinished, and pygame was never imported."""
-    env = {"PYTHONPATH": str(TESTS), "PATH": "/usr/bin:/bin", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    # the parsed data files' cache where conftest.py keeps this run's, never ~/.cache
+    env = {"PYTHONPATH": str(TESTS), "PATH": "/usr/bin:/bin", "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+           "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]}
     done = subprocess.run([sys.executable, str(TESTS / "table_games.py"), str(tmp_path)],
                           check=False, capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
