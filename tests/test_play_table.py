@@ -104,3 +104,71 @@ def test_between_games_every_seat_is_dark_and_a_press_reaches_no_game(tmp_path):
     assert table_games.lights_of(table) == [Light.OFF] * table.seats
     table_games.press(table, 2, "a")
     assert view.answers == []
+
+
+def test_a_phone_is_a_seat_of_the_headless_table(tmp_path):
+    """Phones as pads (``PhoneSeats``, its server on loopback) at a Table with no screen: a
+    phone's press reaches the game through the Table's queue like a wired pad's, the phone
+    gets its seat's light and its plate (whose turn, what to do) from the Table, and a
+    secret ballot it enters is shown to that phone alone."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from phone_rig import LIMIT_S, HandPhone
+
+    from companion.config import SHIPPED_CONFIG, load_config
+    from companion.hardware.sim import SimBackend
+    from companion.i18n import load_catalog
+    from companion.journal import Journal
+    from companion.phones.seats import PhoneSeats
+    from companion.play.table import Table
+
+    config = load_config(SHIPPED_CONFIG)
+    seats = tuple(config.seats) + (config.seats[0],)  # five seats, as the night needs
+    backend = PhoneSeats(SimBackend(5), seats, load_catalog("en"), host="127.0.0.1",
+                         port=0, address="127.0.0.1")
+    table = Table(backend, 5, journal=Journal(tmp_path / "journal.db"))
+    woken = threading.Event()
+    table.start(woken.set)
+    night = table_games.kd_night(table)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    rig = SimpleNamespace(port=backend.server.port, backend=backend,
+                          origin=f"http://127.0.0.1:{backend.server.port}")
+
+    def run(coroutine):
+        """``coroutine`` on the phones' loop, the Table's queue drained until it is done."""
+        done = asyncio.run_coroutine_threadsafe(coroutine, loop)
+        done.add_done_callback(lambda _: woken.set())
+        while not done.done():
+            assert woken.wait(LIMIT_S), "the phone never got there"
+            woken.clear()
+            table.drain()
+        table.drain()
+        return done.result()
+
+    async def connect():
+        import aiohttp
+
+        session = aiohttp.ClientSession()
+        return session, await HandPhone.open(session, rig, 0, "theodores-phone")
+
+    try:
+        session, phone = run(connect())
+        run(phone.until(lambda m: m["t"] == "view" and m["your_turn"]))  # the Leader reads
+        table.act(night.session.dispatch, {"action": "dilemma", "mode": "secret"})
+        run(phone.press("a"))  # Aye, pending: a secret press, nothing public changes
+        private = run(phone.next("private"))["private"]
+        assert private["choice"] == "aye" and private["ballot"]
+        assert all(set(s) == {"locked"} for s in night.view()["vote"]["seats"].values())
+        run(phone.press("a", "long"))  # locked
+        run(phone.until(lambda m: m["t"] == "light" and m["light"] == "ballot-locked"))
+        assert table.backend.light(0) is Light.BALLOT_LOCKED
+        assert night.view()["vote"]["seats"]["Theodore"] == {"locked": True}
+        run(session.close())
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(LIMIT_S)
+        backend.close()
+        table.close()

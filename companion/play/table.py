@@ -7,7 +7,9 @@ A press travels: seat backend (GPIO, serial, sim, phones: any thread) → ``post
 (a bounded queue, the loop woken) → ``drain`` (the loop's thread) → ``press``, the one
 seam into the current game's controller → ``show_lights``, the one seam out of it (through
 ``companion.play.lights``, the one writer of the seats' lights) → the view told what the
-press did (``TableView.pressed``), to draw it. A touch on the screen is an action the
+press did (``TableView.pressed``), to draw it → each seat's own display beyond its light
+(a phone's page, ``show_seats``). Phones are a seat backend like the wired ones
+(``companion.phones.seats.PhoneSeats``): their presses come the same way. A touch on the screen is an action the
 view forwards with ``act``: the game's lights follow the same way, since the Table hears
 every change of the game it follows (``follow``).
 
@@ -38,6 +40,7 @@ from companion.journal import GameRecord, Journal, JournalError, StorageError
 from companion.play import lights as seat_lights
 from companion.play import where_it_stands
 from companion.play.lights import SeatLightMap
+from companion.play.words import Words, words_text
 from companion.seat import ButtonEvent, Light
 
 log = logging.getLogger(__name__)
@@ -88,6 +91,29 @@ class TableView(Protocol):
         """What is shown changed: the game moved (however it moved), a write failed."""
         ...
 
+    def shown(self) -> Any:
+        """What the seats' own displays (a phone's page: ``PhoneSeats.show_seats``) show
+        now: an object with ``seat_views()`` and ``seat_text(words)`` (the screen on top);
+        None: nothing."""
+        ...
+
+
+class GameShown:
+    """What the seats' own displays show of ``game`` with no screen: its seat views, said
+    in ``catalog``'s language with the configuration's ``seats`` names."""
+
+    def __init__(self, game: Any, catalog: Any, seats: Sequence[Any]) -> None:
+        self.game = game
+        self.catalog = catalog
+        self.seats = seats
+
+    def seat_views(self) -> Mapping[int, Any]:
+        views = getattr(self.game, "seat_views", None)
+        return views() if callable(views) else {}
+
+    def seat_text(self, words: Words) -> str:
+        return words_text(self.catalog, self.seats, words)
+
 
 class Headless:
     """No view: presses go to the game, the game's lights to the seats, nothing drawn."""
@@ -108,13 +134,23 @@ class Headless:
         pass
 
     def on_status(self, seat: int, connected: bool) -> None:
-        pass
+        self._table.show_seats()  # a phone that came needs its page
 
     def on_pad(self) -> None:
         pass
 
     def changed(self) -> None:
         self._table.show_lights()
+        self._table.show_seats()
+
+    def shown(self) -> GameShown | None:
+        """The game, said in the catalog of the backend that shows seats (``PhoneSeats``
+        has the table's); nothing without a game or such a backend."""
+        backend, game = self._table.backend, self._table.game
+        catalog = getattr(backend, "catalog", None)
+        if game is None or catalog is None:
+            return None
+        return GameShown(game, catalog, backend.seat_config)
 
 
 # What waits in the Table's queue: a press, a seat's connection, the pad's event.
@@ -209,6 +245,7 @@ class Table:
                 self.view.on_button(event)
         if self._lights_shown == shown:
             self.show_lights()
+        self.show_seats()  # a secret press changes only what that seat's phone shows
 
     # --- the game -----------------------------------------------------------------------
 
@@ -243,6 +280,16 @@ class Table:
         """Each seat's light as ``lights`` says (a seat already showing it is not written)."""
         self._lights_shown += 1
         seat_lights.show(self.backend, self.seats, self.lights())
+
+    def show_seats(self) -> None:
+        """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from
+        what the view shows; nothing for wired pads."""
+        show = getattr(self.backend, "show_seats", None)
+        if show is None:
+            return
+        shown = self.view.shown()
+        if shown is not None:
+            show(shown)
 
     def act(self, action: Callable[..., Any], *args: Any) -> Any:
         """A touch on the screen forwarded as an action (a controller's method); the lights

@@ -382,11 +382,13 @@ class App:
             self._show_seats()
 
     def _show_seats(self) -> None:
-        """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from
-        the screen on top; nothing for wired pads."""
-        show = getattr(self.backend, "show_seats", None)
-        if show is not None and self.screens:
-            show(self.screen)
+        """Each seat's own display beyond its light (a phone's page), from the screen on
+        top: the Table's ``show_seats``."""
+        self.table.show_seats()
+
+    def shown(self) -> Screen | None:
+        """What the seats' own displays show: the screen on top."""
+        return self.screen if self.screens else None
 
     # --- seats: the Table's view ---------------------------------------------------------
 
@@ -432,12 +434,10 @@ class App:
     def on_button(self, event: ButtonEvent) -> None:
         self._pad_heard()
         self.screen.on_button(event)
-        self._show_seats()  # a secret press changes only what that seat's phone shows
 
     def pressed(self, event: ButtonEvent, result) -> None:
         self._pad_heard()
         self.screen.pressed(event, result)
-        self._show_seats()
 
     def on_status(self, seat: int, connected: bool) -> None:
         self.screen.on_status(seat, connected)
