@@ -1,10 +1,11 @@
 """Benchmark 1: what a player feels at a seat pad, through the kiosk's own loop.
 
 The path, as in ``companion run``: the backend sees the pin → its debouncer → the
-backend's callback → ``App.start_backend``'s routing (a pygame event, the loop woken) →
-the ``App`` loop running in the main thread → the top screen's ``on_button`` → a Koryŏ
-``Session.dispatch`` ("end round": rules, the journal's durable commit on disk) → the
-session's listener → ``lights(KoryoGame.turns(view))`` → ``backend.set_light`` → the light.
+backend's callback → ``App.start_backend``'s routing (into the ``Table``'s queue, the loop
+woken) → the ``App`` loop running in the main thread → ``Table.drain`` → the top screen's
+``on_button`` → a Koryŏ ``Session.dispatch`` ("end round": rules, the journal's durable
+commit on disk) → the session's listener → ``lights(KoryoGame.turns(view))`` →
+``backend.set_light`` → the light.
 The screen (``PressScreen``) does what a game screen does with a press and draws what the
 real Koryŏ game screen draws: that screen, resumed from the journal (``koryo.resume``,
 as at a start), sharing its session, so the frame after a press (drawn before the loop
@@ -40,8 +41,8 @@ again, and counted ("resampled"). Timed, with ``perf_counter_ns``:
   it (the handoff to the loop, the rules, the view and the light): the disk's tail and
   the kiosk's own path, told apart press by press;
 - **release → the loop's screen has the press**: from the first release edge to the
-  screen's ``on_button`` (the debouncer, the backend's callback, the event posted and the
-  loop's thread woken): the handoff's share of the kiosk's own path.
+  screen's ``on_button`` (the debouncer, the backend's callback, the event queued in the
+  Table and the loop's thread woken): the handoff's share of the kiosk's own path.
 
 Baseline: the same rig with the debouncer the companion had before
 (``bench/baseline_debounce.py``: trailing, a level counts after 20 ms without an edge,

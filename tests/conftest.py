@@ -16,12 +16,15 @@ _TEST_CACHE = tempfile.mkdtemp(prefix="companion-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _TEST_CACHE
 atexit.register(shutil.rmtree, _TEST_CACHE, True)
 
+import pygame
 import pytest
 import ui_kd
 from gpiozero.pins.mock import MockPWMPin
 from hypothesis import HealthCheck, settings
-from pins import mock_pins
-from table_rig import TableRig
+from pins import PinClock, mock_pins
+from table_rig import TableRig, open_app
+
+from companion.journal import Journal
 
 # No per-example time limit (Hypothesis's default deadline is 200 ms) and no "too slow"
 # health check: on a loaded CI machine both fail tests on timing, not on what they prove.
@@ -85,6 +88,31 @@ def hands(open_phones):
     yield _make
     for h in made:
         h.close()
+
+
+@pytest.fixture
+def journal(tmp_path):
+    """A journal where the kiosk keeps it (``tmp_path/data/journal.sqlite``: a
+    ``companion run`` started in ``tmp_path`` reads the same), closed at the end."""
+    with Journal(tmp_path / "data" / "journal.sqlite") as j:
+        yield j
+
+
+@pytest.fixture
+def clock():
+    """The seat backends' hand-moved milliseconds (``PinClock``: ``clock.t += 5``)."""
+    return PinClock()
+
+
+@pytest.fixture
+def app(journal):
+    """The kiosk's App (800×480, English, four simulated seats) keeping its games in
+    ``journal`` (``table_rig.open_app``); its seats and display closed at the end."""
+    app = open_app(journal)
+    yield app
+    app.backend.close()
+    pygame.event.clear()
+    pygame.display.quit()
 
 
 @pytest.fixture

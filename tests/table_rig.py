@@ -18,6 +18,18 @@ from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import DemoContext, demo_config
 
 
+def open_app(journal: Journal | None, size=(800, 480), language="en") -> App:
+    """The kiosk's App on the shipped configuration (four simulated seats, started) at
+    ``size`` in ``language``, keeping its games in ``journal``, its clock still at 0; the
+    caller closes the backend and the display (the ``app`` fixture of conftest.py does)."""
+    config = demo_config(size, language)
+    backend = SimBackend(len(config.seats))
+    app = make_app(config, backend, clock=ManualClock(0), journal=journal)
+    app.start_backend()
+    pygame.event.clear()
+    return app
+
+
 class TableRig:
     """``journal=False``: a table that keeps no games; ``history=False``: no history."""
 

@@ -33,12 +33,6 @@ WORKED = [("Theodore", "pass-moderator", 0), ("Julius", "aye", 1), ("Armin", "na
           ("Armin", "add", 1), ("Diana", "add", 1)]
 
 
-@pytest.fixture
-def journal(tmp_path):
-    with Journal(tmp_path / "journal.db") as j:
-        yield j
-
-
 def start(journal, **setup):
     base = {"players": FIVE, "leader": "Theodore", "moderator": "Julius", "momenta": UP}
     merged = {k: v for k, v in {**base, **setup}.items() if v is not None}

@@ -1,5 +1,6 @@
-"""A scripted 5-player King's Dilemma game on mock seat pads, through the real backends:
-presses → button grammar (SeatPads) → Session + Journal → lights on the pads.
+"""A scripted 5-player King's Dilemma game on mock seat pads, through the real backends and
+the headless Table: presses → the Table's queue → the night's controller (the button
+grammar, SeatPads) → Session + Journal → the Table's lights on the pads.
 
 Once on the GPIO backend over gpiozero's MockFactory (contact chatter on every edge, the
 debounce and long press on an injected clock, lights read back as blink patterns on the
@@ -13,123 +14,29 @@ from __future__ import annotations
 
 import queue
 import random
-from collections.abc import Callable
 
 import pytest
 from fakes.pty_pad import WAIT, Host, PtyPad, connect
-from pins import PinClock
+from table_games import kd_night, open_table, play_night
 
-from companion.engine.errors import RuleError
-from companion.engine.kd_kingdom import RESOURCES
-from companion.games.kings_dilemma import KingsDilemma, SeatPads, turns
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
 from companion.hardware.padproto import TICK_MS
 from companion.hardware.profile import load_profile, profile_path
 from companion.journal import Journal
-from companion.seat import ButtonEvent, Light
-from companion.session import Session
-from companion.turns import lights
-
-FIVE = ["Theodore", "Julius", "Armin", "Diana", "Frances"]
-SETUP = {"players": FIVE, "leader": "Theodore", "moderator": "Julius",
-         "momenta": dict.fromkeys(RESOURCES, "down")}
-L, M, K, T, O, A = (Light.LEADER, Light.MODERATOR, Light.BALLOT_LOCKED, Light.YOUR_TURN,
-                    Light.OFF, Light.ATTENTION)
-
-
-class Table:
-    """The companion's side: the session, its seat pads, and the backend's lights kept to
-    ``lights(turns(view))`` after every change."""
-
-    def __init__(self, journal: Journal, backend) -> None:
-        self.backend = backend
-        self.session = Session.start(journal, KingsDilemma(), SETUP)
-        self.pads = SeatPads(self.session)
-        self.session.subscribe(self.show)
-        self.pads.subscribe(self.show)
-        self.refused: list[str] = []
-        self.show(self.session.public_view())
-
-    def show(self, view: dict) -> None:
-        for seat, light in lights(turns(view)).items():
-            self.backend.set_light(seat, light)
-
-    def on_button(self, event: ButtonEvent) -> None:
-        try:
-            self.pads.press(event)
-        except RuleError as exc:
-            self.refused.append(str(exc))
-
-    def do(self, action: dict) -> None:
-        """What the touchscreen sends (a dilemma read, an outcome, the scores)."""
-        self.session.dispatch(action)
-
-
-def play_game(table: Table, press: Callable[[int, str], None],
-              seen: Callable[[], list[Light]]) -> None:
-    """The scripted game; ``press(seat, keys)`` presses ``keys`` (lower case short, upper
-    case long) on the pad, ``seen()`` reads every seat's light off the hardware."""
-    view = table.session.public_view
-    assert seen() == [T, M, O, O, O]  # the Leader reads the dilemma
-    table.do({"action": "dilemma", "mode": "open", "card": "worked example"})
-    assert seen() == [T, M, O, O, O]
-    press(1, "a")  # not Julius's turn: refused, nothing changes
-    assert table.refused[-1] == "button: it is Theodore's turn, not Julius's"
-    press(0, "C")  # Théodore passes to become moderator
-    assert seen() == [L, T, O, O, O] and view()["moderator"] == "Theodore"
-    for seat, keys in ((1, "a A"), (2, "b B"), (3, "a A"), (4, "b b b b B"),
-                       (1, "a a a A"), (2, "b B")):
-        press(seat, keys)
-    press(3, "b")  # Diana voted Aye: can't change side
-    assert table.refused[-1] == "button: Diana voted Aye and can't change side"
-    assert seen() == [M, O, O, T, L]  # Frances leads (nay 4), Diana's turn
-    press(3, "a A")
-    assert view()["vote"]["phase"] == "tie" and seen() == [A, O, O, O, L]
-    press(2, "A")
-    assert table.refused[-1] == "button: the moderator Theodore breaks the tie, not Armin"
-    press(0, "A")  # the moderator breaks the tie for Aye
-    v = view()
-    assert (v["phase"], v["leader"], v["balance"]) == ("outcome", "Julius", 9)
-    assert seen() == [M, T, O, O, O]  # Julius, the Leader, reads the outcome
-    table.do({"action": "outcome", "changes": [{"resource": "morale", "amount": -1}]})
-
-    table.do({"action": "dilemma", "mode": "secret"})
-    assert seen() == [T, T, T, T, T]  # every seat to lock: its turn
-    for seat, keys, after in ((3, "b b B", [T, T, T, K, T]), (1, "a A", [T, K, T, K, T]),
-                              (4, "a a a", [T, K, T, K, T]),  # pending only
-                              (0, "c A", [K, K, T, K, T]), (2, "C", [K, K, K, K, T])):
-        press(seat, keys)
-        assert seen() == after
-        assert all(set(s) == {"locked"} for s in view()["vote"]["seats"].values())
-    press(4, "A")  # the last lock: revealed and resolved
-    v = view()
-    assert v["vote"]["totals"] == {"aye": 4, "nay": 2} and v["vote"]["outcome"] == "aye"
-    assert (v["leader"], v["moderator"]) == ("Frances", "Armin")
-    assert seen() == [O, O, M, O, T]
-    table.do({"action": "outcome", "changes": [{"resource": "welfare", "amount": 2}],
-              "king_dies": True})
-    # Théodore alone passed for power: he took the Balance's 9 → 17 power, 12 coins.
-    assert view()["power"]["Theodore"] == 17 and view()["coins"]["Theodore"] == 12
-    agendas = {p: {"resources": 2 * i, "wealth": [3, 2, 1]} for i, p in enumerate(FIVE)}
-    table.do({"action": "score", "agendas": agendas})
-    totals = {p["name"]: p["total"] for p in view()["final"]["players"]}
-    assert totals == {"Theodore": 5, "Julius": 3, "Armin": 7, "Diana": 7, "Frances": 9}
-    assert view()["final"]["winners"] == ["Frances"]
-    assert seen() == [O, O, O, O, L]
-
+from companion.play.table import Table
+from companion.seat import Light
 
 # -- GPIO on gpiozero's MockFactory -----------------------------------------------------------
 
 PROFILE = load_profile(profile_path("gpio-5-seats"))
 
 
-def test_scripted_game_on_gpio_pads_with_chatter(pins, tmp_path):
+def test_scripted_game_on_gpio_pads_with_chatter(pins, clock, tmp_path):
     rng = random.Random(4)
-    clock = PinClock()
     backend = GpioBackend(PROFILE, 5, clock=clock, worker=False, debounce_ms=20,
                           long_press_ms=700)
-    table = Table(Journal(tmp_path / "gpio.db"), backend)
-    backend.start(table.on_button)
+    table, _ = open_table(tmp_path, backend)
+    night = kd_night(table)
 
     def edge(pin, pressed: bool) -> None:
         """Drive the (active low) button pin with up to 5 ms of contact bounce."""
@@ -149,6 +56,7 @@ def test_scripted_game_on_gpio_pads_with_chatter(pins, tmp_path):
             edge(pin, False)
             clock.t += 40
             backend.poll()
+            table.drain()
 
     def seen() -> list[Light]:
         """Each LED pin sampled over one 1.6 s cycle, matched to its blink pattern."""
@@ -166,7 +74,7 @@ def test_scripted_game_on_gpio_pads_with_chatter(pins, tmp_path):
             out.append(light)
         return out
 
-    play_game(table, press, seen)
+    play_night(table, night, press, seen)
     backend.close()
 
 
@@ -178,7 +86,8 @@ def test_scripted_game_on_serial_pads(tmp_path):
     pad = PtyPad(link)
     host = Host(link, debounce_ms=25, long_press_ms=400)
     connect(pad, host)
-    table = Table(Journal(tmp_path / "serial.db"), host.backend)
+    table = Table(host.backend, 5, journal=Journal(tmp_path / "serial.db"))
+    night = kd_night(table)
 
     def press(seat: int, keys: str) -> None:
         for key in keys.split():
@@ -186,7 +95,8 @@ def test_scripted_game_on_serial_pads(tmp_path):
             event = host.events.get(timeout=WAIT)
             assert (event.seat, event.button, event.press.value) == (
                 seat, key.lower(), "long" if key.isupper() else "short")
-            table.on_button(event)
+            table.post_button(event)  # as the backend's reader thread does (``Table.start``)
+            table.drain()
 
     def seen() -> list[Light]:
         """The pad firmware's own light states, once every light sent has arrived."""
@@ -195,7 +105,7 @@ def test_scripted_game_on_serial_pads(tmp_path):
         return [Light(name) for name in pad.pad.lights]
 
     try:
-        play_game(table, press, seen)
+        play_night(table, night, press, seen)
         with pytest.raises(queue.Empty):
             host.events.get_nowait()  # no press lost or invented
     finally:

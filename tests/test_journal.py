@@ -16,12 +16,6 @@ SETUP = {"players": ["Ana", "Ben", "Cleo"]}
 STAMP = re.compile(r"^journal\.db\.corrupt-\d{8}-\d{6}(-\d+)?$")
 
 
-@pytest.fixture
-def journal(tmp_path):
-    with Journal(tmp_path / "journal.db") as j:
-        yield j
-
-
 def test_database_is_wal_with_full_sync(journal):
     """Durability settings: WAL journal, synchronous=FULL (2) on the live connection."""
     assert journal._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -78,7 +72,7 @@ def test_committed_actions_are_visible_to_another_connection(journal, tmp_path):
     """append returns after COMMIT: a second, independent connection already sees it."""
     game = journal.begin_game("koryo", SETUP)
     journal.append(game, {"type": "play"})
-    other = sqlite3.connect(tmp_path / "journal.db")
+    other = sqlite3.connect(journal.path)
     assert other.execute("SELECT count(*) FROM actions").fetchone()[0] == 1
     other.close()
 

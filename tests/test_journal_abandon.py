@@ -33,12 +33,6 @@ class Counter:
         return {"total": state}
 
 
-@pytest.fixture
-def journal(tmp_path):
-    with Journal(tmp_path / "journal.sqlite") as j:
-        yield j
-
-
 def test_abandoned_game_neither_unfinished_nor_history_and_keeps_its_actions(journal):
     kept = journal.begin_game("counter", {})
     dropped = journal.begin_game("counter", {"n": 2})

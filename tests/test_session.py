@@ -52,12 +52,6 @@ class CounterRules:
 RULES = CounterRules()
 
 
-@pytest.fixture
-def journal(tmp_path):
-    with Journal(tmp_path / "journal.db") as j:
-        yield j
-
-
 def test_dispatch_journals_then_publishes_the_public_view(journal):
     session = Session.start(journal, RULES, {"limit": 10})
     seen: list[tuple[dict, list[dict]]] = []

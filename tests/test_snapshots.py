@@ -57,10 +57,10 @@ def often(monkeypatch):
 
 
 @pytest.fixture
-def journal(tmp_path):
-    with Journal(tmp_path / "journal.db") as j:
-        j._db.execute("PRAGMA synchronous=OFF")  # these tests count, they do not time
-        yield j
+def journal(journal):
+    """conftest's journal, without fsync: these tests count, they do not time."""
+    journal._db.execute("PRAGMA synchronous=OFF")
+    return journal
 
 
 def played(journal: Journal, game: str, count: int) -> tuple[Session, list]:

@@ -16,13 +16,10 @@ import pygame
 import pytest
 
 from companion.engine.errors import RuleError
-from companion.hardware.sim import SimBackend
-from companion.journal import Journal
 from companion.seat import Light, Press
 from companion.turns import Turns
 from companion.ui import screens
-from companion.ui.app import App, ManualClock, Screen, make_app
-from companion.ui.demo import demo_config
+from companion.ui.app import App, Screen
 from companion.ui.home import HomeScreen, resume_unfinished
 from companion.ui.table_check import TableCheckScreen
 
@@ -71,21 +68,6 @@ def menu(monkeypatch):
     )
     monkeypatch.setattr(screens, "MENU", entries)
     return alpha, beta
-
-
-@pytest.fixture
-def app(tmp_path):
-    config = demo_config((800, 480), "en")
-    backend = SimBackend(len(config.seats))
-    journal = Journal(tmp_path / "journal.sqlite")
-    app = make_app(config, backend, clock=ManualClock(0), journal=journal)
-    app.start_backend()
-    pygame.event.clear()
-    yield app
-    backend.close()
-    journal.close()
-    pygame.event.clear()
-    pygame.display.quit()
 
 
 def tap(app: App, rect: pygame.Rect) -> None:

@@ -14,46 +14,20 @@ import signal
 import pygame
 import pytest
 from kiosk_process import Kiosk, write_config
+from table_rig import open_app
 from ui_layout import check_layout
 
 from companion.engine.kd_kingdom import RESOURCES
 from companion.games import rules_for, session_rules
 from companion.games.autoplay import next_action
 from companion.games.inheritors import InheritorsSheet
-from companion.hardware.sim import SimBackend
 from companion.journal import Journal
 from companion.session import Session
-from companion.ui.app import App, ManualClock, make_app
-from companion.ui.demo import demo_config
+from companion.ui.app import App
 from companion.ui.home import HomeScreen, ResumeButton, resume_unfinished
 from companion.ui.screens import koryo, majority_game, majority_setup
 
 SETUP = {"players": ["Ana", "Ben"], "seats": [0, 1], "first_player": "Ana"}
-
-
-def make(journal: Journal, size=(800, 480), language="en") -> App:
-    config = demo_config(size, language)
-    backend = SimBackend(len(config.seats))
-    app = make_app(config, backend, clock=ManualClock(0), journal=journal)
-    app.start_backend()
-    pygame.event.clear()
-    return app
-
-
-@pytest.fixture
-def journal(tmp_path):
-    path = tmp_path / "data" / "journal.sqlite"
-    with Journal(path) as j:
-        yield j
-
-
-@pytest.fixture
-def app(journal):
-    app = make(journal)
-    yield app
-    app.backend.close()
-    pygame.event.clear()
-    pygame.display.quit()
 
 
 def tap(app: App, rect: pygame.Rect) -> None:
@@ -135,7 +109,7 @@ def test_every_games_unfinished_game_says_where_it_stands(journal, game, languag
     « ronde » for Koryŏ and Chosŏn, « manche » for The King's Dilemma), who acts and when
     the game started; never a step number."""
     session = unfinished(journal, game)
-    app = make(journal, language=language)
+    app = open_app(journal, language=language)
     try:
         home = home_on(app)
         resume = next(b for b in home.buttons if isinstance(b, ResumeButton))
@@ -202,7 +176,7 @@ def test_home_shows_a_game_left_unfinished_when_it_comes_back(app, journal):
 
 def test_french_texts_from_the_catalog(journal):
     koryo_game(journal)
-    app = make(journal, language="fr")
+    app = open_app(journal, language="fr")
     try:
         home = home_on(app)
         assert "Reprendre Koryŏ" in labels(home) and "Abandonner" in labels(home)
@@ -246,7 +220,7 @@ def test_resume_and_abandon_layout_fits(journal, size, language):
     koryo_game(journal, steps=12)
     Session.start(journal, InheritorsSheet(), {"players": ["Ana", "Ben"], "seats": [0, 1],
                                                "first_player": "Ana"})
-    app = make(journal, size, language)
+    app = open_app(journal, size, language)
     try:
         home = home_on(app)
         tap(app, home.abandons["koryo"].rect)

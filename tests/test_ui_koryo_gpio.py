@@ -11,7 +11,6 @@ from types import SimpleNamespace
 
 import pygame
 import pytest
-from pins import PinClock
 
 from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
 from companion.hardware.profile import load_profile, profile_path
@@ -29,9 +28,8 @@ STEPS = 16  # 100 ms samples of each LED pin: 1.6 s, a whole cycle of every patt
 
 
 @pytest.fixture
-def rig(tmp_path, pins):
+def rig(tmp_path, pins, clock):
     config = demo_config((800, 480), "en")  # the shipped four seats: Ana, Ben, Cleo, Dan
-    clock = PinClock()
     backend = GpioBackend(FIVE, len(config.seats), clock=clock, worker=False,
                           long_press_ms=config.hardware.long_press_ms)
     journal = Journal(tmp_path / "journal.sqlite")

@@ -211,7 +211,7 @@ class SheetController(FollowsSession):
     def can_undo(self) -> bool:
         return self.session.can_undo()
 
-    def save(self, history) -> dict:
+    def finish(self, history) -> dict:
         """The final score into ``history`` (when one is kept) and the game finished in the
         journal, once; returns the score."""
         result = self._view["score"]

@@ -562,7 +562,7 @@ class MajorityController(FollowsSession):
         self._view = self.session.public_view()
         return action
 
-    def record(self, history) -> None:
+    def finish(self, history) -> None:
         """Once the game is over: its result into ``history`` (when one is kept) and the
         game finished in the journal, once."""
         if self.recorded or not self.over():

@@ -6,13 +6,11 @@ bands belong to one object every screen talks to.
 ``App.step()`` sleeps until an event arrives or the top screen's next deadline (a
 blinking light) is due, hands the events to the screen, and redraws only if something was
 invalidated; ``frames`` counts the redraws, so a test can prove an idle table draws
-nothing. Seat buttons reach the loop from backend threads as pygame events
-(``BUTTON_EVENT``, ``STATUS_EVENT``, ``PAD_EVENT``) posted with ``pygame.event.post``, and
-wake it at once.
-At most ``SEAT_QUEUE_MAX`` of them wait at a time: a flood from a broken pad while the loop
-is busy is dropped (one log line when it starts, one with the count when the loop catches
-up, then a redraw), so SDL's own queue (65,535 events) never fills and never raises in the
-backend's thread.
+nothing. The evening itself is the ``Table``'s (``companion.play.table``, no pygame): the
+seat backends' presses go into its queue from their threads and wake the loop at once;
+the loop drains it, the Table asks the game and writes the lights, and the App, its view,
+draws what changed (``pressed``, ``changed``). Touches are the App's: a screen forwards
+them to its controller as actions.
 The demo drives the very same loop with a manual clock and ``step(block=False)``.
 
 Why not ``pygame.event.wait``: with a video driver that has no blocking wait of its own
@@ -31,7 +29,6 @@ import logging
 import os
 import threading
 import time
-import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -39,24 +36,19 @@ import pygame
 
 from companion.config import WINDOW_SIZE, DisplayConfig
 from companion.hardware.base import PadEvent, SeatBackend
-from companion.history import History
 from companion.i18n import Catalog, load_catalog
-from companion.journal import Journal, StorageError
-from companion.play import lights as seat_lights
 from companion.play.seatview import SeatView
+from companion.play.table import SEAT_QUEUE_MAX, Table
 from companion.play.words import Words, words_text
 from companion.sdnotify import NO_NOTIFIER, Notifier
 from companion.seat import ButtonEvent
-from companion.turns import NOBODY, Turns, lights
+from companion.turns import NOBODY, Turns
 from companion.ui.theme import WARNING, WARNING_BG, Painter, Theme
 
 log = logging.getLogger(__name__)
 
-BUTTON_EVENT = pygame.event.custom_type()  # attribute: event (a ButtonEvent)
-STATUS_EVENT = pygame.event.custom_type()  # attributes: seat, connected
-PAD_EVENT = pygame.event.custom_type()  # the backend's pad_event changed (no attribute)
 POLL_MS = 20  # how often a sleeping loop looks at SDL's queue (touch, keys, window, QUIT)
-SEAT_QUEUE_MAX = 512  # seat events waiting for the loop; 100 times a table's burst of presses
+__all__ = ["SEAT_QUEUE_MAX"]  # the Table's, here too for the loop's readers
 
 
 class Clock:
@@ -114,8 +106,21 @@ class Screen:
         """A sentence of a seat view, in the table's language."""
         return words_text(self.app.catalog, self.app.seats, words)
 
+    # The controller the Table asks for the seats' presses while this screen is on top
+    # (None: the screen answers them itself, ``on_button``).
+    plays = None
+
     def on_button(self, event: ButtonEvent) -> None:
-        """A seat button was pressed."""
+        """A seat button was pressed, and the screen answers it (no game: ``plays``)."""
+
+    def claims(self, event: ButtonEvent) -> bool:
+        """Whether this press is the screen's own, not its game's (a power's options open
+        on screen)."""
+        return False
+
+    def pressed(self, event: ButtonEvent, result) -> None:
+        """The Table gave a press to ``plays``, which answered ``result``: show it."""
+        self.app.invalidate()
 
     def on_status(self, seat: int, connected: bool) -> None:
         """A seat pad came or went; by default just redraw its mark."""
@@ -205,9 +210,13 @@ class App:
         rotation: int = 0,
         clock: Clock | None = None,
         notice: str | None = None,
-        journal: Journal | None = None,
-        history: History | None = None,
+        journal=None,
+        history=None,
+        table: Table | None = None,
     ) -> None:
+        """``journal`` and ``history`` (a ``companion.journal.Journal``, a
+        ``companion.history.History``; None: not kept) are the Table's, made here unless
+        ``table`` is given."""
         if rotation not in (0, 90, 180, 270):
             raise ValueError(f"rotation {rotation}: one of 0, 90, 180, 270")
         self.window = window
@@ -217,18 +226,17 @@ class App:
         self.canvas = window if rotation == 0 else pygame.Surface(size)
         self.size = size
         self.theme = Theme(size)
-        self.backend = backend
-        self.seats = tuple(seats)
+        self._seats = tuple(seats)
         self.catalog = catalog
         self.clock = clock or Clock()
         self.notice = notice
-        self.journal = journal  # games in progress (companion.journal), None: not kept
-        self.history = history  # finished games (companion.history), None: not kept
+        self.table = table or Table(backend, len(self._seats), journal=journal,
+                                    history=history)
+        self.table.view = self
         self.warnings: list[tuple[str, str]] = []  # more notices: (catalog key, detail)
         self.pad_event: PadEvent | None = None  # what the pad did, in the band until cleared
         self._pad_taken: PadEvent | None = None  # the backend's pad_event last taken
         self.screens: list[Screen] = []
-        self._followed: weakref.WeakSet = weakref.WeakSet()  # the games ``follow`` heard
         self.running = True
         self.frames = 0
         self.painter: Painter | None = None  # the last frame's, for tests
@@ -238,9 +246,6 @@ class App:
         self._looked_ms = self.clock.now_ms()  # when the loop last checked for a deadline
         self._wake = threading.Condition()
         self._woken = False
-        self._seat_lock = threading.Lock()
-        self._seat_pending = 0  # seat events posted and not yet handled
-        self._seat_dropped = 0  # seat events dropped since the queue was last empty
         self.notifier: Notifier = NO_NOTIFIER  # systemd's watchdog, kept alive in ``_wait``
 
     # --- screens ------------------------------------------------------------------------
@@ -264,24 +269,55 @@ class App:
         self._shown()
 
     def _shown(self) -> None:
+        if self.screens:
+            self.table.game = self.screen.plays  # its lights are the screen's (``lights``)
         self.invalidate()
         if self.screens:
             self.screen.on_show()
 
     @property
-    def save_failure(self) -> StorageError | None:
-        """Why the last write of the journal or the history failed, until one succeeds."""
-        for store in (self.journal, self.history):
-            failure = getattr(store, "failure", None)
-            if failure is not None:
-                return failure
-        return None
+    def backend(self) -> SeatBackend:
+        """The seats' hardware: the Table's."""
+        return self.table.backend
 
-    def not_saved(self, exc: StorageError) -> None:
-        """A press whose write failed: nothing changed (the session keeps its last saved
-        state); the band over every screen says so until a write succeeds."""
-        log.error("press refused, %s", exc)
-        self.invalidate()
+    @backend.setter
+    def backend(self, backend: SeatBackend) -> None:
+        self.table.backend = backend
+
+    @property
+    def seats(self) -> tuple:
+        """The configured seats (``companion.config``), the Table lights as many."""
+        return self._seats
+
+    @seats.setter
+    def seats(self, seats: Sequence) -> None:
+        self._seats = tuple(seats)
+        self.table.seats = len(self._seats)
+
+    @property
+    def journal(self):
+        """The games in progress (``companion.journal.Journal``; None: not kept): the
+        Table's."""
+        return self.table.journal
+
+    @journal.setter
+    def journal(self, journal) -> None:
+        self.table.journal = journal
+
+    @property
+    def history(self):
+        """The finished games (``companion.history.History``; None: not kept): the
+        Table's."""
+        return self.table.history
+
+    @history.setter
+    def history(self, history) -> None:
+        self.table.history = history
+
+    @property
+    def save_failure(self):
+        """Why the last write of the journal or the history failed, until one succeeds."""
+        return self.table.save_failure
 
     def _take_pad_event(self) -> None:
         """The backend's latest pad event into the band, if the loop has not taken it yet
@@ -322,16 +358,13 @@ class App:
         hardware fallback, the seat backend's own (a seat lost to a bus), a journal or history database moved aside, ``warnings``."""
         found = [("notice.fallback", self.notice)]
         found += [("notice.seats", getattr(self.backend, "notice", None))]
-        found += [("notice.journal", getattr(self.journal, "notice", None))]
-        found += [("notice.history", getattr(self.history, "notice", None))]
+        found += self.table.store_notices()
         return [(key, detail) for key, detail in found + self.warnings if detail]
 
     def follow(self, game) -> None:
         """Redraw, and show the seats' lights again, whenever the game (a controller of
         ``companion.play``) changes, however it changed; once per game."""
-        if game not in self._followed:
-            self._followed.add(game)
-            game.subscribe(lambda _view: self.invalidate())
+        self.table.follow(game)
 
     def redraw_ring(self, ring) -> None:
         """Only the lights mirrored on ``ring`` (a ``companion.ui.seats.SeatRing`` of the
@@ -346,32 +379,32 @@ class App:
         screen on top."""
         self._dirty = True
         if self.screens:
-            seat_lights.show(self.backend, len(self.seats), lights(self.screen.turns()))
+            self.table.show_lights()
             self._show_seats()
 
     def _show_seats(self) -> None:
-        """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from
-        the screen on top; nothing for wired pads."""
-        show = getattr(self.backend, "show_seats", None)
-        if show is not None and self.screens:
-            show(self.screen)
+        """Each seat's own display beyond its light (a phone's page), from the screen on
+        top: the Table's ``show_seats``."""
+        self.table.show_seats()
 
-    # --- seats --------------------------------------------------------------------------
+    def shown(self) -> Screen | None:
+        """What the seats' own displays show: the screen on top."""
+        return self.screen if self.screens else None
+
+    # --- seats: the Table's view ---------------------------------------------------------
 
     def start_backend(self) -> None:
-        """Route the backend's callbacks (any thread) into the event queue, waking the
+        """Start the backend: its callbacks (any thread) queue into the Table and wake the
         loop."""
 
         def on_button(event: ButtonEvent) -> None:
             self.post_button(event)
-            self.wake()
 
         def on_status(seat: int, connected: bool) -> None:
             self.post_status(seat, connected)
-            self.wake()
 
-        def on_pad(_event: PadEvent) -> None:
-            self._post_seat(pygame.event.Event(PAD_EVENT))
+        def on_pad(event: PadEvent) -> None:
+            self.table.post_pad(event)
             self.wake()
 
         self.backend.start(on_button, on_status, on_pad)
@@ -383,47 +416,38 @@ class App:
             self._wake.notify()
 
     def post_button(self, event: ButtonEvent) -> None:
-        self._post_seat(pygame.event.Event(BUTTON_EVENT, event=event))
+        """A press into the Table's queue (any thread; never raises)."""
+        self.table.post_button(event)
+        self.wake()
 
     def post_status(self, seat: int, connected: bool) -> None:
-        self._post_seat(pygame.event.Event(STATUS_EVENT, seat=seat, connected=connected))
+        self.table.post_status(seat, connected)
+        self.wake()
 
-    def _post_seat(self, event: pygame.event.Event) -> None:
-        """Queue a seat event unless ``SEAT_QUEUE_MAX`` are already waiting (any thread;
-        never raises: the caller is a backend's reader)."""
-        with self._seat_lock:
-            if self._seat_pending >= SEAT_QUEUE_MAX:
-                self._note_dropped()
-                return
-            self._seat_pending += 1
-        try:
-            posted = pygame.event.post(event) is not False  # pygame 2.1 returns False when full
-        except pygame.error:  # SDL's queue is full of other events (pygame-ce raises)
-            posted = False
-        if not posted:
-            with self._seat_lock:
-                self._seat_pending -= 1
-                self._note_dropped()
+    def turns(self) -> Turns | None:
+        """Who acts on the screen on top (a game screen answers from its controller), for
+        the Table's lights; None: no screen."""
+        return self.screen.turns() if self.screens else None
 
-    def _note_dropped(self) -> None:
-        """One seat event dropped; ``_seat_lock`` held."""
-        if not self._seat_dropped:
-            log.warning("seat events: %d waiting for the screen, dropping the next ones",
-                        self._seat_pending)
-        self._seat_dropped += 1
+    def claims(self, event: ButtonEvent) -> bool:
+        return self.screen.claims(event)
 
-    def _seat_event_taken(self) -> None:
-        """The loop took a seat event; once it has caught up after a drop, say how many
-        were lost and redraw (a dropped status change shows at the redraw)."""
-        with self._seat_lock:
-            self._seat_pending = max(0, self._seat_pending - 1)
-            dropped = self._seat_dropped if self._seat_pending == 0 else 0
-            if dropped:
-                self._seat_dropped = 0
-        if dropped:
-            log.warning("seat events: %d dropped while the screen was busy", dropped)
-            self._take_pad_event()  # a dropped PAD_EVENT: the band still follows the pad
-            self.invalidate()
+    def on_button(self, event: ButtonEvent) -> None:
+        self._pad_heard()
+        self.screen.on_button(event)
+
+    def pressed(self, event: ButtonEvent, result) -> None:
+        self._pad_heard()
+        self.screen.pressed(event, result)
+
+    def on_status(self, seat: int, connected: bool) -> None:
+        self.screen.on_status(seat, connected)
+
+    def on_pad(self) -> None:
+        self._take_pad_event()
+
+    def changed(self) -> None:
+        self.invalidate()
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -448,12 +472,11 @@ class App:
             events.extend(self._wait(self.timeout_ms()))
         while True:
             events.extend(pygame.event.get())
+            seat_events = self.table.drain()
             for event in events:
-                try:
+                with self.table.saving():
                     self.handle(event)
-                except StorageError as exc:
-                    self.not_saved(exc)
-            if not events or not self.running:
+            if not (events or seat_events) or not self.running:
                 break
             events = []  # a handler may have posted more (a simulated press)
         self._fire_timer()
@@ -466,7 +489,7 @@ class App:
         while True:
             self.notifier.keepalive()  # from the loop itself: a hung loop stops them
             events = pygame.event.get()
-            if events:
+            if events or self.table.pending():
                 return events
             nap = POLL_MS / 1000 if end is None else min(POLL_MS / 1000, end - time.monotonic())
             if nap <= 0:
@@ -485,26 +508,13 @@ class App:
             return
         deadline = self.screen.next_deadline(since)
         if deadline is not None and now >= deadline:
-            try:
+            with self.table.saving():
                 self.screen.on_timer(now)
-            except StorageError as exc:
-                self.not_saved(exc)
 
     def handle(self, event: pygame.event.Event) -> None:
         kind = event.type
         if kind == pygame.QUIT:
             self.running = False
-        elif kind == BUTTON_EVENT:
-            self._seat_event_taken()
-            self._pad_heard()
-            self.screen.on_button(event.event)
-            self._show_seats()  # a secret press changes only what that seat's phone shows
-        elif kind == STATUS_EVENT:
-            self._seat_event_taken()
-            self.screen.on_status(event.seat, event.connected)
-        elif kind == PAD_EVENT:
-            self._seat_event_taken()
-            self._take_pad_event()
         elif kind == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 self.running = False
@@ -633,8 +643,8 @@ def make_app(
     notice: str | None = None,
     clock: Clock | None = None,
     fullscreen: bool = False,
-    journal: Journal | None = None,
-    history: History | None = None,
+    journal=None,
+    history=None,
 ) -> App:
     """Open the window for ``config`` (a ``companion.config.Config``) and the app on it."""
     catalog = load_catalog(config.language)

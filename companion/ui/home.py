@@ -27,8 +27,7 @@ from functools import partial
 import pygame
 
 from companion.engine.errors import RuleError
-from companion.journal import GameRecord, JournalError
-from companion.play import where_it_stands
+from companion.play.table import NOT_REPLAYED, KeptGame
 from companion.seat import ButtonEvent
 from companion.turns import NOBODY, Turns
 from companion.ui import screens
@@ -143,14 +142,12 @@ class HomeScreen(Screen):
             self.buttons.append(Button(self.cells[-1], t("phones.screen.open"),
                                        lambda: self.app.push(PhonesScreen(self.app))))
 
-    def _unfinished(self) -> dict[str, GameRecord]:
-        """The latest unfinished game of each menu entry, from the journal."""
-        if self.app.journal is None:
-            return {}
+    def _unfinished(self) -> dict[str, KeptGame]:
+        """The latest unfinished game of each menu entry, from the Table's journal."""
         games = {entry.game for entry in screens.MENU}
-        return {r.game: r for r in self.app.journal.unfinished() if r.game in games}
+        return {r.game: r for r in self.app.table.unfinished() if r.game in games}
 
-    def progress(self, record: GameRecord) -> str:
+    def progress(self, record: KeptGame) -> str:
         """Where an unfinished game stands, in the players' words: its round and whose
         turn it is (when the game has them), and when it started (the date too if not
         today): "round 3, Ben's turn, started 20:14"."""
@@ -167,15 +164,10 @@ class HomeScreen(Screen):
                      time=time)
         return t("home.progress_round", round_text=round_text, time=time)
 
-    def _where(self, record: GameRecord) -> dict:
+    def _where(self, record: KeptGame) -> dict:
         """The game's round and acting player, from its journal replayed (nothing when it
-        can't be: the Resume tap then says why)."""
-        try:
-            return where_it_stands(self.app.journal, record)
-        except (RuleError, JournalError):  # it does not replay: its start time only
-            log.warning("home: game %d (%s) does not replay for its progress", record.id,
-                        record.game, exc_info=True)
-            return {}
+        can't be: its start time only, and the Resume tap then says why)."""
+        return self.app.table.where(record)
 
     # --- layout -------------------------------------------------------------------------
 
@@ -247,20 +239,20 @@ class HomeScreen(Screen):
     def _opener(self, entry: screens.Entry):
         return lambda: self.open_game(entry)
 
-    def _resumer(self, entry: screens.Entry, record: GameRecord):
+    def _resumer(self, entry: screens.Entry, record: KeptGame):
         return lambda: self.resume_game(entry, record)
 
-    def _abandoner(self, entry: screens.Entry, record: GameRecord):
+    def _abandoner(self, entry: screens.Entry, record: KeptGame):
         return lambda: self.abandon_game(entry, record)
 
-    def resume_game(self, entry: screens.Entry, record: GameRecord) -> None:
+    def resume_game(self, entry: screens.Entry, record: KeptGame) -> None:
         """Push the screen of ``entry``'s unfinished game; a game that can't be rebuilt is
         said on the status line (Abandon is then the way out)."""
         module = importlib.import_module(entry.module)
         t = self.app.catalog.text
         try:
             screen = module.resume(self.app, record.id)
-        except (JournalError, RuleError) as exc:
+        except NOT_REPLAYED as exc:
             log.error("home: game %d (%s) does not resume: %s", record.id, entry.game, exc)
             reason = self.app.catalog.refusal(exc) if isinstance(exc, RuleError) else str(exc)
             self.status = t("home.cannot_resume", game=t(entry.title), reason=reason)
@@ -272,7 +264,7 @@ class HomeScreen(Screen):
         log.info("home: resumed game %d (%s)", record.id, entry.game)
         self.app.push(screen)
 
-    def abandon_game(self, entry: screens.Entry, record: GameRecord) -> None:
+    def abandon_game(self, entry: screens.Entry, record: KeptGame) -> None:
         """First tap: ask "Sure?" on the same button; second: abandon the game."""
         t = self.app.catalog.text
         if self.confirming != entry.game:
@@ -282,7 +274,7 @@ class HomeScreen(Screen):
             self.status = t("home.abandon_ask", game=t(entry.title))
             self.app.invalidate()
             return
-        self.app.journal.abandon(record.id)
+        self.app.table.abandon(record.id)
         log.info("home: abandoned game %d (%s), %d actions kept", record.id, entry.game,
                  record.actions)
         self.build()
@@ -377,10 +369,8 @@ class HomeScreen(Screen):
 def resume_unfinished(app: App) -> Screen | None:
     """The screen of the latest unfinished game in ``app.journal`` whose game is on the
     menu (its module's ``resume(app, game_id)``), or None."""
-    if app.journal is None:
-        return None
     modules = {entry.game: entry.module for entry in screens.MENU}
-    for record in reversed(app.journal.unfinished()):
+    for record in reversed(app.table.unfinished()):
         if record.game in modules:
             screen = importlib.import_module(modules[record.game]).resume(app, record.id)
             if screen is not None:

@@ -20,7 +20,7 @@ import pygame
 
 from companion import bgstats
 from companion.charts import full_date
-from companion.history import GameResult
+from companion.play.table import PlayedGame
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
@@ -101,7 +101,7 @@ class PlayCode(Pressable):
 
     key = "playcode"  # as the screens name their buttons
 
-    def __init__(self, app: App, game: GameResult, area: pygame.Rect) -> None:
+    def __init__(self, app: App, game: PlayedGame, area: pygame.Rect) -> None:
         self.app = app
         self.game = game
         self.url = bgstats.fitting_link(game)
@@ -146,7 +146,7 @@ class PlayCodeScreen(OnTheFelt, Screen):
 
     name = "playcode"
 
-    def __init__(self, app: App, game: GameResult) -> None:
+    def __init__(self, app: App, game: PlayedGame) -> None:
         super().__init__(app)
         self.game = game
         self.url = bgstats.fitting_link(game)

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.history import GameResult
 from companion.play.standings import place_words, places
+from companion.play.table import PlayedGame
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCode, between_plates
@@ -82,7 +82,7 @@ class WinnerView:
 
     def __init__(self, app: App, game: str, standings: Sequence[Standing],
                  labels: Sequence[str], winners: Sequence[str], actions: Sequence[Action],
-                 played: GameResult | None = None, notes: Sequence[str] = ()) -> None:
+                 played: PlayedGame | None = None, notes: Sequence[str] = ()) -> None:
         self.app = app
         self.game = game
         self.standings = list(standings)

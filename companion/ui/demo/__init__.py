@@ -25,8 +25,7 @@ from companion.config import SHIPPED_CONFIG, Config, load_config
 from companion.hardware.base import BLINKING, light_rgb
 from companion.hardware.padproto import TICK_MS
 from companion.hardware.sim import SimBackend
-from companion.history import History
-from companion.journal import Journal
+from companion.play.table import Table
 from companion.seat import Press
 from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.home import HomeScreen
@@ -176,8 +175,8 @@ def run_demo(out: Path, size: tuple[int, int], language: str, rotation: int = 0
     backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
     clock = ManualClock()
     data = tempfile.TemporaryDirectory(prefix=f".{out.resolve().name}-data-", dir=out.parent)
-    journal = Journal(Path(data.name) / "journal.sqlite")
-    history = History(Path(data.name) / "companion.db")
+    journal, history = Table.stores(Path(data.name) / "journal.sqlite",
+                                    Path(data.name) / "companion.db")
     try:
         app = make_app(config, backend, clock=clock, journal=journal, history=history)
         app.start_backend()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pygame
 
 from companion import charts, kd_ledger
-from companion.history import GameResult
+from companion.play.table import PlayedGame
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
@@ -36,7 +36,7 @@ RECORD_LINE = 44  # units: a line of a records page (its figures' digits 24 px h
 class ChartsScreen(OnTheFelt, Screen):
     name = "charts"
 
-    def __init__(self, app: App, games: list[GameResult], ledger: charts.Campaign | None,
+    def __init__(self, app: App, games: list[PlayedGame], ledger: charts.Campaign | None,
                  shares: dict[str, list[charts.Share]] | None = None) -> None:
         """``games``: at least the last ``charts.LAST_GAMES`` of each game; ``shares``: the
         wins of each game over the whole history (else counted from ``games``)."""
@@ -415,7 +415,7 @@ def open_charts(app: App) -> None:
     the journal (read as it is: none without a journal, or when it can't be read). Only
     what they show is read: the last games of each game, and the wins counted in SQL."""
     h = app.history
-    games: list[GameResult] = []
+    games: list[PlayedGame] = []
     shares: dict[str, list[charts.Share]] = {}
     if h is not None:
         for key in h.first_kept():

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pygame
 
 from companion.charts import full_date
-from companion.history import GameResult, PlayerStats
+from companion.play.table import PlayedGame, PlayerFigures
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCodeScreen
@@ -78,9 +78,9 @@ class HistoryScreen(OnTheFelt, Screen):
         if self.game not in self.kept_games:
             self.game = None
         self.total = h.count(self.game) if h else 0
-        self._stats: list[tuple[str, str, PlayerStats]] | None = None  # read when shown
+        self._stats: list[tuple[str, str, PlayerFigures]] | None = None  # read when shown
         self.page_of: tuple[object, ...] | None = None  # what ``page_games`` was read for
-        self.page_games: list[GameResult] = []
+        self.page_games: list[PlayedGame] = []
         self.build()
         self.app.invalidate()
 
@@ -89,7 +89,7 @@ class HistoryScreen(OnTheFelt, Screen):
         return texts.get(f"history.game.{key}", key)  # a game imported from elsewhere: its key
 
     @property
-    def stats(self) -> list[tuple[str, str, PlayerStats]]:
+    def stats(self) -> list[tuple[str, str, PlayerFigures]]:
         """(game, player, stats) rows: a player's figures per game, never across games;
         counted only once the players' view is shown."""
         if self._stats is None:
@@ -185,7 +185,7 @@ class HistoryScreen(OnTheFelt, Screen):
         return pygame.Rect(self.list_rect.x, self.list_rect.y + i * (self.row_h + gap),
                            self.list_rect.w, self.row_h)
 
-    def show_code(self, game: GameResult) -> None:
+    def show_code(self, game: PlayedGame) -> None:
         self.app.push(PlayCodeScreen(self.app, game))
 
     # --- input --------------------------------------------------------------------------
@@ -203,7 +203,7 @@ class HistoryScreen(OnTheFelt, Screen):
             self.page_of = wanted
         return self.page_games
 
-    def winners_text(self, g: GameResult) -> str:
+    def winners_text(self, g: PlayedGame) -> str:
         key = "history.winner" if len(g.winners) == 1 else "history.shared"
         return self.app.catalog.text(key, names=self.app.catalog.names(g.winners))
 
@@ -221,7 +221,7 @@ class HistoryScreen(OnTheFelt, Screen):
                     for g, n, s in self.shown()]
         return " | ".join([head, *rows])
 
-    def average(self, s: PlayerStats) -> str:
+    def average(self, s: PlayerFigures) -> str:
         return self.app.catalog.decimal(s.average)
 
     def draw(self, p: Painter) -> None:
@@ -280,7 +280,7 @@ class HistoryScreen(OnTheFelt, Screen):
             self.text(p, won, right, px(WORDS_GLYPH), WINNER, "right")
             self.draw_scores(p, g, under)
 
-    def draw_scores(self, p: Painter, g: GameResult, box: pygame.Rect) -> None:
+    def draw_scores(self, p: Painter, g: PlayedGame, box: pygame.Rect) -> None:
         """``Ana 15 · Ben 18 · Cleo 19``, the winners in their colour, fitted to ``box``."""
         theme = self.app.theme
         parts = [f"{q.name} {q.total}" for q in g.players]

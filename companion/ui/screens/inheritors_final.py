@@ -35,7 +35,7 @@ class ResultScreen(ShowsWinner, Screen):
         self.app.replace(self.sheet)
 
     def save(self) -> None:
-        self.game.save(self.app.history)
+        self.app.table.end_game(self.game)
         self.build()
         self.app.invalidate()
 

@@ -15,7 +15,7 @@ import pygame
 from companion import inheritors_data
 from companion.play.inheritors import SheetController
 from companion.seat import ButtonEvent
-from companion.turns import Turns
+from companion.turns import Reply, Turns
 from companion.ui import theme as th
 from companion.ui.app import App
 from companion.ui.screens.inheritors_draw import (
@@ -54,6 +54,7 @@ class SheetScreen(TwoTaps, TableScreen):
     def __init__(self, app: App, game: SheetController) -> None:
         super().__init__(app)
         self.game = game
+        self.plays = game  # the Table gives it the seats' presses
         app.follow(game)
         self.field = "stack:" + next(iter(inheritors_data.colours()))
         self.message: str | None = None
@@ -118,9 +119,9 @@ class SheetScreen(TwoTaps, TableScreen):
     def finish(self) -> None:
         self.app.replace(ResultScreen(self.app, self.game, self))
 
-    def on_button(self, event: ButtonEvent) -> None:
+    def pressed(self, event: ButtonEvent, result: Reply) -> None:
         self.confirming = None
-        if self.game.press(event).public:
+        if result.public:
             self.message = None
         self.refresh()
 

@@ -17,6 +17,7 @@ import pygame
 from companion.play import kd_say
 from companion.play import kings_dilemma as kd
 from companion.seat import ButtonEvent
+from companion.turns import Reply
 from companion.ui import theme as th
 from companion.ui.screens.kd_draw import (
     SCREENS,
@@ -114,8 +115,13 @@ class VoteScreen(KdScreen):
     def actions(self) -> Actions:
         return undo_action(self)
 
-    def on_button(self, event: ButtonEvent) -> None:
-        if not self.night.press(event).public:  # nothing to show (a secret press: SILENT)
+    @property
+    def plays(self):
+        """The night takes the seats' presses (the Table asks it)."""
+        return self.night
+
+    def pressed(self, event: ButtonEvent, result: Reply) -> None:
+        if not result.public:  # nothing to show (a secret press: SILENT)
             return
         self.confirming = None
         if self.night.step() != kd.VOTE:
@@ -188,8 +194,13 @@ class RevealScreen(KdScreen):
         self.night.choose_leader(name)
         self.refresh()
 
-    def on_button(self, event: ButtonEvent) -> None:
-        if self.night.press(event).public:
+    @property
+    def plays(self):
+        """The night takes the seats' presses (the Table asks it)."""
+        return self.night
+
+    def pressed(self, event: ButtonEvent, result: Reply) -> None:
+        if result.public:
             self.confirming = None
             self.refresh()
 

@@ -12,9 +12,9 @@ from functools import partial
 
 import pygame
 
-from companion.history import GameResult
 from companion.kd_ledger import LedgerUnreadable
 from companion.play import kings_dilemma as kd
+from companion.play.table import PlayedGame
 from companion.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App
@@ -116,7 +116,7 @@ def record(app: App, night: kd.NightController, entered: dict[str, dict[str, int
             end.refresh()
         app.replace(end)
         return
-    night.finish(app.history)
+    app.table.end_game(night)
     app.replace(night_winner(app, night))
 
 
@@ -133,7 +133,7 @@ def night_winner(app: App, night: kd.NightController) -> WinnerScreen:
 
 
 def night_result(app: App, night: kd.NightController, actions: Sequence[Action],
-                 played: GameResult | None, notes: Sequence[str] = ()) -> WinnerView:
+                 played: PlayedGame | None, notes: Sequence[str] = ()) -> WinnerView:
     """A scored night on the shared winner screen: each house's agenda, wealth, open agenda
     tokens, power and place under its total; the all-first house rule said where it acts."""
     t = app.catalog.text

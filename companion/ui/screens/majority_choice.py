@@ -142,6 +142,12 @@ class ChoiceModes:
             self._layout()
             self.app.invalidate()
 
+    def claims(self, event) -> bool:
+        """A seat's press while a power's options are open is the screen's: the pad picks
+        among them (a long press stays the game's: the undo request)."""
+        return (self.mode == "powers" and event.press is not Press.LONG
+                and self.power_options() is not None)
+
     def on_choice_button(self, event) -> bool:
         """A seat's press while a power's options are open: its player's pad picks (C the
         next option, A takes it, B back), as the controller says; True if handled."""

@@ -3,8 +3,8 @@ controller's view (``companion.play.majority``), in four modes:
 
 - ``board``: the live majority board and the lines under it (``majority_board``);
 - ``entry`` and ``powers``: the card entry and the powers' choices (``majority_choice``);
-- ``final``: the shared winner screen; the result is recorded in ``app.history`` and the
-  journal's game is finished as soon as the game is over.
+- ``final``: the shared winner screen; the Table records the result in the history and
+  finishes the journal's game as soon as the game is over (``Table.end_game``).
 
 Above every mode but the final one: who acts and what, in large type, then the round line
 (round n/8, deal d, keep at most l, first player, VP bank; one round number, the prompt's
@@ -42,7 +42,7 @@ from companion.play.majority import (
     Words,
 )
 from companion.seat import ButtonEvent
-from companion.turns import Turns
+from companion.turns import Reply, Turns
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.screens.majority_board import BoardMode, Line
@@ -78,6 +78,7 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         self.spec = spec
         self.new_setup = new_setup
         self.game = game
+        self.plays = game  # the Table gives it the seats' presses
         app.follow(game)
         self.mode = "board"
         self.entry: dict[str, int] = {}
@@ -126,7 +127,7 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         view = self.view
         if view["final"] is not None:
             self.mode = "final"
-            self.game.record(self.app.history)
+            self.app.table.end_game(self.game)
         elif not {"entry": self.game.can_enter,
                   "powers": self.game.offered}.get(self.mode, bool)():
             self.mode = "board"
@@ -238,11 +239,15 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         self.app.invalidate()
 
     def on_button(self, event: ButtonEvent) -> None:
-        """What the press did and answers (the controller decides both) is shown."""
+        """A press while a power's options are open (``claims``): the pad picks."""
         self.disarm()
-        if self.on_choice_button(event):
-            return
-        did = self.game.press(event).did
+        self.on_choice_button(event)
+
+    def pressed(self, event: ButtonEvent, result: Reply) -> None:
+        """What the press did and answers (the controller decided both, asked by the
+        Table) is shown."""
+        self.disarm()
+        did = result.did
         if did != IGNORED and self.game.reply is not None:  # the table's: its message line
             self.message = self.say(self.game.reply)
         elif did != IGNORED and event.seat not in self.game.replies:

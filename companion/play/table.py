@@ -1,0 +1,383 @@
+"""The evening at the table, headless: the seats in, the game asked, the lights out, the
+finished game into the history. No pygame here and nothing of ``companion.ui``: the kiosk
+is one view of a ``Table`` (``companion.ui.app.App``), a test or a bench may be another,
+or none at all.
+
+A press travels: seat backend (GPIO, serial, sim, phones: any thread) → ``post_button``
+(a bounded queue, the loop woken) → ``drain`` (the loop's thread) → ``press``, the one
+seam into the current game's controller → ``show_lights``, the one seam out of it (through
+``companion.play.lights``, the one writer of the seats' lights) → the view told what the
+press did (``TableView.pressed``), to draw it → each seat's own display beyond its light
+(a phone's page, ``show_seats``). Phones are a seat backend like the wired ones
+(``companion.phones.seats.PhoneSeats``): their presses come the same way. A touch on the screen is an action the
+view forwards with ``act``: the game's lights follow the same way, since the Table hears
+every change of the game it follows (``follow``).
+
+At most ``SEAT_QUEUE_MAX`` seat events wait at a time: a flood from a broken pad while the
+loop is busy is dropped (one log line when it starts, one with the count when the loop
+catches up), so a backend's reader thread never blocks nor raises.
+
+A write to the journal or the history that fails (disk full) is a ``StorageError``: the
+press or the touch changed nothing (the session keeps its last saved state), ``saving``
+logs it and the view shows ``save_failure`` until a write succeeds again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+from companion.engine.errors import RuleError
+from companion.hardware.base import PadEvent, SeatBackend
+from companion.history import GameResult, History, PlayerStats
+from companion.journal import GameRecord, Journal, JournalError, StorageError
+from companion.play import lights as seat_lights
+from companion.play import where_it_stands
+from companion.play.words import Words, words_text
+from companion.seat import ButtonEvent, Light
+from companion.turns import NOBODY, Turns
+from companion.turns import lights as turns_lights
+
+log = logging.getLogger(__name__)
+
+SEAT_QUEUE_MAX = 512  # seat events waiting for the loop; 100 times a table's burst of presses
+
+# What a view reads of the games kept, as the Table hands them over (the rows of the
+# journal and of the history: a view draws them, the Table alone writes them).
+KeptGame = GameRecord  # a game in the journal, as ``unfinished`` lists it
+PlayedGame = GameResult  # a finished game, as ``end_game`` returns it and the history lists it
+PlayerFigures = PlayerStats  # a player's figures over the games of the history
+# What rebuilding a kept game raises when it no longer replays (rules changed, a damaged
+# journal): a view says why and offers to abandon it.
+NOT_REPLAYED: tuple[type[Exception], ...] = (RuleError, JournalError)
+
+
+class TableView(Protocol):
+    """What the Table tells whoever shows the evening (the kiosk's App), all on the loop's
+    thread."""
+
+    def turns(self) -> Turns | None:
+        """Who acts as the view shows it now (a screen between games, a step of the
+        night's end): the seats' lights follow (``companion.turns``); None: the game's own."""
+        ...
+
+    def claims(self, event: ButtonEvent) -> bool:
+        """Whether the view answers this press itself (Home, the table check, a power's
+        options open on screen) rather than the game."""
+        ...
+
+    def on_button(self, event: ButtonEvent) -> None:
+        """A press the game does not take: no game at the table, or ``claims`` said so."""
+        ...
+
+    def pressed(self, event: ButtonEvent, result: Any) -> None:
+        """The game took the press; ``result`` is what its controller answered."""
+        ...
+
+    def on_status(self, seat: int, connected: bool) -> None:
+        """A seat pad came or went."""
+        ...
+
+    def on_pad(self) -> None:
+        """The backend's ``pad_event`` changed (the pad restarted, was lost, came back)."""
+        ...
+
+    def changed(self) -> None:
+        """What is shown changed: the game moved (however it moved), a write failed."""
+        ...
+
+    def shown(self) -> Any:
+        """What the seats' own displays (a phone's page: ``PhoneSeats.show_seats``) show
+        now: an object with ``seat_views()`` and ``seat_text(words)`` (the screen on top);
+        None: nothing."""
+        ...
+
+
+class GameShown:
+    """What the seats' own displays show of ``game`` with no screen: its seat views, said
+    in ``catalog``'s language with the configuration's ``seats`` names."""
+
+    def __init__(self, game: Any, catalog: Any, seats: Sequence[Any]) -> None:
+        self.game = game
+        self.catalog = catalog
+        self.seats = seats
+
+    def seat_views(self) -> Mapping[int, Any]:
+        views = getattr(self.game, "seat_views", None)
+        return views() if callable(views) else {}
+
+    def seat_text(self, words: Words) -> str:
+        return words_text(self.catalog, self.seats, words)
+
+
+class Headless:
+    """No view: presses go to the game, the game's lights to the seats, nothing drawn."""
+
+    def __init__(self, table: Table) -> None:
+        self._table = weakref.proxy(table)
+
+    def turns(self) -> None:
+        return None
+
+    def claims(self, event: ButtonEvent) -> bool:
+        return False
+
+    def on_button(self, event: ButtonEvent) -> None:
+        log.info("seat %d pressed %s: no game at the table", event.seat, event.button)
+
+    def pressed(self, event: ButtonEvent, result: Any) -> None:
+        pass
+
+    def on_status(self, seat: int, connected: bool) -> None:
+        self._table.show_seats()  # a phone that came needs its page
+
+    def on_pad(self) -> None:
+        pass
+
+    def changed(self) -> None:
+        self._table.show_lights()
+        self._table.show_seats()
+
+    def shown(self) -> GameShown | None:
+        """The game, said in the catalog of the backend that shows seats (``PhoneSeats``
+        has the table's); nothing without a game or such a backend."""
+        backend, game = self._table.backend, self._table.game
+        catalog = getattr(backend, "catalog", None)
+        if game is None or catalog is None:
+            return None
+        return GameShown(game, catalog, backend.seat_config)
+
+
+# What waits in the Table's queue: a press, a seat's connection, the pad's event.
+_Status = tuple[int, bool]
+_PAD = object()
+
+
+class Table:
+    """One evening: ``backend`` (its first ``seats`` seats), the games kept in ``journal``
+    and the finished ones in ``history`` (None: not kept), the game being played now."""
+
+    def __init__(self, backend: SeatBackend, seats: int, *, journal: Journal | None = None,
+                 history: History | None = None) -> None:
+        self.backend = backend
+        self.seats = seats
+        self.journal = journal
+        self.history = history
+        self.game: Any = None  # the controller of ``companion.play`` being played, or None
+        self.view: TableView = Headless(self)
+        self._followed: weakref.WeakSet = weakref.WeakSet()
+        self._queue: deque[ButtonEvent | _Status | object] = deque()
+        self._lock = threading.Lock()
+        self._dropped = 0  # seat events dropped since the queue was last empty
+        self._wake: Callable[[], None] = lambda: None
+        self._lights_shown = 0  # how many times ``show_lights`` ran (``_button``)
+
+    # --- seats in (any thread) ----------------------------------------------------------
+
+    def start(self, wake: Callable[[], None] | None = None) -> None:
+        """Start the backend with its callbacks queued here; ``wake`` (any thread) ends the
+        loop's sleep after each."""
+        if wake is not None:
+            self._wake = wake
+        self.backend.start(self.post_button, self.post_status, self.post_pad)
+
+    def post_button(self, event: ButtonEvent) -> None:
+        self._post(event)
+
+    def post_status(self, seat: int, connected: bool) -> None:
+        self._post((seat, connected))
+
+    def post_pad(self, _event: PadEvent | None = None) -> None:
+        self._post(_PAD)
+
+    def _post(self, item: ButtonEvent | _Status | object) -> None:
+        """Queue a seat event unless ``SEAT_QUEUE_MAX`` already wait; never raises or
+        blocks (the caller is a backend's reader), then wakes the loop."""
+        with self._lock:
+            if len(self._queue) >= SEAT_QUEUE_MAX:
+                if not self._dropped:
+                    log.warning("seat events: %d waiting for the screen, dropping the next "
+                                "ones", len(self._queue))
+                self._dropped += 1
+                return
+            self._queue.append(item)
+        self._wake()
+
+    def pending(self) -> bool:
+        """Whether seat events wait for ``drain``."""
+        return bool(self._queue)
+
+    def drain(self) -> int:
+        """Handle every seat event queued (on the loop's thread), in order; how many."""
+        done = 0
+        while True:
+            with self._lock:
+                if not self._queue:
+                    dropped, self._dropped = self._dropped, 0
+                    break
+                item = self._queue.popleft()
+            done += 1
+            if isinstance(item, ButtonEvent):
+                self._button(item)
+            elif item is _PAD:
+                self.view.on_pad()
+            else:
+                self.view.on_status(*item)  # type: ignore[misc]
+        if dropped:
+            log.warning("seat events: %d dropped while the screen was busy", dropped)
+            self.view.on_pad()  # a dropped pad event: the view still follows the pad
+            self.view.changed()
+        return done
+
+    def _button(self, event: ButtonEvent) -> None:
+        """A press to the game, unless the view answers it itself; then the lights, unless
+        the change wrote them already (the game published it, the view redrew)."""
+        shown = self._lights_shown
+        with self.saving():
+            if self.game is not None and not self.view.claims(event):
+                self.view.pressed(event, self.press(event))
+            else:
+                self.view.on_button(event)
+        if self._lights_shown == shown:
+            self.show_lights()
+        self.show_seats()  # a secret press changes only what that seat's phone shows
+
+    # --- the game -----------------------------------------------------------------------
+
+    def play(self, game: Any) -> None:
+        """``game`` (a controller of ``companion.play``, None: none) takes the seats'
+        presses from now on; its changes are followed."""
+        self.game = game
+        if game is not None:
+            self.follow(game)
+        self.show_lights()
+
+    def follow(self, game: Any) -> None:
+        """Tell the view whenever ``game`` changes, however it changed (a press, a touch,
+        an undo); once per game."""
+        if game not in self._followed:
+            self._followed.add(game)
+            game.subscribe(lambda _view: self.view.changed())
+
+    def press(self, event: ButtonEvent) -> Any:
+        """The one seam into the game for a seat's press: what its controller answers."""
+        return self.game.press(event)
+
+    def turns(self) -> Turns:
+        """Who acts: as the view declares it, else as the game does, else nobody."""
+        wanted = self.view.turns()
+        if wanted is not None:
+            return wanted
+        return self.game.turns() if self.game is not None else NOBODY
+
+    def lights(self) -> dict[int, Light]:
+        """The one seam out of it: the seats' lights from ``turns`` (``companion.turns``,
+        the one place lights are computed)."""
+        return turns_lights(self.turns())
+
+    def show_lights(self) -> None:
+        """Each seat's light as ``lights`` says (a seat already showing it is not written)."""
+        self._lights_shown += 1
+        seat_lights.show(self.backend, self.seats, self.lights())
+
+    def show_seats(self) -> None:
+        """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from
+        what the view shows; nothing for wired pads."""
+        show = getattr(self.backend, "show_seats", None)
+        if show is None:
+            return
+        shown = self.view.shown()
+        if shown is not None:
+            show(shown)
+
+    def act(self, action: Callable[..., Any], *args: Any) -> Any:
+        """A touch on the screen forwarded as an action (a controller's method); the lights
+        follow. A failed write is ``saving``'s (None returned)."""
+        with self.saving():
+            return action(*args)
+        return None
+
+    def end_game(self, game: Any) -> PlayedGame | None:
+        """``game`` (a controller) is over: its result into the history (when one is
+        kept), the game finished in the journal, once; the history row. A failed write
+        raises ``StorageError`` (nothing is finished: the next try writes it again)."""
+        game.finish(self.history)
+        self.show_lights()  # a game over lights its winners, or nothing
+        return getattr(game, "played", None)
+
+    # --- storage ------------------------------------------------------------------------
+
+    @contextmanager
+    def saving(self) -> Iterator[None]:
+        """A press or a touch whose write failed changed nothing: logged, and the view
+        shows ``save_failure`` until a write succeeds."""
+        try:
+            yield
+        except StorageError as exc:
+            log.error("press refused, %s", exc)
+            self.view.changed()
+
+    @property
+    def save_failure(self) -> StorageError | None:
+        """Why the last write of the journal or the history failed, until one succeeds."""
+        for store in (self.journal, self.history):
+            failure = getattr(store, "failure", None)
+            if failure is not None:
+                return failure
+        return None
+
+    def store_notices(self) -> list[tuple[str, str | None]]:
+        """A journal or a history database moved aside (catalog key, detail)."""
+        return [("notice.journal", getattr(self.journal, "notice", None)),
+                ("notice.history", getattr(self.history, "notice", None))]
+
+    # --- the games kept -----------------------------------------------------------------
+
+    @staticmethod
+    def stores(journal: Path | None, history: Path | None) -> tuple[Journal | None,
+                                                                     History | None]:
+        """The journal and the history kept in the databases at these paths, opened (None:
+        not kept), for a Table to keep its games in."""
+        return (None if journal is None else Journal(journal),
+                None if history is None else History(history))
+
+    def keep_history(self, path: Path) -> History:
+        """The history, opened at ``path`` when the Table keeps none yet."""
+        if self.history is None:
+            self.history = History(path)
+        return self.history
+
+    def close(self) -> None:
+        """Close the journal and the history (the backend is its owner's)."""
+        for store in (self.journal, self.history):
+            if store is not None:
+                store.close()
+
+    def unfinished(self) -> list[KeptGame]:
+        """The games left unfinished in the journal, oldest first (none when not kept)."""
+        return [] if self.journal is None else self.journal.unfinished()
+
+    def where(self, record: KeptGame) -> dict:
+        """An unfinished game's round and acting player (``where_it_stands``); nothing when
+        it no longer replays (logged)."""
+        try:
+            return where_it_stands(self.journal, record)
+        except NOT_REPLAYED:
+            log.warning("game %d (%s) does not replay for its progress", record.id,
+                        record.game, exc_info=True)
+            return {}
+
+    def abandon(self, game_id: int) -> None:
+        """Drop an unfinished game: its actions stay in the journal, it no longer resumes."""
+        if self.journal is not None:
+            self.journal.abandon(game_id)
+
+    def seat_lights(self) -> Mapping[int, Light]:
+        """What each seat shows now (tests, the log)."""
+        return {seat: self.backend.light(seat) for seat in range(self.seats)}
