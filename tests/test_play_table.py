@@ -55,7 +55,7 @@ def test_presses_from_a_backend_thread_wait_in_order_for_the_loop(tmp_path):
     assert woken.is_set() and table.pending() and view.answers == []
     assert control.view()["phase"] == "setup"
     assert table.drain() == 2
-    assert [(e.seat, r) for e, r in view.answers] == [(3, "not-your-turn"), (first, "stepped")]
+    assert [(e.seat, r.did) for e, r in view.answers] == [(3, "not-your-turn"), (first, "stepped")]
     assert control.view()["phase"] != "setup"
     assert table_games.lights_of(table) == table_games.wanted(table, control)
 
