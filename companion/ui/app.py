@@ -27,6 +27,7 @@ on its way to the window and taps are turned back (``to_canvas``).
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -345,8 +346,19 @@ class App:
         screen on top."""
         self._dirty = True
         if self.screens:
-            seat_lights.show(self.backend, len(self.seats), self.screen.lights())
+            self._write_lights(self.screen.lights())
             self._show_seats()
+
+    def _write_lights(self, lights: SeatLightMap | Sequence[Light]) -> None:
+        """The seats' lights, the players' receipt: written once the journal holds every
+        action so far on disk (at once when nothing waits for it; else by the journal's
+        committer, while the loop goes on serving touches and presses)."""
+        write = functools.partial(seat_lights.show, self.backend, len(self.seats), lights)
+        when_durable = getattr(self.journal, "when_durable", None)  # None: no journal
+        if when_durable is None:
+            write()
+        else:
+            when_durable(write)
 
     def _show_seats(self) -> None:
         """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from
