@@ -238,6 +238,9 @@ def test_on_the_table_a_touch_is_served_while_a_press_commits_and_the_light_come
     table.tap(screen.button("entry").rect, "enter cards")  # a touch, served meanwhile
     assert screen.mode == "entry"
     assert table.lights() == before
+    frames = table.app.frames
     held.release()
     table.journal.wait_durable()
     assert table.lights() == after
+    table.app.step(block=False)  # the ring, which mirrors the seats' lights, drawn again
+    assert table.app.frames == frames + 1

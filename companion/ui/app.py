@@ -238,6 +238,7 @@ class App:
         self._looked_ms = self.clock.now_ms()  # when the loop last checked for a deadline
         self._wake = threading.Condition()
         self._woken = False
+        self._late_lights = False  # the seats' lights written by the journal's committer
         self._seat_lock = threading.Lock()
         self._seat_pending = 0  # seat events posted and not yet handled
         self._seat_dropped = 0  # seat events dropped since the queue was last empty
@@ -357,8 +358,18 @@ class App:
         when_durable = getattr(self.journal, "when_durable", None)  # None: no journal
         if when_durable is None:
             write()
-        else:
-            when_durable(write)
+            return
+        caller = threading.get_ident()
+
+        def receipt() -> None:
+            write()
+            if threading.get_ident() != caller:
+                # by the committer, after the frame: the ring, which shows the backend's
+                # lights, is drawn again
+                self._late_lights = True
+                self.wake()
+
+        when_durable(receipt)
 
     def _show_seats(self) -> None:
         """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from
@@ -571,6 +582,9 @@ class App:
     def render_if_dirty(self) -> bool:
         if not self.screens:
             return False
+        if self._late_lights:  # written after the frame that showed the press
+            self._late_lights = False
+            self._dirty = True
         ring, self._ring_due = self._ring_due, None
         if not self._dirty and ring is not None:
             # A band across the top may cover a plate, a finger held on a button (a tap
