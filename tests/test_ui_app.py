@@ -120,6 +120,8 @@ def test_blinking_light_sets_the_loops_deadline(open_app):
     app.push(TableCheckScreen(app))
     app.step(block=False)
     backend.set_light(1, Light.ATTENTION)
+    app.redraw_ring(app.screen.ring)  # its plate drawn as set (a blink step draws what moved)
+    app.step(block=False)
     now = clock.now_ms()
     assert app.timeout_ms() == next_light_change(Light.ATTENTION, now) - now
     frames, ring_frames = app.frames, app.ring_frames

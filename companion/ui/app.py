@@ -606,9 +606,13 @@ class App:
         return True
 
     def _render_ring(self, ring) -> bool:
-        """The plates of ``ring`` drawn again over the last frame, and only they shown."""
-        ring.draw(Painter(self.canvas, self.theme), self.backend, self.clock.now_ms())
-        rects = [plate.rect for plate in ring.plates]
+        """The plates of ``ring`` whose light moved drawn again over the last frame, and
+        only they shown (a blink step: one plate, most often, of four to six)."""
+        rects = ring.draw_blinked(Painter(self.canvas, self.theme), self.backend,
+                                  self.clock.now_ms())
+        if not rects:
+            return False
+        rects = [rect.clip(self.canvas.get_rect()) for rect in rects]  # an outline's edge
         if self.rotation:  # each plate's patch turned alone, not the whole canvas
             turned = [self._window_rect(r) for r in rects]
             for canvas_rect, window_rect in zip(rects, turned, strict=True):
