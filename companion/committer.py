@@ -25,15 +25,21 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from companion import realtime
-
 log = logging.getLogger(__name__)
 
 Sync = Callable[[int], None]
+
+# How long a thread that waits for the interpreter's lock lets the running one go on
+# before asking for it (Python's default: 5 ms). The committer's thread, back from the
+# fsync, writes the lights while the loop draws the frame of the press: at the default it
+# could wait up to 5 ms for that frame, most of the light's budget; the loop's drawing is
+# Python code that gives the lock up at the next check.
+SWITCH_INTERVAL_S = 0.0005
 
 
 class Committer:
@@ -75,6 +81,8 @@ SQLite's own, ``fdatasync`` where there is one, as for FULL."""
             if receipt:
                 self._receipted = self._written
             if self._thread is None and not self._closed:
+                if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+                    sys.setswitchinterval(SWITCH_INTERVAL_S)
                 self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
                 self._thread.start()
             self._cond.notify_all()
@@ -120,7 +128,8 @@ SQLite's own, ``fdatasync`` where there is one, as for FULL."""
     # --- the thread ---------------------------------------------------------------------
 
     def _run(self) -> None:
-        realtime.background()
+        # No realtime.background(): the lights wait for this thread; it keeps the policy
+        # of the thread that started it (the loop's: real-time under the console unit).
         while True:
             with self._cond:
                 while self._durable >= self._written and not self._closed:

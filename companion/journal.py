@@ -751,6 +751,10 @@ class Journal:
         else:
             self._committer.when_durable(write)
 
+    def receipt_pending(self) -> bool:
+        """A light waits for a commit not yet on disk (``background_sync``)."""
+        return self._committer is not None and self._committer.pending()
+
     def wait_durable(self) -> None:
         """Return once every commit made so far is on disk (tests, benches, shut-down)."""
         if self._committer is not None:

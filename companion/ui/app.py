@@ -57,6 +57,10 @@ BUTTON_EVENT = pygame.event.custom_type()  # attribute: event (a ButtonEvent)
 STATUS_EVENT = pygame.event.custom_type()  # attributes: seat, connected
 PAD_EVENT = pygame.event.custom_type()  # the backend's pad_event changed (no attribute)
 POLL_MS = 20  # how often a sleeping loop looks at SDL's queue (touch, keys, window, QUIT)
+# The longest the frame after a press waits for the journal's committer to write the
+# press's light (``App._await_receipt``): a frame is seconds of Python on a Pi's core's
+# scale, and the committer, back from its fsync, would wait for it to write the light.
+RECEIPT_WAIT_MS = 10
 SEAT_QUEUE_MAX = 512  # seat events waiting for the loop; 100 times a table's burst of presses
 
 
@@ -479,7 +483,23 @@ class App:
                 break
             events = []  # a handler may have posted more (a simulated press)
         self._fire_timer()
+        self._await_receipt()
         self.render_if_dirty()
+
+    def _await_receipt(self) -> None:
+        """Before drawing the frame of a press: let the journal's committer write the
+        press's light first, up to RECEIPT_WAIT_MS (the loop then holds no lock the light
+        needs); a seat's press coming meanwhile ends the wait at once."""
+        pending = getattr(self.journal, "receipt_pending", None)
+        if pending is None or not self._dirty:
+            return
+        end = time.monotonic() + RECEIPT_WAIT_MS / 1000
+        while pending() and not self._seat_pending:  # not under _wake: the committer
+            left = end - time.monotonic()              # takes it to wake the loop
+            if left <= 0:
+                return
+            with self._wake:
+                self._wake.wait(min(left, 0.002))
 
     def _wait(self, timeout_ms: int | None) -> list[pygame.event.Event]:
         """Sleep until SDL's queue holds something (seen within POLL_MS, or at once after
