@@ -127,6 +127,9 @@ class SeatRing:
         self._insides: dict[tuple[int, int, int], pygame.Surface] = {}  # ``_inside``
         # seat -> what its light showed (colour, connected) when its plate was last drawn
         self.drawn_lights: dict[int, tuple[tuple[int, int, int], bool]] = {}
+        # (seat, what its light shows) -> its plate as drawn on the canvas since the last
+        # whole frame: a blink step between two looks of a light blits one of them
+        self._blinked: dict[tuple[int, tuple], pygame.Surface] = {}
         w, h = theme.size
         band = theme.px(SLIM_BAND if slim else FULL_BAND)
         self.gap = gap = theme.px(6)
@@ -187,6 +190,7 @@ class SeatRing:
         return min(times) if times else None
 
     def draw(self, p: Painter, backend: SeatBackend, now_ms: int) -> None:
+        self._blinked.clear()  # a whole frame: what the plates show may have changed
         for plate in self.plates:
             self._draw_plate(p, plate, backend, now_ms)
         for seat in self.outlined:
@@ -203,12 +207,20 @@ class SeatRing:
     def draw_blinked(self, p: Painter, backend: SeatBackend, now_ms: int) -> list[pygame.Rect]:
         """Over the last frame, only the plates whose light shows something else than when
         they were last drawn (a blink step: most often one seat's); their rectangles, for
-        the screen to show. Whatever else a plate shows changes only with a whole frame."""
+        the screen to show. Whatever else a plate shows changes only with a whole frame,
+        so a plate drawn with a look of its light since then is blitted again as it was."""
         changed = [plate for plate in self.plates
                    if self.drawn_lights.get(plate.seat) != self._light_look(plate, backend,
                                                                             now_ms)]
         for plate in changed:
-            self._draw_plate(p, plate, backend, now_ms)
+            look = self._light_look(plate, backend, now_ms)
+            kept = self._blinked.get((plate.seat, look))
+            if kept is None:
+                self._draw_plate(p, plate, backend, now_ms)
+                self._blinked[plate.seat, look] = p.surface.subsurface(plate.rect).copy()
+            else:
+                p.surface.blit(kept, plate.rect)
+                self.drawn_lights[plate.seat] = look
         return [self._draw_outline(p, plate.seat) if plate.seat in self.outlined
                 else plate.rect for plate in changed]
 
