@@ -166,12 +166,18 @@ def test_a_seat_press_wakes_the_sleep_at_once_not_at_the_next_poll(open_app, mon
     app.step(block=False)
     asleep = threading.Event()
     notified: list[bool] = []
+    wake = app._wake
 
-    class Watched(threading.Condition):
-        def wait(self, timeout=None):
+    class Watched:
+        """The loop's wake-up lock, telling when the loop goes to sleep on it."""
+
+        def acquire(self, blocking=True, timeout=-1):
             asleep.set()  # the loop is about to sleep: now press
-            notified.append(super().wait(timeout))  # False: it slept the whole bound
+            notified.append(wake.acquire(blocking, timeout))  # False: slept the whole bound
             return notified[-1]
+
+        def release(self):
+            wake.release()
 
     app._wake = Watched()
 

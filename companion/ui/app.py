@@ -240,8 +240,12 @@ class App:
         self._ring_due = None  # a seat ring whose lights alone changed (``redraw_ring``)
         self.ring_frames = 0  # frames that redrew only a ring's plates
         self._looked_ms = self.clock.now_ms()  # when the loop last checked for a deadline
-        self._wake = threading.Condition()
-        self._woken = False
+        # Held while no wake-up is pending: ``wake`` releases it, the sleeping loop's
+        # ``acquire(timeout=…)`` returns at once then and takes it back. One lock, not a
+        # Condition: the loop sleeps 50 times a second, and each of a Condition's waits
+        # costs several times a bare lock's in CPU (idle on a game screen).
+        self._wake = threading.Lock()
+        self._wake.acquire()
         self._late_lights = False  # the seats' lights written by the journal's committer
         self._seat_lock = threading.Lock()
         self._seat_pending = 0  # seat events posted and not yet handled
@@ -404,9 +408,10 @@ class App:
 
     def wake(self) -> None:
         """End the loop's sleep now (any thread), after posting an event."""
-        with self._wake:
-            self._woken = True
-            self._wake.notify()
+        try:
+            self._wake.release()
+        except RuntimeError:
+            pass  # a wake-up is pending already
 
     def post_button(self, event: ButtonEvent) -> None:
         self._post_seat(pygame.event.Event(BUTTON_EVENT, event=event))
@@ -494,12 +499,11 @@ class App:
         if pending is None or not self._dirty:
             return
         end = time.monotonic() + RECEIPT_WAIT_MS / 1000
-        while pending() and not self._seat_pending:  # not under _wake: the committer
-            left = end - time.monotonic()              # takes it to wake the loop
+        while pending() and not self._seat_pending:
+            left = end - time.monotonic()
             if left <= 0:
                 return
-            with self._wake:
-                self._wake.wait(min(left, 0.002))
+            self._wake.acquire(timeout=min(left, 0.002))  # the committer's wake ends it
 
     def _wait(self, timeout_ms: int | None) -> list[pygame.event.Event]:
         """Sleep until SDL's queue holds something (seen within POLL_MS, or at once after
@@ -513,10 +517,7 @@ class App:
             nap = POLL_MS / 1000 if end is None else min(POLL_MS / 1000, end - time.monotonic())
             if nap <= 0:
                 return []
-            with self._wake:
-                if not self._woken:
-                    self._wake.wait(nap)
-                self._woken = False
+            self._wake.acquire(timeout=nap)  # a pending wake-up ends it at once
 
     def _fire_timer(self) -> None:
         """Tell the screen if its deadline, as seen at the loop's previous look, has passed
