@@ -135,6 +135,39 @@ def test_blinking_light_sets_the_loops_deadline(open_app):
     assert app.timeout_ms() is None
 
 
+def test_the_loop_polls_sdl_less_often_once_left_alone_and_at_once_again_on_input(
+        open_app, monkeypatch):
+    """Within ACTIVE_S of the last input the sleeping loop looks at SDL's queue every
+    POLL_MS, after that every IDLE_POLL_MS; an event found in the queue brings it back."""
+    app, _, _ = open_app()
+    app.push(Recorder(app))
+    app.step(block=False)
+    naps: list[float] = []
+    wake = app._wake
+
+    class Timed:
+        def acquire(self, blocking=True, timeout=-1):
+            naps.append(round(timeout * 1000))
+            return wake.acquire(blocking, timeout)
+
+        def release(self):
+            wake.release()
+
+    app._wake = Timed()
+    monkeypatch.setattr(app_module, "ACTIVE_S", 0.05)
+    pygame.event.post(pygame.event.Event(pygame.USEREVENT))
+    assert app._wait(None)  # an event: input just now
+    app._wait(20)  # two naps at most, within ACTIVE_S: POLL_MS
+    assert naps and max(naps) <= app_module.POLL_MS
+    naps.clear()
+    time.sleep(0.06)  # ACTIVE_S without input
+    app._wait(app_module.IDLE_POLL_MS + 5)
+    assert naps[0] == app_module.IDLE_POLL_MS
+    pygame.event.post(pygame.event.Event(pygame.USEREVENT))
+    assert app._wait(None)
+    assert app.poll_ms(time.monotonic()) == app_module.POLL_MS
+
+
 def test_seat_button_from_another_thread_wakes_the_loop_and_redraws_once(open_app):
     """A backend thread's press wakes ``step()`` asleep with no deadline (only the event
     can end the sleep) and draws exactly one frame."""

@@ -17,9 +17,10 @@ The demo drives the very same loop with a manual clock and ``step(block=False)``
 
 Why not ``pygame.event.wait``: with a video driver that has no blocking wait of its own
 SDL polls its queue about every millisecond (the dummy driver: ~880 wake-ups a second
-measured with SDL 2.28). The loop sleeps on a condition instead, which the seat backends'
-callbacks notify, and looks at SDL's queue every ``POLL_MS`` for what only SDL delivers
-(touch, keys, the window, and QUIT, which SDL posts on SIGTERM/SIGINT).
+measured with SDL 2.28). The loop sleeps on a lock instead, which the seat backends'
+callbacks release (``wake``), and looks at SDL's queue every ``POLL_MS`` (``IDLE_POLL_MS``
+once the table has been left alone a while) for what only SDL delivers (touch, keys, the
+window, and QUIT, which SDL posts on SIGTERM/SIGINT).
 
 Screens draw on a canvas of the logical size; with a rotated display the canvas is turned
 on its way to the window and taps are turned back (``to_canvas``).
@@ -57,6 +58,11 @@ BUTTON_EVENT = pygame.event.custom_type()  # attribute: event (a ButtonEvent)
 STATUS_EVENT = pygame.event.custom_type()  # attributes: seat, connected
 PAD_EVENT = pygame.event.custom_type()  # the backend's pad_event changed (no attribute)
 POLL_MS = 20  # how often a sleeping loop looks at SDL's queue (touch, keys, window, QUIT)
+# ... once nothing has come for ACTIVE_S: a table left alone (Home, a game between turns)
+# wakes a third as often. A tap acts on the finger's lift, which comes at least tens of ms
+# after the touch that brought the loop back to POLL_MS; a seat's press wakes it at once.
+IDLE_POLL_MS = 60
+ACTIVE_S = 2.0
 # The longest the frame after a press waits for the journal's committer to write the
 # press's light (``App._await_receipt``): a frame is seconds of Python on a Pi's core's
 # scale, and the committer, back from its fsync, would wait for it to write the light.
@@ -246,6 +252,7 @@ class App:
         # costs several times a bare lock's in CPU (idle on a game screen).
         self._wake = threading.Lock()
         self._wake.acquire()
+        self._input_at = time.monotonic()  # when the loop last found an event (``poll_ms``)
         self._late_lights = False  # the seats' lights written by the journal's committer
         self._seat_lock = threading.Lock()
         self._seat_pending = 0  # seat events posted and not yet handled
@@ -506,18 +513,26 @@ class App:
             self._wake.acquire(timeout=min(left, 0.002))  # the committer's wake ends it
 
     def _wait(self, timeout_ms: int | None) -> list[pygame.event.Event]:
-        """Sleep until SDL's queue holds something (seen within POLL_MS, or at once after
+        """Sleep until SDL's queue holds something (seen within ``poll_ms``, or at once after
         ``wake``) or ``timeout_ms`` has passed (None: no limit); what was queued."""
         end = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
         while True:
             self.notifier.keepalive()  # from the loop itself: a hung loop stops them
             events = pygame.event.get()
+            now = time.monotonic()
             if events:
+                self._input_at = now
                 return events
-            nap = POLL_MS / 1000 if end is None else min(POLL_MS / 1000, end - time.monotonic())
+            poll = self.poll_ms(now) / 1000
+            nap = poll if end is None else min(poll, end - now)
             if nap <= 0:
                 return []
             self._wake.acquire(timeout=nap)  # a pending wake-up ends it at once
+
+    def poll_ms(self, now: float) -> int:
+        """How long the sleeping loop leaves SDL's queue unread at ``now`` (monotonic s):
+        POLL_MS within ACTIVE_S of the last input, IDLE_POLL_MS after."""
+        return POLL_MS if now - self._input_at < ACTIVE_S else IDLE_POLL_MS
 
     def _fire_timer(self) -> None:
         """Tell the screen if its deadline, as seen at the loop's previous look, has passed
