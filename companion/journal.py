@@ -636,8 +636,12 @@ class Journal:
         """Write the -wal's header now (a commit that changes nothing): SQLite writes and
         syncs it, and the directory that gains the file, at the first commit after
         opening, which would otherwise be a player's first press (three syncs instead of
-        one). The kiosk calls it once its first frame is shown."""
+        one). The kiosk calls it once its first frame is shown. The -ack count written at
+        opening is fsynced now too (by the syncer's thread)."""
         with self._lock:
+            with self._ack_lock:
+                if self._unsynced:
+                    self._request_sync()
             if self._db is None or self.failure is not None:
                 return
             try:
@@ -701,11 +705,11 @@ class Journal:
             pass
         except (OSError, ValueError, UnicodeDecodeError) as exc:
             log.warning("%s: unreadable, not checked (%s)", self.ack_path, exc)
-        # The count as it is now, fsynced by the syncer's thread: the kiosk's first frame
-        # need not wait for it (a cut before it is on disk leaves an older, lower count:
-        # never a false loss).
+        # The count as it is now, fsynced by the syncer's thread once the kiosk's first
+        # frame is shown (``make_wal_ready``; starting that thread is ms of a start-up on
+        # a busy machine), or with the next writes, or at ``close``: a cut before it is on
+        # disk leaves an older, lower count, never a false loss.
         self._write_ack()
-        self._request_sync()
 
     def _write_ack(self, count: int | None = None, *, sync: bool = False) -> None:
         """Record the write count (``count``, else the latest) beside the database, once
