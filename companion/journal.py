@@ -709,6 +709,8 @@ class Journal:
         # frame is shown (``make_wal_ready``; starting that thread is ms of a start-up on
         # a busy machine), or with the next writes, or at ``close``: a cut before it is on
         # disk leaves an older, lower count, never a false loss.
+        with self._ack_lock:
+            self._acked = 0  # the database's count, as opened, is the one to keep
         self._write_ack()
 
     def _write_ack(self, count: int | None = None, *, sync: bool = False) -> None:
