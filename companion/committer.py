@@ -47,8 +47,8 @@ class Committer:
     after each ``committed(n)``; ``when_durable(write)`` runs ``write`` once every commit
     made so far is on disk (at once when it is already). ``after_sync(n)`` is called on its
     thread once commit ``n`` is durable, before any light: what must never be ahead of
-    the disk (the journal's -ack count). ``sync`` is the fsync itself (a test may hold it):
-SQLite's own, ``fdatasync`` where there is one, as for FULL."""
+    the disk (the journal's -ack count). ``sync`` is the fsync itself (a test may hold
+    it): ``fdatasync``, as SQLite's own under FULL where the system has one."""
 
     def __init__(self, wal: Path, *, after_sync: Callable[[int], None] | None = None,
                  on_failure: Callable[[OSError], None] | None = None,
@@ -154,6 +154,10 @@ SQLite's own, ``fdatasync`` where there is one, as for FULL."""
         ``after_sync(count)``."""
         try:
             self._sync(self._wal_fd())
+        except FileNotFoundError:
+            # No -wal: the last connection closing (a reopening after a failure) copied
+            # it into the database, which SQLite syncs before it deletes the -wal.
+            pass
         except OSError as exc:
             log.error("%s: %s: the commit may not survive a power cut (%s)", self.name,
                       self.wal, exc.strerror or exc)

@@ -244,3 +244,20 @@ def test_on_the_table_a_touch_is_served_while_a_press_commits_and_the_light_come
     assert table.lights() == after
     table.app.step(block=False)  # the ring, which mirrors the seats' lights, drawn again
     assert table.app.frames == frames + 1
+
+
+def test_a_wal_gone_is_no_failure(tmp_path):
+    """No -wal to sync (the last connection closing copied it into the database and
+    removed it): the commit is counted durable, nothing is said to have failed."""
+    from companion.committer import Committer
+
+    failed: list[OSError] = []
+    counted: list[int] = []
+    committer = Committer(tmp_path / "gone.db-wal", after_sync=counted.append,
+                          on_failure=failed.append)
+    lights = Lights()
+    committer.committed(7)
+    committer.when_durable(lights.writer("after 7"))
+    committer.wait_durable()
+    committer.close()
+    assert failed == [] and counted == [7] and lights.written == ["after 7"]
