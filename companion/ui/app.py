@@ -64,8 +64,8 @@ POLL_MS = 20  # how often a sleeping loop looks at SDL's queue (touch, keys, win
 IDLE_POLL_MS = 60
 ACTIVE_S = 2.0
 # The longest the frame after a press waits for the journal's committer to write the
-# press's light (``App._await_receipt``): a frame is seconds of Python on a Pi's core's
-# scale, and the committer, back from its fsync, would wait for it to write the light.
+# press's light (``App._await_receipt``): drawing a frame holds the interpreter's lock for
+# milliseconds, which the committer, back from its fsync, needs to write the light.
 RECEIPT_WAIT_MS = 10
 SEAT_QUEUE_MAX = 512  # seat events waiting for the loop; 100 times a table's burst of presses
 
