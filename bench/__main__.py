@@ -79,7 +79,7 @@ def main() -> int:
                     else contention.run())
     rows += guarded("10 phones", lambda: phones.run(rounds=1, count=10, idle_rounds=1) if quick
                     else phones.run())
-    rows += guarded("11 history size", lambda: history_size.run(rounds=2, big=2_000) if quick
+    rows += guarded("11 history size", lambda: history_size.run(rounds=2) if quick
                     else history_size.run())
     rows.sort(key=lambda row: int(row.bench.split()[0].split("/")[0]))  # by number
     print(table(rows))

@@ -8,9 +8,11 @@ Back from the charts to History, each with its frame. A history of ``BIG`` games
 ``ROUNDS`` rounds; median [min–max]. Goal: each ≤ 100 ms at ``BIG`` games.
 
 **Memory**: the peak resident memory (``VmHWM``, bench/peak_rss.py) of every command that
-reads the whole history — ``export`` in each format and ``report`` — and of the kiosk's
-History screen (opened, filtered, charts, back) in a process of its own, at ``BIG`` games
-(**ours**) and at ``SMALL`` (**baseline**). Goal: ≤ 100 MB at ``BIG`` games.
+reads or writes the whole history — ``export`` in each format, ``report``, ``import`` of
+the JSON and the CSV export into a new history — and of the kiosk's History screen
+(opened, filtered, charts, back) in a process of its own, at ``BIG`` games (**ours**) and
+at ``SMALL`` (**baseline**). Goal: ≤ 100 MB at ``BIG`` games. Every row names the count
+it was measured at.
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ def _operations(app) -> dict[str, float]:
     return out
 
 
-def _times(big: Path, small: Path, rounds: int) -> list[Row]:
+def _times(big: Path, small: Path, rounds: int, n: int) -> list[Row]:
     apps = {"big": _kiosk(big), "small": _kiosk(small)}
     got: dict[str, dict[str, list[float]]] = {"big": {}, "small": {}}
     for r in range(rounds):
@@ -114,7 +116,7 @@ def _times(big: Path, small: Path, rounds: int) -> list[Row]:
     for name, ours in got["big"].items():
         base = got["small"][name]
         rows.append(Row("11 history size", f"{name}, frame included, 800x480 ({rounds} rounds)",
-                        spread(ours, f"ms at {BIG:,} games"),
+                        spread(ours, f"ms at {n:,} games"),
                         spread(base, f"ms at {SMALL} games"),
                         times(median(base), median(ours), "less", "more"),
                         f"≤ {GOAL_MS:.0f} ms", verdict(max(ours) <= GOAL_MS)))
@@ -139,7 +141,7 @@ def _peak_mb(out: Path, program: list[str]) -> float:
     return int(peak.read_text(encoding="ascii")) * 1024 / 1e6
 
 
-def _memory(big: Path, small: Path, tmp: Path) -> list[Row]:
+def _memory(big: Path, small: Path, tmp: Path, n: int) -> list[Row]:
     cases = [(f"export --format {fmt}", ["-m", "companion", "export", "--format", fmt,
                                          "--out", str(tmp / f"out.{fmt}"), "--db"])
              for fmt in ("json", "csv", "bgstats", "bgstats-links")]
@@ -151,10 +153,25 @@ def _memory(big: Path, small: Path, tmp: Path) -> list[Row]:
     for name, program in cases:
         ours = _peak_mb(tmp, [*program, str(big)])
         base = _peak_mb(tmp, [*program, str(small)])
-        rows.append(Row("11 history size", f"peak memory: {name}", f"{ours:.0f} MB at {BIG:,} "
+        rows.append(Row("11 history size", f"peak memory: {name}", f"{ours:.0f} MB at {n:,} "
                         "games", f"{base:.0f} MB at {SMALL} games",
                         times(base, ours, "less", "more"), f"≤ {GOAL_MB:.0f} MB",
                         verdict(ours <= GOAL_MB)))
+    for fmt in ("json", "csv"):  # import: each history's export read into a new one
+        peaks = []
+        for label, db in (("big", big), ("small", small)):
+            export = tmp / f"import-{label}.{fmt}"
+            subprocess.run([sys.executable, "-m", "companion", "export", "--format", fmt,
+                            "--out", str(export), "--db", str(db)], check=True,
+                           env=env_child(), cwd=ROOT, stdout=subprocess.DEVNULL)
+            fresh = tmp / f"import-{label}-{fmt}.db"
+            peaks.append(_peak_mb(tmp, ["-m", "companion", "import", str(export),
+                                        "--db", str(fresh)]))
+        ours, base = peaks
+        rows.append(Row("11 history size", f"peak memory: import of the {fmt} export into a "
+                        "new history", f"{ours:.0f} MB at {n:,} games",
+                        f"{base:.0f} MB at {SMALL} games", times(base, ours, "less", "more"),
+                        f"≤ {GOAL_MB:.0f} MB", verdict(ours <= GOAL_MB)))
     return rows
 
 
@@ -165,7 +182,8 @@ def run(rounds: int = ROUNDS, big: int = BIG) -> list[Row]:
         folder = Path(tmp)
         big_db = make_history(folder / "big.db", big)
         small_db = make_history(folder / "small.db", SMALL)
-        return _times(big_db, small_db, rounds) + _memory(big_db, small_db, folder)
+        return (_times(big_db, small_db, rounds, big)
+                + _memory(big_db, small_db, folder, big))
 
 
 if __name__ == "__main__":

@@ -3,9 +3,10 @@
 The path, as in ``companion run``: the backend sees the pin → its debouncer → the
 backend's callback → ``App.start_backend``'s routing (into the ``Table``'s queue, the loop
 woken) → the ``App`` loop running in the main thread → ``Table.drain`` → the top screen's
-``on_button`` → a Koryŏ ``Session.dispatch`` ("end round": rules, the journal's durable
-commit on disk) → the session's listener → ``lights(KoryoGame.turns(view))`` →
-``backend.set_light`` → the light.
+``on_button`` → a Koryŏ ``Session.dispatch`` ("end round": rules, the journal's commit,
+written) → the session's listener → ``lights(KoryoGame.turns(view))`` → once the
+journal's committer thread has fsynced the commit (``Journal.when_durable``, as the kiosk)
+→ ``backend.set_light`` → the light.
 The screen (``PressScreen``) does what a game screen does with a press and draws what the
 real Koryŏ game screen draws: that screen, resumed from the journal (``koryo.resume``,
 as at a start), sharing its session, so the frame after a press (drawn before the loop
@@ -36,10 +37,10 @@ again, and counted ("resampled"). Timed, with ``perf_counter_ns``:
   changes (ours: the acknowledgement on the pressing seat's own light — a press of ours
   whose seat light never changed is counted as "without"; the baseline has none, so
   its first change is the result, after the hold);
-- **the commit's share**: how long that press's ``Journal.append`` (the durable commit,
-  an fsync of the -wal on this machine's shared disk) took, and release → light without
-  it (the handoff to the loop, the rules, the view and the light): the disk's tail and
-  the kiosk's own path, told apart press by press;
+- **the commit's share**: how long that press's ``Journal.append`` (its write) and the
+  committer's fsync of the -wal that made it durable (on this machine's shared disk)
+  took, and release → light without it (the handoff to the loop, the rules, the view
+  and the light): the disk's tail and the kiosk's own path, told apart press by press;
 - **release → the loop's screen has the press**: from the first release edge to the
   screen's ``on_button`` (the debouncer, the backend's callback, the event queued in the
   Table and the loop's thread woken): the handoff's share of the kiosk's own path.
@@ -203,7 +204,11 @@ class Rig:
     def __init__(self, backend, directory: Path, window: pygame.Surface) -> None:
         self.backend = backend
         self.rules = KoryoGame()
-        self.journal = Journal(directory / "journal.db")
+        self.sync_ms = 0.0  # how long the committer's last fsync of the -wal took
+        # as the kiosk opens it: the commit's fsync in the committer's thread, the lights
+        # after it (companion.committer)
+        self.journal = Journal(directory / "journal.db", background_sync=True,
+                               sync_wal=self._timed_sync)
         self.session = Session.start(self.journal, self.rules, {"players": PLAYERS})
         rng = random.Random(6)
         while True:
@@ -220,7 +225,7 @@ class Rig:
         self.show(self.session.public_view())
         self.app.push(PressScreen(self.app, self.session, action, look))
         self.settled: Callable[[], bool] = lambda: True  # the lights have reached the pads
-        self.commit_ms = 0.0  # how long the last press's journal append (its commit) took
+        self.append_ms = 0.0  # how long the last press's journal append (its write) took
         append = self.journal.append
 
         def timed_append(*args, **kwargs):
@@ -228,13 +233,32 @@ class Rig:
             try:
                 return append(*args, **kwargs)
             finally:
-                self.commit_ms = (time.perf_counter_ns() - start) / 1e6
+                self.append_ms = (time.perf_counter_ns() - start) / 1e6
 
         self.journal.append = timed_append
 
+    def _timed_sync(self, fd: int) -> None:
+        start = time.perf_counter_ns()
+        try:
+            os.fdatasync(fd)
+        finally:
+            self.sync_ms = (time.perf_counter_ns() - start) / 1e6
+
+    @property
+    def commit_ms(self) -> float:
+        """The last press's durable commit: its write (on the loop's thread) and the
+        committer's fsync of it (read once its light is on: that fsync is done then)."""
+        return self.append_ms + self.sync_ms
+
     def show(self, view: dict) -> None:
-        for seat, light in lights(self.rules.turns(view)).items():
-            self.backend.set_light(seat, light)
+        """The game's lights, once the journal holds the action on disk (the receipt)."""
+        wanted = lights(self.rules.turns(view))
+
+        def write() -> None:
+            for seat, light in wanted.items():
+                self.backend.set_light(seat, light)
+
+        self.journal.when_durable(write)
 
     def actions(self) -> int:
         return len(self.journal.actions(self.session.game_id))
@@ -243,6 +267,7 @@ class Rig:
         return PLAYERS.index(self.session.public_view()["first_player"])
 
     def close(self) -> None:
+        self.journal.wait_durable()  # the last undo's lights reach the pins before they close
         self.backend.close()
         self.journal.close()
 

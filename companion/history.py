@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import hashlib
 import io
 import itertools
 import json
@@ -641,6 +640,8 @@ def _identity(g: GameResult) -> str:
 
 
 def _identity_hash(g: GameResult) -> bytes:
+    import hashlib  # here: its OpenSSL costs the kiosk's start-up several ms
+
     return hashlib.sha256(_identity(g).encode("ascii")).digest()
 
 

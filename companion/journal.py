@@ -5,7 +5,9 @@ guard the same database file.
 
 Every action is committed (WAL, ``synchronous=FULL``: the WAL is fsynced at each commit)
 before ``append`` returns, so the session shows a result only once it would survive a
-power cut. An unfinished game is resumed by replaying its actions; a finished one stays
+power cut. The kiosk's journal (``background_sync``) has that fsync made by a thread of
+its own (``companion.committer``) and the seats' lights, the players' receipt, wait for
+it instead of the loop. An unfinished game is resumed by replaying its actions; a finished one stays
 as history. A game the players drop is ``abandon``-ed: it is then neither unfinished (it
 no longer resumes) nor history, and its actions are kept, never deleted.
 
@@ -61,6 +63,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from companion import realtime, regularfile
+from companion.committer import Committer
 from companion.regularfile import open_regular, read_regular
 from companion.safetext import shown
 from companion.seal import SEAL_SUFFIX, SealError, SealFile
@@ -542,9 +545,16 @@ class Journal:
 
     ``failure`` is the ``StorageError`` of the last write when it failed (None once one
     succeeds again); ``notice`` what the table must be told about the file (moved aside,
-    can't be opened, writes lost); ``lost`` how many acknowledged writes went missing."""
+    can't be opened, writes lost); ``lost`` how many acknowledged writes went missing.
 
-    def __init__(self, path: str | Path) -> None:
+    With ``background_sync`` (the kiosk) a commit returns once SQLite has written it, and a
+    thread of its own makes it durable (``companion.committer``): what waits for the disk
+    is what is given to ``when_durable`` (the seats' lights), not the caller. Without it
+    (the commands, the tests' plain journals) every commit is durable when it returns.
+    ``sync_wal`` is the committer's fsync (a test may hold it)."""
+
+    def __init__(self, path: str | Path, *, background_sync: bool = False,
+                 sync_wal: Callable[[int], None] = os.fdatasync) -> None:
         self.path = Path(path).expanduser()
         self.ack_path = Path(f"{self.path}{ACK_SUFFIX}")
         self._lock = threading.RLock()
@@ -556,7 +566,11 @@ class Journal:
         self._commits = 0
         self._unsynced = 0
         self._ack_fd: int | None = None
+        self._ack_lock = threading.Lock()  # the -ack count: the committer writes it too
+        self._acked = 0  # the count written there last (it never goes back)
         self._ack_syncer = Syncer(f"{self.ack_path.name} fsync")
+        self._sync_wal = sync_wal
+        self._committer = self._new_committer() if background_sync else None
         self._seal = SealFile(Path(f"{self.path}{SEAL_SUFFIX}"))  # sealed secrets' pads
         self._checkpointer = Checkpointer(f"{self.path.name} checkpoint")
         self._errands = Errands(f"{self.path.name} errands")
@@ -592,6 +606,12 @@ class Journal:
         except sqlite3.Error as exc:
             conn.close()
             raise storage_error(exc, self.path, saving=False) from None
+        if self._committer is not None:
+            try:  # durable through the committer's fsync (``companion.committer``)
+                conn.execute("PRAGMA synchronous=NORMAL")
+            except sqlite3.Error as exc:
+                conn.close()
+                raise storage_error(exc, self.path, saving=False) from None
         old, self._db = self._db, conn
         self._opened = True
         if old is not None:
@@ -616,8 +636,12 @@ class Journal:
         """Write the -wal's header now (a commit that changes nothing): SQLite writes and
         syncs it, and the directory that gains the file, at the first commit after
         opening, which would otherwise be a player's first press (three syncs instead of
-        one). The kiosk calls it once its first frame is shown."""
+        one). The kiosk calls it once its first frame is shown. The -ack count written at
+        opening is fsynced now too (by the syncer's thread)."""
         with self._lock:
+            with self._ack_lock:
+                if self._unsynced:
+                    self._request_sync()
             if self._db is None or self.failure is not None:
                 return
             try:
@@ -626,6 +650,9 @@ class Journal:
                     self._db.execute(f"PRAGMA user_version={version:d}")
             except sqlite3.Error as exc:
                 log.warning("journal %s: the -wal is not made ready (%s)", self.path.name, exc)
+                return
+            if self._committer is not None:  # synced (and its folder) off this thread
+                self._committer.committed(self._commits, receipt=False)
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         """Bring a journal written by an older version up to ``JOURNAL_VERSION``, in one
@@ -678,29 +705,66 @@ class Journal:
             pass
         except (OSError, ValueError, UnicodeDecodeError) as exc:
             log.warning("%s: unreadable, not checked (%s)", self.ack_path, exc)
-        # The count as it is now, fsynced by the syncer's thread: the kiosk's first frame
-        # need not wait for it (a cut before it is on disk leaves an older, lower count:
-        # never a false loss).
+        # The count as it is now, fsynced by the syncer's thread once the kiosk's first
+        # frame is shown (``make_wal_ready``; starting that thread is ms of a start-up on
+        # a busy machine), or with the next writes, or at ``close``: a cut before it is on
+        # disk leaves an older, lower count, never a false loss.
+        with self._ack_lock:
+            self._acked = 0  # the database's count, as opened, is the one to keep
         self._write_ack()
-        self._request_sync()
 
-    def _write_ack(self, *, sync: bool = False) -> None:
-        """Record the write count beside the database (after the commit: never ahead of
-        what the -wal holds); fsynced now with ``sync``, else every ``SYNC_EVERY`` writes by
-        the syncer's thread. A failure here only weakens the loss check: logged."""
-        try:
-            if self._ack_fd is None:
-                self._ack_fd = open_regular(self.ack_path, os.O_RDWR | os.O_CREAT, 0o600)
-            record = f"{self._id} {self._commits}\n".encode().ljust(48)
-            os.pwrite(self._ack_fd, record, 0)
-            self._unsynced += 1
-            if sync:
-                os.fsync(self._ack_fd)
-                self._unsynced = 0
-            elif self._unsynced >= SYNC_EVERY:
-                self._request_sync()
-        except OSError as exc:
-            log.warning("%s: cannot record the write count (%s)", self.ack_path, exc.strerror)
+    def _write_ack(self, count: int | None = None, *, sync: bool = False) -> None:
+        """Record the write count (``count``, else the latest) beside the database, once
+        the commits it counts are durable (never ahead of what the -wal holds on disk);
+        fsynced now with ``sync``, else every ``SYNC_EVERY`` writes by the syncer's thread.
+        A failure here only weakens the loss check: logged."""
+        with self._ack_lock:
+            count = self._commits if count is None else count
+            if count < self._acked:
+                return  # a later count is there already
+            try:
+                if self._ack_fd is None:
+                    self._ack_fd = open_regular(self.ack_path, os.O_RDWR | os.O_CREAT, 0o600)
+                record = f"{self._id} {count}\n".encode().ljust(48)
+                os.pwrite(self._ack_fd, record, 0)
+                self._acked = count
+                self._unsynced += 1
+                if sync:
+                    os.fsync(self._ack_fd)
+                    self._unsynced = 0
+                elif self._unsynced >= SYNC_EVERY:
+                    self._request_sync()
+            except OSError as exc:
+                log.warning("%s: cannot record the write count (%s)", self.ack_path,
+                            exc.strerror)
+
+    def _new_committer(self) -> Committer:
+        return Committer(Path(f"{self.path}-wal"), after_sync=self._write_ack,
+                         on_failure=self._sync_failed, sync=self._sync_wal,
+                         name=f"{self.path.name} commit")
+
+    def _sync_failed(self, exc: OSError) -> None:
+        """The committer's fsync failed: said on every screen ("Not saved") and logged,
+        until a write succeeds again."""
+        self._failed(StorageError("io", f"{self.path.name}-wal: {exc.strerror or exc}"))
+
+    def when_durable(self, write: Callable[[], None]) -> None:
+        """Run ``write`` (the seats' lights: the players' receipt) once every action
+        journaled so far is on disk: at once without ``background_sync`` or when nothing
+        waits, else on the committer's thread (``Committer.when_durable``)."""
+        if self._committer is None:
+            write()
+        else:
+            self._committer.when_durable(write)
+
+    def receipt_pending(self) -> bool:
+        """A light waits for a commit not yet on disk (``background_sync``)."""
+        return self._committer is not None and self._committer.pending()
+
+    def wait_durable(self) -> None:
+        """Return once every commit made so far is on disk (tests, benches, shut-down)."""
+        if self._committer is not None:
+            self._committer.wait_durable()
 
     def _request_sync(self) -> None:
         """Have the syncer's thread fsync the -ack count written last."""
@@ -714,6 +778,9 @@ class Journal:
         self._errands.close()
         with self._lock:
             self._errands = Errands(self._errands.name)
+            if self._committer is not None:  # every commit synced, its lights written
+                self._committer.close()
+                self._committer = self._new_committer()
             self._checkpointer.close()  # its connection first: ours may be the last one
             self._checkpointer = Checkpointer(self._checkpointer.name)
             if self._db is not None:
@@ -765,9 +832,12 @@ class Journal:
             except sqlite3.Error as exc:
                 raise storage_error(exc, self.path, saving=False) from None
 
-    def _write(self, statements: list[tuple[str, tuple]], *, sync: bool = False) -> sqlite3.Cursor:
-        """Run ``statements`` in one transaction; returns the last cursor once committed.
-        A failure rolls it all back and raises ``StorageError`` (also kept in ``failure``)."""
+    def _write(self, statements: list[tuple[str, tuple]], *, sync: bool = False,
+               receipt: bool = True) -> sqlite3.Cursor:
+        """Run ``statements`` in one transaction; returns the last cursor once committed
+        (with ``background_sync``: written, made durable by the committer; ``sync``: durable
+        at once all the same; ``receipt``: the seats' lights wait for it). A failure rolls
+        it all back and raises ``StorageError`` (also kept in ``failure``)."""
         with self._lock:
             db = self._usable()
             try:
@@ -783,7 +853,13 @@ class Journal:
                 log.info("journal %s: saving again", self.path)
                 self.failure = None
             self._commits += 1
-            self._write_ack(sync=sync)
+            if self._committer is None:
+                self._write_ack(sync=sync)
+            else:
+                self._committer.committed(self._commits, receipt=receipt)
+                if sync:  # the end of a game, an undone secret: durable before returning
+                    self._committer.wait_durable()
+                    self._write_ack(sync=True)
             self._uncheckpointed += 1
             if self._uncheckpointed >= CHECKPOINT_EVERY:
                 self._checkpointer.request(self.path)
@@ -1041,7 +1117,7 @@ class Journal:
                 (("DELETE FROM snapshots WHERE game_id = ? AND seq NOT IN (SELECT seq FROM"
                   " snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT ?)"),
                  (game_id, game_id, SNAPSHOTS_KEPT)),
-            ])
+            ], receipt=False)
 
     def snapshot(self, game_id: int, stamp: str) -> tuple[int, bytes] | None:
         """The latest sound snapshot of the game that leaves at least one action to replay
@@ -1073,7 +1149,7 @@ class Journal:
                     "its actions are replayed", self.path.name, game_id, seq, why)
         try:
             self._write([("DELETE FROM snapshots WHERE game_id = ? AND seq = ?",
-                          (game_id, seq))])
+                          (game_id, seq))], receipt=False)
         except StorageError:
             pass
 

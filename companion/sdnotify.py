@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 import time
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import socket
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +90,8 @@ class Notifier:
         target = "\0" + self.address[1:] if self.address.startswith("@") else self.address
         try:
             if self._sock is None:
+                import socket  # here: its import is ms of the start-up, before the frame
+
                 self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
             self._sock.sendto(message.encode("utf-8"), target)
         except OSError as exc:

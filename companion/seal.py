@@ -25,7 +25,6 @@ short after its commit).
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -94,7 +93,9 @@ class SealFile:
         if len(data) > MAX_SECRET:
             raise SealError(f"a secret of {len(data):,} bytes (at most {MAX_SECRET:,})")
         data = padded(data)  # so its length says nothing of what it is
-        pad = secrets.token_bytes(len(data))
+        # the kernel's CSPRNG, as secrets.token_bytes is (SystemRandom: os.urandom), without
+        # secrets' import (hmac's OpenSSL: ms of the kiosk's start-up)
+        pad = os.urandom(len(data))
         try:
             fd = self._file()
             offset = os.lseek(fd, 0, os.SEEK_END)

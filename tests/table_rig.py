@@ -31,17 +31,19 @@ def open_app(journal: Journal | None, size=(800, 480), language="en") -> App:
 
 
 class TableRig:
-    """``journal=False``: a table that keeps no games; ``history=False``: no history."""
+    """``journal=False``: a table that keeps no games; ``history=False``: no history;
+    ``journal_options``: the journal's keywords (``Journal(path, **journal_options)``)."""
 
     def __init__(self, tmp: Path, size=(800, 480), language="en", journal=True, history=True,
-                 seats=None, rotation=0) -> None:
+                 seats=None, rotation=0, journal_options=None) -> None:
         config = demo_config(size, language, rotation)
         if seats is not None:
             config = dataclasses.replace(config, seats=seats)
         self.backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
         self.clock = ManualClock(1000)
         self.journal_path = tmp / "journal.sqlite"
-        self.journal = Journal(self.journal_path) if journal else None
+        # journal_options: Journal's keywords (the kiosk's background_sync, a held fsync)
+        self.journal = Journal(self.journal_path, **(journal_options or {})) if journal else None
         self.history = History(tmp / "history.sqlite") if history else None
         self.app: App = make_app(config, self.backend, clock=self.clock, journal=self.journal,
                                  history=self.history)

@@ -120,6 +120,8 @@ def test_blinking_light_sets_the_loops_deadline(open_app):
     app.push(TableCheckScreen(app))
     app.step(block=False)
     backend.set_light(1, Light.ATTENTION)
+    app.redraw_ring(app.screen.ring)  # its plate drawn as set (a blink step draws what moved)
+    app.step(block=False)
     now = clock.now_ms()
     assert app.timeout_ms() == next_light_change(Light.ATTENTION, now) - now
     frames, ring_frames = app.frames, app.ring_frames
@@ -131,6 +133,39 @@ def test_blinking_light_sets_the_loops_deadline(open_app):
     assert (app.frames, app.ring_frames) == (frames, ring_frames + 1)
     backend.set_light(1, Light.OFF)
     assert app.timeout_ms() is None
+
+
+def test_the_loop_polls_sdl_less_often_once_left_alone_and_at_once_again_on_input(
+        open_app, monkeypatch):
+    """Within ACTIVE_S of the last input the sleeping loop looks at SDL's queue every
+    POLL_MS, after that every IDLE_POLL_MS; an event found in the queue brings it back."""
+    app, _, _ = open_app()
+    app.push(Recorder(app))
+    app.step(block=False)
+    naps: list[float] = []
+    wake = app._wake
+
+    class Timed:
+        def acquire(self, blocking=True, timeout=-1):
+            naps.append(round(timeout * 1000))
+            return wake.acquire(blocking, timeout)
+
+        def release(self):
+            wake.release()
+
+    app._wake = Timed()
+    monkeypatch.setattr(app_module, "ACTIVE_S", 0.05)
+    pygame.event.post(pygame.event.Event(pygame.USEREVENT))
+    assert app._wait(None)  # an event: input just now
+    app._wait(20)  # two naps at most, within ACTIVE_S: POLL_MS
+    assert naps and max(naps) <= app_module.POLL_MS
+    naps.clear()
+    time.sleep(0.06)  # ACTIVE_S without input
+    app._wait(app_module.IDLE_POLL_MS + 5)
+    assert naps[0] == app_module.IDLE_POLL_MS
+    pygame.event.post(pygame.event.Event(pygame.USEREVENT))
+    assert app._wait(None)
+    assert app.poll_ms(time.monotonic()) == app_module.POLL_MS
 
 
 def test_seat_button_from_another_thread_wakes_the_loop_and_redraws_once(open_app):
@@ -164,12 +199,18 @@ def test_a_seat_press_wakes_the_sleep_at_once_not_at_the_next_poll(open_app, mon
     app.step(block=False)
     asleep = threading.Event()
     notified: list[bool] = []
+    wake = app._wake
 
-    class Watched(threading.Condition):
-        def wait(self, timeout=None):
+    class Watched:
+        """The loop's wake-up lock, telling when the loop goes to sleep on it."""
+
+        def acquire(self, blocking=True, timeout=-1):
             asleep.set()  # the loop is about to sleep: now press
-            notified.append(super().wait(timeout))  # False: it slept the whole bound
+            notified.append(wake.acquire(blocking, timeout))  # False: slept the whole bound
             return notified[-1]
+
+        def release(self):
+            wake.release()
 
     app._wake = Watched()
 

@@ -47,6 +47,65 @@ def test_a_blink_step_redraws_the_plates_alone_as_a_whole_frame_would(open_table
     assert app.frames == frames + 6  # only the comparison frames were whole
 
 
+def test_a_blink_step_draws_only_the_plates_whose_light_moved(open_table):
+    """The acting seat's light blinks, the others are steady: each step draws the plates
+    whose light shows another colour than in the last frame, and no other."""
+    rig = open_table()
+    start(rig, koryo)
+    app, ring = rig.app, rig.app.screen.ring
+    app.step(block=False)
+    drawn: list[list[pygame.Rect]] = []
+    real = ring.draw_blinked
+
+    def spy(*args):
+        drawn.append(real(*args))
+        return drawn[-1]
+
+    ring.draw_blinked = spy
+    for step in range(8):
+        now = rig.clock.now_ms()
+        before = {plate.seat: app.backend.shown(plate.seat, now) for plate in ring.plates}
+        to_next_blink(rig)
+        now = rig.clock.now_ms()
+        moved = [plate.rect for plate in ring.plates
+                 if app.backend.shown(plate.seat, now) != before[plate.seat]]
+        assert len(drawn) == step + 1 and drawn[-1] == moved
+        assert 0 < len(moved) < len(ring.plates)
+    partial = shown(app)
+    app.invalidate()
+    app.render_if_dirty()  # the whole screen, at the same moment
+    assert shown(app) == partial
+
+
+def test_blink_steps_blit_a_plate_drawn_with_that_look_since_the_last_whole_frame(open_table):
+    """A blinking light has two looks: after one step of each, the next steps draw no
+    plate again (the kept picture of it is blitted), and show what a whole frame would."""
+    rig = open_table()
+    start(rig, koryo)
+    app, ring = rig.app, rig.app.screen.ring
+    app.invalidate()
+    app.step(block=False)
+    plates = []
+    real = ring._draw_plate
+
+    def counted(p, plate, *args):
+        plates.append(plate.seat)
+        return real(p, plate, *args)
+
+    ring._draw_plate = counted
+    for _ in range(2):
+        to_next_blink(rig)
+    first = len(plates)
+    assert first >= 1
+    for _ in range(6):
+        to_next_blink(rig)
+    assert len(plates) == first  # every look seen already: blitted, not drawn
+    partial = shown(app)
+    app.invalidate()
+    app.render_if_dirty()
+    assert shown(app) == partial
+
+
 def test_with_a_band_across_the_top_a_blink_step_draws_the_whole_frame(open_table):
     rig = open_table()
     start(rig, koryo)
@@ -106,6 +165,7 @@ def test_on_every_screen_of_the_demo_the_plates_alone_draw_what_the_whole_frame_
             app.invalidate()
             app.render_if_dirty()
             whole = shown(app)
+            app.screen.ring.drawn_lights.clear()  # every plate drawn, as if each light moved
             app.redraw_ring(app.screen.ring)
             assert app.render_if_dirty()
             checked.append(app.screen.name)

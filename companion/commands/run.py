@@ -156,7 +156,8 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
     # at each action: the kiosk comes up and says so. Only what can't be started at all
     # (the directory itself) stops it.
     try:
-        journal = Journal(config.data_dir / JOURNAL_FILE)
+        # the commits' fsync off the loop's thread, the lights after it (companion.committer)
+        journal = Journal(config.data_dir / JOURNAL_FILE, background_sync=True)
     except JournalError as exc:
         raise RuleError("data_dir", str(exc), code="data_dir", params={"error": str(exc)}) from None
     try:
@@ -224,6 +225,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         journal.make_wal_ready()  # the first press then costs one sync (after the frame)
         app.run()
     finally:
+        journal.wait_durable()  # the last press's light reaches its seat before it closes
         backend.close()
         pygame.quit()
         journal.close()

@@ -24,6 +24,7 @@ logs it and the view shows ``save_failure`` until a write succeeds again.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import weakref
@@ -92,6 +93,11 @@ class TableView(Protocol):
         """What is shown changed: the game moved (however it moved), a write failed."""
         ...
 
+    def lights_written_late(self) -> None:
+        """The seats' lights were written on the journal's committer thread, once the
+        press's commit was on disk, after the view had drawn it (any thread)."""
+        ...
+
     def shown(self) -> Any:
         """What the seats' own displays (a phone's page: ``PhoneSeats.show_seats``) show
         now: an object with ``seat_views()`` and ``seat_text(words)`` (the screen on top);
@@ -143,6 +149,9 @@ class Headless:
     def changed(self) -> None:
         self._table.show_lights()
         self._table.show_seats()
+
+    def lights_written_late(self) -> None:
+        pass
 
     def shown(self) -> GameShown | None:
         """The game, said in the catalog of the backend that shows seats (``PhoneSeats``
@@ -282,9 +291,24 @@ class Table:
         return turns_lights(self.turns())
 
     def show_lights(self) -> None:
-        """Each seat's light as ``lights`` says (a seat already showing it is not written)."""
+        """Each seat's light as ``lights`` says (a seat already showing it is not written),
+        the players' receipt: written once the journal holds every action so far on disk
+        (at once when nothing waits for it; else by the journal's committer thread, while
+        the loop goes on serving touches and presses)."""
         self._lights_shown += 1
-        seat_lights.show(self.backend, self.seats, self.lights())
+        write = functools.partial(seat_lights.show, self.backend, self.seats, self.lights())
+        when_durable = getattr(self.journal, "when_durable", None)  # None: no journal
+        if when_durable is None:
+            write()
+            return
+        caller = threading.get_ident()
+
+        def receipt() -> None:
+            write()
+            if threading.get_ident() != caller:
+                self.view.lights_written_late()
+
+        when_durable(receipt)
 
     def show_seats(self) -> None:
         """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from

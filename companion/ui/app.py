@@ -15,9 +15,10 @@ The demo drives the very same loop with a manual clock and ``step(block=False)``
 
 Why not ``pygame.event.wait``: with a video driver that has no blocking wait of its own
 SDL polls its queue about every millisecond (the dummy driver: ~880 wake-ups a second
-measured with SDL 2.28). The loop sleeps on a condition instead, which the seat backends'
-callbacks notify, and looks at SDL's queue every ``POLL_MS`` for what only SDL delivers
-(touch, keys, the window, and QUIT, which SDL posts on SIGTERM/SIGINT).
+measured with SDL 2.28). The loop sleeps on a lock instead, which the seat backends'
+callbacks release (``wake``), and looks at SDL's queue every ``POLL_MS`` (``IDLE_POLL_MS``
+once the table has been left alone a while) for what only SDL delivers (touch, keys, the
+window, and QUIT, which SDL posts on SIGTERM/SIGINT).
 
 Screens draw on a canvas of the logical size; with a rotated display the canvas is turned
 on its way to the window and taps are turned back (``to_canvas``).
@@ -48,6 +49,15 @@ from companion.ui.theme import WARNING, WARNING_BG, Painter, Theme
 log = logging.getLogger(__name__)
 
 POLL_MS = 20  # how often a sleeping loop looks at SDL's queue (touch, keys, window, QUIT)
+# ... once nothing has come for ACTIVE_S: a table left alone (Home, a game between turns)
+# wakes a third as often. A tap acts on the finger's lift, which comes at least tens of ms
+# after the touch that brought the loop back to POLL_MS; a seat's press wakes it at once.
+IDLE_POLL_MS = 60
+ACTIVE_S = 2.0
+# The longest the frame after a press waits for the journal's committer to write the
+# press's light (``App._await_receipt``): drawing a frame holds the interpreter's lock for
+# milliseconds, which the committer, back from its fsync, needs to write the light.
+RECEIPT_WAIT_MS = 10
 __all__ = ["SEAT_QUEUE_MAX"]  # the Table's, here too for the loop's readers
 
 
@@ -244,8 +254,14 @@ class App:
         self._ring_due = None  # a seat ring whose lights alone changed (``redraw_ring``)
         self.ring_frames = 0  # frames that redrew only a ring's plates
         self._looked_ms = self.clock.now_ms()  # when the loop last checked for a deadline
-        self._wake = threading.Condition()
-        self._woken = False
+        # Held while no wake-up is pending: ``wake`` releases it, the sleeping loop's
+        # ``acquire(timeout=…)`` returns at once then and takes it back. One lock, not a
+        # Condition: the loop sleeps 50 times a second, and each of a Condition's waits
+        # costs several times a bare lock's in CPU (idle on a game screen).
+        self._wake = threading.Lock()
+        self._wake.acquire()
+        self._input_at = time.monotonic()  # when the loop last found an event (``poll_ms``)
+        self._late_lights = False  # the seats' lights written by the journal's committer
         self.notifier: Notifier = NO_NOTIFIER  # systemd's watchdog, kept alive in ``_wait``
 
     # --- screens ------------------------------------------------------------------------
@@ -411,9 +427,10 @@ class App:
 
     def wake(self) -> None:
         """End the loop's sleep now (any thread), after posting an event."""
-        with self._wake:
-            self._woken = True
-            self._wake.notify()
+        try:
+            self._wake.release()
+        except RuntimeError:
+            pass  # a wake-up is pending already
 
     def post_button(self, event: ButtonEvent) -> None:
         """A press into the Table's queue (any thread; never raises)."""
@@ -449,6 +466,12 @@ class App:
     def changed(self) -> None:
         self.invalidate()
 
+    def lights_written_late(self) -> None:
+        """The journal's committer wrote the seats' lights after the frame that showed the
+        press (any thread): the ring, which shows the backend's lights, is drawn again."""
+        self._late_lights = True
+        self.wake()
+
     # --- the loop -----------------------------------------------------------------------
 
     def run(self) -> None:
@@ -480,24 +503,45 @@ class App:
                 break
             events = []  # a handler may have posted more (a simulated press)
         self._fire_timer()
+        self._await_receipt()
         self.render_if_dirty()
 
+    def _await_receipt(self) -> None:
+        """Before drawing the frame of a press: let the journal's committer write the
+        press's light first, up to RECEIPT_WAIT_MS (the loop then holds no lock the light
+        needs); a seat's press coming meanwhile ends the wait at once."""
+        pending = getattr(self.journal, "receipt_pending", None)
+        if pending is None or not self._dirty:
+            return
+        end = time.monotonic() + RECEIPT_WAIT_MS / 1000
+        while pending() and not self.table.pending():
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            self._wake.acquire(timeout=min(left, 0.002))  # the committer's wake ends it
+
     def _wait(self, timeout_ms: int | None) -> list[pygame.event.Event]:
-        """Sleep until SDL's queue holds something (seen within POLL_MS, or at once after
+        """Sleep until SDL's queue holds something (seen within ``poll_ms``, or at once after
         ``wake``) or ``timeout_ms`` has passed (None: no limit); what was queued."""
         end = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
         while True:
             self.notifier.keepalive()  # from the loop itself: a hung loop stops them
             events = pygame.event.get()
+            now = time.monotonic()
+            if events:
+                self._input_at = now
             if events or self.table.pending():
                 return events
-            nap = POLL_MS / 1000 if end is None else min(POLL_MS / 1000, end - time.monotonic())
+            poll = self.poll_ms(now) / 1000
+            nap = poll if end is None else min(poll, end - now)
             if nap <= 0:
                 return []
-            with self._wake:
-                if not self._woken:
-                    self._wake.wait(nap)
-                self._woken = False
+            self._wake.acquire(timeout=nap)  # a pending wake-up ends it at once
+
+    def poll_ms(self, now: float) -> int:
+        """How long the sleeping loop leaves SDL's queue unread at ``now`` (monotonic s):
+        POLL_MS within ACTIVE_S of the last input, IDLE_POLL_MS after."""
+        return POLL_MS if now - self._input_at < ACTIVE_S else IDLE_POLL_MS
 
     def _fire_timer(self) -> None:
         """Tell the screen if its deadline, as seen at the loop's previous look, has passed
@@ -570,6 +614,9 @@ class App:
     def render_if_dirty(self) -> bool:
         if not self.screens:
             return False
+        if self._late_lights:  # written after the frame that showed the press
+            self._late_lights = False
+            self._dirty = True
         ring, self._ring_due = self._ring_due, None
         if not self._dirty and ring is not None:
             # A band across the top may cover a plate, a finger held on a button (a tap
@@ -591,9 +638,13 @@ class App:
         return True
 
     def _render_ring(self, ring) -> bool:
-        """The plates of ``ring`` drawn again over the last frame, and only they shown."""
-        ring.draw(Painter(self.canvas, self.theme), self.backend, self.clock.now_ms())
-        rects = [plate.rect for plate in ring.plates]
+        """The plates of ``ring`` whose light moved drawn again over the last frame, and
+        only they shown (a blink step: one plate, most often, of four to six)."""
+        rects = ring.draw_blinked(Painter(self.canvas, self.theme), self.backend,
+                                  self.clock.now_ms())
+        if not rects:
+            return False
+        rects = [rect.clip(self.canvas.get_rect()) for rect in rects]  # an outline's edge
         if self.rotation:  # each plate's patch turned alone, not the whole canvas
             turned = [self._window_rect(r) for r in rects]
             for canvas_rect, window_rect in zip(rects, turned, strict=True):

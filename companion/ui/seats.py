@@ -125,6 +125,11 @@ class SeatRing:
         self.views: dict[int, SeatView] = {}
         self.say: Callable[[Words], str] = lambda words: catalog.text(words.key)
         self._insides: dict[tuple[int, int, int], pygame.Surface] = {}  # ``_inside``
+        # seat -> what its light showed (colour, connected) when its plate was last drawn
+        self.drawn_lights: dict[int, tuple[tuple[int, int, int], bool]] = {}
+        # (seat, what its light shows) -> its plate as drawn on the canvas since the last
+        # whole frame: a blink step between two looks of a light blits one of them
+        self._blinked: dict[tuple[int, tuple], pygame.Surface] = {}
         w, h = theme.size
         band = theme.px(SLIM_BAND if slim else FULL_BAND)
         self.gap = gap = theme.px(6)
@@ -185,12 +190,44 @@ class SeatRing:
         return min(times) if times else None
 
     def draw(self, p: Painter, backend: SeatBackend, now_ms: int) -> None:
+        self._blinked.clear()  # a whole frame: what the plates show may have changed
         for plate in self.plates:
             self._draw_plate(p, plate, backend, now_ms)
+        for seat in self.outlined:
+            self._draw_outline(p, seat)
+
+    def _draw_outline(self, p: Painter, seat: int) -> pygame.Rect:
+        """The outline round a seat's plate (``outlined``); the rectangle it covers."""
         px = self.theme.px
-        for seat, colour in self.outlined.items():
-            rect = self.plates[seat].rect.inflate(px(6), px(6))
-            pygame.draw.rect(p.surface, colour, rect, width=max(2, px(3)), border_radius=px(16))
+        rect = self.plates[seat].rect.inflate(px(6), px(6))
+        pygame.draw.rect(p.surface, self.outlined[seat], rect, width=max(2, px(3)),
+                         border_radius=px(16))
+        return rect
+
+    def draw_blinked(self, p: Painter, backend: SeatBackend, now_ms: int) -> list[pygame.Rect]:
+        """Over the last frame, only the plates whose light shows something else than when
+        they were last drawn (a blink step: most often one seat's); their rectangles, for
+        the screen to show. Whatever else a plate shows changes only with a whole frame,
+        so a plate drawn with a look of its light since then is blitted again as it was."""
+        changed = [plate for plate in self.plates
+                   if self.drawn_lights.get(plate.seat) != self._light_look(plate, backend,
+                                                                            now_ms)]
+        for plate in changed:
+            look = self._light_look(plate, backend, now_ms)
+            kept = self._blinked.get((plate.seat, look))
+            if kept is None:
+                self._draw_plate(p, plate, backend, now_ms)
+                self._blinked[plate.seat, look] = p.surface.subsurface(plate.rect).copy()
+            else:
+                p.surface.blit(kept, plate.rect)
+                self.drawn_lights[plate.seat] = look
+        return [self._draw_outline(p, plate.seat) if plate.seat in self.outlined
+                else plate.rect for plate in changed]
+
+    @staticmethod
+    def _light_look(plate: Plate, backend: SeatBackend,
+                    now_ms: int) -> tuple[tuple[int, int, int], bool]:
+        return backend.shown(plate.seat, now_ms), backend.connected(plate.seat)
 
     def _draw_view(self, lp: Painter, view: SeatView, body: pygame.Rect,
                    connected: bool) -> None:
@@ -279,6 +316,7 @@ class SeatRing:
         # The light: a dark socket, lit in the state's colour (with a halo) when on.
         cx, cy, r = self.light(plate)
         rgb = backend.shown(plate.seat, now_ms)
+        self.drawn_lights[plate.seat] = (rgb, connected)
         on = connected and any(rgb)
         if on:
             glow = pygame.Surface(local.get_size(), pygame.SRCALPHA)

@@ -1,0 +1,190 @@
+"""The journal's commits made durable off the loop's thread, and the seats' lights (the
+players' receipts) written only once they are.
+
+SQLite's ``synchronous=FULL`` fsyncs the -wal inside every commit, on the thread that
+commits: the kiosk's loop, so a tap or another seat's press made meanwhile waits for the
+disk. The journal's own connection runs ``synchronous=NORMAL`` instead, where a commit
+writes its -wal frames and returns, and SQLite still syncs the -wal before every
+checkpoint and the database after it, so the file stays consistent through a power cut
+(https://www.sqlite.org/pragma.html#pragma_synchronous, https://www.sqlite.org/wal.html
+"Performance Considerations"). What NORMAL gives up, that a commit survives a power cut,
+the ``Committer`` gives back: its thread fsyncs the -wal after each commit (one fsync for
+every commit made while the previous one ran), as FULL would, and only then does it let
+the lights through. So the in-memory game may move on at once (a controller reads
+``Session.dispatch``'s view right away), the screen answers touches, other seats' presses
+are written, and the light that tells a player "saved" still comes after the disk says
+so, in the order the commits were made.
+
+A full disk shows at the commit itself (SQLite writes the frames there): that is still the
+caller's ``StorageError``, nothing changes. An fsync that fails (an I/O error) is told to
+``on_failure`` (the journal's "Not saved" band) and logged; the lights are let through
+all the same, so the seats never freeze.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+Sync = Callable[[int], None]
+
+# How long a thread that waits for the interpreter's lock lets the running one go on
+# before asking for it (Python's default: 5 ms). The committer's thread, back from the
+# fsync, writes the lights while the loop draws the frame of the press: at the default it
+# could wait up to 5 ms for that frame, most of the light's budget; the loop's drawing is
+# Python code that gives the lock up at the next check.
+SWITCH_INTERVAL_S = 0.0005
+
+
+class Committer:
+    """fsyncs ``wal`` (the -wal file SQLite writes the commits to) in a thread of its own
+    after each ``committed(n)``; ``when_durable(write)`` runs ``write`` once every commit
+    made so far is on disk (at once when it is already). ``after_sync(n)`` is called on its
+    thread once commit ``n`` is durable, before any light: what must never be ahead of
+    the disk (the journal's -ack count). ``sync`` is the fsync itself (a test may hold
+    it): ``fdatasync``, as SQLite's own under FULL where the system has one."""
+
+    def __init__(self, wal: Path, *, after_sync: Callable[[int], None] | None = None,
+                 on_failure: Callable[[OSError], None] | None = None,
+                 sync: Sync = os.fdatasync, name: str = "commit fsync") -> None:
+        self.wal = wal
+        self.name = name
+        self._after_sync = after_sync
+        self._on_failure = on_failure
+        self._sync = sync
+        self._cond = threading.Condition()
+        self._written = 0  # commits made (a count of this committer's own)
+        self._durable = 0  # commits on disk
+        self._receipted = 0  # the latest commit a light waits for (``receipt``)
+        self._count = 0  # the caller's number of the latest commit (``after_sync``)
+        self._deferred: tuple[int, Callable[[], None]] | None = None  # the lights waiting
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self._fd: int | None = None  # the -wal as last opened
+        self._inode: tuple[int, int] | None = None
+
+    # --- the loop's side ----------------------------------------------------------------
+
+    def committed(self, number: int, *, receipt: bool = True) -> None:
+        """A commit was written (not yet synced), the caller's ``number`` (given back to
+        ``after_sync``): the thread syncs it. Without ``receipt`` no light waits for it
+        (a snapshot, a write made for the start-up): the seats are not held back by it."""
+        with self._cond:
+            self._written += 1
+            self._count = number
+            if receipt:
+                self._receipted = self._written
+            if self._thread is None and not self._closed:
+                if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+                    sys.setswitchinterval(SWITCH_INTERVAL_S)
+                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def pending(self) -> bool:
+        """A commit a light waits for is not on disk yet."""
+        with self._cond:
+            return self._durable < self._receipted
+
+    def when_durable(self, write: Callable[[], None]) -> None:
+        """Run ``write`` (the seats' lights) now if nothing waits for the disk, else on the
+        committer's thread once every commit made so far is durable. A later ``write``
+        replaces one still waiting: the lights are a view, the latest one is what counts
+        (it holds everything the earlier one did). Writes never overlap."""
+        with self._cond:
+            if self._durable >= self._receipted:
+                self._deferred = None
+                write()
+            else:
+                self._deferred = (self._receipted, write)
+
+    def wait_durable(self) -> None:
+        """Return once every commit made so far is on disk (and its lights written)."""
+        with self._cond:
+            target = self._written
+            self._cond.wait_for(lambda: self._durable >= target or self._thread is None)
+
+    def close(self) -> None:
+        """Sync what was committed, write the lights waiting, stop the thread."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+            thread = self._thread
+        if thread is not None:
+            thread.join()
+        with self._cond:
+            self._thread = None
+            self._cond.notify_all()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    # --- the thread ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        # No realtime.background(): the lights wait for this thread; it keeps the policy
+        # of the thread that started it (the loop's: real-time under the console unit).
+        while True:
+            with self._cond:
+                while self._durable >= self._written and not self._closed:
+                    self._cond.wait()
+                if self._durable >= self._written:
+                    return  # closed, everything synced
+                target, count = self._written, self._count
+            self._flush(count)
+            with self._cond:
+                self._durable = target
+                deferred = self._deferred
+                if deferred is not None and deferred[0] <= target:
+                    self._deferred = None
+                    try:
+                        deferred[1]()
+                    except Exception:  # the lights of one press: never the thread
+                        log.exception("%s: the lights could not be written", self.name)
+                self._cond.notify_all()
+
+    def _flush(self, count: int) -> None:
+        """fsync the -wal holding the caller's commits up to ``count``, then
+        ``after_sync(count)``."""
+        try:
+            self._sync(self._wal_fd())
+        except FileNotFoundError:
+            # No -wal: the last connection closing (a reopening after a failure) copied
+            # it into the database, which SQLite syncs before it deletes the -wal.
+            pass
+        except OSError as exc:
+            log.error("%s: %s: the commit may not survive a power cut (%s)", self.name,
+                      self.wal, exc.strerror or exc)
+            if self._on_failure is not None:
+                self._on_failure(exc)
+            return
+        if self._after_sync is not None:
+            try:
+                self._after_sync(count)
+            except Exception:
+                log.exception("%s: after the sync", self.name)
+
+    def _wal_fd(self) -> int:
+        """A descriptor of the -wal as it is now. SQLite may have made it anew (a
+        connection reopened after a failure; the last one closing deletes it): then the
+        directory that gained it is synced too, as SQLite does for a file it creates
+        under FULL, so the file itself survives a cut."""
+        st = os.stat(self.wal)
+        inode = (st.st_dev, st.st_ino)
+        if self._fd is None or inode != self._inode:
+            fd = os.open(self.wal, os.O_RDONLY | os.O_CLOEXEC)
+            if self._fd is not None:
+                os.close(self._fd)
+            self._fd, self._inode = fd, inode
+            folder = os.open(self.wal.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+        return self._fd
