@@ -20,7 +20,7 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from companion.safetext import escaped, shown
-from companion.yamlsrc import (
+from companion.yamldoc import (
     MAX_CHARS,
     MAX_DEPTH,
     MAX_INT_DIGITS,

@@ -80,7 +80,9 @@ def test_two_ballots_look_the_same_until_the_last_lock_then_all_revealed_at_once
     """Aye 1 vs Nay 5 on seat 0, and seat 3's pending presses (one Aye vs Nay pressed past
     its 8 power, refused) give identical views, lights, journal, payloads, press results
     and logs; the last lock reveals all five ballots in one publication."""
-    caplog.set_level(logging.DEBUG)
+    # on the package's logger: `companion run`, run in-process by an earlier test, leaves it
+    # at INFO, which would drop the debug lines whatever the root's level
+    caplog.set_level(logging.DEBUG, logger="companion")
     _, _, _, a = observe(tmp_path, caplog, "a", "a A", "a")
     sb, pb, payloads, b = observe(tmp_path, caplog, "b", "b b b b b B", " ".join("b" * 9))
     assert a == b
