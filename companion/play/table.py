@@ -93,7 +93,7 @@ class TableView(Protocol):
         """What is shown changed: the game moved (however it moved), a write failed."""
         ...
 
-    def lights_written_late(self) -> None:
+    def late_lights_written(self) -> None:
         """The seats' lights were written on the journal's committer thread, once the
         press's commit was on disk, after the view had drawn it (any thread)."""
         ...
@@ -150,7 +150,7 @@ class Headless:
         self._table.show_lights()
         self._table.show_seats()
 
-    def lights_written_late(self) -> None:
+    def late_lights_written(self) -> None:
         pass
 
     def shown(self) -> GameShown | None:
@@ -306,7 +306,7 @@ class Table:
         def receipt() -> None:
             write()
             if threading.get_ident() != caller:
-                self.view.lights_written_late()
+                self.view.late_lights_written()
 
         when_durable(receipt)
 

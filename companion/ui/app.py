@@ -466,7 +466,7 @@ class App:
     def changed(self) -> None:
         self.invalidate()
 
-    def lights_written_late(self) -> None:
+    def late_lights_written(self) -> None:
         """The journal's committer wrote the seats' lights after the frame that showed the
         press (any thread): the ring, which shows the backend's lights, is drawn again."""
         self._late_lights = True
