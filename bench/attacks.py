@@ -15,8 +15,8 @@ kept parsed copies, a pad's sequence number jumping ahead on a pty, FIFOs and
 ``/dev/zero`` in the data directory, hostile imports, names, dates and integers, imports
 at the size limit under a memory measure, forged ``-ack`` counts, a full 2 MB tmpfs
 (as root), CSV formula injection, terminal escapes, a reader holding the journal while a
-sealed ballot is undone. What "held" means is in the table, per attack. The tests (``tests/test_faults_storage.py``,
-``tests/test_hostile_input.py``, ``tests/test_fuzz_cli.py``, ``tests/test_journal*.py``)
+sealed ballot is undone. What "held" means is in the table, per attack. The tests (``tests/storage/test_faults_storage.py``,
+``tests/commands/test_hostile_input.py``, ``tests/commands/test_fuzz_cli.py``, ``tests/storage/test_journal*.py``)
 prove each case once; this counts them over many tries.
 """
 
@@ -64,7 +64,7 @@ def child(code: str, cwd: Path, **kw) -> subprocess.CompletedProcess:
 
 
 def healthy_journal(path: Path, actions: int = 5) -> int:
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
 
     with Journal(path) as j:
         game = j.begin_game("koryo", {"players": ["Ana", "Ben"]})
@@ -77,7 +77,7 @@ def healthy_journal(path: Path, actions: int = 5) -> int:
 
 APPENDER = """
     import sys
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
     j = Journal("journal.sqlite")
     game = j.begin_game("koryo", {"players": ["Ana", "Ben"]})
     print("game", game, flush=True)
@@ -90,7 +90,7 @@ APPENDER = """
 def sigkill(n: int, tmp: Path) -> bool:
     """Kill a process appending to the journal after a random number of acknowledgements
     (0-40); every acknowledged action must be there, in order, at the next open."""
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
 
     want = random.Random(n).randint(0, 40)
     proc = subprocess.Popen([PY, "-c", textwrap.dedent(APPENDER)], cwd=tmp, env=ENV,
@@ -200,7 +200,7 @@ def damaged_journal(n: int, tmp: Path) -> bool:
     """Each kind of damage in turn: the journal opens — moved aside with a notice, intact
     with every action, or (an emptied file, which SQLite takes for a new database) with
     the missing actions said — a new game can be journaled, nothing raises."""
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
 
     rng = random.Random(n)
     path = tmp / "journal.sqlite"
@@ -228,7 +228,7 @@ def full_disk_write(n: int, tmp: Path) -> bool:
     """SQLite's page cap at the journal's size: appends of random sizes until one needs a
     page; it must be refused as "not saved: disk full" with nothing recorded, and the same
     append must go through once the cap is lifted."""
-    from companion.journal import Journal, StorageError
+    from companion.storage.journal import Journal, StorageError
 
     rng = random.Random(n)
     with Journal(tmp / "journal.sqlite") as j:
@@ -256,7 +256,7 @@ def full_disk_write(n: int, tmp: Path) -> bool:
 
 OPEN_UNDER_LIMIT = """
     import json
-    from companion.journal import Journal, StorageError
+    from companion.storage.journal import Journal, StorageError
     j = Journal("journal.sqlite")
     try:
         j.append(1, {"n": 5})
@@ -270,7 +270,7 @@ OPEN_UNDER_LIMIT = """
 def full_disk_open(n: int, tmp: Path) -> bool:
     """A healthy journal opened under a file-size limit of 0-40 kB: never moved aside, the
     file unchanged, all there when opened without the limit."""
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
 
     healthy_journal(tmp / "journal.sqlite")
     before = (tmp / "journal.sqlite").read_bytes()
@@ -303,7 +303,7 @@ def read_only_journal(n: int, tmp: Path) -> bool:
         (work / "journal.sqlite").chmod(0o444)
         code = """
             import json, os
-            from companion.journal import Journal, StorageError
+            from companion.storage.journal import Journal, StorageError
             j = Journal("journal.sqlite")
             out = {"cause": j.failure and j.failure.cause}
             try:
@@ -316,7 +316,7 @@ def read_only_journal(n: int, tmp: Path) -> bool:
             print(json.dumps(out))
         """
         if user is not None:
-            code = (f"import companion.journal, json, os\nos.setgid({user})\nos.setuid({user})\n"
+            code = (f"import companion.storage.journal, json, os\nos.setgid({user})\nos.setuid({user})\n"
                     + textwrap.dedent(code))
         out = child(code, work)
         if out.returncode != 0:
@@ -333,7 +333,7 @@ def read_only_journal(n: int, tmp: Path) -> bool:
 
 FIFTY = """
     import os
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
     j = Journal("journal.sqlite")
     game = j.begin_game("koryo", {"players": ["Ana", "Ben"]})
     for i in range(50):
@@ -346,7 +346,7 @@ def damaged_wal(n: int, tmp: Path) -> bool:
     """50 acknowledged actions in the -wal, then the -wal truncated at a random length,
     overwritten in part with garbage, or removed: either all 50 are there, or the journal
     says some are missing."""
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
 
     rng = random.Random(n)
     assert child(FIFTY, tmp).returncode == 0
@@ -499,7 +499,7 @@ def second_kiosk(n: int, tmp: Path) -> bool:
 def undone_ballot(n: int, tmp: Path) -> bool:
     """A sealed ballot locked then undone (with 0-30 actions around it): its bytes in no
     file of the data directory, the journal still open."""
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
 
     rng = random.Random(n)
     secret = f"ballot-{rng.getrandbits(64):016x}"
@@ -520,7 +520,7 @@ def full_log(n: int, tmp: Path) -> bool:
     import io
     import logging
 
-    from companion.logfile import KioskLogFile
+    from companion.system.logfile import KioskLogFile
 
     mount = _small_disk(tmp)
     try:
@@ -553,7 +553,7 @@ KEPT_CONFIG = ("seats:\n  - {name: Ana, colour: red, position: bottom}\n"
 
 
 def _copy_data(copy: Path, change: Callable[[dict], None], *, reseal: bool = False) -> None:
-    from companion import yamlsrc
+    from companion.files import yamlsrc
 
     head, payload = copy.read_bytes().split(b"\n", 1)
     data = json.loads(payload)
@@ -638,8 +638,8 @@ def kept_copy(n: int, tmp: Path) -> bool:
     """A kept parsed copy damaged, edited or forged (the configuration's or a catalog's):
     what is read is exactly the YAML's, within 30 s, and the copy kept afterwards is a
     regular file again."""
-    from companion import yamlsrc
     from companion.config import load_config
+    from companion.files import yamlsrc
     from companion.i18n import catalog_path
 
     kept = tmp / "kept"
@@ -681,7 +681,7 @@ def pad_jump(n: int, tmp: Path) -> bool:
 
     from companion.hardware import padproto
     from companion.hardware.serial_pad import SerialBackend
-    from companion.seat import ButtonEvent, Press
+    from companion.play.seat import ButtonEvent, Press
 
     rng = random.Random(n)
     jump, genuine = rng.randint(1, 9_999), rng.randint(5, 60)
@@ -737,7 +737,7 @@ def _run_config(tmp: Path, phones: bool = False) -> Path:
 def _catalog_copy_name() -> str:
     import hashlib
 
-    from companion import yamlsrc
+    from companion.files import yamlsrc
     from companion.i18n import catalog_path
 
     raw = catalog_path("en").read_bytes()
@@ -913,7 +913,7 @@ def hostile_names_and_integers(n: int, tmp: Path) -> bool:
         db = tmp / "h.db"
         ok = _refused(["import", str(path), "--db", str(db)], str(path), width=300)
         if db.exists():
-            from companion.history import History
+            from companion.storage.history import History
 
             with History(db) as h:
                 ok = ok and h.games() == []
@@ -938,7 +938,7 @@ NAMES_TRIES = len(IMPORTS) + len(CHECK_CONFIG_NAMES) + len(INTEGERS)
 def duplicate_games(n: int, tmp: Path) -> bool:
     """An export holding each of 1-20 games 1-3 times, CSV or JSON: each kept once; the
     same file again adds nothing."""
-    from companion import history
+    from companion.storage import history
 
     rng = random.Random(n)
     games = [history.GameResult.from_dict({**NAMED_GAME, "date": f"2024-05-{d + 1:02d}"})
@@ -979,7 +979,7 @@ def import_memory(n: int, tmp: Path) -> bool:
 def forged_ack(n: int, tmp: Path) -> bool:
     """The -ack count replaced by a huge number, digits of other scripts, 5,000 digits or
     garbage: the journal opens with every action, no loss claimed, the log line short."""
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
 
     rng = random.Random(n)
     path = tmp / "journal.sqlite"
@@ -1017,7 +1017,7 @@ def full_disk_journal_open(n: int, tmp: Path) -> bool:
     """A healthy journal on a 2 MB tmpfs filled to within 0-60 kB: opening it says "disk
     full", never "I/O error"; it is never moved aside; all there once space is back.
     (Needs root for the tmpfs: without it, the try counts as not held.)"""
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
 
     mount = _small_disk(tmp)
     if mount is None:
@@ -1047,7 +1047,7 @@ def csv_injection(n: int, tmp: Path) -> bool:
     import csv
     import io
 
-    from companion import history
+    from companion.storage import history
 
     rng = random.Random(n)
     starts = ["=", "+", "-", "@", "'=", "''", "'"]
@@ -1072,7 +1072,7 @@ def csv_injection(n: int, tmp: Path) -> bool:
 def terminal_export(n: int, tmp: Path) -> bool:
     """A name holding ESC, BEL, CSI and a bidi override (kept by an older version) exported
     to a terminal (a pty): none of them reaches it raw."""
-    from companion import history
+    from companion.storage import history
 
     raw = random.Random(n).choice(["\x1b[2J", "\x07", "\x9b2J", "\u202e", "\x1b]0;x\x07"])
     db = tmp / "h.db"
@@ -1116,7 +1116,7 @@ def ballot_with_reader(n: int, tmp: Path) -> bool:
     """A sealed ballot locked then undone while another connection holds a read
     transaction (begun before the lock or after it), with 0-30 actions around: no byte of
     the ballot in any file, though the -wal can't be emptied."""
-    from companion.journal import Journal
+    from companion.storage.journal import Journal
 
     rng = random.Random(n)
     secret = f"ballot-{rng.getrandbits(64):016x}"

@@ -99,7 +99,7 @@ def without_realtime() -> list[str]:
     session: the soft ``RLIMIT_RTPRIO`` at 0 (util-linux's prlimit) and, for root,
     ``CAP_SYS_NICE`` dropped (setpriv). ``companion run`` then keeps the normal policy:
     a comparison with a baseline that never asks for it stays like for like."""
-    from companion import realtime
+    from companion.system import realtime
 
     prefix = ["prlimit", "--rtprio=0:"]  # soft 0, the hard limit as it is
     if realtime.holds_cap_sys_nice():

@@ -39,8 +39,8 @@ import pygame
 
 from bench import pads
 from bench.common import Row, load, percentile, spread, times, verdict
-from companion import realtime
 from companion.commands.install_service import KIOSK_NICE
+from companion.system import realtime
 from companion.ui.app import open_window
 
 VARIANTS = ("unit", "normal")

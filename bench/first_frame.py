@@ -42,10 +42,10 @@ from bench import resume as histories
 from bench.common import Row, env_child, spread, verdict, without_realtime
 from bench.contention import BURN
 from bench.process import companion, config_800x480
-from companion import snapshots
 from companion.commands.run import JOURNAL_FILE
-from companion.journal import Journal
-from companion.session import Session
+from companion.play.session import Session
+from companion.storage import snapshots
+from companion.storage.journal import Journal
 
 REPEATS = 5
 BUSY = 2  # busy processes for the loaded rows
@@ -118,9 +118,9 @@ def home_ms(journal_path: Path, repeats: int) -> tuple[list[float], list[float]]
     start (``resume_unfinished``, Home under it), then ``app.pop()`` and the frame drawn,
     what a return to Home does; and Home's progress line worked out without a session of
     the game in this process (from the journal's snapshot: ``where_it_stands``)."""
-    from companion import session as session_module
     from companion.hardware.sim import SimBackend
-    from companion.play import where_it_stands
+    from companion.play import session as session_module
+    from companion.play.controller import where_it_stands
     from companion.ui.app import make_app
     from companion.ui.demo import demo_config
     from companion.ui.home import HomeScreen, resume_unfinished

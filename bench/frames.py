@@ -19,7 +19,7 @@ from bench.common import Row, median, percentile, spread, times
 from companion.hardware.sim import SimBackend
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DemoContext, demo_config
-from companion.ui.screens import koryo
+from companion.ui.screens.majority import koryo
 
 ROUNDS = 3
 COUNT = 200

@@ -40,7 +40,7 @@ def make_history(path: Path, n: int) -> Path:
     apart with their offset."""
     from datetime import datetime, timedelta, timezone
 
-    from companion.history import GameResult, History, PlayerResult
+    from companion.storage.history import GameResult, History, PlayerResult
 
     zone = timezone(timedelta(hours=1))
     start = datetime(2000, 1, 1, 20, 0, tzinfo=zone)
@@ -64,7 +64,7 @@ def make_history(path: Path, n: int) -> Path:
 def _kiosk(db: Path):
     """The app at 800x480 on the history at ``db``, Home underneath."""
     from companion.hardware.sim import SimBackend
-    from companion.history import History
+    from companion.storage.history import History
     from companion.ui.app import ManualClock, make_app
     from companion.ui.demo import demo_config
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bench.common import ROOT, Row, load, machine, spread, verdict
 from bench.process import peak_rss_mb
-from companion import history
+from companion.storage import history
 
 GOAL_MB = 100
 

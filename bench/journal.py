@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from bench.common import Row, median, percentile, spread, times
-from companion.journal import Journal
+from companion.storage.journal import Journal
 
 ROUNDS = 3
 ACTION = {"action": "end_round", "player": "Ana", "note": "x" * 60}

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from bench.common import Row, times, verdict
 from companion.hardware import padproto, serial_pad
-from companion.seat import Light
+from companion.play.seat import Light
 
 AWAY_S = (2.0, 6.0)  # how long the pad stays unplugged, drawn per round
 SEATS = 3

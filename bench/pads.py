@@ -79,19 +79,19 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from bench import baseline_debounce
 from bench.common import ROOT, Row, percentile, spread, times
 from companion.config import SHIPPED_CONFIG, load_config
-from companion.engine.errors import RuleError
-from companion.games.autoplay import next_action
-from companion.games.koryo import KoryoGame
+from companion.games.koryo.adapter import KoryoGame
+from companion.games.majority.autoplay import next_action
 from companion.hardware import debounce, gpio
 from companion.hardware.gpio import GpioBackend
 from companion.hardware.profile import load_profile, profile_path
 from companion.hardware.serial_pad import SerialBackend
 from companion.i18n import load_catalog
-from companion.journal import Journal
-from companion.session import Session
-from companion.turns import lights
+from companion.play.errors import RuleError
+from companion.play.session import Session
+from companion.play.turns import lights
+from companion.storage.journal import Journal
 from companion.ui.app import App, Screen, open_window
-from companion.ui.screens import koryo
+from companion.ui.screens.majority import koryo
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 HOLD_S = 0.080
@@ -206,7 +206,7 @@ class Rig:
         self.rules = KoryoGame()
         self.sync_ms = 0.0  # how long the committer's last fsync of the -wal took
         # as the kiosk opens it: the commit's fsync in the committer's thread, the lights
-        # after it (companion.committer)
+        # after it (companion.storage.committer)
         self.journal = Journal(directory / "journal.db", background_sync=True,
                                sync_wal=self._timed_sync)
         self.session = Session.start(self.journal, self.rules, {"players": PLAYERS})

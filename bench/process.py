@@ -143,7 +143,7 @@ def game_in_progress(data: Path) -> None:
     from bench import resume
     from bench.first_frame import write_journal
     from companion.commands.run import JOURNAL_FILE
-    from companion.games.koryo import KoryoGame
+    from companion.games.koryo.adapter import KoryoGame
 
     data.mkdir(parents=True, exist_ok=True)
     game = resume.autoplayed(KoryoGame(), 20)

@@ -49,17 +49,17 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bench.common import Row
-from companion import inheritors_data
-from companion.engine import kd_vote as kd
-from companion.engine.errors import RuleError
-from companion.engine.kd_kingdom import RESOURCES
-from companion.games.autoplay import next_action
-from companion.games.choson import ChosonGame
-from companion.games.inheritors import InheritorsSheet
-from companion.games.kings_dilemma import KingsDilemma
-from companion.games.koryo import KoryoGame
-from companion.journal import Journal
-from companion.session import Session
+from companion.games.choson.adapter import ChosonGame
+from companion.games.inheritors import data as inheritors_data
+from companion.games.inheritors.adapter import InheritorsSheet
+from companion.games.kings_dilemma import vote as kd
+from companion.games.kings_dilemma.adapter import KingsDilemma
+from companion.games.kings_dilemma.kingdom import RESOURCES
+from companion.games.koryo.adapter import KoryoGame
+from companion.games.majority.autoplay import next_action
+from companion.play.errors import RuleError
+from companion.play.session import Session
+from companion.storage.journal import Journal
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 KD_SETUP = {"players": PLAYERS, "leader": "Ana", "moderator": "Ben",

@@ -9,9 +9,9 @@ import io
 import os
 import sys
 
-from companion.engine.errors import RuleError
-from companion.safetext import one_line
-from companion.yamlsrc import SourceError
+from companion.files.safetext import one_line
+from companion.files.yamlsrc import SourceError
+from companion.play.errors import RuleError
 
 # What `companion --help` tells a user (the module docstring above is for developers).
 DESCRIPTION = """\

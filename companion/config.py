@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion import paths
-from companion.engine.errors import RuleError, Words, counted
+from companion.files.safetext import escaped, shown
+from companion.files.validate import Mistakes, check_player_name, count, describe, join, mapping
+from companion.files.yamlsrc import Document, SourceError, SourceErrors, load_checked
 from companion.hardware.profile import PROFILES_DIR, load_profile, profile_path
-from companion.safetext import escaped, shown
-from companion.validate import Mistakes, check_player_name, count, describe, join, mapping
-from companion.yamlsrc import Document, SourceError, SourceErrors, load_checked
+from companion.play.errors import RuleError, Words, counted
+from companion.system import paths
 
 SHIPPED_CONFIG = Path(__file__).resolve().parent / "data" / "default-config.yaml"
 

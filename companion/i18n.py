@@ -2,7 +2,7 @@
 
 Catalogs are nested mappings; a text is named by its dotted path (``table_check.title``)
 and may hold ``{placeholders}`` filled by :meth:`Catalog.text`. Code never holds the
-words themselves, so English and French stay complete and equal (``tests/test_ui_i18n.py``).
+words themselves, so English and French stay complete and equal (``tests/ui/test_ui_i18n.py``).
 
 A word that agrees with a number is written as a *plural form* of that number's
 placeholder: ``{count:seat|seats}`` is "seat" when ``count`` takes the singular in the
@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-from companion.engine.errors import RuleError, Words, listed
-from companion.yamlsrc import Document, SourceError, load, load_shipped
+from companion.files.yamlsrc import Document, SourceError, load, load_shipped
+from companion.play.errors import RuleError, Words, listed
 
 CATALOG_DIR = Path(__file__).resolve().parent / "data" / "i18n"
 LANGUAGES = ("en", "fr")
@@ -114,7 +114,7 @@ class _Formatter(string.Formatter):
 
 class TextError(KeyError):
     """A text asked for that the catalog lacks, or without one of its placeholders: a bug
-    the catalog tests catch (``tests/test_ui_i18n.py``). Its message names the language,
+    the catalog tests catch (``tests/ui/test_ui_i18n.py``). Its message names the language,
     the key and what is missing."""
 
     def __str__(self) -> str:

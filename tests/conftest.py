@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, settings
 from pins import PinClock, mock_pins
 from table_rig import TableRig, open_app
 
-from companion.journal import Journal
+from companion.storage.journal import Journal
 
 # No per-example time limit (Hypothesis's default deadline is 200 ms) and no "too slow"
 # health check: on a loaded CI machine both fail tests on timing, not on what they prove.

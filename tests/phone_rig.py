@@ -17,11 +17,11 @@ import aiohttp
 import pygame
 
 from companion.hardware.sim import SimBackend
-from companion.history import History
 from companion.i18n import load_catalog
-from companion.journal import Journal
 from companion.phones import protocol
 from companion.phones.seats import PhoneSeats
+from companion.storage.history import History
+from companion.storage.journal import Journal
 from companion.ui.app import App, make_app
 from companion.ui.demo import demo_config
 

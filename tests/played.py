@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion import kd_data
-from companion.engine import kd_campaign as kc
-from companion.history import History
+from companion.games.kings_dilemma import campaign as kc
+from companion.games.kings_dilemma import data as kd_data
+from companion.storage.history import History
 
 
 def scored(game="koryo", scores=(("Ana", 5), ("Ben", 9)), winners=None) -> dict:
@@ -63,7 +63,7 @@ def campaign_ledger(path: Path, nights=((8, 10, 7, 3), (12, 6, 9, 9), (5, 7, 11,
 
 
 # BG Stats' play link as its page documents it ("Push plays to BG Stats from other apps or
-# websites", bgstatsapp.com), written out here apart from companion/bgstats.py so that a
+# websites", bgstatsapp.com), written out here apart from companion/records/bgstats.py so that a
 # field the code drops fails the tests. The types are the page's example's.
 BGSTATS_PLAY = {"sourceName": str, "sourcePlayId": str, "playDate": str, "game": dict,
                 "players": list}

@@ -15,13 +15,13 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from companion.commands.run import JOURNAL_FILE
 from companion.config import load_config
-from companion.games.autoplay import next_action
+from companion.games.majority.autoplay import next_action
 from companion.hardware.sim import SimBackend
-from companion.history import History
-from companion.history import default_path as history_path
-from companion.journal import Journal
 from companion.play import lights as seat_lights
-from companion.seat import Press
+from companion.play.seat import Press
+from companion.storage.history import History
+from companion.storage.history import default_path as history_path
+from companion.storage.journal import Journal
 from companion.ui.app import ManualClock, make_app
 from companion.ui.demo import DemoContext
 from companion.ui.home import HomeScreen

@@ -17,19 +17,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.engine.kd_kingdom import RESOURCES
-from companion.games.autoplay import next_action
-from companion.games.kings_dilemma import KingsDilemma
+from companion.games.inheritors.controller import OPENED, SheetController
+from companion.games.kings_dilemma.adapter import KingsDilemma
+from companion.games.kings_dilemma.controller import NightController
+from companion.games.kings_dilemma.kingdom import RESOURCES
+from companion.games.majority.autoplay import next_action
+from companion.games.majority.controller import NOT_YOUR_TURN, STEPPED, MajorityController
 from companion.hardware.sim import SimBackend
-from companion.history import History
-from companion.journal import Journal
-from companion.play.inheritors import OPENED, SheetController
-from companion.play.kings_dilemma import NightController
-from companion.play.majority import NOT_YOUR_TURN, STEPPED, MajorityController
+from companion.play.seat import ButtonEvent, Light, Press
+from companion.play.session import Session
 from companion.play.table import Headless, Table
-from companion.seat import ButtonEvent, Light, Press
-from companion.session import Session
-from companion.turns import IGNORED, lights
+from companion.play.turns import IGNORED, lights
+from companion.storage.history import History
+from companion.storage.journal import Journal
 
 SEATS = 5
 FOUR = {"players": ["Ana", "Ben", "Cleo", "Dan"], "seats": [0, 1, 2, 3], "first_player": "Ben"}

@@ -11,9 +11,9 @@ from pathlib import Path
 import pygame
 
 from companion.hardware.sim import SimBackend
-from companion.history import History
-from companion.journal import Journal
-from companion.seat import Light
+from companion.play.seat import Light
+from companion.storage.history import History
+from companion.storage.journal import Journal
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import DemoContext, demo_config
 

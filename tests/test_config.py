@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from companion import config as cfg
-from companion import yamlsrc
 from companion.cli import main
 from companion.config import Config, default_config_path, load_config
+from companion.files import yamlsrc
+from companion.files.yamlsrc import SourceError
 from companion.hardware.profile import profile_path
-from companion.yamlsrc import SourceError
 
 GOOD = """\
 language: fr
@@ -410,10 +410,10 @@ def ours(refusal: str) -> str:
 
 def french_refusals(path: Path) -> list[str]:
     """Every mistake of the configuration ``path`` as the French screens say it."""
-    from companion.engine.errors import RuleError
+    from companion.files.validate import Mistakes
+    from companion.files.yamlsrc import load
     from companion.i18n import load_catalog
-    from companion.validate import Mistakes
-    from companion.yamlsrc import load
+    from companion.play.errors import RuleError
 
     mistakes = Mistakes()
     try:
@@ -447,8 +447,8 @@ langage: fr
 
 
 def test_the_english_check_sees_english():
-    from companion.engine.errors import RuleError
     from companion.i18n import load_catalog
+    from companion.play.errors import RuleError
 
     fr = load_catalog("fr")
     said = fr.refusal(RuleError("x", "m", code="expected_list", params={"got": "a mapping"}))

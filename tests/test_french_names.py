@@ -17,7 +17,8 @@ import re
 
 import pytest
 
-from companion.engine import choson, koryo
+from companion.games.choson import rules as choson
+from companion.games.koryo import rules as koryo
 from companion.i18n import load_catalog
 
 KORYO_FAMILIES = {

@@ -65,6 +65,8 @@ def test_built_wheel_ships_every_profile_and_the_installed_package_loads_them(tm
         assert f"companion/hardware/profiles/{name}.yaml" in names
     for name in ("index.html", "phone.js", "phone.css"):  # the phones' page
         assert f"companion/phones/page/{name}" in names
+    for game in ("kings_dilemma", "inheritors"):  # each game's data, in its folder
+        assert f"companion/games/{game}/{game}.yaml" in names
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
     run = subprocess.run(
         [sys.executable, "-c", LOAD_ALL, *SHIPPED],

@@ -18,8 +18,8 @@ from played import check_bgstats_play
 from table_rig import TableRig
 from ui_majority import fits
 
-from companion import bgstats
-from companion.history import GameResult
+from companion.records import bgstats
+from companion.storage.history import GameResult
 from companion.ui.demo import DEMOS
 from companion.ui.playcode import PlayCode, PlayCodeScreen
 from companion.ui.theme import Painter
@@ -206,7 +206,7 @@ NIGHT_OF_LONG_NAMES = (("Maximilienne-Alexandrine", 31), ("Bartholomew Fitzgeral
 
 
 def long_night(players=NIGHT_OF_LONG_NAMES) -> GameResult:
-    from companion.history import result_of
+    from companion.storage.history import result_of
 
     best = max(s for _, s in players)
     return result_of({"game": "kings-dilemma", "players": [

@@ -54,9 +54,9 @@ def test_a_sub_command_imports_its_own_module_only(tmp_path):
 def test_run_draws_home_before_importing_any_game(tmp_path):
     loaded = modules(FIRST_FRAME, str(SHIPPED_CONFIG), tmp_path=tmp_path)
     assert "companion.ui.home" in loaded and "companion.ui.app" in loaded  # it did start
-    for absent in ("companion.ui.screens.kings_dilemma", "companion.ui.screens.koryo",
-                   "companion.games.kings_dilemma", "companion.table_files.kd_vote",
-                   "companion.engine.kd_vote", "companion.commands.install_service",
+    for absent in ("companion.ui.screens.kings_dilemma.start", "companion.ui.screens.majority.koryo",
+                   "companion.games.kings_dilemma.adapter", "companion.games.kings_dilemma.vote_file",
+                   "companion.games.kings_dilemma.vote", "companion.commands.install_service",
                    "companion.commands.score"):
         assert absent not in loaded, absent
     # The catalog it parsed is kept in its data directory (its service may write nowhere
@@ -68,11 +68,11 @@ def test_a_second_start_draws_home_without_importing_yaml(tmp_path):
     """The configuration and the catalogs parsed at one start are read back from their
     JSON copies in the data directory at the next: PyYAML is not imported before Home."""
     first = modules(FIRST_FRAME, str(SHIPPED_CONFIG), tmp_path=tmp_path)
-    assert "companion.yamlparse" in first  # nothing kept yet: parsed
+    assert "companion.files.yamlparse" in first  # nothing kept yet: parsed
     assert list(tmp_path.glob("document-*.json"))
     second = modules(FIRST_FRAME, str(SHIPPED_CONFIG), tmp_path=tmp_path)
     assert "companion.ui.home" in second
-    assert "companion.yamlparse" not in second
+    assert "companion.files.yamlparse" not in second
 
 
 def test_a_kept_document_is_the_parsed_one_and_follows_its_file(tmp_path, monkeypatch):
@@ -82,7 +82,7 @@ def test_a_kept_document_is_the_parsed_one_and_follows_its_file(tmp_path, monkey
     the same ``SourceError`` as ``load``'s."""
     import pytest
 
-    from companion import yamlparse, yamlsrc
+    from companion.files import yamlparse, yamlsrc
 
     source = tmp_path / "config.yaml"
     source.write_text("language: en\nseats:\n  - name: Ann\n  - name: Ben\n", encoding="utf-8")
@@ -128,7 +128,7 @@ def test_a_shipped_catalog_is_kept_parsed_and_read_back_whole(tmp_path, monkeypa
     """The first read of a shipped file keeps its data as JSON (named by size and CRC);
     the next read returns the same data from there without YAML; a changed file is read
     afresh (never its old data); a cache that can't be written only costs the parse."""
-    from companion import yamlparse, yamlsrc
+    from companion.files import yamlparse, yamlsrc
     from companion.i18n import catalog_path
 
     source = tmp_path / "en.yaml"

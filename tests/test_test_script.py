@@ -21,7 +21,7 @@ from test_run_script import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-ONE_TEST = "tests/test_sdnotify.py::test_notifier_without_socket_does_nothing"
+ONE_TEST = "tests/ui/test_sdnotify.py::test_notifier_without_socket_does_nothing"
 
 
 def run_test_sh(repo: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess:

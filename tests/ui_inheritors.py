@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from table_rig import TableRig
 
-from companion.ui.screens import inheritors as screens
+from companion.ui.screens.inheritors import setup as screens
 
 
 def start(t: TableRig, seats=(0, 1, 2), first=1) -> screens.SheetScreen:

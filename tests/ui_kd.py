@@ -9,11 +9,11 @@ import dataclasses
 import pygame
 
 from companion.config import SeatConfig
-from companion.engine import kd_campaign
+from companion.games.kings_dilemma import campaign as kd_campaign
+from companion.games.kings_dilemma.controller import NightController, ledger_for
 from companion.hardware.sim import SimBackend
-from companion.journal import Journal
-from companion.play.kings_dilemma import NightController, ledger_for
-from companion.seat import Light, Press
+from companion.play.seat import Light, Press
+from companion.storage.journal import Journal
 from companion.ui.app import App, ManualClock, make_app
 from companion.ui.demo import demo_config
 

@@ -12,11 +12,11 @@ from table_rig import TableRig
 from ui_layout import check_layout
 
 from companion import cli
-from companion.games.autoplay import next_action
-from companion.seat import Light
+from companion.games.majority.autoplay import next_action
+from companion.play.seat import Light
 from companion.ui.app import App, Screen
 from companion.ui.demo.majority import play
-from companion.ui.screens.majority_game import GameScreen
+from companion.ui.screens.majority.game import GameScreen
 
 
 def shown(table: TableRig) -> str:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from companion import yamlsrc
 from companion.config import config_from, default_config_path, shown_path
-from companion.engine.errors import RuleError
+from companion.files import yamlsrc
+from companion.files.safetext import escaped
+from companion.files.yamlsrc import Document, Mistake, SourceErrors
 from companion.hardware.profile import PROFILES_DIR
-from companion.safetext import escaped
-from companion.yamlsrc import Document, Mistake, SourceErrors
+from companion.play.errors import RuleError
 
 EXAMPLES = """\
 Every mistake is a line of its own: the file, the line, the field and why (a typo, a

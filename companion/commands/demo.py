@@ -7,7 +7,7 @@ import os
 import re
 from pathlib import Path
 
-from companion.engine.errors import RuleError
+from companion.play.errors import RuleError
 
 SIZE = re.compile(r"(\d+)[xX×](\d+)")
 

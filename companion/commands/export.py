@@ -15,11 +15,11 @@ import textwrap
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from companion import history
-from companion.engine.errors import counted
-from companion.journal import JournalError
-from companion.safetext import shown, terminal_safe
-from companion.validate import NUMBER_DIGITS, ascii_whole
+from companion.files.safetext import shown, terminal_safe
+from companion.files.validate import NUMBER_DIGITS, ascii_whole
+from companion.play.errors import counted
+from companion.storage import history
+from companion.storage.journal import JournalError
 
 Chunks = Iterator[str]
 
@@ -41,14 +41,14 @@ def _json(games: Iterable[history.GameResult]) -> Chunks:
 
 
 def _bgstats_links(games: Iterable[history.GameResult]) -> Chunks:
-    from companion import bgstats  # loaded on use (start-up of every other format)
+    from companion.records import bgstats  # loaded on use (start-up of every other format)
 
     for g in games:
         yield bgstats.link(g) + "\n"
 
 
 def _bgstats_file(games: Iterable[history.GameResult], ledger: Path | None = None) -> Chunks:
-    from companion import bgstats  # loaded on use (start-up of every other format)
+    from companion.records import bgstats  # loaded on use (start-up of every other format)
 
     yield from bgstats.backup(games, _campaign(ledger))
 
@@ -57,7 +57,8 @@ def _campaign(path: Path | None):
     """The King's Dilemma campaign of ``path`` (default: the data directory's ledger), read
     as it is (``kd_ledger.read_campaign``); none when there is none or it is no ledger
     (said)."""
-    from companion import kd_ledger, paths
+    from companion.games.kings_dilemma import ledger as kd_ledger
+    from companion.system import paths
 
     try:
         return kd_ledger.read_campaign(path or paths.data_dir() / kd_ledger.LEDGER_FILE)

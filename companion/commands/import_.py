@@ -15,12 +15,12 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from companion import history
-from companion.engine.errors import counted
-from companion.journal import JournalError
-from companion.regularfile import TooBig, open_regular
-from companion.safetext import escaped
-from companion.yamlsrc import SourceError, read_bounded
+from companion.files.regularfile import TooBig, open_regular
+from companion.files.safetext import escaped
+from companion.files.yamlsrc import SourceError, read_bounded
+from companion.play.errors import counted
+from companion.storage import history
+from companion.storage.journal import JournalError
 
 
 class _Bounded(io.RawIOBase):

@@ -10,7 +10,7 @@ Two ways to run the kiosk, both with ``Restart=on-failure`` (see systemd/README.
   no desktop needed. Supplementary groups give it the GPIO pins (gpio), the seat pads
   (dialout), the display (video, render) and the touchscreen (input).
 - ``--desktop``: a user unit, started at login by the desktop session's own autostart
-  (``companion.autostart``: Pi OS's labwc and wayfire sessions never start
+  (``companion.system.autostart``: Pi OS's labwc and wayfire sessions never start
   ``graphical-session.target``, so the unit is wanted by nothing of systemd's).
 
 Both units are sandboxed (``sandbox``): the data directory is the only place the kiosk
@@ -42,8 +42,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from companion import autostart, realtime
-from companion.autostart import Change
+from companion.system import autostart, realtime
+from companion.system.autostart import Change
 
 SYSTEM_UNIT = "companion-kiosk.service"
 DESKTOP_UNIT = "companion-kiosk-desktop.service"
@@ -269,7 +269,7 @@ StartLimitIntervalSec=0
 [Service]
 User={user}
 {group_line}# Started once its first frame is shown (READY=1); restarted when its loop stops saying
-# it is alive (WATCHDOG=1 every {WATCHDOG_S // 2} s, from the loop itself: companion/sdnotify.py).
+# it is alive (WATCHDOG=1 every {WATCHDOG_S // 2} s, from the loop itself: companion/system/sdnotify.py).
 # The watchdog's SIGABRT writes every thread's stack to the journal (PYTHONFAULTHANDLER).
 Type=notify
 NotifyAccess=main

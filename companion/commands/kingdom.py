@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from companion import yamlsrc
-from companion.engine.errors import RuleError
-from companion.safetext import terminal_safe
-from companion.table_files import kd_kingdom
-from companion.validate import mapping
+from companion.files import yamlsrc
+from companion.files.safetext import terminal_safe
+from companion.files.validate import mapping
+from companion.games.kings_dilemma import kingdom_file as kd_kingdom
+from companion.play.errors import RuleError
 
 EXAMPLES = """\
 example:

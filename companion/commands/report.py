@@ -7,9 +7,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion import history, paths
-from companion.engine.errors import counted
-from companion.journal import JournalError
+from companion.play.errors import counted
+from companion.storage import history
+from companion.storage.journal import JournalError
+from companion.system import paths
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -30,9 +31,10 @@ def run(args: argparse.Namespace) -> int:
     # Loaded on use: `companion --help` imports every command module (start-up).
     from datetime import date
 
-    from companion import kd_ledger, report
     from companion.commands.export import write_atomically
+    from companion.games.kings_dilemma import ledger as kd_ledger
     from companion.i18n import load_catalog
+    from companion.records import report
 
     path = args.db or history.default_path()
     try:  # read only: an unreadable ledger is said, never moved aside

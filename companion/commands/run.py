@@ -7,7 +7,7 @@ next event (seen in ``pygame.event.wait``). So both signals are left to SDL: wit
 disposition when the display opens, SDL installs its own handlers, which post a QUIT
 event; the loop wakes, ends, and "closed" is logged. "ready" is logged once the first
 frame is drawn (tests and the start-up benchmark wait for that line), and systemd is told
-then (``READY=1``, companion/sdnotify.py) when it asked to be.
+then (``READY=1``, companion/system/sdnotify.py) when it asked to be.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ import signal
 import sys
 from pathlib import Path
 
-from companion import paths, realtime, runlock
 from companion.config import default_config_path, load_config
-from companion.engine.errors import RuleError
-from companion.logfile import KioskLogFile
-from companion.sdnotify import Notifier
-from companion.validate import count_argument
-from companion.yamlsrc import SourceError, keep_shipped_in
+from companion.files.validate import count_argument
+from companion.files.yamlsrc import SourceError, keep_shipped_in
+from companion.play.errors import RuleError
+from companion.storage import runlock
+from companion.system import paths, realtime
+from companion.system.logfile import KioskLogFile
+from companion.system.sdnotify import Notifier
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 JOURNAL_FILE = "journal.sqlite"  # in the configuration's data_dir, beside the history
@@ -145,10 +146,10 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
     import pygame
 
     from companion.hardware.factory import open_backend
-    from companion.history import History
-    from companion.history import default_path as history_path
-    from companion.journal import Journal, JournalError, StorageError
     from companion.play import lights as seat_lights
+    from companion.storage.history import History
+    from companion.storage.history import default_path as history_path
+    from companion.storage.journal import Journal, JournalError, StorageError
     from companion.ui.app import make_app, wants_fullscreen
     from companion.ui.home import HomeScreen, resume_unfinished
 
@@ -156,7 +157,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
     # at each action: the kiosk comes up and says so. Only what can't be started at all
     # (the directory itself) stops it.
     try:
-        # the commits' fsync off the loop's thread, the lights after it (companion.committer)
+        # the commits' fsync off the loop's thread, the lights after it (companion.storage.committer)
         journal = Journal(config.data_dir / JOURNAL_FILE, background_sync=True)
     except JournalError as exc:
         raise RuleError("data_dir", str(exc), code="data_dir", params={"error": str(exc)}) from None

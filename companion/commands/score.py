@@ -6,10 +6,10 @@ import argparse
 import importlib
 import json
 
-from companion import yamlsrc
-from companion.engine.errors import RuleError
-from companion.safetext import shown, terminal_safe
-from companion.validate import mapping
+from companion.files import yamlsrc
+from companion.files.safetext import shown, terminal_safe
+from companion.files.validate import mapping
+from companion.play.errors import RuleError
 
 EXAMPLES = """\
 example:
@@ -17,12 +17,12 @@ example:
                                                kings-dilemma.yaml)
 Exit status 0; 2 with a line naming the file, the line and the field of a mistake."""
 
-# game key in the file -> module under companion.table_files with score(data) and render(result)
+# game key in the file -> the module of its table file, with score(data) and render(result)
 GAMES: dict[str, str] = {
-    "koryo": "koryo",
-    "choson": "choson",
-    "inheritors": "inheritors",
-    "kings-dilemma": "kd_score",
+    "koryo": "companion.games.koryo.table_file",
+    "choson": "companion.games.choson.table_file",
+    "inheritors": "companion.games.inheritors.table_file",
+    "kings-dilemma": "companion.games.kings_dilemma.score_file",
 }
 
 
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
             raise RuleError("game", f"{shown(game)} is not a game this command scores ({known})",
                             code="not_scored_here", params={"game": shown(game), "games": known})
         # Only the file's game's reader and engine are loaded (start-up).
-        module = importlib.import_module(f"companion.table_files.{GAMES[game]}")
+        module = importlib.import_module(GAMES[game])
         result = module.score(data)
     except RuleError as exc:
         raise doc.error(exc.field, exc.message) from None

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from companion import yamlsrc
-from companion.engine.errors import RuleError
-from companion.safetext import terminal_safe
-from companion.table_files import kd_vote
+from companion.files import yamlsrc
+from companion.files.safetext import terminal_safe
+from companion.games.kings_dilemma import vote_file as kd_vote
+from companion.play.errors import RuleError
 
 EXAMPLES = """\
 examples:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.hardware import padproto
-from companion.seat import ButtonEvent, Light
+from companion.play.seat import ButtonEvent, Light
 
 # How each light state shows (padproto.LIGHTS, shared with the pad firmware): its colour at
 # full strength, and the states with a rhythm (every lit one).

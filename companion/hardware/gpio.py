@@ -43,7 +43,7 @@ from companion.hardware.base import (
 from companion.hardware.debounce import DOWN, Debouncer
 from companion.hardware.padproto import ACK_COLOUR, ACK_MS, TICK_MS
 from companion.hardware.profile import PI_BUSES, SeatWiring, WiringProfile
-from companion.seat import ButtonEvent, Light, Press
+from companion.play.seat import ButtonEvent, Light, Press
 
 log = logging.getLogger(__name__)
 

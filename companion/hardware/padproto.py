@@ -4,7 +4,7 @@ This one file is the single source of the protocol. The host imports it as
 ``companion.hardware.padproto``; ``firmware/flash.sh`` copies this very file onto the
 RP2040 as ``padproto.py`` next to ``main.py``. It must therefore stay MicroPython
 compatible: no dataclasses, no typing at runtime, no f-string ``=``, no ``enum``, only
-``str``/``bytes`` basics. ``tests/test_firmware_protocol.py`` checks its imports.
+``str``/``bytes`` basics. ``tests/hardware/test_firmware_protocol.py`` checks its imports.
 
 Frame (ASCII, one per line): ``$<seat>,<type>,<payload>*<crc>\\n`` where ``<seat>`` is a
 decimal seat index (0-based, ASCII digits ``0``-``9`` without a leading zero, ``-`` for the
@@ -17,14 +17,14 @@ of CRC-8 (poly 0x07, init 0x00) over the bytes between ``$`` and ``*``. See
 PROTOCOL_VERSION = 1
 MAX_FRAME = 80  # bytes between '$' and '\n'; a longer run without '\n' is garbage
 
-# Light states by their protocol names (the values of companion.seat.Light): the one table
+# Light states by their protocol names (the values of companion.play.seat.Light): the one table
 # every light reads — the GPIO backend's LEDs, the pads' pixels, the screen's mirror.
 # A pattern has one character per TICK_MS step, repeating: "0" dark, "1" to "9" lit at
 # that many ninths of the state's colour (a plain LED is on for any of them). Every lit
 # state has its own rhythm, so the states are told apart on a plain LED, by a colour-blind
 # player and from the seats' colours (which never blink); the colours are a second cue,
 # chosen apart from each other and from ACK_COLOUR in every common colour vision
-# (tests/test_light_palette.py).
+# (tests/play/test_light_palette.py).
 LIGHTS = {
     "off": ((0, 0, 0), "0"),
     # gold at 7/9, on with a short dip every 1.6 s: on all round, quietly

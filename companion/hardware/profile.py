@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.engine.errors import RuleError
-from companion.validate import Mistakes, check_keys, count, describe, join, mapping
-from companion.yamlsrc import Document, load
+from companion.files.validate import Mistakes, check_keys, count, describe, join, mapping
+from companion.files.yamlsrc import Document, load
+from companion.play.errors import RuleError
 
 # The repository's hardware/profiles/, seen through the symlink companion/hardware/profiles:
 # the wheel and the sdist carry the files as package data, so an installed (non-editable)

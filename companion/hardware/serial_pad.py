@@ -39,7 +39,6 @@ from collections.abc import Callable
 
 import serial
 
-from companion.burstlog import BurstLog
 from companion.hardware import padproto
 from companion.hardware.base import (
     ButtonHandler,
@@ -48,7 +47,8 @@ from companion.hardware.base import (
     SeatBackend,
     StatusHandler,
 )
-from companion.seat import ButtonEvent, Light, Press
+from companion.play.seat import ButtonEvent, Light, Press
+from companion.system.burstlog import BurstLog
 
 log = logging.getLogger(__name__)
 

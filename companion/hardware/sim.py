@@ -17,7 +17,7 @@ import threading
 
 from companion.hardware.base import ButtonHandler, PadHandler, SeatBackend, StatusHandler
 from companion.hardware.padproto import ACK_COLOUR, ACK_MS
-from companion.seat import ButtonEvent, Light, Press
+from companion.play.seat import ButtonEvent, Light, Press
 
 BUTTONS = ("a", "b", "c")
 _ROWS = {"a": "12345", "b": "qwert", "c": "asdfg"}

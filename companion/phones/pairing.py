@@ -10,7 +10,7 @@ secret it kept, its press in flight recognised. The first start of another eveni
 evening runs from 6:00 to 6:00, so a game past midnight stays in it) makes new ones; a
 kiosk left running past 6:00 keeps its codes until it starts again.
 
-``phones.json`` is read as a regular file within a bound (``companion.regularfile``): a
+``phones.json`` is read as a regular file within a bound (``companion.files.regularfile``): a
 FIFO, a device or a huge file there costs the pairing (new codes), never the start.
 """
 
@@ -26,7 +26,7 @@ import socket
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from companion.regularfile import open_regular, read_regular
+from companion.files.regularfile import open_regular, read_regular
 
 log = logging.getLogger(__name__)
 

@@ -55,7 +55,7 @@ from companion.phones import protocol
 from companion.phones.pairing import Evening, lan_address, same_secret, seat_url
 from companion.phones.protocol import Handover, Hello, PhonePress, ProtocolError
 from companion.phones.server import PhoneServer
-from companion.seat import ButtonEvent, Light, Press
+from companion.play.seat import ButtonEvent, Light, Press
 
 log = logging.getLogger(__name__)
 
@@ -301,7 +301,7 @@ class PhoneSeats(SeatBackend):
         played = getattr(controller, "played", None)
         if played is None:
             return None
-        from companion import bgstats
+        from companion.records import bgstats
 
         return bgstats.link(played)
 

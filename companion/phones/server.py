@@ -24,8 +24,8 @@ from typing import Protocol
 
 from aiohttp import web
 
-from companion.burstlog import BurstLog
 from companion.phones import protocol
+from companion.system.burstlog import BurstLog
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from companion.seat import Light
+from companion.play.seat import Light
 
 SeatLightMap = Mapping[int, Light]
 

@@ -34,16 +34,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
-from companion.engine.errors import RuleError
 from companion.hardware.base import PadEvent, SeatBackend
-from companion.history import GameResult, History, PlayerStats
-from companion.journal import GameRecord, Journal, JournalError, StorageError
 from companion.play import lights as seat_lights
-from companion.play import where_it_stands
+from companion.play.controller import where_it_stands
+from companion.play.errors import RuleError
+from companion.play.seat import ButtonEvent, Light
+from companion.play.turns import NOBODY, Turns
+from companion.play.turns import lights as turns_lights
 from companion.play.words import Words, words_text
-from companion.seat import ButtonEvent, Light
-from companion.turns import NOBODY, Turns
-from companion.turns import lights as turns_lights
+from companion.storage.history import GameResult, History, PlayerStats
+from companion.storage.journal import GameRecord, Journal, JournalError, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class TableView(Protocol):
 
     def turns(self) -> Turns | None:
         """Who acts as the view shows it now (a screen between games, a step of the
-        night's end): the seats' lights follow (``companion.turns``); None: the game's own."""
+        night's end): the seats' lights follow (``companion.play.turns``); None: the game's own."""
         ...
 
     def claims(self, event: ButtonEvent) -> bool:
@@ -286,7 +286,7 @@ class Table:
         return self.game.turns() if self.game is not None else NOBODY
 
     def lights(self) -> dict[int, Light]:
-        """The one seam out of it: the seats' lights from ``turns`` (``companion.turns``,
+        """The one seam out of it: the seats' lights from ``turns`` (``companion.play.turns``,
         the one place lights are computed)."""
         return turns_lights(self.turns())
 

@@ -38,12 +38,12 @@ import pygame
 from companion.config import WINDOW_SIZE, DisplayConfig
 from companion.hardware.base import PadEvent, SeatBackend
 from companion.i18n import Catalog, load_catalog
+from companion.play.seat import ButtonEvent
 from companion.play.seatview import SeatView
 from companion.play.table import SEAT_QUEUE_MAX, Table
+from companion.play.turns import NOBODY, Turns
 from companion.play.words import Words, words_text
-from companion.sdnotify import NO_NOTIFIER, Notifier
-from companion.seat import ButtonEvent
-from companion.turns import NOBODY, Turns
+from companion.system.sdnotify import NO_NOTIFIER, Notifier
 from companion.ui.theme import WARNING, WARNING_BG, Painter, Theme
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,7 @@ class Screen:
         """This screen has just come on top of the stack (pushed, or uncovered by a pop)."""
 
     def turns(self) -> Turns:
-        """Who acts while this screen is on top (``companion.turns``: the seats' lights
+        """Who acts while this screen is on top (``companion.play.turns``: the seats' lights
         are computed from it): a game screen's comes from its controller; a screen
         without a game lights nothing."""
         return NOBODY
@@ -224,8 +224,8 @@ class App:
         history=None,
         table: Table | None = None,
     ) -> None:
-        """``journal`` and ``history`` (a ``companion.journal.Journal``, a
-        ``companion.history.History``; None: not kept) are the Table's, made here unless
+        """``journal`` and ``history`` (a ``companion.storage.journal.Journal``, a
+        ``companion.storage.history.History``; None: not kept) are the Table's, made here unless
         ``table`` is given."""
         if rotation not in (0, 90, 180, 270):
             raise ValueError(f"rotation {rotation}: one of 0, 90, 180, 270")
@@ -312,7 +312,7 @@ class App:
 
     @property
     def journal(self):
-        """The games in progress (``companion.journal.Journal``; None: not kept): the
+        """The games in progress (``companion.storage.journal.Journal``; None: not kept): the
         Table's."""
         return self.table.journal
 
@@ -322,7 +322,7 @@ class App:
 
     @property
     def history(self):
-        """The finished games (``companion.history.History``; None: not kept): the
+        """The finished games (``companion.storage.history.History``; None: not kept): the
         Table's."""
         return self.table.history
 

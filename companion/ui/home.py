@@ -26,10 +26,10 @@ from functools import partial
 
 import pygame
 
-from companion.engine.errors import RuleError
+from companion.play.errors import RuleError
+from companion.play.seat import ButtonEvent
 from companion.play.table import NOT_REPLAYED, KeptGame
-from companion.seat import ButtonEvent
-from companion.turns import NOBODY, Turns
+from companion.play.turns import NOBODY, Turns
 from companion.ui import screens
 from companion.ui import theme as th
 from companion.ui.app import App, Screen

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pygame
 
-from companion.seat import ButtonEvent
+from companion.play.seat import ButtonEvent
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.theme import Painter

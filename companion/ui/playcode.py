@@ -1,4 +1,4 @@
-"""The QR code of a finished game's BG Stats import link (``companion.bgstats``).
+"""The QR code of a finished game's BG Stats import link (``companion.records.bgstats``).
 
 ``PlayCode`` is the widget a winner screen places in a rect (``between_plates``: as large
 as on its own screen): black modules on a white square (its own quiet zone) at a whole
@@ -18,9 +18,9 @@ from functools import lru_cache
 
 import pygame
 
-from companion import bgstats
-from companion.charts import full_date
 from companion.play.table import PlayedGame
+from companion.records import bgstats
+from companion.records.charts import full_date
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing

@@ -35,9 +35,9 @@ import pygame
 
 from companion.hardware.base import SeatBackend, next_light_change
 from companion.i18n import Catalog
+from companion.play.seat import Light
 from companion.play.seatview import SeatView
 from companion.play.words import Words
-from companion.seat import Light
 from companion.ui import theme as th
 from companion.ui.theme import Painter, TextBox, Theme
 from companion.ui.widgets import FIGURE, FIGURE_GLYPH, fitted

@@ -15,10 +15,10 @@ import math
 
 import pygame
 
+from companion.play.seat import ButtonEvent, Light, Press
 from companion.play.seatview import SeatFigure, SeatView
+from companion.play.turns import Turns
 from companion.play.words import Words
-from companion.seat import ButtonEvent, Light, Press
-from companion.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing

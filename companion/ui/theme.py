@@ -4,7 +4,7 @@ One ``unit`` is a 480th of the short side of the screen (an 800th of the long si
 squarer screen), so a layout drawn in units reads the same on the 7" 800×480 panel, a
 1280×720, a 1280×800 and a 1024×768 screen. Type is pygame's own
 font (``freesansbold.ttf``, shipped inside pygame), which has é, è, à and ŏ (Koryŏ,
-Chosŏn): nothing to install (``tests/test_ui_look.py`` checks every catalog character).
+Chosŏn): nothing to install (``tests/ui/test_ui_look.py`` checks every catalog character).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ BUTTON_OFF = (52, 46, 40)  # a button that can't be used yet: flat, dark, its la
 SOCKET = (14, 10, 8)  # an unlit light
 
 # Every pair of a text's colour and what it is drawn on, as the screens draw them: each
-# reads at 4.5:1 or more (WCAG 2's minimum contrast for text; tests/test_ui_look.py).
+# reads at 4.5:1 or more (WCAG 2's minimum contrast for text; tests/ui/test_ui_look.py).
 TEXT_ON: tuple[tuple[str, str], ...] = tuple(
     (ink, ground)
     for ground in ("FELT", "PLATE", "RIM", "WARNING_BG", "BUTTON_OFF")

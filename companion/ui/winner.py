@@ -9,7 +9,7 @@ tap from the breakdown (whose Code button comes back).
 One layout for every game, on the felt inside the slim seat ring, each seat's plate
 saying that player's place and total ("2nd · 18", ``companion.play.standings``), so that
 every figure is readable from a chair (at least 24 px per 480 px of screen height,
-tests/test_legibility.py): a game screen builds a ``WinnerView`` from its result and hands
+tests/ui/test_legibility.py): a game screen builds a ``WinnerView`` from its result and hands
 it its buttons; a game that has no final screen of its own (the King's Dilemma night)
 shows ``WinnerScreen``.
 """

@@ -1,5 +1,5 @@
 # Pin map of the seat-pad board (RP2040 GP numbers). Must match
-# hardware/profiles/serial-pads.yaml (tests/test_firmware_pad.py checks it).
+# hardware/profiles/serial-pads.yaml (tests/hardware/test_firmware_pad.py checks it).
 PIXEL_PIN = 16  # WS2812 chain data; pixel i is seat i's light
 SEATS = (
     (("a", 2), ("b", 3), ("c", 4)),

@@ -12,7 +12,7 @@ def failing_reads(monkeypatch: pytest.MonkeyPatch, path: Path, exc: OSError) -> 
     """``Path.read_text`` and ``regularfile.open_regular`` of ``path`` raise ``exc`` while
     the returned list holds it; emptied (the cause gone), the real ones answer again. Other
     files read as usual."""
-    from companion import regularfile
+    from companion.files import regularfile
 
     real = Path.read_text
     real_open = regularfile.open_regular

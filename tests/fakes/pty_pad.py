@@ -18,7 +18,7 @@ from fakes.firmware import load_firmware
 
 from companion.hardware import padproto
 from companion.hardware.serial_pad import SerialBackend
-from companion.seat import ButtonEvent
+from companion.play.seat import ButtonEvent
 
 WAIT = 10  # seconds: a bound on waiting for an event, never a pause
 

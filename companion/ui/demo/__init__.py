@@ -25,8 +25,8 @@ from companion.config import SHIPPED_CONFIG, Config, load_config
 from companion.hardware.base import BLINKING, light_rgb
 from companion.hardware.padproto import TICK_MS
 from companion.hardware.sim import SimBackend
+from companion.play.seat import Press
 from companion.play.table import Table
-from companion.seat import Press
 from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.home import HomeScreen
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.ui.demo.majority import demo_game
-from companion.ui.screens.choson import SPEC
+from companion.ui.screens.majority.choson import SPEC
 
 
 def demo(ctx) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from companion import inheritors_data
+from companion.games.inheritors import data as inheritors_data
 from companion.ui.demo.history import demo_history
-from companion.ui.screens.inheritors import SetupScreen
+from companion.ui.screens.inheritors.setup import SetupScreen
 
 
 def demo(ctx) -> None:

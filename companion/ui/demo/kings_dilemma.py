@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from companion.engine import kd_kingdom, kd_vote
-from companion.games import kings_dilemma as kd_game
-from companion.play.kings_dilemma import NightController
-from companion.seat import Press
-from companion.ui.screens.kings_dilemma import AwardScreen, KingdomScreen, new_game
+from companion.games.kings_dilemma import adapter as kd_game
+from companion.games.kings_dilemma import kingdom as kd_kingdom
+from companion.games.kings_dilemma import vote as kd_vote
+from companion.games.kings_dilemma.controller import NightController
+from companion.play.seat import Press
+from companion.ui.screens.kings_dilemma.start import AwardScreen, KingdomScreen, new_game
 
 
 def demo(ctx) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 
-from companion.games.autoplay import next_action
-from companion.seat import Press
-from companion.ui.screens.majority_common import GameSpec
-from companion.ui.screens.majority_game import GameScreen
-from companion.ui.screens.majority_setup import SetupScreen
+from companion.games.majority.autoplay import next_action
+from companion.play.seat import Press
+from companion.ui.screens.majority.common import GameSpec
+from companion.ui.screens.majority.game import GameScreen
+from companion.ui.screens.majority.setup import SetupScreen
 
 
 def play(ctx, action: dict) -> None:

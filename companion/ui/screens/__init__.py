@@ -27,10 +27,10 @@ class Entry:
 
 
 MENU: tuple[Entry, ...] = (
-    Entry("koryo", "koryo.menu", "companion.ui.screens.koryo"),
-    Entry("choson", "choson.menu", "companion.ui.screens.choson"),
-    Entry("inheritors", "inheritors.menu", "companion.ui.screens.inheritors"),
-    Entry("kings-dilemma", "kd.menu", "companion.ui.screens.kings_dilemma"),
+    Entry("koryo", "koryo.menu", "companion.ui.screens.majority.koryo"),
+    Entry("choson", "choson.menu", "companion.ui.screens.majority.choson"),
+    Entry("inheritors", "inheritors.menu", "companion.ui.screens.inheritors.setup"),
+    Entry("kings-dilemma", "kd.menu", "companion.ui.screens.kings_dilemma.start"),
     # Not a game: the finished games and the players' statistics (resume gives None).
     Entry("history", "history.menu", "companion.ui.screens.history"),
 )

@@ -8,15 +8,16 @@ crave after every night. « and » turn the pages; Back returns to History, whic
 
 A player seated in the configuration has their seat's colour; anyone else the next
 colour of ``OTHERS``. The seats watch from the slim seat ring. The data is
-``companion.charts``; only the drawing is here.
+``companion.records.charts``; only the drawing is here.
 """
 
 from __future__ import annotations
 
 import pygame
 
-from companion import charts, kd_ledger
+from companion.games.kings_dilemma import ledger as kd_ledger
 from companion.play.table import PlayedGame
+from companion.records import charts
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
@@ -99,7 +100,7 @@ class ChartsScreen(OnTheFelt, Screen):
         player won, the time played, each player's wins by the number of players at the
         table."""
         if ("records", key) not in self._charts:
-            from companion.report import duration, percent
+            from companion.records.report import duration, percent
 
             h, t = self.app.history, self.t
             tally, rec = h.tally().get(key, {}), h.records(key)

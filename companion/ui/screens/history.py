@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pygame
 
-from companion.charts import full_date
 from companion.play.table import PlayedGame, PlayerFigures
+from companion.records.charts import full_date
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCodeScreen

@@ -1,0 +1,1 @@
+"""Chosŏn: its rules, its adapter, its table file."""

@@ -1,0 +1,1 @@
+"""Inheritors: its rules, adapter, controller, table file and data."""

@@ -1,0 +1,1 @@
+"""Koryŏ: its rules, its adapter, its table file."""

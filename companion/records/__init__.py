@@ -1,0 +1,1 @@
+"""After the game: BG Stats plays, the charts, the HTML report."""

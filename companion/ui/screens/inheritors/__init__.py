@@ -1,0 +1,1 @@
+"""The Inheritors screens: setup, the sheet, the final screen."""

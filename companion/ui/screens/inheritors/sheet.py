@@ -1,0 +1,325 @@
+"""The Inheritors score sheet: on the felt, inside the seat ring, the count of one player
+at a time. Whose count and which field head it in large type; the player's seat is lit
+"your turn" and outlined (a tap on a seat of the game, or any button of its pad, opens
+that player's count); each seat's plate shows its total. Under the headline the fields
+(the top card of each colour, tomes and cards in hand, relics, quests, honors, clan
+bonus), the selected one's editor (− / +, the relics' colours, quests fulfilled and
+failed) and at the right Home, Undo and Final score; the live breakdown (or the last
+refusal, with its reason) along the foot. The rules are the controller's
+(``companion.games.inheritors.controller``)."""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.games.inheritors import data as inheritors_data
+from companion.games.inheritors.controller import SheetController
+from companion.play.seat import ButtonEvent
+from companion.play.turns import Reply, Turns
+from companion.ui import theme as th
+from companion.ui.app import App
+from companion.ui.screens.inheritors.draw import (
+    CARD_COLOURS,
+    SELECTED,
+    TableScreen,
+    Tile,
+    colour_name,
+    grid,
+)
+from companion.ui.screens.inheritors.final import ResultScreen
+from companion.ui.theme import Painter
+from companion.ui.widgets import (
+    FIGURE_GLYPH,
+    WORDS_GLYPH,
+    Button,
+    TapArea,
+    TwoTaps,
+    button_h,
+    fitted,
+    headline,
+)
+
+COUNTS = ("tomes", "hand", "relics", "quests", "honors", "bonus")
+# The quests' counters: a quest is worth 2 fulfilled, 1 not (the rulebook's values).
+QUESTS = {"quests:2": "inheritors.quest.fulfilled", "quests:1": "inheritors.quest.failed"}
+
+
+class SheetScreen(TwoTaps, TableScreen):
+    """One player's count at a time. Undo takes two taps ("Sure? Undo"), and so does Home
+    when the sheet is not journaled (the entries would be lost); any other tap or a seat's
+    press cancels the question."""
+
+    name = "inheritors-sheet"
+
+    def __init__(self, app: App, game: SheetController) -> None:
+        super().__init__(app)
+        self.game = game
+        self.plays = game  # the Table gives it the seats' presses
+        app.follow(game)
+        self.field = "stack:" + next(iter(inheritors_data.colours()))
+        self.message: str | None = None
+        self.refused = False
+        self.build()
+
+    # --- state --------------------------------------------------------------------------
+
+    @property
+    def sheet(self):  # the controller's Sheet (players, seats, each player's end)
+        return self.game.sheet
+
+    @property
+    def view(self) -> dict:
+        return self.game.view()
+
+    @property
+    def name_(self) -> str:
+        return self.game.counted
+
+    def fields(self) -> list[str]:
+        return [f"stack:{c}" for c in inheritors_data.colours()] + list(COUNTS)
+
+    def turns(self) -> Turns:
+        return self.game.turns()
+
+    def seat_views(self):
+        return self.game.seat_views()
+
+    # --- actions ------------------------------------------------------------------------
+
+    def home(self) -> None:
+        """Back to Home, the sheet unfinished in the journal (Home offers to resume it)."""
+        self.confirming = None
+        self.leave()
+
+    def entered(self, done: bool | None) -> None:
+        """After an entry: a refusal is shown with its reason (nothing changed)."""
+        if done is None:
+            return
+        self.message, self.refused = (None, False) if done else (self.refusal(), True)
+        self.refresh()
+
+    def refusal(self) -> str:
+        """The controller's refusal in the table's language."""
+        key, values = self.game.refusal_text()
+        if "colour" in values:
+            values["colour"] = colour_name(self.app, values["colour"])
+        if "error" in values:
+            values = {"reason": self.app.catalog.refusal(values.pop("error"))}
+        return self.app.catalog.text(key, **values)
+
+    def undo(self) -> None:
+        """The second tap on Undo: the last entry taken back."""
+        t = self.app.catalog.text
+        self.confirming = None
+        self.message = t("inheritors.sheet.nothing_to_undo" if self.game.undo() is None
+                         else "inheritors.sheet.undone")
+        self.refused = False
+        self.refresh()
+
+    def finish(self) -> None:
+        self.app.replace(ResultScreen(self.app, self.game, self))
+
+    def pressed(self, event: ButtonEvent, result: Reply) -> None:
+        self.confirming = None
+        if result.public:
+            self.message = None
+        self.refresh()
+
+    def pointer_down(self, pos: tuple[int, int]) -> None:
+        if self.cancels(pos):
+            self.confirming = None
+            self.refresh()  # before the buttons hear the press: the rebuilt ones do
+        super().pointer_down(pos)
+
+    def open_seat(self, seat: int) -> None:
+        self.game.open_seat(seat)
+        self.message = None
+        self.refresh()
+
+    def select_field(self, field: str) -> None:
+        self.field, self.message = field, None
+        self.refresh()
+
+    def step(self, delta: int, field: str | None = None) -> None:
+        self.entered(self.game.step(self.name_, field or self.field, delta))
+
+    def relic(self, colour: str) -> None:
+        self.entered(self.game.relic(self.name_, colour))
+
+    # --- layout -------------------------------------------------------------------------
+
+    def build(self) -> None:
+        t, px = self.app.catalog.text, self.app.theme.px
+        inner, gap, bh = self.inner, px(6), button_h(self.app.theme)
+        self.buttons = []
+        # The players: their seats' plates.
+        self.player_rects = [self.ring.plates[seat].rect for seat in self.sheet.seats]
+        for seat, rect in zip(self.sheet.seats, self.player_rects, strict=True):
+            self.buttons.append(TapArea(rect, lambda s=seat: self.open_seat(s)))
+        # At the top: whose count and which field, the player's total at the right.
+        self.total_rect = pygame.Rect(0, inner.y, px(130), px(40))
+        self.total_rect.right = inner.right
+        self.head_rect = pygame.Rect(inner.x, inner.y, self.total_rect.x - gap - inner.x,
+                                     px(40))
+        top = self.head_rect.bottom + px(4)
+        # At the right: Home, Undo, Final score.
+        side = pygame.Rect(self.total_rect.x, top, self.total_rect.w, 3 * bh + 2 * gap)
+        self.home_rect, self.undo_rect, self.finish_rect = grid(side, 1, 3, gap)
+        home = (t("inheritors.sheet.home"), self.home)
+        self.buttons += [
+            Button(self.home_rect, *(home if self.game.kept else self.confirm(*home))),
+            Button(self.undo_rect, *self.confirm(t("inheritors.sheet.undo"), self.undo)),
+            Button(self.finish_rect, t("inheritors.sheet.finish"), self.finish),
+        ]
+        self.line_rect = pygame.Rect(inner.x, side.bottom + gap, inner.w,
+                                     inner.bottom - side.bottom - gap)
+        # At the left: the colours in a row, the other fields in a row, the editor.
+        left = pygame.Rect(inner.x, top, side.x - gap - inner.x, bh)
+        colours = [f for f in self.fields() if f.startswith("stack:")]
+        self.field_rects = dict(zip(colours, grid(left, len(colours), 1, gap), strict=True))
+        self.field_rects.update(zip(COUNTS, grid(left.move(0, bh + gap), len(COUNTS), 1, gap),
+                                    strict=True))
+        for field, rect in self.field_rects.items():
+            self.buttons.append(Tile(rect, lambda f=field: self.select_field(f),
+                                     lambda p, r, d, f=field: self.paint_field(p, r, d, f)))
+        self.editor_rect = left.move(0, 2 * (bh + gap))
+        self.build_editor(gap)
+
+    def build_editor(self, gap: int) -> None:
+        px = self.app.theme.px
+        row = self.editor_rect
+        self.value_rects: dict[str, pygame.Rect] = {}
+        self.minus_rect = self.plus_rect = None
+        if self.field == "relics":
+            colours = list(inheritors_data.colours())
+            self.relic_rects = dict(zip(colours, grid(row, len(colours), 1, gap), strict=True))
+            for colour, rect in self.relic_rects.items():
+                self.buttons.append(Tile(rect, lambda c=colour: self.relic(c),
+                                         lambda p, r, d, c=colour: self.paint_relic(p, r, d, c)))
+            return
+        counters = list(QUESTS) if self.field == "quests" else [self.field]
+        side = max(row.h, px(84)) if len(counters) == 1 else row.h
+        width = (row.w - gap * (len(counters) - 1)) // len(counters)
+        self.quest_rects: dict[str, tuple[pygame.Rect, pygame.Rect]] = {}
+        for i, field in enumerate(counters):
+            x = row.x + i * (width + gap)
+            minus = pygame.Rect(x, row.y, side, row.h)
+            plus = pygame.Rect(x + width - side, row.y, side, row.h)
+            self.value_rects[field] = pygame.Rect(minus.right, row.y, plus.x - minus.right,
+                                                  row.h)
+            self.buttons.append(Button(minus, "−", lambda f=field: self.step(-1, f)))
+            self.buttons.append(Button(plus, "+", lambda f=field: self.step(+1, f)))
+            self.quest_rects[field] = (minus, plus)
+        self.minus_rect, self.plus_rect = self.quest_rects[counters[0]]
+
+    # --- texts --------------------------------------------------------------------------
+
+    def field_label(self, field: str) -> str:
+        if field.startswith("stack:"):
+            return colour_name(self.app, field[6:])
+        return self.app.catalog.text(f"inheritors.field.{field}")
+
+    def field_value(self, field: str) -> str:
+        end = self.sheet.end(self.name_)
+        none = self.app.catalog.text("inheritors.none")
+        if field.startswith("stack:"):
+            v = end.stacks.get(field[6:])
+        elif field.startswith("quests:"):
+            v = end.quests.count(int(field[7:]))
+        elif field in ("relics", "quests"):
+            v = len(getattr(end, field)) or None
+        else:
+            v = getattr(end, field)
+        return none if v is None else str(v)
+
+    def score_of(self, player: str) -> dict:
+        return next(p for p in self.view["score"]["players"] if p["name"] == player)
+
+    def live(self) -> str:
+        t = self.app.catalog.text
+        s = self.score_of(self.name_)
+        parts = " · ".join(f"{t(f'inheritors.part.{k}')} {v}" for k, v in s["breakdown"].items())
+        return t("inheritors.sheet.live", parts=parts, total=s["total"])
+
+    def headline(self) -> str:
+        return self.app.catalog.text("inheritors.sheet.editing", name=self.name_,
+                                     field=self.field_label(self.field))
+
+    def describe(self) -> str:
+        t = self.app.catalog.text
+        totals = ", ".join(f"{p['name']} {p['total']}" for p in self.view["score"]["players"])
+        return (f"{t('inheritors.sheet.title')} | {self.headline()} = "
+                f"{self.field_value(self.field)} | {totals} | {self.message or ''}")
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def draw(self, p: Painter) -> None:
+        px = self.app.theme.px
+        # the counted player's plate outlined: part of the ring, drawn again with it alone
+        self.ring.outlined = {self.sheet.seats[self.game.counting or 0]: SELECTED}
+        self.background(p)
+        headline(p, self.headline(), self.head_rect)  # whose count and what, large
+        total = str(self.score_of(self.name_)["total"])
+        font, box = self.app.theme.font(px(FIGURE_GLYPH)), self.total_rect
+        width = font.size(total)[0]
+        p.text(total, font, th.WARNING, pygame.Rect(box.right - width, box.y, width, box.h))
+        self.plain(p, self.app.catalog.text("inheritors.part.total"),
+                   pygame.Rect(box.x, box.y, box.w - width - px(8), box.h), px(24),
+                   th.INK_SOFT, "right")
+        for b in self.buttons:
+            b.draw(p)
+        for field, box in self.value_rects.items():
+            if field in QUESTS:
+                label = self.app.catalog.text(QUESTS[field])
+                top = pygame.Rect(box.x, box.y, box.w, box.h * 2 // 5)
+                self.plain(p, label, top, px(24), th.INK_SOFT, "center")
+                box = pygame.Rect(box.x, top.bottom, box.w, box.h - top.h)
+            font = self.app.theme.font(px(56 if len(self.value_rects) == 1 else FIGURE_GLYPH))
+            p.text(self.field_value(field), font, th.INK, box)
+        if self.message:
+            self.plain(p, self.message, self.line_rect, px(28),
+                       th.WARNING if self.refused else th.INK)
+        else:
+            self.plain(p, self.live(), self.line_rect, px(28), th.INK_SOFT)
+
+    def paint_field(self, p: Painter, rect: pygame.Rect, down: bool, field: str) -> None:
+        theme, px = self.app.theme, self.app.theme.px
+        on = field == self.field
+        pygame.draw.rect(p.surface, th.PLATE if on or down else th.RIM, rect,
+                         border_radius=px(10))
+        inner = rect.inflate(-px(12), -px(4))
+        if field.startswith("stack:"):
+            colour = CARD_COLOURS.get(field[6:], th.INK_DIM)
+            pygame.draw.rect(p.surface, colour, pygame.Rect(rect.x, rect.y, px(10), rect.h),
+                             border_top_left_radius=px(10), border_bottom_left_radius=px(10))
+            inner = pygame.Rect(rect.x + px(14), inner.y, rect.right - px(20) - rect.x,
+                                inner.h)
+        if on:
+            pygame.draw.rect(p.surface, SELECTED, rect, width=max(2, px(3)),
+                             border_radius=px(10))
+        label_box = pygame.Rect(inner.x, inner.y, inner.w, inner.h * 2 // 5)
+        value_box = pygame.Rect(inner.x, label_box.bottom, inner.w, inner.h - label_box.h)
+        label = self.field_label(field)
+        if (not field.startswith("stack:")  # a colour's name has no shorter form
+                and theme.font(px(22)).size(label)[0] * th.SQUEEZE > label_box.w):
+            label = self.app.catalog.text(f"inheritors.tile.{field}")  # the short name
+        self.plain(p, label, label_box, px(WORDS_GLYPH), th.INK_SOFT)
+        p.text(self.field_value(field), theme.font(px(FIGURE_GLYPH)), th.INK, value_box, "left")
+
+    def paint_relic(self, p: Painter, rect: pygame.Rect, down: bool, colour: str) -> None:
+        theme, px = self.app.theme, self.app.theme.px
+        holder = next((e.name for e in self.sheet.ends if colour in e.relics), None)
+        mine = holder == self.name_
+        pygame.draw.rect(p.surface, th.PLATE if mine or down else th.RIM, rect,
+                         border_radius=px(10))
+        pygame.draw.rect(p.surface, CARD_COLOURS.get(colour, th.INK_DIM), rect,
+                         width=max(3, px(5)) if mine else max(1, px(2)), border_radius=px(10))
+        inner = rect.inflate(-px(12), -px(6))
+        top = pygame.Rect(inner.x, inner.y, inner.w, inner.h // 2)
+        under = pygame.Rect(inner.x, top.bottom, inner.w, inner.h - top.h)
+        self.plain(p, colour_name(self.app, colour), top, px(26),
+                   th.INK if mine else th.INK_SOFT, "center")
+        if holder is not None:
+            font = theme.fitting_font(holder, px(24), under.w, px(22))
+            p.text(fitted(holder, font, under.w), font, SELECTED if mine else th.INK_DIM,
+                   under)

@@ -1,0 +1,432 @@
+"""Drawing pieces shared by the King's Dilemma screens: the base screen (felt, seat ring,
+lights from the night's controller, a bar of touch buttons, the headline naming who acts
+now), seat rows with the Leader and Moderator tokens in one type size, a table of
+numbers, and the kingdom board; ``words`` says a ``Say`` of ``companion.games.kings_dilemma.say`` in
+the table's language.
+
+The screens move from one to the next by name (``KdScreen.go``, ``screen_for``): each
+screen class registers under its ``name``, so the modules split from the screen module
+need not import each other in a circle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import pygame
+
+from companion.games.kings_dilemma import controller as kd
+from companion.games.kings_dilemma.controller import RuleError
+from companion.games.kings_dilemma.say import Say, grammar_help
+from companion.hardware.base import LIGHT_COLOURS
+from companion.play.seat import Light
+from companion.play.turns import Turns
+from companion.play.words import Words, words_text
+from companion.ui import theme as th
+from companion.ui.app import App, Screen
+from companion.ui.seats import SeatRing
+from companion.ui.theme import Painter
+from companion.ui.widgets import (
+    FIGURE_GLYPH,
+    WORDS_GLYPH,
+    Button,
+    OnTheFelt,
+    TwoTaps,
+    button_h,
+    headline,
+    title_line,
+)
+
+# The screen that shows each step of the night (``screen_for``).
+STEP_SCREENS = {kd.COUNCIL: "kd-council", kd.VOTE: "kd-vote", kd.REVEAL: "kd-reveal",
+                kd.AGENDAS: "kd-agenda", kd.SCORE: "kd-score"}
+SCREENS: dict[str, type[KdScreen]] = {}  # every screen class, by its name
+
+Actions = Sequence[tuple[str, Callable[[], None]]]  # touch buttons: (label, callback)
+
+WHITE_SIDE = (244, 240, 230)
+BLACK_SIDE = (22, 20, 18)
+TRACK = (160, 150, 120)
+END_ZONE = (170, 60, 50)
+STABILITY = (120, 170, 220)
+
+
+class KdScreen(OnTheFelt, TwoTaps, Screen):
+    """Felt in the middle, the seat ring around it, a title line, a body and a bar of
+    buttons at the bottom. Subclasses set ``actions`` (catalog key, callback) and draw the
+    body in ``draw_body``; the seat lights follow ``turns()`` on every change."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__:
+            SCREENS[cls.name] = cls
+
+    def __init__(self, app: App, night: kd.NightController | None) -> None:
+        super().__init__(app)
+        self.night = night
+        if night is not None:  # the setup screen has no night yet
+            app.follow(night)
+        self.on_the_felt(SeatRing(app.theme, app.seats, app.catalog))
+        px = app.theme.px
+        inner = self.inner
+        self.title_rect = pygame.Rect(inner.x, inner.y, inner.w, px(38))
+        self.bar_h = button_h(app.theme)
+        self.bar_rect = pygame.Rect(inner.x, inner.bottom - self.bar_h, inner.w, self.bar_h)
+        self.body = pygame.Rect(
+            inner.x,
+            self.title_rect.bottom + px(4),
+            inner.w,
+            self.bar_rect.top - px(6) - self.title_rect.bottom - px(4),
+        )
+        self.buttons: list[Button] = []
+        self.confirming = None  # the label of an action waiting for its 2nd tap
+        self.refresh()
+
+    def t(self, key: str, **fmt) -> str:
+        return self.app.catalog.text(key, **fmt)
+
+    def say(self, said: Say | list[Say]) -> str:
+        """What the night's controller says, in the table's language."""
+        return words(self.t, said, self.app.catalog.names)
+
+    def refusal(self, exc: RuleError) -> str:
+        """A refused press's reason as the engine gives it, a side named as the screens
+        name it."""
+        return self.app.catalog.refusal(exc, {"side": lambda s: self.t(f"kd.side.{s}")})
+
+    def seat_text(self, words: Words) -> str:
+        """A sentence of a seat view; a refusal in it (a plate's reply) said as
+        ``refusal``."""
+        return words_text(self.app.catalog, self.app.seats, words,
+                          lambda v: self.refusal(v) if isinstance(v, RuleError) else v)
+
+    def go(self, name: str, *args: Any) -> None:
+        """The screen ``name`` of this night in place of this one."""
+        self.app.replace(SCREENS[name](self.app, self.night, *args))
+
+    # --- state --------------------------------------------------------------------------
+
+    def actions(self) -> Actions:
+        """The touch buttons: (label, callback), laid out left to right."""
+        return ()
+
+    def turns(self) -> Turns:
+        """Who acts, from the night's controller (the seats' lights follow)."""
+        return self.night.turns()
+
+    # Whether the seats' plates show each house's own view (the council, a vote, its
+    # reveal: where the pads act); the end of the night's screens light their own seats.
+    shows_seats = False
+
+    def seat_views(self):
+        return self.night.seat_views() if self.shows_seats else {}
+
+    def refresh(self) -> None:
+        """Buttons follow the table; the frame is redrawn (the lights with it)."""
+        self.buttons = self.bar(self.actions(), self.bar_rect)
+        self.app.invalidate()
+
+    def bar(self, actions, rect: pygame.Rect) -> list[Button]:
+        if not actions:
+            return []
+        gap = self.app.theme.px(8)
+        w = min(self.app.theme.px(230), (rect.w - gap * (len(actions) - 1)) // len(actions))
+        total = w * len(actions) + gap * (len(actions) - 1)
+        x = rect.centerx - total // 2
+        out = []
+        for label, callback in actions:
+            out.append(Button(pygame.Rect(x, rect.y, w, rect.h), label, callback))
+            x += w + gap
+        return out
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def title(self) -> tuple[str, str]:
+        return "", ""
+
+    def title_colour(self) -> tuple:
+        """The title's colour: the headline's when the title is the headline."""
+        return th.INK
+
+    def draw(self, p: Painter) -> None:
+        self.background(p)
+        title_line(p, *self.title(), self.title_rect, left_colour=self.title_colour(),
+                   right_size=FIGURE_GLYPH)  # a balance, a count, the totals: figures
+        self.draw_body(p, self.body)
+        for button in self.buttons:
+            button.draw(p)
+
+    def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
+        raise NotImplementedError
+
+    def headline_rect(self, body: pygame.Rect) -> pygame.Rect:
+        """The line at the top of ``body`` naming who acts now and what (``headline``)."""
+        return pygame.Rect(body.x, body.y, body.w, self.app.theme.px(36))
+
+    def draw_headline(self, p: Painter, rect: pygame.Rect, text: str,
+                      colour=th.WARNING) -> pygame.Rect:
+        """``text`` large at the top of ``rect`` (who acts now and what); what is left of
+        ``rect`` below it."""
+        line = self.headline_rect(rect)
+        headline(p, text, line, colour)
+        return pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
+
+
+def screen_for(app: App, night: kd.NightController) -> KdScreen:
+    """The screen of the night as it stands: the vote, the reveal (or the outcome to
+    enter), the agendas, the scores or the council."""
+    return SCREENS[STEP_SCREENS[night.step()]](app, night)
+
+
+def undo_action(screen: KdScreen) -> list[tuple[str, Callable[[], None]]]:
+    """The Undo button (two taps: "Sure? Undo") while the journal holds an action of the
+    night. Touch only: on the pads every long press already means something in a vote
+    (docs/button-grammar.md)."""
+    if not screen.night.can_undo():
+        return []
+    return [screen.confirm(screen.t("kd.undo"), partial(undo, screen))]
+
+
+def undo(screen: KdScreen) -> None:
+    """Take back the last action and show the screen of the night as it then stands. A
+    secret lock taken back before the reveal: that seat shows "not yet" again, exactly as
+    if it had never locked (its ballot deleted unseen); every seat's unlocked pending
+    choice is forgotten too."""
+    screen.night.undo()
+    screen.app.replace(screen_for(screen.app, screen.night))
+
+
+def words(t: Callable[..., str], said: Any,
+          names: Callable[[Sequence[str]], str] = ", ".join) -> str:
+    """A ``Say`` (catalog key and values, a value itself a ``Say``, a list of them said
+    joined by " · ", or a tuple of names said by ``names``) in the catalog ``t`` reads."""
+    if isinstance(said, list):
+        return " · ".join(words(t, s, names) for s in said)
+    if isinstance(said, tuple) and len(said) == 2 and isinstance(said[1], dict):
+        key, values = said
+        return t(key, **{k: words(t, v, names) for k, v in values.items()})
+    if isinstance(said, tuple):
+        return names(said)
+    return said
+
+
+def fit(
+    p: Painter, text: str, size: int, box: pygame.Rect, colour=th.INK, align: str = "left"
+) -> pygame.Rect:
+    """One line in ``box``, as large as ``size`` allows (nothing for an empty text)."""
+    if not text:
+        return pygame.Rect(box.topleft, (0, 0))
+    font = p.theme.fitting_font(text, size, box.w, smallest=p.theme.px(22))
+    return p.text(text, font, colour, box, align)
+
+
+def vote_help(t: Callable[..., str], mode: str) -> list[str]:
+    """What the seat buttons do in a vote of ``mode`` (``kd_say.grammar_help``): one line
+    for the presses, one for the holds."""
+    return [words(t, line) for line in grammar_help(mode)]
+
+
+def row_rects(rect: pygame.Rect, n: int, max_h: int) -> list[pygame.Rect]:
+    h = min(max_h, rect.h // max(1, n))
+    top = rect.y + (rect.h - h * n) // 2
+    return [pygame.Rect(rect.x, top + i * h, rect.w, h) for i in range(n)]
+
+
+def badge(p: Painter, text: str, light: Light, box: pygame.Rect, size: int) -> None:
+    """A token (Leader, Moderator) as a pill in its light's colour."""
+    pygame.draw.rect(p.surface, LIGHT_COLOURS[light], box, border_radius=box.h // 2)
+    fit(p, text, size, box.inflate(-box.h // 2, 0), th.ink_on(LIGHT_COLOURS[light]), "center")
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat's line: its colour, name, the tokens it holds, its status (and the
+    status's colour), whether it is the seat on turn."""
+
+    name: str
+    colour: tuple
+    leader: bool
+    moderator: bool
+    status: str
+    status_colour: tuple = th.INK
+    on_turn: bool = False
+
+
+def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[SeatLine]
+              ) -> None:
+    """[colour] Name [Leader][Moderator] ........ status, one line per seat, every name,
+    token and status in one type size: the largest in which each fits its place."""
+    theme = screen.app.theme
+    px = theme.px
+    boxes = row_rects(rect, len(lines), px(44))
+    if not boxes:
+        return
+    tokens = [screen.t("kd.token.leader"), screen.t("kd.token.moderator")]
+    size = min(px(30), boxes[0].h)
+    bh = min(boxes[0].h - px(4), px(34))
+    bw = max(theme.font(px(24)).size(t)[0] for t in tokens) + bh  # the pill's round ends
+    placed = []
+    for line, box in zip(lines, boxes, strict=True):
+        r = max(4, box.h // 4)
+        x = box.x + 2 * r + px(14)
+        name_w = box.w * 3 // 10
+        held = (bw + px(4)) * (2 if line.moderator else int(line.leader))
+        needed = theme.font(size).size(line.status)[0] if line.status else 0
+        if needed > box.right - px(18) - x - name_w - held:  # a long status: the name
+            name_w = min(name_w, theme.font(size).size(line.name)[0] + px(4))  # gives slack
+        name_box = pygame.Rect(x, box.y, name_w, box.h)
+        free = name_box.right + px(4) + held
+        status_box = pygame.Rect(free + px(4), box.y, box.right - px(10) - free - px(4), box.h)
+        placed.append((line, box, r, name_box, status_box))
+        size = min(size, theme.fitting_size(line.name, size, name_box.w, px(22)),
+                   theme.fitting_size(line.status, size, status_box.w, px(22)))
+    size = min([size, *(theme.fitting_size(t, size, bw - bh // 2, px(22)) for t in tokens)])
+    for line, box, r, name_box, status_box in placed:
+        if line.on_turn:
+            band = box.inflate(0, -px(4))
+            pygame.draw.rect(p.surface, th.PLATE, band, border_radius=band.h // 2)
+        pygame.draw.circle(p.surface, line.colour, (box.x + px(6) + r, box.centery), r)
+        fit(p, line.name, size, name_box)
+        x = name_box.right + px(4)
+        for on, text, light in ((line.leader, tokens[0], Light.LEADER),
+                                (line.moderator, tokens[1], Light.MODERATOR)):
+            if on:
+                badge(p, text, light, pygame.Rect(x, box.centery - bh // 2, bw, bh), size)
+            x += bw + px(4)
+        fit(p, line.status, size, status_box, line.status_colour, "right")
+
+
+def table_grid(
+    p: Painter,
+    rect: pygame.Rect,
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    first_share: float = 0.3,
+    bold_last: bool = False,
+    weights: Sequence[float] | None = None,
+) -> None:
+    """A small table: the first column and any column of words left-aligned (a gap from
+    the figures before it), numbers right-aligned; the columns after the first share the
+    rest of the width by ``weights`` (default: equally)."""
+    theme = p.theme
+    px = theme.px
+    lines = row_rects(rect, len(rows) + 1, px(42))
+    first = round(rect.w * first_share)
+    weights = weights or [1.0] * (len(header) - 1)
+    unit = (rect.w - first) / max(1.0, sum(weights))
+    edges = [first + round(unit * sum(weights[:k])) for k in range(len(weights) + 1)]
+
+    words = [k == 0 or any(r[k] and not r[k].lstrip("+-−").replace(".", "").isdigit()
+                           for r in rows) for k in range(len(header))]
+
+    def cells(line: pygame.Rect) -> list[pygame.Rect]:
+        out = [pygame.Rect(line.x, line.y, first, line.h)]
+        for k in range(1, len(header)):
+            left, right = edges[k - 1] + (px(18) if words[k] else 0), edges[k]
+            out.append(pygame.Rect(line.x + left, line.y, right - left - px(6), line.h))
+        return out
+
+    # the figures players read: digits 24 px high on the 800×480 panel when the rows allow
+    size = max(px(22), min(px(FIGURE_GLYPH), lines[0].h + px(8)))
+    for k, (box, text) in enumerate(zip(cells(lines[0]), header, strict=True)):
+        fit(p, text, min(size, px(WORDS_GLYPH)), box, th.INK_SOFT,
+            "left" if words[k] else "right")
+    pygame.draw.line(
+        p.surface,
+        th.FELT_EDGE,
+        (rect.x, lines[0].bottom - 1),
+        (rect.right, lines[0].bottom - 1),
+        max(1, px(2)),
+    )
+    for line, row in zip(lines[1:], rows, strict=True):
+        for k, (box, text) in enumerate(zip(cells(line), row, strict=True)):
+            colour = th.WARNING if bold_last and k == len(row) - 1 else th.INK
+            fit(p, text, size, box, colour, "left" if words[k] else "right")
+
+
+def kingdom_board(
+    screen: KdScreen,
+    p: Painter,
+    rect: pygame.Rect,
+    kingdom: Any,
+    moved: set[str] = frozenset(),
+) -> None:
+    """Five resource tracks and Stability, side by side, with a scale: each track from its
+    minimum (bottom) to its maximum (top), its position in large figures above it, its
+    name under it (one row, each within its column); the resource track's ends and middle
+    numbered on the left, Stability's ends (abdication, red) numbered beside them. A
+    resource marker is a disc on its momentum side (white: up, black: down) with an arrow,
+    and a small second disc when it carries a momentum marker."""
+    theme = screen.app.theme
+    px = theme.px
+    scale_w = px(46)
+    columns = [*kingdom.resources, None]
+    col_w = (rect.w - scale_w) // len(columns)
+    label_h = px(30)
+    value_h = px(40)  # the positions players read: digits 24 px high on the 800×480 panel
+    top = rect.y + value_h + px(8)
+    bottom = rect.bottom - label_h - px(8)
+
+    def y_of(v: int, low: int, high: int) -> int:
+        return round(top + (high - v) * (bottom - top) / (high - low))
+
+    # The scale of the resource track, on the left: its ends and its middle.
+    low, high = kingdom.track.min, kingdom.track.max
+    for v in sorted({low, (low + high) // 2, high}):
+        box = pygame.Rect(rect.x, 0, scale_w - px(4), px(36))
+        box.centery = y_of(v, low, high)
+        fit(p, f"{v:+d}" if v else "0", px(FIGURE_GLYPH), box, th.INK_SOFT, "right")
+    labels = [screen.t(f"kd.resource.{res.name}") if res else screen.t("kd.kingdom.stability")
+              for res in columns]
+    # A long name may borrow the room its neighbours' names leave on either side.
+    spare = [max(0, (col_w - theme.font(px(24)).size(text)[0]) // 2) for text in labels]
+    for k, res in enumerate(columns):
+        col = pygame.Rect(rect.x + scale_w + k * col_w, rect.y, col_w, rect.h)
+        borrow = max(0, min(spare[k - 1] if k else 0,  # leaving a gap between two names
+                            spare[k + 1] if k + 1 < len(columns) else 0) - px(2))
+        label_box = pygame.Rect(0, col.bottom - label_h, col.w + 2 * borrow, label_h)
+        label_box.centerx = col.centerx
+        label = labels[k]
+        if res is None:
+            low, high = kingdom.stability.min, kingdom.stability.max
+            pos = kingdom.stability.position
+        else:
+            low, high, pos = kingdom.track.min, kingdom.track.max, res.position
+        hot = res is not None and res.name in moved
+        fit(p, label, px(24), label_box, th.WARNING if hot else th.INK, "center")
+        x = col.centerx
+        pygame.draw.line(p.surface, TRACK, (x, top), (x, bottom), max(2, px(3)))
+        for v in range(low, high + 1):
+            w = px(9) if v in (low, high, (low + high) // 2) else px(4)
+            y = y_of(v, low, high)
+            pygame.draw.line(p.surface, TRACK, (x - w, y), (x + w, y), 1)
+        if res is None:
+            for v in (low, high):
+                y = y_of(v, low, high)
+                pygame.draw.rect(p.surface, END_ZONE, pygame.Rect(x - px(12), y - px(3), px(24),
+                                                                  px(6)))
+                end = pygame.Rect(x + px(14), 0, col.right - x - px(14), px(36))
+                end.centery = y
+                fit(p, f"{v:+d}", px(FIGURE_GLYPH), end, th.INK_SOFT, "left")  # the zone: red
+        r = px(11)
+        cy = y_of(pos, low, high)
+        if res is None:
+            pts = [(x, cy - r), (x + r, cy), (x, cy + r), (x - r, cy)]
+            pygame.draw.polygon(p.surface, STABILITY, pts)
+            pygame.draw.polygon(p.surface, th.SOCKET, pts, 1)
+        else:
+            up = res.momentum == kd.UP
+            fill, ink = (WHITE_SIDE, BLACK_SIDE) if up else (BLACK_SIDE, WHITE_SIDE)
+            if res.marker:
+                pygame.draw.circle(p.surface, fill, (x + r + px(5), cy), px(6))
+                pygame.draw.circle(p.surface, TRACK, (x + r + px(5), cy), px(6), 1)
+            pygame.draw.circle(p.surface, fill, (x, cy), r)
+            pygame.draw.circle(p.surface, TRACK, (x, cy), r, 1)
+            a = r * 0.6
+            tip, base = (cy - a, cy + a * 0.7) if up else (cy + a, cy - a * 0.7)
+            pygame.draw.polygon(p.surface, ink, [(x, tip), (x - a, base), (x + a, base)])
+        value_box = pygame.Rect(col.x, col.y, col.w, value_h)
+        fit(p, f"{pos:+d}" if pos else "0", px(FIGURE_GLYPH), value_box,
+            th.WARNING if hot else th.INK, "center")

@@ -1,0 +1,1 @@
+"""The Koryŏ and Chosŏn screens (they share all but the setup)."""

@@ -1,0 +1,263 @@
+"""The commit's fsync off the loop's thread (``companion.storage.committer``, the kiosk's
+``Journal(background_sync=True)``): a press's action is written and the screen goes on at
+once, touches and other presses are served while the disk syncs, and the seats' lights,
+the players' receipt, come only after the fsync, in order. Driven by a journal whose
+fsync is held on an Event."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from pathlib import Path
+
+import pytest
+from ui_majority import expected_lights, start
+
+from companion.games.majority.autoplay import next_action
+from companion.storage.journal import Journal
+from companion.ui.demo.majority import play
+from companion.ui.screens.majority import koryo
+
+SEAT_PRESSES = ("start_round", "no_time_travel", "end_turn", "end_round")  # seat A (play)
+WAIT_S = 10  # a bound on waiting for the other thread, never a timing under test
+
+
+class HeldSync:
+    """The committer's fsync, held while ``hold`` is set: ``entered`` says the committer
+    is in it, ``release()`` lets it through (a real fdatasync then). ``fail`` makes the
+    next one fail as a broken disk does."""
+
+    def __init__(self) -> None:
+        self.hold = threading.Event()
+        self.entered = threading.Event()
+        self.go = threading.Event()
+        self.fail: OSError | None = None
+        self.synced: list[str] = []  # the files synced (their paths)
+
+    def __call__(self, fd: int) -> None:
+        if self.hold.is_set():
+            self.entered.set()
+            if not self.go.wait(WAIT_S):
+                raise AssertionError("the held fsync was never released")
+        self.synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        if self.fail is not None:
+            exc, self.fail = self.fail, None
+            raise exc
+        os.fdatasync(fd)
+
+    def arm(self) -> None:
+        self.entered.clear()
+        self.go.clear()
+        self.hold.set()
+
+    def release(self) -> None:
+        self.hold.clear()
+        self.go.set()
+
+
+@pytest.fixture
+def held():
+    sync = HeldSync()
+    yield sync
+    sync.release()  # never leave a committer waiting
+
+
+def kiosk_journal(path: Path, held: HeldSync) -> Journal:
+    return Journal(path, background_sync=True, sync_wal=held)
+
+
+class Lights:
+    """A light writer as the App gives ``when_durable``: records what it wrote, in order."""
+
+    def __init__(self) -> None:
+        self.written: list[str] = []
+
+    def writer(self, what: str):
+        return lambda: self.written.append(what)
+
+
+def test_an_append_returns_before_its_fsync_and_the_light_waits_for_it(tmp_path, held):
+    journal = kiosk_journal(tmp_path / "j.sqlite", held)
+    lights = Lights()
+    try:
+        game = journal.begin_game("koryo", {"players": ["A", "B"]})
+        journal.wait_durable()
+        held.arm()
+        seq = journal.append(game, {"action": "one"})  # returns with its fsync held
+        assert seq == 1 and held.entered.wait(WAIT_S)
+        journal.when_durable(lights.writer("after one"))
+        assert lights.written == []  # the receipt waits for the disk
+        assert journal.actions(game) == [{"action": "one"}]  # the write itself is done
+        held.release()
+        journal.wait_durable()
+        assert lights.written == ["after one"]
+        assert held.synced and held.synced[-1] == f"{tmp_path / 'j.sqlite'}-wal"
+    finally:
+        held.release()
+        journal.close()
+
+
+def test_presses_meanwhile_are_written_in_order_and_the_latest_light_comes_after_all(
+        tmp_path, held):
+    journal = kiosk_journal(tmp_path / "j.sqlite", held)
+    lights = Lights()
+    try:
+        game = journal.begin_game("koryo", {"players": ["A", "B"]})
+        journal.wait_durable()
+        held.arm()
+        journal.append(game, {"action": "one"})
+        assert held.entered.wait(WAIT_S)
+        journal.when_durable(lights.writer("after one"))
+        # another seat's press while the first one's fsync waits: written at once too
+        assert journal.append(game, {"action": "two"}) == 2
+        journal.when_durable(lights.writer("after two"))
+        held.hold.clear()  # the next fsync (the second press's) is not held
+        assert lights.written == []
+        held.release()
+        journal.wait_durable()
+        # one view replaces the other: the lights of "two", only once "two" is durable
+        assert lights.written == ["after two"]
+        assert journal.actions(game) == [{"action": "one"}, {"action": "two"}]
+    finally:
+        held.release()
+        journal.close()
+
+
+def test_the_ack_count_is_never_ahead_of_what_is_synced(tmp_path, held):
+    path = tmp_path / "j.sqlite"
+    journal = kiosk_journal(path, held)
+    try:
+        game = journal.begin_game("koryo", {"players": ["A", "B"]})
+        journal.wait_durable()
+        before = Path(f"{path}-ack").read_bytes()
+        held.arm()
+        journal.append(game, {"action": "one"})
+        assert held.entered.wait(WAIT_S)
+        assert Path(f"{path}-ack").read_bytes() == before  # not counted until durable
+        held.release()
+        journal.wait_durable()
+        assert Path(f"{path}-ack").read_bytes() != before
+    finally:
+        held.release()
+        journal.close()
+    with Journal(path) as again:  # the count and the database agree: no loss said
+        assert again.lost == 0 and again.notice is None
+
+
+def test_the_kiosk_journal_writes_without_syncing_and_its_committer_syncs(tmp_path, held):
+    """NORMAL on the journal's connection (no fsync inside the commit), the committer's
+    fsync given back: a commit counted on disk by the committer, not by SQLite."""
+    journal = kiosk_journal(tmp_path / "j.sqlite", held)
+    try:
+        assert journal._db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+        journal.begin_game("koryo", {"players": ["A", "B"]})
+        journal.wait_durable()
+        assert held.synced == [f"{tmp_path / 'j.sqlite'}-wal"]
+    finally:
+        journal.close()
+    with Journal(tmp_path / "plain.sqlite") as plain:  # the commands' journal: FULL
+        assert plain._db.execute("PRAGMA synchronous").fetchone()[0] == 2
+
+
+def test_the_end_of_a_game_is_durable_when_finish_returns(tmp_path, held):
+    journal = kiosk_journal(tmp_path / "j.sqlite", held)
+    try:
+        game = journal.begin_game("koryo", {"players": ["A", "B"]})
+        synced = len(held.synced)
+        journal.finish(game, {"winner": "A"})
+        assert len(held.synced) > synced and not journal._committer.pending()
+    finally:
+        journal.close()
+
+
+def test_close_syncs_what_waits_and_writes_its_lights(tmp_path, held):
+    journal = kiosk_journal(tmp_path / "j.sqlite", held)
+    lights = Lights()
+    game = journal.begin_game("koryo", {"players": ["A", "B"]})
+    journal.wait_durable()
+    held.arm()
+    journal.append(game, {"action": "one"})
+    assert held.entered.wait(WAIT_S)
+    journal.when_durable(lights.writer("after one"))
+    closing = threading.Thread(target=journal.close)
+    closing.start()
+    held.release()
+    closing.join(WAIT_S)
+    assert not closing.is_alive() and lights.written == ["after one"]
+    with Journal(tmp_path / "j.sqlite") as again:
+        assert again.actions(game) == [{"action": "one"}]
+
+
+def test_a_failed_fsync_says_not_saved_and_still_lights_the_seats(tmp_path, held, caplog):
+    journal = kiosk_journal(tmp_path / "j.sqlite", held)
+    lights = Lights()
+    try:
+        game = journal.begin_game("koryo", {"players": ["A", "B"]})
+        journal.wait_durable()
+        held.fail = OSError(5, "Input/output error")
+        journal.append(game, {"action": "one"})
+        journal.when_durable(lights.writer("after one"))
+        journal.wait_durable()
+        assert journal.failure is not None and journal.failure.cause == "io"
+        assert lights.written == ["after one"]  # the seats never freeze
+        assert any("may not survive a power cut" in r.getMessage() for r in caplog.records)
+        journal.append(game, {"action": "two"})  # the next one saved: the band goes
+        assert journal.failure is None
+    finally:
+        journal.close()
+
+
+def test_on_the_table_a_touch_is_served_while_a_press_commits_and_the_light_comes_after(
+        open_table, held):
+    """A Koryŏ game on the screens: seat A's press is handled and the screen moves on
+    while its fsync is held; a tap on the screen is served meanwhile; the seats' lights
+    stay as they were until the fsync returns, then show the new turn."""
+    table = open_table(journal_options={"background_sync": True, "sync_wal": held})
+    screen = start(table, koryo, players=[0, 1, 2])
+    rules, session = screen.game.rules, screen.game.session
+    seats = len(table.app.seats)
+    rng = random.Random(1)
+    for _ in range(200):  # up to a seat's A press that hands the turn on (its light moves)
+        action = next_action(rules, session.state, rng)
+        after = expected_lights(rules.public_view(rules.apply(session.state, action)), seats)
+        if action["action"] in SEAT_PRESSES and after != table.lights():
+            break
+        play(table.ctx, action)
+    else:
+        raise AssertionError("no press moved the lights")
+    table.journal.wait_durable()
+    before = table.lights()
+    assert before == expected_lights(screen.view, seats)
+    held.arm()
+    play(table.ctx, action)  # seat A of the acting seat: a press
+    assert held.entered.wait(WAIT_S)  # its commit's fsync is under way, held
+    assert table.journal.actions(session.game_id)[-1] == action
+    assert expected_lights(screen.view, seats) == after  # the screen moved on at once
+    assert table.lights() == before  # the receipt waits for the disk
+    table.tap(screen.button("entry").rect, "enter cards")  # a touch, served meanwhile
+    assert screen.mode == "entry"
+    assert table.lights() == before
+    frames = table.app.frames
+    held.release()
+    table.journal.wait_durable()
+    assert table.lights() == after
+    table.app.step(block=False)  # the ring, which mirrors the seats' lights, drawn again
+    assert table.app.frames == frames + 1
+
+
+def test_a_wal_gone_is_no_failure(tmp_path):
+    """No -wal to sync (the last connection closing copied it into the database and
+    removed it): the commit is counted durable, nothing is said to have failed."""
+    from companion.storage.committer import Committer
+
+    failed: list[OSError] = []
+    counted: list[int] = []
+    committer = Committer(tmp_path / "gone.db-wal", after_sync=counted.append,
+                          on_failure=failed.append)
+    lights = Lights()
+    committer.committed(7)
+    committer.when_durable(lights.writer("after 7"))
+    committer.wait_durable()
+    committer.close()
+    assert failed == [] and counted == [7] and lights.written == ["after 7"]

@@ -1,0 +1,156 @@
+"""A sealed ballot never reaches SQLite in clear (``companion.storage.seal``): the journal keeps it
+masked by a one-time pad kept beside it, and an undo zeroes the pad. So no byte of an undone
+ballot is in any file, even when another connection holds a read transaction and the -wal
+can't be emptied — the reproduction of the attack run."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.games.kings_dilemma.vote import PASS_MODERATOR, PASS_POWER, Lock
+from companion.storage import seal
+from companion.storage.journal import Journal
+
+
+def _files_hold(directory: Path, secret: bytes) -> list[str]:
+    return [p.name for p in directory.iterdir() if p.is_file() and secret in p.read_bytes()]
+
+
+@pytest.mark.parametrize("reader_from", ["before the lock", "after the lock"])
+def test_an_undone_ballot_leaves_no_byte_while_a_reader_holds_a_transaction(tmp_path,
+                                                                             reader_from):
+    secret = "ballot-5f3a9c0e7d21b846"
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        for i in range(5):
+            j.append(game, {"n": i})
+        reader = sqlite3.connect(path)
+        if reader_from == "before the lock":
+            reader.execute("BEGIN")
+            reader.execute("SELECT count(*) FROM actions").fetchall()
+        j.append(game, {"action": "lock"}, private={"ballot": secret})
+        assert not _files_hold(tmp_path, secret.encode())  # not in clear even while sealed
+        if reader_from == "after the lock":
+            reader.execute("BEGIN")
+            reader.execute("SELECT count(*) FROM actions").fetchall()
+        j.undo(game)
+        # the reader still holds its transaction: the -wal could not be emptied
+        assert (tmp_path / "journal.sqlite-wal").stat().st_size > 0
+        assert not _files_hold(tmp_path, secret.encode())
+        [(masked,)] = reader.execute("SELECT payload FROM private").fetchall() or [(None,)]
+        if masked is not None:  # the reader's snapshot still has the row: its pad is gone
+            with pytest.raises(seal.SealError):
+                seal.SealFile(Path(f"{path}-seal")).unseal(masked)
+        reader.rollback()
+        reader.close()
+        assert [a["n"] for a in j.actions(game)] == [0, 1, 2, 3, 4]
+
+
+def test_a_sealed_ballot_is_read_back_at_resume(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private={"ballot": "aye 3", "name": "Zoé"})
+    with Journal(path) as j:
+        assert list(j.replay(game)) == [({"action": "lock"},
+                                         {"ballot": "aye 3", "name": "Zoé"})]
+        [(payload,)] = j._db.execute("SELECT payload FROM private").fetchall()
+        assert payload.startswith(seal.PREFIX) and "aye" not in payload
+
+
+def test_a_pad_left_by_a_cut_undo_is_zeroed_at_the_next_opening(tmp_path, monkeypatch):
+    path = tmp_path / "journal.sqlite"
+    secret = "ballot-0d9e8f7a6b5c4d3e"
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private={"ballot": "kept"})
+        j.append(game, {"action": "lock"}, private={"ballot": secret})
+
+        def cut(self, text):
+            raise seal.SealError("power cut")
+
+        monkeypatch.setattr(seal.SealFile, "shred", cut)
+        j.undo(game)
+        monkeypatch.undo()
+    pads = Path(f"{path}-seal").read_bytes()
+    assert any(pads)
+    with Journal(path) as j:
+        assert [p for _, p in j.replay(game)] == [{"ballot": "kept"}]  # the other one kept
+    [kept] = [seal.parse(p) for (p,) in sqlite3.connect(path).execute(
+        "SELECT payload FROM private")]
+    pads = Path(f"{path}-seal").read_bytes()
+    offset, length, _ = kept
+    assert not any(pads[:offset]) and not any(pads[offset + length:])  # the undone one's
+
+
+def test_a_lost_pad_file_is_said_not_a_crash(tmp_path, caplog):
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private={"ballot": "aye 3"})
+    Path(f"{path}-seal").unlink()
+    with caplog.at_level(logging.ERROR), Journal(path) as j:
+        assert list(j.replay(game)) == [({"action": "lock"}, None)]
+    assert any("can't be read back" in r.getMessage() for r in caplog.records)
+
+
+def test_a_secret_kept_in_clear_by_an_older_version_is_still_read(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"})
+        j._db.execute("INSERT INTO private VALUES (?, 1, ?)", (game, '{"ballot": "nay 2"}'))
+    with Journal(path) as j:
+        assert list(j.replay(game)) == [({"action": "lock"}, {"ballot": "nay 2"})]
+
+
+def test_every_ballot_of_a_vote_seals_to_the_same_length(tmp_path):
+    """XOR keeps a length, and a ballot's length says what it is (a pass is longer than
+    ``aye 3``, ``aye 12`` than ``aye 3``): every ballot is padded to one size first."""
+    path = tmp_path / "journal.sqlite"
+    ballots = [Lock("Ann", choice, power).private_dict()
+               for choice in ("aye", "nay") for power in range(100)]  # a house starts with 8
+    ballots += [Lock("Ann", choice).private_dict() for choice in (PASS_POWER, PASS_MODERATOR)]
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        for ballot in ballots:
+            j.append(game, {"action": "lock", "player": "Ann"}, private=ballot)
+        payloads = [p for (p,) in j._db.execute("SELECT payload FROM private ORDER BY seq")]
+    # the text's length but for its offset's digits (where its pad is: the order of locks)
+    assert len({len(p) - len(str(seal.parse(p)[0])) for p in payloads}) == 1
+    assert {seal.parse(p)[1] for p in payloads} == {seal.BLOCK}
+    with Journal(path) as j:
+        assert [p for _, p in j.replay(game)] == ballots
+
+
+@pytest.mark.parametrize("secret", [b"", b"aye 3", b"x" * 63, b"x" * 64, b"\x80\0", b"\0" * 70])
+def test_a_padded_secret_reads_back_exactly(tmp_path, secret):
+    seals = seal.SealFile(tmp_path / "j-seal")
+    text = seals.seal(secret)
+    assert len(seal.parse(text)[2]) % seal.BLOCK == 0
+    assert seals.unseal(text) == secret
+    seals.close()
+
+
+def test_a_ballot_sealed_unpadded_by_an_older_version_is_still_read(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    secret = b'{"choice": "aye", "power": 3}'
+    pad = b"\x5a" * 7 + bytes(range(1, len(secret) - 6))  # any bytes, not all zero
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private={"choice": "nay", "power": 1})
+        offset = Path(f"{path}-seal").stat().st_size
+        with Path(f"{path}-seal").open("ab") as pads:
+            pads.write(pad)
+        masked = bytes(a ^ b for a, b in zip(secret, pad, strict=True))
+        j.append(game, {"action": "lock"})
+        j._db.execute("INSERT INTO private VALUES (?, 2, ?)",
+                      (game, f"sealed:{offset}:{len(secret)}:{masked.hex()}"))
+    with Journal(path) as j:
+        assert [p for _, p in j.replay(game)] == [{"choice": "nay", "power": 1},
+                                                  {"choice": "aye", "power": 3}]

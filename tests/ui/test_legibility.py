@@ -1,0 +1,270 @@
+"""Legible from a chair: every figure a player acts on is at least 24 px tall on the 7"
+800×480 panel, and grows with the screen.
+
+The whole demo (every screen the table shows) is played at 800×480, 1024×600, 1024×768,
+1280×720, 1920×1080 and on a 720×1280 panel turned a quarter (rotation 90), in English and
+in French: every frame draws without an error; at every
+screenshot each text that is a figure (a count, a score, a position: "4", "-2", "18.5", "19 pts",
+"8/8", "1=") is measured — the height the painter drew it at — against 24 px × the theme's unit (the
+short side / 480, or the long side / 800 on a squarer screen). The no-overlap / no-cut
+checks of tests/ui/test_ui_look.py run on the same frames, and so does the check that every
+screen is one product: each seat's name on its plate of the seat ring, at its place at the
+screen's edge. A game of each kind left unfinished resumes at each of these sizes, as
+``companion run`` resumes it at start.
+
+Screens not yet redrawn to the bound are listed in ``NOT_YET`` with the smallest figure
+they draw today: the test fails if one of them gets smaller, and tells when one reaches the
+bound (then it leaves the list). Every other screen must meet the bound.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import shutil
+from pathlib import Path
+
+import played_kiosk
+import pytest
+from table_rig import TableRig
+
+from companion.i18n import LANGUAGES, load_catalog
+from companion.ui import demo as demo_mod
+from companion.ui import screens as menu
+from companion.ui.home import HomeScreen, resume_unfinished
+from companion.ui.seats import SeatRing
+from companion.ui.theme import TextBox, Theme
+
+# A figure, alone or with its unit ("19 pts" on a seat's plate is the figure a player reads).
+FIGURE = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?(?: (?:pts?|VP|PV))?")
+BOUND = 24  # px at 800×480 (short side 480)
+
+# (width, height, rotation): the panel as mounted; rotation 90 draws a 1280×720 canvas.
+SIZES = [(800, 480, 0), (1024, 600, 0), (1024, 768, 0), (1280, 720, 0), (1920, 1080, 0),
+         (720, 1280, 90)]
+
+# Screens (demo screenshot labels, without their number) that still draw figures below
+# the bound, with the smallest height (per 480 px of screen) they draw today: none now. Work
+# to do, not a licence: a screen here may only get better.
+NOT_YET: dict[str, int] = {}
+
+
+def label(path: Path) -> str:
+    return path.stem.split("-", 1)[1]
+
+
+@pytest.fixture(scope="module", params=[(s, lang) for s in SIZES for lang in ("en", "fr")],
+                ids=lambda p: f"{p[0][0]}x{p[0][1]}r{p[0][2]}-{p[1]}")
+def frames(request, tmp_path_factory):
+    """The demo at one size and language: (screenshot, canvas size, text boxes, where the
+    seat ring puts each seat: (its name, the full ring's plate, which holds the slim one's))
+    per shot."""
+    return demo_frames(request.param, tmp_path_factory)
+
+
+@pytest.fixture(scope="module", params=["en", "fr"])
+def panel_frames(request, tmp_path_factory):
+    """The demo on the 7" panel (800×480), as ``frames``."""
+    return demo_frames(((800, 480, 0), request.param), tmp_path_factory)
+
+
+def demo_frames(param, tmp_path_factory):
+    (w, h, rotation), language = param
+    shots: list[tuple[Path, tuple[int, int], list[TextBox], list[tuple[str, object]]]] = []
+    shot = demo_mod.DemoContext.shot
+
+    def recording(self, name: str = "", lit: bool = True) -> Path:
+        path = shot(self, name, lit)
+        app = self.app
+        ring = SeatRing(app.theme, app.seats, app.catalog)
+        places = [(seat.name, plate.rect) for seat, plate in zip(app.seats, ring.plates,
+                                                                   strict=True)]
+        shots.append((path, app.size, list(app.painter.texts), places))
+        return path
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(demo_mod.DemoContext, "shot", recording)
+        demo_mod.run_demo(tmp_path_factory.mktemp("legible") / "out", (w, h), language,
+                          rotation)
+    return shots
+
+
+def smallest_figures(frames) -> dict[str, tuple[float, str]]:
+    """Per screen label: the smallest figure's height relative to 480 px, and its text."""
+    out: dict[str, tuple[float, str]] = {}
+    for path, size, texts, _ in frames:
+        figures = [b for b in texts if FIGURE.fullmatch(b.text.strip())]
+        if not figures:
+            continue
+        box = min(figures, key=lambda b: b.height)
+        scaled = box.height / Theme(size).unit
+        key = label(path)
+        if key not in out or scaled < out[key][0]:
+            out[key] = (scaled, box.text)
+    return out
+
+
+# The goal, as drawn (``TextBox.glyph``: a digit's ink height, or a capital's for a text
+# without one), per 480 px of screen: 24 px for a figure, 16 px for any other text.
+DIGIT_GOAL, TEXT_GOAL = 24, 16
+# Where the whole demo stands today against that goal (measured, not the goal): the share
+# of texts with a digit drawn at DIGIT_GOAL or more, and the share of all texts below
+# TEXT_GOAL. The goal is 95 % and 0 %: raise them as screens are redrawn to it; a screen
+# added below the goal lowers the share, and that is said here, not hidden.
+# 0.94: 95.4 % (English) and 94.1 % (French) once every screen but the King's Dilemma's
+# vote, council and campaign tables drew its figures at the goal, from 16.9 % / 16.0 %;
+# texts under TEXT_GOAL 7.2 % / 9.1 %, from 27.8 % / 29.9 %.
+DIGIT_SHARE_AT_LEAST = 0.94
+SMALL_SHARE_AT_MOST = 0.10
+# Game screens whose plates show each player's own view: every text there meets the goal.
+PLATE_SCREENS = ("koryo-board", "choson-board", "inheritors-sheet", "kd-vote", "kd-reveal",
+                 "kd-council")
+
+
+def glyphs(frames) -> list[tuple[str, str, float]]:
+    """Every text of every frame: (screen label, text, its glyph height per 480 px)."""
+    return [(label(path), b.text, b.glyph / Theme(size).unit)
+            for path, size, texts, _ in frames for b in texts]
+
+
+def test_the_glyphs_as_drawn_stand_where_they_stood_or_better(panel_frames):
+    """The height of every text as rendered on the 7" panel, every frame of the demo,
+    measured from the font's own glyphs."""
+    seen = glyphs(panel_frames)
+    digits = [g for _, text, g in seen if any(c.isdigit() for c in text)]
+    share = sum(g >= DIGIT_GOAL - 0.5 for g in digits) / len(digits)
+    small = sum(g < TEXT_GOAL - 0.5 for _, _, g in seen) / len(seen)
+    assert share >= DIGIT_SHARE_AT_LEAST, f"{share:.1%} of figures at {DIGIT_GOAL} px"
+    assert small <= SMALL_SHARE_AT_MOST, f"{small:.1%} of texts under {TEXT_GOAL} px"
+
+
+# Screens (demo labels, by their start) redrawn to the goal: every text with a digit there
+# meets DIGIT_GOAL (the Koryŏ and Chosŏn final is the shared winner screen: not yet).
+DIGIT_SCREENS = ("koryo-setup", "koryo-board", "koryo-entry", "koryo-powers", "choson-setup",
+                 "choson-board", "choson-entry", "choson-powers")
+
+
+def test_every_text_with_a_digit_on_a_redrawn_screen_meets_the_goal(panel_frames):
+    """On the screens redrawn to the goal, every digit is DIGIT_GOAL high on the panel."""
+    seen = [(lab, text, g) for lab, text, g in glyphs(panel_frames)
+            if lab.startswith(DIGIT_SCREENS) and any(c.isdigit() for c in text)]
+    assert seen, "no redrawn screen in the demo"
+    assert [(lab, text, g) for lab, text, g in seen if g < DIGIT_GOAL - 0.5] == []
+
+
+def test_every_text_on_a_player_s_own_plate_meets_the_goal(frames):
+    """On the game screens each plate is that player's own display: its figures' digits
+    24 px high (per 480 px), its words' capitals 16 px, in both languages at every size."""
+    small = []
+    seen = 0
+    for path, size, texts, places in frames:
+        if not label(path).startswith(PLATE_SCREENS):
+            continue
+        unit = Theme(size).unit
+        for b in texts:
+            if not any(plate.contains(b.rect) for _, plate in places):
+                continue
+            seen += 1
+            digit = any(c.isdigit() for c in b.text)
+            if b.glyph / unit < (DIGIT_GOAL if digit else TEXT_GOAL) - 0.5:
+                small.append((label(path), b.text, round(b.glyph / unit, 1)))
+    assert seen > 100 and small == []
+
+
+def test_every_text_reads_at_4_5_to_1_against_what_it_is_drawn_on(frames):
+    """WCAG 2's minimum contrast for text, measured as drawn: each text's colour against
+    the colour under it just before it was drawn (``Painter.ground``)."""
+    low = {(label(path), b.text, round(b.contrast, 2))
+           for path, _, texts, _ in frames for b in texts if b.contrast < 4.5}
+    assert low == set()
+
+
+def test_the_demo_shows_figures_to_measure(frames):
+    assert len(smallest_figures(frames)) >= 10
+
+
+def test_every_figure_a_player_acts_on_is_legible_from_a_chair(frames):
+    small = {k: v for k, v in smallest_figures(frames).items() if v[0] < BOUND - 0.5}
+    regressed = {k: v for k, v in small.items() if k not in NOT_YET or v[0] < NOT_YET[k] - 1}
+    assert regressed == {}, f"figures below {BOUND} px (per 480 px of screen): {regressed}"
+    reached = [k for k in NOT_YET if k not in small]
+    assert reached == [], f"these screens now meet the bound: take them off NOT_YET: {reached}"
+
+
+def test_the_simulator_s_keys_show_on_home_and_the_table_check_only(frames):
+    """One rule for the whole product: the keyboard's keys for each seat are on the plates
+    where the table learns its seats (Home, the Table check), no game screen's."""
+    said = {load_catalog(lang).text("seat.keys_label") for lang in LANGUAGES}
+    shown = {label(path) for path, _, texts, _ in frames
+             if any(b.text in said for b in texts)}
+    assert shown and all(name.startswith(("home", "table-check")) for name in shown), shown
+
+
+def test_every_frame_shows_its_texts_whole_apart_and_on_screen(frames):
+    """The layout checks of the look tests, on every screenshot of the demo at this size."""
+    problems = []
+    for path, size, texts, _ in frames:
+        for box in texts:
+            if box.clipped:
+                problems.append((label(path), "cut", box.text))
+            if not (0 <= box.rect.left and box.rect.right <= size[0] and 0 <= box.rect.top
+                    and box.rect.bottom <= size[1]):
+                problems.append((label(path), "off screen", box.text))
+        for a, b in itertools.combinations(texts, 2):
+            if a.rect.colliderect(b.rect):
+                problems.append((label(path), "overlap", f"{a.text} / {b.text}"))
+    assert problems == []
+
+
+def test_every_screen_shows_every_seat_on_its_plate_of_the_seat_ring(frames):
+    """One product: no screen of the demo (a game's, Home, History, the charts, the winner
+    screen, a play's code) is drawn without the seat ring, each seat's name on its plate."""
+    bare = []
+    for path, _, texts, places in frames:
+        for name, plate in places:
+            if not any(b.text == name and plate.contains(b.rect) for b in texts):
+                bare.append((label(path), name))
+    assert bare == []
+
+
+@pytest.fixture(scope="module")
+def unfinished(tmp_path_factory) -> Path:
+    """A journal holding one unfinished game of each kind the menu offers, each started
+    from Home at 800×480 (the King's Dilemma's: a secret vote, two ballots locked)."""
+    tmp = tmp_path_factory.mktemp("unfinished")
+    rig = TableRig(tmp)
+    try:
+        for play in (played_kiosk.koryo, played_kiosk.choson, played_kiosk.inheritors,
+                     played_kiosk.kings_dilemma):
+            rig.ctx.show(HomeScreen(rig.app))
+            play(rig.ctx)
+        kinds = {record.game for record in rig.journal.unfinished()}
+        assert kinds == {entry.game for entry in menu.MENU} - {"history"}
+    finally:
+        rig.close()
+    return tmp / "journal.sqlite"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}r{s[2]}")
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_game_of_each_kind_resumes_at_every_size(unfinished, tmp_path, size, language):
+    """Each unfinished game of the journal, latest first, resumed as ``companion run``
+    resumes it at start (``resume_unfinished``), draws on this screen; then it is left
+    (abandoned) so the next one is the latest."""
+    for part in unfinished.parent.glob("journal.sqlite*"):  # the sealed ballots' pads too
+        shutil.copy(part, tmp_path / part.name)
+    w, h, rotation = size
+    rig = TableRig(tmp_path, size=(w, h), language=language, rotation=rotation)
+    try:
+        resumed = []
+        while rig.journal.unfinished():
+            latest = rig.journal.unfinished()[-1]
+            screen = resume_unfinished(rig.app)
+            assert screen is not None, latest.game
+            rig.ctx.show(screen)
+            assert rig.app.painter.texts, latest.game
+            resumed.append(latest.game)
+            rig.journal.abandon(latest.id)
+        assert sorted(resumed) == ["choson", "inheritors", "kings-dilemma", "koryo"]
+    finally:
+        rig.close()
