@@ -22,7 +22,7 @@ from companion.ui.playcode import PlayCodeScreen
 from companion.ui.screens.kd_draw import SCREENS, Actions, KdScreen, fit, table_grid
 from companion.ui.screens.kd_entry import StepperScreen
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, TapArea, button_h
+from companion.ui.widgets import WORDS_GLYPH, Button, TapArea, button_h
 from companion.ui.winner import Action, ShowsWinner, Standing, WinnerScreen, WinnerView
 
 log = logging.getLogger(__name__)
@@ -217,7 +217,7 @@ class AwardScreen(StepperScreen):
         room = cells[3].union(cells[4])
         line = pygame.Rect(room.x, room.centery - px(32), room.w, px(32))
         for k, text in enumerate(self.help_lines()):
-            fit(p, text, px(28), line.move(0, k * px(34)), th.INK_SOFT, "center")
+            fit(p, text, px(WORDS_GLYPH), line.move(0, k * px(34)), th.INK_SOFT, "center")
 
 
 class CampaignScreen(KdScreen):
