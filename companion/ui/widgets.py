@@ -110,16 +110,21 @@ def title_line(p: Painter, left: str, right: str, box: pygame.Rect,
     """The top line of a screen as the game screens have it: the title at the left in
     ``TITLE`` units (in the headline's colour when it names who acts now), what stands now
     (a page, a balance) at the right in gold, in ``right_size`` units (``FIGURE_GLYPH``
-    for a figure alone, such as a page "1 / 3"), the two kept apart."""
+    for a figure alone, such as a page "1 / 3"), the two kept apart. A title that holds a
+    figure ("dilemma 1") is drawn in ``FIGURE_GLYPH`` units: its figure read from a chair."""
     theme, px = p.theme, p.theme.px
+    size = px(FIGURE_GLYPH if any(c.isdigit() for c in left) else TITLE)
     split = box.w
-    if right:  # the title keeps what it needs (up to 3/5), the rest goes to the right
-        split = min(box.w * 3 // 5, theme.font(px(TITLE)).size(left)[0] + px(16))
+    if right:  # the title keeps what it needs (up to 3/5), the rest goes to the right;
+        # a title's figure grows into what the right side leaves unused, never taking its room
         gap = px(14)
+        split = min(box.w * 3 // 5, theme.font(px(TITLE)).size(left)[0] + px(16))
+        spare = box.w - gap - theme.font(px(right_size)).size(right)[0]
+        split = max(split, min(spare, theme.font(size).size(left)[0] + px(16)))
         font = theme.fitting_font(right, px(right_size), box.w - split - gap, px(SMALLEST))
         p.text(right, font, right_colour, pygame.Rect(box.x + split + gap, box.y,
                                                       box.w - split - gap, box.h), "right")
-    font = theme.fitting_font(left, px(TITLE), split, px(SMALLEST))
+    font = theme.fitting_font(left, size, split, px(SMALLEST))
     p.text(left, font, left_colour, pygame.Rect(box.x, box.y, split, box.h), "left")
 
 
@@ -207,6 +212,8 @@ class Button(Pressable):
 class TapArea(Pressable):
     """An invisible touch target over something the screen draws itself (a list row, a
     seat's plate): draws nothing but its outline while pressed."""
+
+    label = ""  # no words of its own (a screen's list of buttons may hold it beside them)
 
     def __init__(self, rect: pygame.Rect, on_tap: Callable[[], None]) -> None:
         self.rect = pygame.Rect(rect)

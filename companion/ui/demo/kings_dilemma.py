@@ -97,7 +97,12 @@ def demo(ctx) -> None:
     ctx.shot("winner")  # the night's result and its BG Stats code
     ctx.tap(app.screen.buttons[0].rect, "campaign")
     ctx.shot("campaign")
-    ctx.tap(app.screen.buttons[-1].rect, "BG Stats")  # the night's code, then the ledger
+    ledger = app.screen
+    if ledger.pages() > 1:  # the next houses, a tap on the table
+        ctx.tap(ledger.table_rect(), "more")
+        ctx.shot("campaign-more")
+        ctx.tap(ledger.table_rect(), "more")
+    ctx.tap(ledger.buttons[2].rect, "BG Stats")  # the night's code, then the ledger
     ctx.shot("night")
     ctx.tap(app.screen.back.rect, "back")
 

@@ -264,7 +264,7 @@ class SheetScreen(TwoTaps, TableScreen):
         width = font.size(total)[0]
         p.text(total, font, th.WARNING, pygame.Rect(box.right - width, box.y, width, box.h))
         self.plain(p, self.app.catalog.text("inheritors.part.total"),
-                   pygame.Rect(box.x, box.y, box.w - width - px(8), box.h), px(24),
+                   pygame.Rect(box.x, box.y, box.w - width - px(8), box.h), px(WORDS_GLYPH),
                    th.INK_SOFT, "right")
         for b in self.buttons:
             b.draw(p)
@@ -317,9 +317,9 @@ class SheetScreen(TwoTaps, TableScreen):
         inner = rect.inflate(-px(12), -px(6))
         top = pygame.Rect(inner.x, inner.y, inner.w, inner.h // 2)
         under = pygame.Rect(inner.x, top.bottom, inner.w, inner.h - top.h)
-        self.plain(p, colour_name(self.app, colour), top, px(26),
+        self.plain(p, colour_name(self.app, colour), top, px(WORDS_GLYPH),
                    th.INK if mine else th.INK_SOFT, "center")
         if holder is not None:
-            font = theme.fitting_font(holder, px(24), under.w, px(22))
+            font = theme.fitting_font(holder, px(WORDS_GLYPH), under.w, px(22))
             p.text(fitted(holder, font, under.w), font, SELECTED if mine else th.INK_DIM,
                    under)

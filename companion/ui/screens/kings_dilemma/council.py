@@ -30,6 +30,7 @@ from companion.ui.screens.kings_dilemma.draw import (
     vote_help,
 )
 from companion.ui.theme import Painter
+from companion.ui.widgets import WORDS_GLYPH
 
 TONES = {kd_say.PENDING: th.WARNING, kd_say.PLAYED: th.INK, kd_say.WAITING: th.INK_DIM}
 
@@ -151,7 +152,7 @@ class VoteScreen(KdScreen):
         vote = view["vote"]
         line = pygame.Rect(rect.x, rect.y, rect.w, px(28))  # what each press and hold does
         for i, text in enumerate(vote_help(self.t, vote["mode"])):
-            fit(p, text, px(26), line.move(0, i * px(28)), th.INK_SOFT)
+            fit(p, text, px(WORDS_GLYPH), line.move(0, i * px(28)), th.INK_SOFT)
         rect = pygame.Rect(rect.x, rect.y + 2 * px(28), rect.w, rect.h - 2 * px(28))
         lines = []
         for name, seat in zip(vote["players"], view["seats"], strict=True):

@@ -264,9 +264,9 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
     if not boxes:
         return
     tokens = [screen.t("kd.token.leader"), screen.t("kd.token.moderator")]
-    size = min(px(30), boxes[0].h)
+    size = max(px(WORDS_GLYPH), min(px(30), boxes[0].h))  # capitals 16 px on the panel
     bh = min(boxes[0].h - px(4), px(34))
-    bw = max(theme.font(px(24)).size(t)[0] for t in tokens) + bh  # the pill's round ends
+    bw = max(theme.font(size).size(t)[0] for t in tokens) + bh  # the pill's round ends
     placed = []
     for line, box in zip(lines, boxes, strict=True):
         r = max(4, box.h // 4)
@@ -280,9 +280,10 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
         free = name_box.right + px(4) + held
         status_box = pygame.Rect(free + px(4), box.y, box.right - px(10) - free - px(4), box.h)
         placed.append((line, box, r, name_box, status_box))
-        size = min(size, theme.fitting_size(line.name, size, name_box.w, px(22)),
-                   theme.fitting_size(line.status, size, status_box.w, px(22)))
-    size = min([size, *(theme.fitting_size(t, size, bw - bh // 2, px(22)) for t in tokens)])
+        size = min(size, theme.fitting_size(line.name, size, name_box.w, px(WORDS_GLYPH)),
+                   theme.fitting_size(line.status, size, status_box.w, px(WORDS_GLYPH)))
+    size = min([size, *(theme.fitting_size(t, size, bw - bh // 2, px(WORDS_GLYPH))
+                        for t in tokens)])
     for line, box, r, name_box, status_box in placed:
         if line.on_turn:
             band = box.inflate(0, -px(4))

@@ -22,7 +22,7 @@ from companion.ui.playcode import PlayCodeScreen
 from companion.ui.screens.kings_dilemma.draw import SCREENS, Actions, KdScreen, fit, table_grid
 from companion.ui.screens.kings_dilemma.entry import StepperScreen
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, button_h
+from companion.ui.widgets import WORDS_GLYPH, Button, TapArea, button_h
 from companion.ui.winner import Action, ShowsWinner, Standing, WinnerScreen, WinnerView
 
 log = logging.getLogger(__name__)
@@ -217,7 +217,7 @@ class AwardScreen(StepperScreen):
         room = cells[3].union(cells[4])
         line = pygame.Rect(room.x, room.centery - px(32), room.w, px(32))
         for k, text in enumerate(self.help_lines()):
-            fit(p, text, px(28), line.move(0, k * px(34)), th.INK_SOFT, "center")
+            fit(p, text, px(WORDS_GLYPH), line.move(0, k * px(34)), th.INK_SOFT, "center")
 
 
 class CampaignScreen(KdScreen):
@@ -227,9 +227,32 @@ class CampaignScreen(KdScreen):
 
     name = "kd-campaign"
     problem = ""  # the saved ledger could not be read for New campaign (problem_line)
+    page = 0  # the page of houses shown (a tap on the table turns it)
+    ROW = 40  # units: a row of the table whose figures are drawn 24 px high per 480 px
 
     def title(self) -> tuple[str, str]:
-        return self.t("kd.campaign.title", games=len(self.night.campaign.games)), ""
+        pages = self.pages()
+        return (self.t("kd.campaign.title", games=len(self.night.campaign.games)),
+                f"{self.page + 1} / {pages}" if pages > 1 else "")
+
+    def table_rect(self) -> pygame.Rect:
+        """Where the ledger's table is drawn: the body under the problem and next lines."""
+        rect = problem_line(self, None, self.body)
+        line = self.headline_rect(rect)
+        return pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
+
+    def per_page(self) -> int:
+        """How many houses a page holds with their figures at ``FIGURE_GLYPH`` (a row of
+        ``ROW`` units each, under the head row): with five houses the 7" panel has room for
+        fewer, and the rest go on the next pages."""
+        return max(1, self.table_rect().h // self.app.theme.px(self.ROW) - 1)
+
+    def pages(self) -> int:
+        return -(-len(self.night.campaign_rows()) // self.per_page())
+
+    def next_page(self) -> None:
+        self.page = (self.page + 1) % self.pages()
+        self.refresh()
 
     def next_setup(self) -> str:
         setup = self.night.setup_order()
@@ -264,6 +287,7 @@ class CampaignScreen(KdScreen):
         return self.night.campaign_turns()
 
     def rows(self) -> list[list[str]]:
+        """Every house's row (all pages)."""
         return [[name, str(number), str(prestige), str(crave),
                  self.t(f"kd.agenda.{agenda}") if agenda else "—",
                  str(picks) if picks else "—"]
@@ -280,14 +304,19 @@ class CampaignScreen(KdScreen):
     def refresh(self) -> None:
         """The ledger's texts are read once per change (a new campaign), not every frame
         (the seats' lights redraw it as they blink)."""
+        self.page = min(self.page, self.pages() - 1)  # a new campaign has fewer houses
         super().refresh()
+        if self.pages() > 1:  # the whole table is the target that turns its pages
+            self.buttons.append(TapArea(self.table_rect(), self.next_page))
         self.ledger = self.next_setup(), self.header(), self.rows()
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         next_setup, header, rows = self.ledger
         rect = problem_line(self, p, rect)
         rect = self.draw_headline(p, rect, next_setup)
-        table_grid(p, rect, header, rows, first_share=0.24, weights=(0.6, 1, 1.3, 1.7, 0.8))
+        per = self.per_page()
+        table_grid(p, rect, header, rows[self.page * per:(self.page + 1) * per],
+                   first_share=0.24, weights=(0.6, 1, 1.3, 1.7, 0.8))
 
 
 class SetupScreen(KdScreen):

@@ -42,6 +42,8 @@ from companion.ui.demo import demo_config
 from companion.ui.home import HomeScreen
 from companion.ui.screens import MENU
 from companion.ui.screens.kings_dilemma import start as kd_ui
+from companion.ui.theme import glyph_height
+from companion.ui.widgets import FIGURE_GLYPH
 
 KD_ENTRY = next(e for e in MENU if e.game == "kings-dilemma")
 
@@ -350,6 +352,43 @@ def test_new_campaign_takes_two_taps_and_keeps_the_old_ledger_aside(table_app):
     folder = Path(app.journal.path).parent
     assert len(list(folder.glob(f"{LEDGER_FILE}.ended-*"))) == 1
     assert t("kd.campaign.title", games=0) in app.screen.describe()
+
+
+@pytest.mark.parametrize(("size", "language"), [((800, 480), "fr"), ((1280, 720), "en")])
+def test_the_campaign_table_pages_its_houses_so_every_figure_reads_24_px(
+        table_app, size, language):
+    """The ledger's table holds as many houses as fit with their figures 24 px high per
+    480 px of screen; the others are on the next pages (the page at the title's right, a
+    tap on the table turns it, after the last the first): each house once, all whole."""
+    app, _ = table_app(size, language)
+    night_scored(app)
+    tap_button(app, app.catalog.text("kd.council.campaign"))
+    past_the_awards(app)
+    past_the_winner_screen(app)
+    ledger = app.screen
+    assert isinstance(ledger, kd_ui.CampaignScreen)
+    unit = app.theme.unit
+    houses = ("Ana", "Ben", "Cleo", "Dan")
+    shown = []
+    for page in range(ledger.pages()):
+        assert ledger.page == page
+        check_layout(app)
+        texts = app.painter.texts
+        figures = [b for b in texts if b.text.isdigit()]
+        # drawn at full figure size (24 px per 480 px of screen, give or take the
+        # font's rounding at other sizes), not shrunk to fit a row
+        full = {b.text: glyph_height(app.theme.font(app.theme.px(FIGURE_GLYPH)), b.text)
+                for b in figures}
+        assert figures and all(b.glyph >= full[b.text] for b in figures), [
+            (b.text, b.glyph / unit) for b in figures]
+        shown += [b.text for b in texts
+                  if b.text in houses and ledger.table_rect().contains(b.rect)]  # not plates
+        if ledger.pages() > 1:
+            assert f"{page + 1} / {ledger.pages()}" in [b.text for b in texts]
+        tap(app, ledger.table_rect())
+    assert sorted(shown) == sorted(houses)
+    assert ledger.page == 0  # after the last page, the first again
+    assert ledger.pages() == 2  # two houses a page: the layout scales with the screen
 
 
 def test_a_corrupt_ledger_is_moved_aside_and_said_on_home(table_app):
