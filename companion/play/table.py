@@ -181,6 +181,7 @@ class Table:
         self.game: Any = None  # the controller of ``companion.play`` being played, or None
         self.view: TableView = Headless(self)
         self._followed: weakref.WeakSet = weakref.WeakSet()
+        self._kept: weakref.WeakSet = weakref.WeakSet()  # games whose row the history kept
         self._queue: deque[ButtonEvent | _Status | object] = deque()
         self._lock = threading.Lock()
         self._dropped = 0  # seat events dropped since the queue was last empty
@@ -329,11 +330,18 @@ class Table:
 
     def end_game(self, game: Any) -> PlayedGame | None:
         """``game`` (a controller) is over: its result into the history (when one is
-        kept), the game finished in the journal, once; the history row. A failed write
-        raises ``StorageError`` (nothing is finished: the next try writes it again)."""
-        game.finish(self.history)
+        kept), then the game finished in the journal, once; the history row. The Table is
+        the one writer of the history. A failed write raises ``StorageError`` and nothing
+        is finished: the next try writes what is missing (a row already kept is not kept
+        again)."""
+        if game.to_finish():
+            if self.history is not None and game.played is not None \
+                    and game not in self._kept:
+                self.history.keep(game.played)
+                self._kept.add(game)
+            game.finish()
         self.show_lights()  # a game over lights its winners, or nothing
-        return getattr(game, "played", None)
+        return game.played
 
     # --- storage ------------------------------------------------------------------------
 

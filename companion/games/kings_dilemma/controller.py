@@ -239,6 +239,7 @@ class NightController:
         self._saved_read = False
         self.refused: tuple[str, RuleError] | None = None  # (who, why): open vote only
         self.played: GameResult | None = None  # the history row, once the night is finished
+        self.finished = False  # the night finished in the journal (``finish``)
 
     @classmethod
     def new(cls, players: Sequence[str], journal: Journal | None = None,
@@ -503,17 +504,25 @@ class NightController:
             action["cards"] = cards
         return self.session.dispatch(action)["final"]
 
-    def finish(self, history=None) -> None:
-        """The scored game leaves the journal's unfinished games; its result goes to the
-        game history when one is kept (a result the history refuses is logged)."""
-        final = self.view()["final"]
+    def to_finish(self) -> bool:
+        """Whether the night is scored and not yet finished in the journal; if so,
+        ``played`` now holds its history row (None: a result the history refuses, logged).
+        ``Table.end_game``, the one writer of the history, keeps it, then calls ``finish``."""
+        if self.finished or self.view()["final"] is None:
+            return False
         try:
-            self.played = result_of(final, **self.session.history_facts())
-            if history is not None:
-                history.keep(self.played)
+            self.played = result_of(self.view()["final"], **self.session.history_facts())
         except RuleError as exc:
+            self.played = None
             log.warning("kings-dilemma: result not kept in the history: %s", exc)
-        self.session.finish(final)
+        return True
+
+    def finish(self) -> None:
+        """The scored night leaves the journal's unfinished games, once."""
+        if self.finished:
+            return
+        self.session.finish(self.view()["final"])
+        self.finished = True
 
     # --- the campaign -------------------------------------------------------------------
 
