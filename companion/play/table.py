@@ -186,7 +186,8 @@ class Table:
         self._lock = threading.Lock()
         self._dropped = 0  # seat events dropped since the queue was last empty
         self._wake: Callable[[], None] = lambda: None
-        self._lights_shown = 0  # how many times ``show_lights`` ran (``_button``)
+        self._lights_held = 0  # presses and touches being handled (``_one_lighting``)
+        self._lights_due = False  # ``show_lights`` asked while they were
 
     # --- seats in (any thread) ----------------------------------------------------------
 
@@ -246,17 +247,28 @@ class Table:
         return done
 
     def _button(self, event: ButtonEvent) -> None:
-        """A press to the game, unless the view answers it itself; then the lights, unless
-        the change wrote them already (the game published it, the view redrew)."""
-        shown = self._lights_shown
-        with self.saving():
-            if self.game is not None and not self.view.claims(event):
-                self.view.pressed(event, self.press(event))
-            else:
-                self.view.on_button(event)
-        if self._lights_shown == shown:
-            self.show_lights()
+        """A press to the game, unless the view answers it itself; then the lights, once
+        (the players' receipt, even of a press that changed nothing)."""
+        with self._one_lighting():
+            with self.saving():
+                if self.game is not None and not self.view.claims(event):
+                    self.view.pressed(event, self.press(event))
+                else:
+                    self.view.on_button(event)
+            self._lights_due = True
         self.show_seats()  # a secret press changes only what that seat's phone shows
+
+    @contextmanager
+    def _one_lighting(self) -> Iterator[None]:
+        """While a press or a touch is handled the game may publish several changes and the
+        view redraw after each: every ``show_lights`` asked meanwhile is one, at the end."""
+        self._lights_held += 1
+        try:
+            yield
+        finally:
+            self._lights_held -= 1
+        if not self._lights_held and self._lights_due:
+            self.show_lights()
 
     # --- the game -----------------------------------------------------------------------
 
@@ -295,8 +307,12 @@ class Table:
         """Each seat's light as ``lights`` says (a seat already showing it is not written),
         the players' receipt: written once the journal holds every action so far on disk
         (at once when nothing waits for it; else by the journal's committer thread, while
-        the loop goes on serving touches and presses)."""
-        self._lights_shown += 1
+        the loop goes on serving touches and presses). While a press or a touch is handled,
+        once at its end."""
+        if self._lights_held:
+            self._lights_due = True
+            return
+        self._lights_due = False
         write = functools.partial(seat_lights.show, self.backend, self.seats, self.lights())
         when_durable = getattr(self.journal, "when_durable", None)  # None: no journal
         if when_durable is None:
@@ -322,11 +338,19 @@ class Table:
             show(shown)
 
     def act(self, action: Callable[..., Any], *args: Any) -> Any:
-        """A touch on the screen forwarded as an action (a controller's method); the lights
-        follow. A failed write is ``saving``'s (None returned)."""
-        with self.saving():
+        """A touch on the screen forwarded as an action (a controller's method): what it
+        returns; the lights follow, once. A failed write is ``saving``'s: the game as it
+        was, None returned."""
+        with self.handling():
             return action(*args)
         return None
+
+    @contextmanager
+    def handling(self) -> Iterator[None]:
+        """One thing the view handles (a touch, a timer): a failed write changes nothing
+        (``saving``) and the lights are written once, at its end."""
+        with self._one_lighting(), self.saving():
+            yield
 
     def end_game(self, game: Any) -> PlayedGame | None:
         """``game`` (a controller) is over: its result into the history (when one is
