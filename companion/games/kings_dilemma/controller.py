@@ -36,7 +36,7 @@ from companion.play.errors import RuleError
 from companion.play.seat import ButtonEvent, Light
 from companion.play.seatview import SeatFigure, SeatView
 from companion.play.session import Session
-from companion.play.turns import IGNORED, NOBODY, Reply, Turns, lights
+from companion.play.turns import IGNORED, NOBODY, NOT_YOUR_TURN, Reply, Turns, lights
 from companion.play.words import Words
 from companion.storage.history import GameResult, result_of
 from companion.storage.journal import Journal
@@ -450,14 +450,24 @@ class NightController:
         try:
             reply = self.pads.press(event)
         except RuleError as exc:  # never in a secret vote: its refusals are SILENT
-            log.info("kings-dilemma: refused press: %s", exc)
-            if event.seat in view["seats"]:
-                self.refused = (view["players"][view["seats"].index(event.seat)], exc)
-                return Reply(REFUSED)
-            return Reply(IGNORED, public=False)
+            return self._refuse(event, view, exc)
+        if reply.did == NOT_YOUR_TURN:  # the shared layer's: said as the rules say it
+            name = view["players"][view["seats"].index(event.seat)]
+            self._refuse(event, view, kd_vote.not_your_turn(view["vote"]["turn"], name,
+                                                            "button"))
+            return reply
         if reply.public:
             self.refused = None
         return reply
+
+    def _refuse(self, event: ButtonEvent, view: Mapping, exc: RuleError) -> Reply:
+        """An open vote's refused press: its reason kept in ``refused`` for the screen and
+        the seat's plate to say."""
+        log.info("kings-dilemma: refused press: %s", exc)
+        if event.seat in view["seats"]:
+            self.refused = (view["players"][view["seats"].index(event.seat)], exc)
+            return Reply(REFUSED)
+        return Reply(IGNORED, public=False)
 
     def can_undo(self) -> bool:
         """Whether the journal holds an action of this night to take back."""
