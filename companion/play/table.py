@@ -59,6 +59,20 @@ PlayerFigures = PlayerStats  # a player's figures over the games of the history
 NOT_REPLAYED: tuple[type[Exception], ...] = (RuleError, JournalError)
 
 
+class _NotSaved:
+    """What ``Table.act`` answers for a touch whose write failed: nothing changed (falsy,
+    and told apart from any answer of a controller's method by ``is NOT_SAVED``)."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "NOT_SAVED"
+
+
+NOT_SAVED: Any = _NotSaved()
+
+
 class TableView(Protocol):
     """What the Table tells whoever shows the evening (the kiosk's App), all on the loop's
     thread."""
@@ -338,12 +352,13 @@ class Table:
             show(shown)
 
     def act(self, action: Callable[..., Any], *args: Any) -> Any:
-        """A touch on the screen forwarded as an action (a controller's method): what it
-        returns; the lights follow, once. A failed write is ``saving``'s: the game as it
-        was, None returned."""
+        """A touch on the screen forwarded as an action (a controller's method): the one
+        way a view changes a game, so the Table alone drives it. What the method returns;
+        the lights follow, once. A failed write is ``saving``'s: the game as it was, and
+        ``NOT_SAVED`` answered, for the view to go no further."""
         with self.handling():
             return action(*args)
-        return None
+        return NOT_SAVED
 
     @contextmanager
     def handling(self) -> Iterator[None]:

@@ -22,6 +22,7 @@ from companion.games.kings_dilemma.controller import RuleError
 from companion.games.kings_dilemma.say import Say, grammar_help
 from companion.hardware.base import LIGHT_COLOURS
 from companion.play.seat import Light
+from companion.play.table import NOT_SAVED
 from companion.play.turns import Turns
 from companion.play.words import Words, words_text
 from companion.ui import theme as th
@@ -194,7 +195,8 @@ def undo(screen: KdScreen) -> None:
     secret lock taken back before the reveal: that seat shows "not yet" again, exactly as
     if it had never locked (its ballot deleted unseen); every seat's unlocked pending
     choice is forgotten too."""
-    screen.night.undo()
+    if screen.app.table.act(screen.night.undo) is NOT_SAVED:
+        return
     screen.app.replace(screen_for(screen.app, screen.night))
 
 
