@@ -366,7 +366,7 @@ class NightController:
                     todo = Words("seat.todo.vote")
                 if acts:
                     help_ = Words("seat.help.line", {"parts": tuple(
-                        kd_say.as_words(line) for line in kd_say.grammar_help(vote["mode"]))})
+                        kd_say.grammar_help(vote["mode"]))})
             elif acts and view["phase"] in (kd_game.COUNCIL, kd_game.OUTCOME):
                 todo = Words("seat.todo.read")
             out[seat] = SeatView(seat, your_turn=acts, todo=todo, help=help_,
