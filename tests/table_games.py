@@ -110,9 +110,9 @@ def play_majority(table: Table, view: Answers, game: str, seed: int) -> dict:
     return {"steps": steps, "refused": refused, "winners": list(played.winners)}
 
 
-def play_inheritors(table: Table, view: Answers) -> dict:
-    """An Inheritors count: each player's pad opens their column (their seat YOUR_TURN),
-    the touchscreen enters their end of the game, Save puts the score in the history."""
+def count_inheritors(table: Table, view: Answers) -> SheetController:
+    """An Inheritors count, not yet saved: each player's pad opens their column (their
+    seat YOUR_TURN), the touchscreen enters their end of the game."""
     sheet = SheetController.new(FOUR, table.journal)
     table.play(sheet)
     for i, (player, seat) in enumerate(zip(FOUR["players"], FOUR["seats"], strict=True)):
@@ -125,6 +125,12 @@ def play_inheritors(table: Table, view: Answers) -> dict:
         assert lights_of(table) == wanted(table, sheet)
     press(table, 4, "a")  # seat 4 does not play: nothing opens
     assert view.answers[-1][1].did == IGNORED and sheet.counted == "Dan"
+    return sheet
+
+
+def play_inheritors(table: Table, view: Answers) -> dict:
+    """An Inheritors count (``count_inheritors``); Save puts the score in the history."""
+    sheet = count_inheritors(table, view)
     played = table.end_game(sheet)
     assert played is not None and lights_of(table) == [O] * SEATS  # saved: every light off
     return {"winners": list(played.winners)}

@@ -59,6 +59,20 @@ PlayerFigures = PlayerStats  # a player's figures over the games of the history
 NOT_REPLAYED: tuple[type[Exception], ...] = (RuleError, JournalError)
 
 
+class _NotSaved:
+    """What ``Table.act`` answers for a touch whose write failed: nothing changed (falsy,
+    and told apart from any answer of a controller's method by ``is NOT_SAVED``)."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "NOT_SAVED"
+
+
+NOT_SAVED: Any = _NotSaved()
+
+
 class TableView(Protocol):
     """What the Table tells whoever shows the evening (the kiosk's App), all on the loop's
     thread."""
@@ -181,11 +195,13 @@ class Table:
         self.game: Any = None  # the controller of ``companion.play`` being played, or None
         self.view: TableView = Headless(self)
         self._followed: weakref.WeakSet = weakref.WeakSet()
+        self._kept: weakref.WeakSet = weakref.WeakSet()  # games whose row the history kept
         self._queue: deque[ButtonEvent | _Status | object] = deque()
         self._lock = threading.Lock()
         self._dropped = 0  # seat events dropped since the queue was last empty
         self._wake: Callable[[], None] = lambda: None
-        self._lights_shown = 0  # how many times ``show_lights`` ran (``_button``)
+        self._lights_held = 0  # presses and touches being handled (``_one_lighting``)
+        self._lights_due = False  # ``show_lights`` asked while they were
 
     # --- seats in (any thread) ----------------------------------------------------------
 
@@ -245,17 +261,28 @@ class Table:
         return done
 
     def _button(self, event: ButtonEvent) -> None:
-        """A press to the game, unless the view answers it itself; then the lights, unless
-        the change wrote them already (the game published it, the view redrew)."""
-        shown = self._lights_shown
-        with self.saving():
-            if self.game is not None and not self.view.claims(event):
-                self.view.pressed(event, self.press(event))
-            else:
-                self.view.on_button(event)
-        if self._lights_shown == shown:
-            self.show_lights()
+        """A press to the game, unless the view answers it itself; then the lights, once
+        (the players' receipt, even of a press that changed nothing)."""
+        with self._one_lighting():
+            with self.saving():
+                if self.game is not None and not self.view.claims(event):
+                    self.view.pressed(event, self.press(event))
+                else:
+                    self.view.on_button(event)
+            self._lights_due = True
         self.show_seats()  # a secret press changes only what that seat's phone shows
+
+    @contextmanager
+    def _one_lighting(self) -> Iterator[None]:
+        """While a press or a touch is handled the game may publish several changes and the
+        view redraw after each: every ``show_lights`` asked meanwhile is one, at the end."""
+        self._lights_held += 1
+        try:
+            yield
+        finally:
+            self._lights_held -= 1
+        if not self._lights_held and self._lights_due:
+            self.show_lights()
 
     # --- the game -----------------------------------------------------------------------
 
@@ -294,8 +321,12 @@ class Table:
         """Each seat's light as ``lights`` says (a seat already showing it is not written),
         the players' receipt: written once the journal holds every action so far on disk
         (at once when nothing waits for it; else by the journal's committer thread, while
-        the loop goes on serving touches and presses)."""
-        self._lights_shown += 1
+        the loop goes on serving touches and presses). While a press or a touch is handled,
+        once at its end."""
+        if self._lights_held:
+            self._lights_due = True
+            return
+        self._lights_due = False
         write = functools.partial(seat_lights.show, self.backend, self.seats, self.lights())
         when_durable = getattr(self.journal, "when_durable", None)  # None: no journal
         if when_durable is None:
@@ -321,19 +352,35 @@ class Table:
             show(shown)
 
     def act(self, action: Callable[..., Any], *args: Any) -> Any:
-        """A touch on the screen forwarded as an action (a controller's method); the lights
-        follow. A failed write is ``saving``'s (None returned)."""
-        with self.saving():
+        """A touch on the screen forwarded as an action (a controller's method): the one
+        way a view changes a game, so the Table alone drives it. What the method returns;
+        the lights follow, once. A failed write is ``saving``'s: the game as it was, and
+        ``NOT_SAVED`` answered, for the view to go no further."""
+        with self.handling():
             return action(*args)
-        return None
+        return NOT_SAVED
+
+    @contextmanager
+    def handling(self) -> Iterator[None]:
+        """One thing the view handles (a touch, a timer): a failed write changes nothing
+        (``saving``) and the lights are written once, at its end."""
+        with self._one_lighting(), self.saving():
+            yield
 
     def end_game(self, game: Any) -> PlayedGame | None:
         """``game`` (a controller) is over: its result into the history (when one is
-        kept), the game finished in the journal, once; the history row. A failed write
-        raises ``StorageError`` (nothing is finished: the next try writes it again)."""
-        game.finish(self.history)
+        kept), then the game finished in the journal, once; the history row. The Table is
+        the one writer of the history. A failed write raises ``StorageError`` and nothing
+        is finished: the next try writes what is missing (a row already kept is not kept
+        again)."""
+        if game.to_finish():
+            if self.history is not None and game.played is not None \
+                    and game not in self._kept:
+                self.history.keep(game.played)
+                self._kept.add(game)
+            game.finish()
         self.show_lights()  # a game over lights its winners, or nothing
-        return getattr(game, "played", None)
+        return game.played
 
     # --- storage ------------------------------------------------------------------------
 

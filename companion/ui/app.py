@@ -497,7 +497,7 @@ class App:
             events.extend(pygame.event.get())
             seat_events = self.table.drain()
             for event in events:
-                with self.table.saving():
+                with self.table.handling():  # the lights once per touch
                     self.handle(event)
             if not (events or seat_events) or not self.running:
                 break
@@ -552,7 +552,7 @@ class App:
             return
         deadline = self.screen.next_deadline(since)
         if deadline is not None and now >= deadline:
-            with self.table.saving():
+            with self.table.handling():
                 self.screen.on_timer(now)
 
     def handle(self, event: pygame.event.Event) -> None:

@@ -11,11 +11,13 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 import table_games
 
 from companion.games.majority.controller import MajorityController
 from companion.play import table as table_module
 from companion.play.seat import ButtonEvent, Light
+from companion.storage.journal import StorageError
 
 TESTS = Path(__file__).parents[1]
 
@@ -94,6 +96,28 @@ def test_a_press_whose_write_fails_changes_nothing_and_is_said(tmp_path, caplog)
     table_games.press(table, seat, "a")
     assert control.view()["phase"] != "setup" and table.save_failure is None
     assert table_games.lights_of(table) == table_games.wanted(table, control)
+
+
+def test_a_game_end_whose_write_fails_finishes_nothing_and_keeps_the_row_once(tmp_path):
+    """The Table alone writes the history: the history's disk full, ending the game keeps
+    no row and leaves it unfinished; the journal's disk full after the row was kept, the
+    next try finishes it without keeping the row a second time."""
+    table, view = table_games.open_table(tmp_path)
+    sheet = table_games.count_inheritors(table, view)
+    table.history._db.execute("PRAGMA query_only = ON")  # the history's writes fail
+    with pytest.raises(StorageError):
+        table.end_game(sheet)
+    assert table.history.count() == 0 and len(table.unfinished()) == 1 and not sheet.saved
+    table.history._db.execute("PRAGMA query_only = OFF")
+    table.journal._db.execute("PRAGMA query_only = ON")  # now the journal's fail
+    with pytest.raises(StorageError):
+        table.end_game(sheet)
+    assert table.history.count() == 1 and len(table.unfinished()) == 1 and not sheet.saved
+    table.journal._db.execute("PRAGMA query_only = OFF")
+    played = table.end_game(sheet)
+    assert table.history.count() == 1 and table.unfinished() == [] and sheet.saved
+    assert table.history.games() == [played]
+    assert table.end_game(sheet) == played and table.history.count() == 1  # once
 
 
 def test_between_games_every_seat_is_dark_and_a_press_reaches_no_game(tmp_path):

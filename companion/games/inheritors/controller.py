@@ -211,14 +211,19 @@ class SheetController(FollowsSession):
     def can_undo(self) -> bool:
         return self.session.can_undo()
 
-    def finish(self, history) -> dict:
-        """The final score into ``history`` (when one is kept) and the game finished in the
-        journal, once; returns the score."""
+    def to_finish(self) -> bool:
+        """Whether the count is not yet saved; if so, ``played`` now holds its history row
+        (``Table.end_game``, the one writer of the history, keeps it, then calls
+        ``finish``)."""
+        if self.saved:
+            return False
+        self.played = result_of(self._view["score"], **self.session.history_facts())
+        return True
+
+    def finish(self) -> dict:
+        """The game finished in the journal with its final score, once; the score."""
         result = self._view["score"]
         if not self.saved:
-            self.played = result_of(result, **self.session.history_facts())
-            if history is not None:
-                history.keep(self.played)
             self.session.finish(result)
             self.saved = True
         return result

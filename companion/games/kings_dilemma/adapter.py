@@ -546,7 +546,9 @@ def public_view(night: Night, pads: tuple[kd_vote.Pad, ...] | None = None) -> di
 def turns(view: Mapping) -> Turns:
     """Who acts (``companion.play.turns``), from a public view only.
 
-    - open vote, voting: the seat on turn acts;
+    - open vote, voting: the seat on turn acts, and it alone is heard: the shared layer
+      refuses any other seat "not your turn" (``companion.play.turns.press``), but a seat
+      that passed, which the grammar tells it has nothing more to do in this vote;
     - secret vote, voting: a seat that has locked is marked BALLOT_LOCKED, every other
       seat acts (all of them at once; who has locked is public, the ballot is not);
     - a tie to break or a leader to choose: the moderator is called (ATTENTION);
@@ -556,8 +558,8 @@ def turns(view: Mapping) -> Turns:
     - otherwise the leader's seat marked LEADER, the moderator's MODERATOR (one player
       holding both tokens shows LEADER), every other seat dark.
 
-    A press is read by the button grammar (``kd_buttons``), which answers every seat
-    itself; while a secret vote waits for ballots, presses are secret.
+    Every other press is read by the button grammar (``kd_buttons``); while a secret vote
+    waits for ballots, presses are secret.
     """
     seat = dict(zip(view["players"], view["seats"], strict=True))
     seats = tuple(view["seats"])
@@ -568,6 +570,7 @@ def turns(view: Mapping) -> Turns:
     vote = view["vote"]
     acting: set[int] = set()
     called: set[int] = set()
+    hears: frozenset[int] | None = None
     secret = False
     if view["phase"] in (COUNCIL, OUTCOME) or (view["phase"] == VOTE
                                                 and vote["phase"] == kd_vote.DONE):
@@ -585,8 +588,11 @@ def turns(view: Mapping) -> Turns:
                         acting.add(seat[p])
         elif vote["turn"] is not None:
             acting.add(seat[vote["turn"]])
+            if vote["phase"] == kd_vote.VOTING:
+                hears = frozenset(seat[p] for p, state in vote["seats"].items()
+                                  if state["vote"] in kd_vote.PASSES) | {seat[vote["turn"]]}
     return Turns(seats, marks=marks, acting=frozenset(acting), called=frozenset(called),
-                 secret=secret)
+                 hears=hears, secret=secret)
 
 
 def campaign_record(view: Mapping, agendas: Mapping[str, str],

@@ -59,7 +59,8 @@ def press(state: Vote, pads: Sequence[Pad], event: ButtonEvent) -> tuple[tuple[P
                                                                            Action | None]:
     """One button event of a seat → the seat's new pending choice and, on a long press, the
     vote action to apply (docs/button-grammar.md). A refused press raises ``RuleError``
-    (field ``button``) and changes nothing."""
+    (field ``button``) and changes nothing. In an open vote, only the seat on turn's
+    presses and a passed seat's come here (``turns``' ``hears``)."""
     seat = event.seat
     if not 0 <= seat < state.n:
         raise RuleError("seat", f"seat {seat} is not at this table (0–{state.n - 1})",
@@ -81,10 +82,8 @@ def press(state: Vote, pads: Sequence[Pad], event: ButtonEvent) -> tuple[tuple[P
         if state.passed(seat):
             raise RuleError("button", f"{p} passed: nothing more to do in this vote",
                             code="passed_nothing_more", params={"player": p})
-        if seat != state.turn:
-            raise RuleError("button", f"it is {state.current_player}'s turn, not {p}'s",
-                            code="not_your_turn",
-                            params={"current": state.current_player, "player": p})
+        # Any other seat than the one on turn was refused before, by the shared layer
+        # (``companion.play.turns.press``, told by the game's ``Turns.hears``).
         voted = state.choices[seat]
     if meaning == CLAIM_MODERATOR:
         return _long_press(state, pads, seat, None, voted)

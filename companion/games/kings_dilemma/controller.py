@@ -36,7 +36,7 @@ from companion.play.errors import RuleError
 from companion.play.seat import ButtonEvent, Light
 from companion.play.seatview import SeatFigure, SeatView
 from companion.play.session import Session
-from companion.play.turns import IGNORED, NOBODY, Reply, Turns, lights
+from companion.play.turns import IGNORED, NOBODY, NOT_YOUR_TURN, Reply, Turns, lights
 from companion.play.words import Words
 from companion.storage.history import GameResult, result_of
 from companion.storage.journal import Journal
@@ -239,6 +239,7 @@ class NightController:
         self._saved_read = False
         self.refused: tuple[str, RuleError] | None = None  # (who, why): open vote only
         self.played: GameResult | None = None  # the history row, once the night is finished
+        self.finished = False  # the night finished in the journal (``finish``)
 
     @classmethod
     def new(cls, players: Sequence[str], journal: Journal | None = None,
@@ -365,7 +366,7 @@ class NightController:
                     todo = Words("seat.todo.vote")
                 if acts:
                     help_ = Words("seat.help.line", {"parts": tuple(
-                        kd_say.as_words(line) for line in kd_say.grammar_help(vote["mode"]))})
+                        kd_say.grammar_help(vote["mode"]))})
             elif acts and view["phase"] in (kd_game.COUNCIL, kd_game.OUTCOME):
                 todo = Words("seat.todo.read")
             out[seat] = SeatView(seat, your_turn=acts, todo=todo, help=help_,
@@ -449,14 +450,24 @@ class NightController:
         try:
             reply = self.pads.press(event)
         except RuleError as exc:  # never in a secret vote: its refusals are SILENT
-            log.info("kings-dilemma: refused press: %s", exc)
-            if event.seat in view["seats"]:
-                self.refused = (view["players"][view["seats"].index(event.seat)], exc)
-                return Reply(REFUSED)
-            return Reply(IGNORED, public=False)
+            return self._refuse(event, view, exc)
+        if reply.did == NOT_YOUR_TURN:  # the shared layer's: said as the rules say it
+            name = view["players"][view["seats"].index(event.seat)]
+            self._refuse(event, view, kd_vote.not_your_turn(view["vote"]["turn"], name,
+                                                            "button"))
+            return reply
         if reply.public:
             self.refused = None
         return reply
+
+    def _refuse(self, event: ButtonEvent, view: Mapping, exc: RuleError) -> Reply:
+        """An open vote's refused press: its reason kept in ``refused`` for the screen and
+        the seat's plate to say."""
+        log.info("kings-dilemma: refused press: %s", exc)
+        if event.seat in view["seats"]:
+            self.refused = (view["players"][view["seats"].index(event.seat)], exc)
+            return Reply(REFUSED)
+        return Reply(IGNORED, public=False)
 
     def can_undo(self) -> bool:
         """Whether the journal holds an action of this night to take back."""
@@ -503,17 +514,25 @@ class NightController:
             action["cards"] = cards
         return self.session.dispatch(action)["final"]
 
-    def finish(self, history=None) -> None:
-        """The scored game leaves the journal's unfinished games; its result goes to the
-        game history when one is kept (a result the history refuses is logged)."""
-        final = self.view()["final"]
+    def to_finish(self) -> bool:
+        """Whether the night is scored and not yet finished in the journal; if so,
+        ``played`` now holds its history row (None: a result the history refuses, logged).
+        ``Table.end_game``, the one writer of the history, keeps it, then calls ``finish``."""
+        if self.finished or self.view()["final"] is None:
+            return False
         try:
-            self.played = result_of(final, **self.session.history_facts())
-            if history is not None:
-                history.keep(self.played)
+            self.played = result_of(self.view()["final"], **self.session.history_facts())
         except RuleError as exc:
+            self.played = None
             log.warning("kings-dilemma: result not kept in the history: %s", exc)
-        self.session.finish(final)
+        return True
+
+    def finish(self) -> None:
+        """The scored night leaves the journal's unfinished games, once."""
+        if self.finished:
+            return
+        self.session.finish(self.view()["final"])
+        self.finished = True
 
     # --- the campaign -------------------------------------------------------------------
 

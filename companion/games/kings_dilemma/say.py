@@ -1,5 +1,5 @@
 """What a King's Dilemma night says on its screens, as catalog keys with their values
-(``Say``): who acts now and what (the headline of every step), each seat's vote, the
+(``Say``: the shared ``Words``, companion.play.words): who acts now and what (the headline of every step), each seat's vote, the
 reveal's clean-up, power and coins when the table tracks them publicly.
 
 The rules choose the sentence here, once; the screens only translate it into the table's
@@ -15,10 +15,9 @@ from typing import Any
 from companion.games.kings_dilemma import buttons as kd_buttons
 from companion.games.kings_dilemma import vote as kd_vote
 from companion.play.seat import Press
-from companion.play.words import Words
+from companion.play.words import Names, Words
 
-Say = tuple[str, dict[str, Any]]  # (catalog key, its values; a tuple of names is said
-# as the language lists names, "Ana, Ben and Cleo")
+Say = Words  # a sentence of the night: its catalog key and values, as every game's
 
 # How a status reads: a choice still pending on a seat's buttons, a vote played (or a
 # lock), a seat still to act.
@@ -26,7 +25,7 @@ PENDING, PLAYED, WAITING = "pending", "played", "waiting"
 
 
 def say(key: str, **values: Any) -> Say:
-    return key, values
+    return Words(key, values)
 
 
 def seat_vote(seat: Mapping) -> Say:
@@ -83,7 +82,8 @@ def vote_headline(vote: Mapping) -> Say:
     """Who acts now in a vote: the seat on turn of an open vote (and after whom it ends);
     in a secret vote the houses still to lock."""
     if vote["mode"] == kd_vote.SECRET:
-        return say("kd.vote.to_lock", names=tuple(unlocked(vote)), count=len(unlocked(vote)))
+        return say("kd.vote.to_lock", names=Names(tuple(unlocked(vote))),
+                   count=len(unlocked(vote)))
     return say("kd.vote.turn", name=vote["turn"], end=vote["ends_after"])
 
 
@@ -148,7 +148,7 @@ def grammar_help(mode: str) -> list[Say]:
     """What the seat buttons do in a vote of ``mode``, made from ``kd_buttons.GRAMMAR`` (the
     table the presses follow): one line for the presses, one for the holds, each thing
     said once with every button that does it ("Hold: A or B lock your choice · C become
-    moderator at once"). A list value is said as its items joined by " · "."""
+    moderator at once"). A tuple value is said as its items joined by " · "."""
     lines = []
     for press in (Press.SHORT, Press.LONG):
         meanings: dict[str, list[Say]] = {}
@@ -164,19 +164,5 @@ def grammar_help(mode: str) -> list[Say]:
             for more in buttons[1:]:
                 named = say("kd.grammar.or", a=named, b=more)
             parts.append(say(key, buttons=named))
-        lines.append(say(f"kd.grammar.{press.value}", parts=parts))
+        lines.append(say(f"kd.grammar.{press.value}", parts=tuple(parts)))
     return lines
-
-
-def as_words(said: Say) -> Words:
-    """A ``Say`` as the seat views' ``Words`` (a list of them: a tuple, said joined)."""
-
-    def value(v: Any) -> Any:
-        if isinstance(v, list):
-            return tuple(value(x) for x in v)
-        if isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], dict):
-            return as_words(v)
-        return v
-
-    key, values = said
-    return Words(key, {k: value(v) for k, v in values.items()})

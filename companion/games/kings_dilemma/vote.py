@@ -317,6 +317,14 @@ def _still_voting(state: Vote) -> None:
         raise RuleError("player", "the vote has ended", code="vote_ended")
 
 
+def not_your_turn(current: str | None, player: str, field: str = "player") -> RuleError:
+    """Why ``player`` may not play in an open vote now: ``current`` is on turn. The rules
+    refuse such a play with it; the seats' presses are refused by the shared layer
+    before (``companion.play.turns``), and said with it on the vote screen."""
+    return RuleError(field, f"it is {current}'s turn, not {player}'s", code="not_your_turn",
+                     params={"current": current, "player": player})
+
+
 def _play(state: Vote, action: Play) -> Vote:
     seat = _seat_of(state, action.player)
     if state.mode != OPEN:
@@ -325,8 +333,7 @@ def _play(state: Vote, action: Play) -> Vote:
     _still_voting(state)
     p = action.player
     if seat != state.turn:
-        raise RuleError("player", f"it is {state.current_player}'s turn, not {p}'s",
-                        code="not_your_turn", params={"current": state.current_player, "player": p})
+        raise not_your_turn(state.current_player, p)
     if action.move not in MOVES:
         raise RuleError("move", f"{action.move!r} is not a move ({', '.join(MOVES)})",
                         code="not_a_move",

@@ -562,17 +562,22 @@ class MajorityController(FollowsSession):
         self._view = self.session.public_view()
         return action
 
-    def finish(self, history) -> None:
-        """Once the game is over: its result into ``history`` (when one is kept) and the
-        game finished in the journal, once."""
+    def to_finish(self) -> bool:
+        """Whether the game is over and not yet finished in the journal; if so, ``played``
+        now holds its history row (``Table.end_game``, the one writer of the history,
+        keeps it, then calls ``finish``)."""
+        if self.recorded or not self.over():
+            return False
+        self.played = result_of(self._view["final"], **self.session.history_facts())
+        return True
+
+    def finish(self) -> None:
+        """The game over finished in the journal, once."""
         if self.recorded or not self.over():
             return
-        self.recorded = True
         result = self._view["final"]
-        self.played = result_of(result, **self.session.history_facts())
-        if history is not None:
-            history.keep(self.played)
         self.session.finish(result)
+        self.recorded = True
         log.info("%s game %d over: winners %s", self.rules.name, self.session.game_id,
                  ", ".join(result["winners"]))
 

@@ -21,7 +21,7 @@ from companion.games.kings_dilemma.kingdom import RESOURCES
 from companion.play.errors import RuleError
 from companion.play.seat import ButtonEvent, Light, Press
 from companion.play.session import Session
-from companion.play.turns import lights
+from companion.play.turns import NOT_YOUR_TURN, Reply, lights
 from companion.storage.history import History
 from companion.storage.journal import Journal
 
@@ -323,6 +323,29 @@ def test_undo_through_the_pads_forgets_pending_choices(journal):
     assert pads.view()["vote"]["pending"] is None
     with pytest.raises(RuleError, match="choose first"):
         pads.press(ButtonEvent(0, "a", Press.LONG))
+
+
+def test_open_vote_other_seats_are_refused_by_the_shared_layer_a_passed_one_by_the_grammar(
+        journal):
+    """In an open vote only the seat on turn is heard: another seat's press is refused "not
+    your turn" by the shared layer before the grammar reads it, and changes nothing, not
+    even a pending choice; a seat that passed is still read by the grammar, which tells it
+    it has nothing more to do."""
+    s = start(journal)
+    s.dispatch({"action": "dilemma", "mode": "open"})
+    pads = SeatPads(s)
+    seat = dict(zip(FIVE, pads.view()["seats"], strict=True))
+    assert turns(pads.view()).hears == {seat["Theodore"]}
+    play(s, "Theodore", "pass-moderator")
+    assert turns(pads.view()).hears == {seat["Theodore"], seat["Julius"]}
+    before, view = s.length, pads.view()
+    for button, how in (("a", Press.SHORT), ("b", Press.LONG), ("c", Press.SHORT)):
+        assert pads.press(ButtonEvent(seat["Armin"], button, how)) == Reply(NOT_YOUR_TURN)
+    assert s.length == before and pads.view() == view
+    with pytest.raises(RuleError, match="Theodore passed: nothing more to do"):
+        pads.press(ButtonEvent(seat["Theodore"], "a"))
+    assert pads.press(ButtonEvent(seat["Julius"], "a")).did == "pending"
+    assert pads.view()["vote"]["pending"] == "aye 1"
 
 
 def test_resume_mid_vote_and_undo(journal):

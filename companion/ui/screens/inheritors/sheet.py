@@ -15,6 +15,7 @@ import pygame
 from companion.games.inheritors import data as inheritors_data
 from companion.games.inheritors.controller import SheetController
 from companion.play.seat import ButtonEvent
+from companion.play.table import NOT_SAVED
 from companion.play.turns import Reply, Turns
 from companion.ui import theme as th
 from companion.ui.app import App
@@ -93,7 +94,7 @@ class SheetScreen(TwoTaps, TableScreen):
 
     def entered(self, done: bool | None) -> None:
         """After an entry: a refusal is shown with its reason (nothing changed)."""
-        if done is None:
+        if done is None or done is NOT_SAVED:
             return
         self.message, self.refused = (None, False) if done else (self.refusal(), True)
         self.refresh()
@@ -111,7 +112,10 @@ class SheetScreen(TwoTaps, TableScreen):
         """The second tap on Undo: the last entry taken back."""
         t = self.app.catalog.text
         self.confirming = None
-        self.message = t("inheritors.sheet.nothing_to_undo" if self.game.undo() is None
+        undone = self.app.table.act(self.game.undo)
+        if undone is NOT_SAVED:
+            return
+        self.message = t("inheritors.sheet.nothing_to_undo" if undone is None
                          else "inheritors.sheet.undone")
         self.refused = False
         self.refresh()
@@ -132,7 +136,8 @@ class SheetScreen(TwoTaps, TableScreen):
         super().pointer_down(pos)
 
     def open_seat(self, seat: int) -> None:
-        self.game.open_seat(seat)
+        if self.app.table.act(self.game.open_seat, seat) is NOT_SAVED:
+            return
         self.message = None
         self.refresh()
 
@@ -141,10 +146,10 @@ class SheetScreen(TwoTaps, TableScreen):
         self.refresh()
 
     def step(self, delta: int, field: str | None = None) -> None:
-        self.entered(self.game.step(self.name_, field or self.field, delta))
+        self.entered(self.app.table.act(self.game.step, self.name_, field or self.field, delta))
 
     def relic(self, colour: str) -> None:
-        self.entered(self.game.relic(self.name_, colour))
+        self.entered(self.app.table.act(self.game.relic, self.name_, colour))
 
     # --- layout -------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import pygame
 from companion.games.kings_dilemma import controller as kd
 from companion.games.kings_dilemma import say as kd_say
 from companion.play.seat import ButtonEvent
+from companion.play.table import NOT_SAVED
 from companion.play.turns import Reply
 from companion.ui import theme as th
 from companion.ui.screens.kings_dilemma.draw import (
@@ -64,8 +65,8 @@ class CouncilScreen(KdScreen):
             self.app.pop()
 
     def vote(self, mode: str) -> None:
-        self.night.start_vote(mode)
-        self.go("kd-vote")
+        if self.app.table.act(self.night.start_vote, mode) is not NOT_SAVED:
+            self.go("kd-vote")
 
     def kingdom(self) -> None:
         self.app.push(SCREENS["kd-kingdom"](self.app, self.night))
@@ -188,11 +189,11 @@ class RevealScreen(KdScreen):
         return [(self.t("kd.reveal.outcome"), self.outcome), *undo_action(self)]
 
     def decide(self, side: str) -> None:
-        self.night.break_tie(side)
+        self.app.table.act(self.night.break_tie, side)
         self.refresh()
 
     def choose(self, name: str) -> None:
-        self.night.choose_leader(name)
+        self.app.table.act(self.night.choose_leader, name)
         self.refresh()
 
     @property

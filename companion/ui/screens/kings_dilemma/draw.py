@@ -22,8 +22,9 @@ from companion.games.kings_dilemma.controller import RuleError
 from companion.games.kings_dilemma.say import Say, grammar_help
 from companion.hardware.base import LIGHT_COLOURS
 from companion.play.seat import Light
+from companion.play.table import NOT_SAVED
 from companion.play.turns import Turns
-from companion.play.words import Words, words_text
+from companion.play.words import Names, Words, words_text
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
@@ -194,21 +195,22 @@ def undo(screen: KdScreen) -> None:
     secret lock taken back before the reveal: that seat shows "not yet" again, exactly as
     if it had never locked (its ballot deleted unseen); every seat's unlocked pending
     choice is forgotten too."""
-    screen.night.undo()
+    if screen.app.table.act(screen.night.undo) is NOT_SAVED:
+        return
     screen.app.replace(screen_for(screen.app, screen.night))
 
 
 def words(t: Callable[..., str], said: Any,
           names: Callable[[Sequence[str]], str] = ", ".join) -> str:
-    """A ``Say`` (catalog key and values, a value itself a ``Say``, a list of them said
-    joined by " · ", or a tuple of names said by ``names``) in the catalog ``t`` reads."""
-    if isinstance(said, list):
+    """A ``Say`` (``Words``: catalog key and values, a value itself ``Words``, ``Names``
+    said by ``names``), or a list or tuple of them said joined by " · ", in the catalog
+    ``t`` reads."""
+    if isinstance(said, list | tuple):
         return " · ".join(words(t, s, names) for s in said)
-    if isinstance(said, tuple) and len(said) == 2 and isinstance(said[1], dict):
-        key, values = said
-        return t(key, **{k: words(t, v, names) for k, v in values.items()})
-    if isinstance(said, tuple):
-        return names(said)
+    if isinstance(said, Words):
+        return t(said.key, **{k: words(t, v, names) for k, v in said.params.items()})
+    if isinstance(said, Names):
+        return names(said.names)
     return said
 
 

@@ -10,6 +10,7 @@ from functools import partial
 import pygame
 
 from companion.games.kings_dilemma import controller as kd
+from companion.play.table import NOT_SAVED
 from companion.play.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App
@@ -120,8 +121,9 @@ class OutcomeScreen(StepperScreen):
         return self.t("kd.outcome.apply")
 
     def done(self) -> None:
-        self.night.apply_outcome(list(self.values.items()))
-        self.go("kd-kingdom", True)
+        if self.app.table.act(self.night.apply_outcome,
+                              list(self.values.items())) is not NOT_SAVED:
+            self.go("kd-kingdom", True)
 
     def describe(self) -> str:
         changes = ", ".join(f"{self.t(f'kd.resource.{r}')} {n:+d}" for r, n in self.values.items())
@@ -164,7 +166,7 @@ class KingdomScreen(KdScreen):
 
     def king_dies(self) -> None:
         """The dilemma's outcome kills the king (the timeline on the cards): the game ends."""
-        self.night.king_dies()
+        self.app.table.act(self.night.king_dies)
         self.confirming = None
         self.refresh()
 
@@ -302,7 +304,10 @@ class TokensScreen(HouseScreen):
         self.refresh()
 
     def done(self) -> None:
-        if self.entry.read_tokens(self.player, self.signs):
+        scored = self.app.table.act(self.entry.read_tokens, self.player, self.signs)
+        if scored is NOT_SAVED:
+            return
+        if scored:
             self.go("kd-score")
         else:
             self.go("kd-agenda", self.house + 1, self.entry)

@@ -42,6 +42,7 @@ from companion.games.majority.controller import (
     Words,
 )
 from companion.play.seat import ButtonEvent
+from companion.play.table import NOT_SAVED
 from companion.play.turns import Reply, Turns
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
@@ -137,7 +138,10 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
 
     def dispatch(self, action: dict) -> bool:
         """Send ``action`` to the game; a refusal shows its reason and changes nothing."""
-        if not self.game.dispatch(action):
+        done = self.app.table.act(self.game.dispatch, action)
+        if done is NOT_SAVED:  # the band says so; the game as it was
+            return False
+        if not done:
             self.message = self.say(self.game.refused_words())
             self.app.invalidate()
             return False
@@ -158,7 +162,9 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
             self._show()
             return
         self.undo_armed = False
-        self._undone(self.game.undo() is not None)
+        undone = self.app.table.act(self.game.undo)
+        if undone is not NOT_SAVED:
+            self._undone(undone is not None)
 
     def disarm(self) -> bool:
         """Anything but the second tap on Undo cancels it; True if it was armed."""

@@ -666,7 +666,7 @@ def test_new_campaign_during_a_night_then_a_power_cut_records_the_night_in_the_n
     first = start_night(app)
     quick_night(first)
     first.record({r: {k: 1 for k in keys} for r, keys in first.missing_awards()})
-    first.finish(app.history)
+    app.table.end_game(first)
     app.pop()
     second = start_night(app)
     assert second.games_before == 1

@@ -469,3 +469,39 @@ def test_a_board_of_few_families_uses_the_felt_before_paging(table, size):
 
     play_through(t, seed=5, check=look, until=lambda v: v["round"] > 2)
     assert len(seen) >= 3 and max(seen) >= 2
+
+
+def test_the_kiosk_computes_the_seats_lights_once_per_press_and_per_touch(table,
+                                                                           monkeypatch):
+    """A press that moves the game (the session publishes, the screen redraws, the entry
+    opens), a refused one, a touch that reveals: each makes the seats' lights once, and
+    they are the game's (a tap is two touch events, the finger down and up: once each)."""
+    from companion.play import table as table_module
+
+    t = table()
+    screen = start(t, koryo, players=[0, 1])
+    made: list[dict] = []
+    compute = table_module.turns_lights
+    monkeypatch.setattr(table_module, "turns_lights",
+                        lambda turns: made.append(compute(turns)) or made[-1])
+
+    def once() -> None:
+        assert len(made) == 1, made
+        assert t.lights() == expected_lights(screen.view, len(t.app.seats))
+        made.clear()
+
+    t.ctx.press(0, "a")  # Ana starts round 1
+    assert screen.view["round"] == 1
+    once()
+    t.ctx.press(1, "a")  # Ben watches: refused on his plate
+    once()
+    t.ctx.press(0, "b")  # the card entry opens from her pad
+    assert screen.mode == "entry"
+    once()
+    t.ctx.tap(screen.tiles["9"], "Merchant")
+    made.clear()
+    t.ctx.tap(screen.button("reveal").rect, "reveal")
+    assert screen.view["areas"]["Ana"] == {"9": 1}
+    assert len(made) == 2  # the finger down shows the button held, its lift reveals
+    made.pop(0)
+    once()
