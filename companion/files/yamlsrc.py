@@ -101,7 +101,9 @@ def _decoded(raw: bytes, path: str | Path) -> Document:
 
 def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
     """The data of a file shipped with the package (catalogs), read as ``read_bounded``
-    reads: from its parsed copy when there is a valid one (``_through_copy``), else one
+    reads: from the copy the package ships parsed beside it when it was made from these
+    very bytes (``_packaged_copy``: a first boot parses no shipped YAML), else from its
+    parsed copy in ``cache_dir`` when there is a valid one (``_through_copy``), else one
     pass of the fastest YAML loader present (``yamlparse``), no line index, since a
     shipped file is known good. Should it not be (edited by hand), it is read again
     through ``load`` for a message naming its file and line.
@@ -115,6 +117,8 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
         raw = read_bounded(path, "a shipped file")
     except SourceError:
         return load(path).data  # says the same, naming the file
+    with contextlib.suppress(SourceError, ValueError, RecursionError):
+        return _packaged_copy(Path(path), raw)  # none, or made from other bytes: below
     try:
         where = cache_dir or shipped_cache_dir()
     except RuntimeError:  # no home directory: nowhere to keep it
@@ -124,6 +128,37 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
                              lambda: _parser().load_data(raw))
     except ValueError:
         return load(path).data
+
+
+def packaged_copy_path(source: Path) -> Path:
+    """Where the package ships the parsed copy of its file ``source`` (``en.yaml`` →
+    ``en.parsed.json``, beside it): made from the YAML by ``python -m
+    companion.files.packaged``, so that even a first boot parses no shipped YAML."""
+    return source.with_name(f"{source.stem}.parsed.json")
+
+
+def _packaged_copy(source: Path, raw: bytes) -> Any:
+    """The data of the packaged copy of ``source``, whose bytes are ``raw``: a header line
+    naming the SHA-256 of the YAML it was made from and that of the data after it, then
+    the data as JSON (a copy damaged on the card is not read either). The YAML stays
+    the one source of truth: a copy made from other bytes (the YAML edited since, by hand
+    or by an upgrade that missed the copy) is a ``ValueError`` and the YAML is read
+    instead; a missing or unreadable one a ``SourceError``. ``tests/files/test_packaged_copies.py`` fails
+    while a copy is not exactly what its YAML parses to."""
+    import hashlib
+    import hmac
+    import json
+
+    text = read_bounded(packaged_copy_path(source), "a packaged copy", copy_bound(raw))
+    head, newline, payload = text.partition(b"\n")
+    header = json.loads(head)
+    if (not newline or not isinstance(header, dict)
+            or not hmac.compare_digest(str(header.get("source_sha256")),
+                                       hashlib.sha256(raw).hexdigest())
+            or not hmac.compare_digest(str(header.get("data_sha256")),
+                                       hashlib.sha256(payload).hexdigest())):
+        raise ValueError("made from other bytes, or damaged")
+    return json.loads(payload)
 
 
 _MISSING = object()
