@@ -143,22 +143,47 @@ def _packaged_copy(source: Path, raw: bytes) -> Any:
     the data as JSON (a copy damaged on the card is not read either). The YAML stays
     the one source of truth: a copy made from other bytes (the YAML edited since, by hand
     or by an upgrade that missed the copy) is a ``ValueError`` and the YAML is read
-    instead; a missing or unreadable one a ``SourceError``. ``tests/files/test_packaged_copies.py`` fails
-    while a copy is not exactly what its YAML parses to."""
-    import hashlib
-    import hmac
+    instead; a missing or unreadable one a ``SourceError``.
+    ``tests/files/test_packaged_copies.py`` fails while a copy is not exactly what its
+    YAML parses to."""
     import json
 
     text = read_bounded(packaged_copy_path(source), "a packaged copy", copy_bound(raw))
     head, newline, payload = text.partition(b"\n")
     header = json.loads(head)
     if (not newline or not isinstance(header, dict)
-            or not hmac.compare_digest(str(header.get("source_sha256")),
-                                       hashlib.sha256(raw).hexdigest())
-            or not hmac.compare_digest(str(header.get("data_sha256")),
-                                       hashlib.sha256(payload).hexdigest())):
+            or header.get("source_sha256") != sha256_hex(raw)
+            or header.get("data_sha256") != sha256_hex(payload)):
         raise ValueError("made from other bytes, or damaged")
     return json.loads(payload)
+
+
+def _sha256(data: bytes) -> Any:
+    """A SHA-256 hash object over ``data`` (``_sha256_maker``)."""
+    return _sha256_maker()(data)
+
+
+@functools.cache
+def _sha256_maker() -> Callable[[bytes], Any]:
+    """CPython's own SHA-256 (``_sha2``, ``_sha256`` before 3.12), the one hashlib falls
+    back on, where there is one: importing hashlib loads OpenSSL first, about 2 ms of
+    every start before the first frame, for the same digest
+    (``tests/files/test_packaged_copies.py`` compares them). The digests compared here
+    are no secret (made from the files themselves): no constant-time comparison (hmac
+    would load OpenSSL too)."""
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found]
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found, no-redef]
+        except ImportError:
+            from hashlib import sha256  # type: ignore[assignment]
+    return sha256
+
+
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of ``data``, in hex (``_sha256``)."""
+    return _sha256(data).hexdigest()
 
 
 _MISSING = object()
@@ -177,9 +202,7 @@ def _seal(source_sha256: str, stamp: str, payload: bytes) -> str:
     """The copy's seal: SHA-256 over its source's SHA-256, the parser's stamp and the
     exact bytes of its data. A copy whose data was edited, cut short, or made for other
     bytes or by other code fails it."""
-    import hashlib
-
-    h = hashlib.sha256(_SEAL_TAG)
+    h = _sha256(_SEAL_TAG)
     h.update(f"{COPY_FORMAT}\0{source_sha256}\0{stamp}\0".encode("ascii"))
     h.update(payload)
     return h.hexdigest()
@@ -188,7 +211,6 @@ def _seal(source_sha256: str, stamp: str, payload: bytes) -> str:
 def _kept_copy(kept: Path, raw: bytes, source_sha256: str) -> Any:
     """The data of the copy ``kept`` if it is a valid copy of the file whose bytes are
     ``raw``; any check that fails is a ``ValueError`` (the caller discards the copy). A copy is read like any file here: a regular file only, within ``copy_bound``."""
-    import hmac
     import json
 
     try:
@@ -200,9 +222,8 @@ def _kept_copy(kept: Path, raw: bytes, source_sha256: str) -> Any:
     if not newline or not isinstance(header, dict):
         raise ValueError("no header")
     if (header.get("format") != COPY_FORMAT or header.get("parser") != parser_stamp()
-            or not hmac.compare_digest(str(header.get("source_sha256")), source_sha256)
-            or not hmac.compare_digest(str(header.get("seal")),
-                                       _seal(source_sha256, parser_stamp(), payload))):
+            or header.get("source_sha256") != source_sha256
+            or header.get("seal") != _seal(source_sha256, parser_stamp(), payload)):
         raise ValueError("made for other bytes, by other code, or edited")
     return json.loads(payload)
 
@@ -223,10 +244,9 @@ def _through_copy(raw: bytes, where: Path, prefix: str, parse: Callable[[], Any]
     these is removed and the file parsed afresh: it can neither refuse a valid file, nor
     crash the caller, nor have its values blamed on the file. A copy that can't be
     written or read is only a slower start."""
-    import hashlib
     import json
 
-    source_sha256 = hashlib.sha256(raw).hexdigest()
+    source_sha256 = sha256_hex(raw)
     kept = where / f"{prefix}-{len(raw)}-{source_sha256[:16]}-{parser_stamp()}.json"
     try:
         copy = _kept_copy(kept, raw, source_sha256)

@@ -4,7 +4,9 @@ the YAML changed since or the copy is damaged, missing or not a regular file."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 import threading
 
@@ -89,3 +91,10 @@ def test_a_copy_that_is_a_fifo_dev_zero_or_huge_is_never_read(catalog, tmp_path,
     reader.start()
     reader.join(30)
     assert got == [expected]
+
+
+@pytest.mark.parametrize("data", [b"", b"abc", "Koryŏ".encode(), os.urandom(200_000)],
+                         ids=["empty", "abc", "utf-8", "200k random"])
+def test_the_copies_sha256_is_hashlibs(data):
+    """The copies' digests are taken without hashlib (its OpenSSL costs start-up time)."""
+    assert yamlsrc.sha256_hex(data) == hashlib.sha256(data).hexdigest()
