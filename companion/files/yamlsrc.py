@@ -312,7 +312,9 @@ def _keep(kept: Path, data: bytes, versions: str) -> None:
     finally:
         part.unlink(missing_ok=True)
     for older in kept.parent.glob(versions):
-        if older != kept:
+        # the same file's only: PREFIX-SIZE-SHA-PARSER.json, not a longer name's
+        # (document-gpio-* would also match the profile gpio-5-seats' copy)
+        if older != kept and older.name.rsplit("-", 3)[0] == kept.name.rsplit("-", 3)[0]:
             older.unlink(missing_ok=True)
 
 
@@ -361,6 +363,12 @@ def keep_shipped_in(directory: Path | None) -> None:
     readable by its account only, like the rest of it)."""
     global _kept_in
     _kept_in = directory
+
+
+def kept_dir() -> Path | None:
+    """The directory given to ``keep_shipped_in`` (the kiosk's data directory), where the
+    files it reads at every start keep their parsed copies too; None outside the kiosk."""
+    return _kept_in
 
 
 def shipped_cache_dir() -> Path:
