@@ -36,7 +36,7 @@ not depend on it). Each resume is timed several times (2 at 100k actions, 50 at 
 CPU time of this process
 (``time.process_time``: the journal is in the page cache, so the resume is all CPU, and
 other work on a shared machine shows far less in it than in wall time); the figure is
-the fastest.
+the fastest. Quiet, then again while ``BUSY`` busy processes run.
 """
 
 from __future__ import annotations
@@ -262,9 +262,19 @@ def cut(games: list[Actions], size: int) -> list[Actions]:
 
 
 def run(sizes: tuple[int, ...] = (1_000, 10_000, 100_000)) -> list[Row]:
-    per_action: dict[str, dict[int, float]] = {}
+    """The rows quiet, then again while ``BUSY`` busy processes run (the same histories)."""
+    from bench.first_frame import BUSY, busy
+
     built = {label: history(min(max(sizes), largest))  # each history built once, then cut
              for label, (_, _, history, largest) in GAMES.items()}
+    rows = _rows(sizes, built, "")
+    with busy(BUSY):
+        rows += _rows(sizes, built, f" ({BUSY} busy processes)")
+    return rows
+
+
+def _rows(sizes: tuple[int, ...], built: dict[str, list[Actions]], tag: str) -> list[Row]:
+    per_action: dict[str, dict[int, float]] = {}
     with tempfile.TemporaryDirectory(dir=Path.cwd(), prefix=".bench-") as tmp:
         for size in sizes:  # interleaved: every game at one size, then the next size
             for label, (make, setup, _, largest) in GAMES.items():
@@ -282,7 +292,7 @@ def run(sizes: tuple[int, ...] = (1_000, 10_000, 100_000)) -> list[Row]:
         growth = costs[done[-1]] / costs[done[0]]
         base_growth = base[done[-1]] / base[done[0]]
         rows.append(Row(
-            "3 resume", f"{label}: µs per action at {'/'.join(_n(s) for s in done)}",
+            f"3 resume{tag}", f"{label}: µs per action at {'/'.join(_n(s) for s in done)}",
             " / ".join(f"{costs[s]:.1f}" for s in done) + f" µs (×{growth:.2f})",
             " / ".join(f"{base[s]:.1f}" for s in done) + f" µs (×{base_growth:.2f})",
             f"{costs[done[-1]] / base[done[-1]]:.0f}x the tally at {_n(done[-1])}",

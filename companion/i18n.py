@@ -1,4 +1,5 @@
-"""Texts shown to players, one YAML catalog per language (``companion/data/i18n/LANG.yaml``).
+"""Texts shown to players, one YAML catalog per language (``companion/data/i18n/LANG.yaml``,
+shipped parsed beside it too: after editing one, ``python -m companion.files.packaged``).
 
 Catalogs are nested mappings; a text is named by its dotted path (``table_check.title``)
 and may hold ``{placeholders}`` filled by :meth:`Catalog.text`. Code never holds the

@@ -67,6 +67,9 @@ def test_built_wheel_ships_every_profile_and_the_installed_package_loads_them(tm
         assert f"companion/phones/page/{name}" in names
     for game in ("kings_dilemma", "inheritors"):  # each game's data, in its folder
         assert f"companion/games/{game}/{game}.yaml" in names
+    for language in ("en", "fr"):  # each catalog, and its parsed copy (files/packaged.py)
+        assert {f"companion/data/i18n/{language}.yaml",
+                f"companion/data/i18n/{language}.parsed.json"} <= names
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
     run = subprocess.run(
         [sys.executable, "-c", LOAD_ALL, *SHIPPED],

@@ -114,6 +114,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         kept_in = paths.data_dir()
     except SourceError:
         kept_in = None
+    keep_shipped_in(kept_in)  # the wiring profile's copy too, as the configuration checks it
     config = load_config(path, kept_in)  # kept only where the directory exists
     if args.seats is not None:
         if not 2 <= args.seats <= len(config.seats):

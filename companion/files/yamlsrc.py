@@ -101,7 +101,9 @@ def _decoded(raw: bytes, path: str | Path) -> Document:
 
 def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
     """The data of a file shipped with the package (catalogs), read as ``read_bounded``
-    reads: from its parsed copy when there is a valid one (``_through_copy``), else one
+    reads: from the copy the package ships parsed beside it when it was made from these
+    very bytes (``_packaged_copy``: a first boot parses no shipped YAML), else from its
+    parsed copy in ``cache_dir`` when there is a valid one (``_through_copy``), else one
     pass of the fastest YAML loader present (``yamlparse``), no line index, since a
     shipped file is known good. Should it not be (edited by hand), it is read again
     through ``load`` for a message naming its file and line.
@@ -115,6 +117,8 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
         raw = read_bounded(path, "a shipped file")
     except SourceError:
         return load(path).data  # says the same, naming the file
+    with contextlib.suppress(SourceError, ValueError, RecursionError):
+        return _packaged_copy(Path(path), raw)  # none, or made from other bytes: below
     try:
         where = cache_dir or shipped_cache_dir()
     except RuntimeError:  # no home directory: nowhere to keep it
@@ -124,6 +128,62 @@ def load_shipped(path: str | Path, cache_dir: Path | None = None) -> Any:
                              lambda: _parser().load_data(raw))
     except ValueError:
         return load(path).data
+
+
+def packaged_copy_path(source: Path) -> Path:
+    """Where the package ships the parsed copy of its file ``source`` (``en.yaml`` →
+    ``en.parsed.json``, beside it): made from the YAML by ``python -m
+    companion.files.packaged``, so that even a first boot parses no shipped YAML."""
+    return source.with_name(f"{source.stem}.parsed.json")
+
+
+def _packaged_copy(source: Path, raw: bytes) -> Any:
+    """The data of the packaged copy of ``source``, whose bytes are ``raw``: a header line
+    naming the SHA-256 of the YAML it was made from and that of the data after it, then
+    the data as JSON (a copy damaged on the card is not read either). The YAML stays
+    the one source of truth: a copy made from other bytes (the YAML edited since, by hand
+    or by an upgrade that missed the copy) is a ``ValueError`` and the YAML is read
+    instead; a missing or unreadable one a ``SourceError``.
+    ``tests/files/test_packaged_copies.py`` fails while a copy is not exactly what its
+    YAML parses to."""
+    import json
+
+    text = read_bounded(packaged_copy_path(source), "a packaged copy", copy_bound(raw))
+    head, newline, payload = text.partition(b"\n")
+    header = json.loads(head)
+    if (not newline or not isinstance(header, dict)
+            or header.get("source_sha256") != sha256_hex(raw)
+            or header.get("data_sha256") != sha256_hex(payload)):
+        raise ValueError("made from other bytes, or damaged")
+    return json.loads(payload)
+
+
+def _sha256(data: bytes) -> Any:
+    """A SHA-256 hash object over ``data`` (``_sha256_maker``)."""
+    return _sha256_maker()(data)
+
+
+@functools.cache
+def _sha256_maker() -> Callable[[bytes], Any]:
+    """CPython's own SHA-256 (``_sha2``, ``_sha256`` before 3.12), the one hashlib falls
+    back on, where there is one: importing hashlib loads OpenSSL first, about 2 ms of
+    every start before the first frame, for the same digest
+    (``tests/files/test_packaged_copies.py`` compares them). The digests compared here
+    are no secret (made from the files themselves): no constant-time comparison (hmac
+    would load OpenSSL too)."""
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found]
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found, no-redef]
+        except ImportError:
+            from hashlib import sha256  # type: ignore[assignment]
+    return sha256
+
+
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of ``data``, in hex (``_sha256``)."""
+    return _sha256(data).hexdigest()
 
 
 _MISSING = object()
@@ -142,9 +202,7 @@ def _seal(source_sha256: str, stamp: str, payload: bytes) -> str:
     """The copy's seal: SHA-256 over its source's SHA-256, the parser's stamp and the
     exact bytes of its data. A copy whose data was edited, cut short, or made for other
     bytes or by other code fails it."""
-    import hashlib
-
-    h = hashlib.sha256(_SEAL_TAG)
+    h = _sha256(_SEAL_TAG)
     h.update(f"{COPY_FORMAT}\0{source_sha256}\0{stamp}\0".encode("ascii"))
     h.update(payload)
     return h.hexdigest()
@@ -153,7 +211,6 @@ def _seal(source_sha256: str, stamp: str, payload: bytes) -> str:
 def _kept_copy(kept: Path, raw: bytes, source_sha256: str) -> Any:
     """The data of the copy ``kept`` if it is a valid copy of the file whose bytes are
     ``raw``; any check that fails is a ``ValueError`` (the caller discards the copy). A copy is read like any file here: a regular file only, within ``copy_bound``."""
-    import hmac
     import json
 
     try:
@@ -165,9 +222,8 @@ def _kept_copy(kept: Path, raw: bytes, source_sha256: str) -> Any:
     if not newline or not isinstance(header, dict):
         raise ValueError("no header")
     if (header.get("format") != COPY_FORMAT or header.get("parser") != parser_stamp()
-            or not hmac.compare_digest(str(header.get("source_sha256")), source_sha256)
-            or not hmac.compare_digest(str(header.get("seal")),
-                                       _seal(source_sha256, parser_stamp(), payload))):
+            or header.get("source_sha256") != source_sha256
+            or header.get("seal") != _seal(source_sha256, parser_stamp(), payload)):
         raise ValueError("made for other bytes, by other code, or edited")
     return json.loads(payload)
 
@@ -188,10 +244,9 @@ def _through_copy(raw: bytes, where: Path, prefix: str, parse: Callable[[], Any]
     these is removed and the file parsed afresh: it can neither refuse a valid file, nor
     crash the caller, nor have its values blamed on the file. A copy that can't be
     written or read is only a slower start."""
-    import hashlib
     import json
 
-    source_sha256 = hashlib.sha256(raw).hexdigest()
+    source_sha256 = sha256_hex(raw)
     kept = where / f"{prefix}-{len(raw)}-{source_sha256[:16]}-{parser_stamp()}.json"
     try:
         copy = _kept_copy(kept, raw, source_sha256)
@@ -257,7 +312,9 @@ def _keep(kept: Path, data: bytes, versions: str) -> None:
     finally:
         part.unlink(missing_ok=True)
     for older in kept.parent.glob(versions):
-        if older != kept:
+        # the same file's only: PREFIX-SIZE-SHA-PARSER.json, not a longer name's
+        # (document-gpio-* would also match the profile gpio-5-seats' copy)
+        if older != kept and older.name.rsplit("-", 3)[0] == kept.name.rsplit("-", 3)[0]:
             older.unlink(missing_ok=True)
 
 
@@ -306,6 +363,12 @@ def keep_shipped_in(directory: Path | None) -> None:
     readable by its account only, like the rest of it)."""
     global _kept_in
     _kept_in = directory
+
+
+def kept_dir() -> Path | None:
+    """The directory given to ``keep_shipped_in`` (the kiosk's data directory), where the
+    files it reads at every start keep their parsed copies too; None outside the kiosk."""
+    return _kept_in
 
 
 def shipped_cache_dir() -> Path:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.files.validate import Mistakes, check_keys, count, describe, join, mapping
-from companion.files.yamlsrc import Document, load
+from companion.files.yamlsrc import Document, kept_dir, load_checked
 from companion.play.errors import RuleError
 
 # The repository's hardware/profiles/, seen through the symlink companion/hardware/profiles:
@@ -78,8 +78,14 @@ def profile_path(name: str) -> Path:
 
 def load_profile(path: str | Path) -> WiringProfile:
     """Read and validate a wiring profile; its mistakes are all in one ``SourceErrors``
-    (``file:line: field`` each): one bad seat or pin does not hide the next."""
-    doc = load(path, "a wiring profile")
+    (``file:line: field`` each): one bad seat or pin does not hide the next. In the kiosk
+    (``yamlsrc.kept_dir``), read from its checked parsed copy while the file's bytes are
+    the same, as its configuration is: a start of a wired kiosk imports no PyYAML."""
+    return load_checked(path, "a wiring profile", kept_dir(), profile_from)
+
+
+def profile_from(doc: Document) -> WiringProfile:
+    """The wiring profile of a read document; its mistakes all in one ``SourceErrors``."""
     mistakes = Mistakes()
     profile = mistakes.check(_profile, doc, mistakes)
     mistakes.raise_found(doc)

@@ -9,7 +9,7 @@ it, is dropped (a log line) and the game replayed in full.
 
 The bytes are a pickle (protocol 5) of the state: the states are frozen dataclasses,
 tuples and dicts of the rules' modules. Read back by an unpickler that builds only those
-modules' own classes and Python's plain containers (``_Reader.find_class``): the journal
+modules' own classes and Python's plain containers (``_reader``): the journal
 is the kiosk's own 0600 file, and a tampered snapshot can build nothing else. Its digest
 guards against damage, not against whoever can write the journal (who could rewrite the
 actions as well): a snapshot rewritten with a matching digest is believed."""
@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import gc
 import io
-import pickle
 import sys
 from pathlib import Path
 from typing import Any
@@ -51,22 +50,31 @@ def rules_stamp() -> str:
 
 def dump(state: Any) -> bytes:
     """``state`` as a snapshot's bytes."""
+    import pickle  # here, as in _reader: Home's first frame needs no snapshot (start-up)
+
     return pickle.dumps(state, protocol=5)
 
 
-class _Reader(pickle.Unpickler):
-    """An unpickler that builds the rules' classes and plain containers, nothing else."""
+@functools.cache
+def _reader() -> type:
+    """An unpickler that builds the rules' classes and plain containers, nothing else.
+    Made on first use: pickle's import is ~1.5 ms of every start otherwise."""
+    import pickle
 
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in _PLAIN:
-            return super().find_class(module, name)
-        if module.startswith(tuple(f"{p}." for p in _RULES_PACKAGES)) and module in sys.modules:
-            found = getattr(sys.modules[module], name, None)
-            # a class the rules module defines itself, never one it imports (a module's
-            # type, a typing helper, a library's class)
-            if isinstance(found, type) and found.__module__ == module:
-                return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not part of a game's state")
+    class Reader(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            if (module, name) in _PLAIN:
+                return super().find_class(module, name)
+            if (module.startswith(tuple(f"{p}." for p in _RULES_PACKAGES))
+                    and module in sys.modules):
+                found = getattr(sys.modules[module], name, None)
+                # a class the rules module defines itself, never one it imports (a
+                # module's type, a typing helper, a library's class)
+                if isinstance(found, type) and found.__module__ == module:
+                    return found
+            raise pickle.UnpicklingError(f"{module}.{name} is not part of a game's state")
+
+    return Reader
 
 
 def load(data: bytes, kind: type) -> Any:
@@ -75,7 +83,7 @@ def load(data: bytes, kind: type) -> Any:
     collecting = gc.isenabled()
     gc.disable()  # a long night's state is thousands of dicts: no collection pass meanwhile
     try:
-        state = _Reader(io.BytesIO(data)).load()
+        state = _reader()(io.BytesIO(data)).load()
     except Exception as exc:  # noqa: BLE001 - damaged bytes raise anything: unusable
         raise ValueError(f"unreadable ({type(exc).__name__}: {exc})") from None
     finally:

@@ -141,3 +141,55 @@ def test_a_kept_copy_is_used_while_valid(tmp_path, monkeypatch):
 
     monkeypatch.setattr(yamlparse, "parse", no_parse)
     assert load_config(source, kept).seats[1].name == "Ben"
+
+
+def test_a_wiring_profile_is_kept_in_the_kiosks_directory_and_follows_its_file(
+        tmp_path, monkeypatch):
+    """In the kiosk (``keep_shipped_in``), a wired configuration's profile is read back
+    from its checked copy at the next start, without YAML; a profile edited since is read
+    again, its mistake named with its line; outside the kiosk nothing is kept."""
+    from companion.files import yamlparse
+    from companion.hardware.profile import load_profile, profile_path
+
+    profile = tmp_path / "pads.yaml"
+    profile.write_bytes(profile_path("gpio-5-seats").read_bytes())
+    load_profile(profile)
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    assert not list(kept.iterdir())
+    monkeypatch.setattr(yamlsrc, "_kept_in", kept)
+    first = load_profile(profile)  # parsed, checked, kept
+    assert _copy(kept, "document-pads").is_file()
+
+    def no_yaml(*args, **kwargs):
+        raise AssertionError("parsed again")
+
+    with monkeypatch.context() as m:
+        m.setattr(yamlparse, "parse", no_yaml)
+        assert load_profile(profile) == first
+    text = profile.read_text(encoding="utf-8")
+    assert text.count("{led: 22}") == 1
+    line = text[:text.index("{led: 22}")].count("\n") + 1
+    profile.write_text(text.replace("{led: 22}", "{led: 99}"), encoding="utf-8")
+    with pytest.raises(yamlsrc.SourceError) as refused:
+        load_profile(profile)
+    assert f"pads.yaml:{line}:" in str(refused.value) and "99" in str(refused.value)
+
+
+def test_a_new_copy_removes_its_own_older_versions_only(tmp_path):
+    """``gpio.yaml``'s copy is ``document-gpio-…``, its profile ``gpio-5-seats``' is
+    ``document-gpio-5-seats-…``: a new version of the one leaves the other's copy alone."""
+    from companion.hardware.profile import profile_path
+
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    config = tmp_path / "gpio.yaml"
+    config.write_text("a: 1\n", encoding="utf-8")
+    profile = tmp_path / "gpio-5-seats.yaml"
+    profile.write_bytes(profile_path("gpio-5-seats").read_bytes())
+    yamlsrc.load_kept(config, "a file", kept)
+    yamlsrc.load_kept(profile, "a file", kept)
+    config.write_text("a: 2\n", encoding="utf-8")
+    assert yamlsrc.load_kept(config, "a file", kept).data == {"a": 2}
+    assert len(list(kept.glob("document-gpio-5-seats-*.json"))) == 1
+    assert len(list(kept.glob("document-*.json"))) == 2  # the config's old version is gone
