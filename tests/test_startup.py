@@ -29,7 +29,7 @@ try:
 except FirstFrame:
     pass
 print(json.dumps(sorted(m for m in sys.modules
-                        if m.startswith("companion") or m in ("pickle", "_hashlib"))))
+                        if m.startswith("companion") or m in ("pickle", "_hashlib", "yaml"))))
 """
 
 PARSER = """
@@ -69,13 +69,27 @@ def test_run_draws_home_before_importing_any_game(tmp_path):
     assert not list(tmp_path.glob("parsed-*.json"))
 
 
-def test_a_second_start_draws_home_without_importing_yaml(tmp_path):
-    """The configuration and the catalogs parsed at one start are read back from their
-    JSON copies in the data directory at the next: PyYAML is not imported before Home."""
+def test_a_first_boot_draws_home_without_importing_yaml(tmp_path):
+    """The shipped configuration is within the YAML ``yamlsubset`` reads: even a first
+    start (nothing kept in the data directory) imports no PyYAML before Home."""
     first = modules(FIRST_FRAME, str(SHIPPED_CONFIG), tmp_path=tmp_path)
+    assert "companion.files.yamlsubset" in first
+    assert "companion.files.yamlparse" not in first and "yaml" not in first
+    assert list(tmp_path.glob("document-*.json"))  # kept for the next start all the same
+
+
+def test_a_second_start_draws_home_without_importing_yaml(tmp_path):
+    """A configuration beyond the subset (a quoted value) parsed by PyYAML at one start is
+    read back from its JSON copy in the data directory at the next: no PyYAML before Home."""
+    config = tmp_path / "config.yaml"
+    config.write_text(SHIPPED_CONFIG.read_text(encoding="utf-8")
+                      .replace("\nlanguage: en", '\nlanguage: "en"'), encoding="utf-8")
+    data = tmp_path / "data"
+    data.mkdir()
+    first = modules(FIRST_FRAME, str(config), tmp_path=data)
     assert "companion.files.yamlparse" in first  # nothing kept yet: parsed
-    assert list(tmp_path.glob("document-*.json"))
-    second = modules(FIRST_FRAME, str(SHIPPED_CONFIG), tmp_path=tmp_path)
+    assert list(data.glob("document-*.json"))
+    second = modules(FIRST_FRAME, str(config), tmp_path=data)
     assert "companion.ui.home" in second
     assert "companion.files.yamlparse" not in second
 
