@@ -116,11 +116,14 @@ def open_history(app, data_dir: Path) -> None:
     from companion.storage.journal import StorageError
 
     told = len(app.notices)
+    log = logging.getLogger("companion")  # as the rest of the kiosk's start
     try:
         app.history = History(data_dir / history_path().name)
     except StorageError as exc:
-        logging.getLogger(__name__).error("the history can't be opened: %s", exc)
+        log.error("the history can't be opened: %s", exc)
         app.warnings.append(("notice.history", str(exc)))
+    else:
+        log.info("history: %s", app.history.path)
     if len(app.notices) > told and app.screen.name == "home":  # its band is laid out by build()
         app.screen.build()
         app.invalidate()

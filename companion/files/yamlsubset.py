@@ -26,8 +26,9 @@ from typing import Any
 
 from companion.files.yamldoc import Document
 
-# YAML 1.1's implicit booleans and nulls, as PyYAML's resolver spells them
-# (yaml/resolver.py: tag:yaml.org,2002:bool and tag:yaml.org,2002:null).
+# YAML 1.1's implicit booleans and nulls, as PyYAML (6.0) resolves them: yaml/resolver.py's
+# implicit resolvers for tag:yaml.org,2002:bool (yes/no/true/false/on/off, each lower,
+# Capitalised or UPPER; not y/n) and tag:yaml.org,2002:null (~, null, Null, NULL, empty).
 _BOOLS = {
     word: value
     for value, words in ((True, ("yes", "true", "on")), (False, ("no", "false", "off")))
