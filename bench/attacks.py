@@ -763,7 +763,7 @@ DATA_DIR_TRAPS: list[tuple[str, Callable[[Path], None]]] = [
 
 def trapped_data_dir(n: int, tmp: Path) -> bool:
     """A FIFO or a link to ``/dev/zero`` in the data directory: ``companion run`` reaches
-    ready within 60 s (memory bounded to 1 GB; with phones on, having said that
+    ready and opens (or gives up) its history within 60 s (memory bounded to 1 GB; with phones on, having said that
     ``phones.json`` was not read); ``companion report --ledger`` on the same kinds of file,
     and on a 300 MB one, exits 0 saying the ledger can't be used."""
     data = tmp / "data"
@@ -783,10 +783,12 @@ def trapped_data_dir(n: int, tmp: Path) -> bool:
         hung.start()
         try:
             assert proc.stderr is not None
-            said = False
+            said = ready = False
             for line in proc.stderr:
                 said = said or "phones.json not read" in line
-                if "ready" in line:
+                ready = ready or "ready" in line
+                # the history is opened after the first frame: the start is over once it is
+                if ready and ("history: " in line or "the history can't be opened" in line):
                     return said or not phones
             return False
         finally:

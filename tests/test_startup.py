@@ -11,23 +11,25 @@ import sys
 
 from companion.config import SHIPPED_CONFIG
 
-# Runs `companion run` until the first frame is drawn (App.run is where it would start
-# waiting), then prints the companion modules loaded by then.
+# Runs `companion run` until its first frame is drawn (what follows it, the history
+# opened, the loop, is not counted), then prints the companion modules loaded by then.
 FIRST_FRAME = """
 import json, sys
 import companion.ui.app as app
 class FirstFrame(Exception):
     pass
-def stop(self):
+draw = app.App.render_if_dirty
+def stop(self, *args, **kwargs):
+    draw(self, *args, **kwargs)
     raise FirstFrame
-app.App.run = stop
+app.App.render_if_dirty = stop
 from companion import cli
 try:
     cli.main(["run", "--config", sys.argv[1]])
 except FirstFrame:
     pass
 print(json.dumps(sorted(m for m in sys.modules
-                        if m.startswith("companion") or m in ("pickle", "_hashlib"))))
+                        if m.startswith("companion") or m in ("pickle", "_hashlib", "yaml"))))
 """
 
 PARSER = """
@@ -59,6 +61,7 @@ def test_run_draws_home_before_importing_any_game(tmp_path):
                    "companion.games.kings_dilemma.adapter", "companion.games.kings_dilemma.vote_file",
                    "companion.games.kings_dilemma.vote", "companion.commands.install_service",
                    "companion.commands.score",
+                   "companion.storage.history",  # opened after the first frame
                    "pickle", "_hashlib"):  # the snapshots' and hashlib's (OpenSSL) imports
         assert absent not in loaded, absent
     # The catalog came from its packaged copy (tests/files/test_packaged_copies.py): not
@@ -66,13 +69,27 @@ def test_run_draws_home_before_importing_any_game(tmp_path):
     assert not list(tmp_path.glob("parsed-*.json"))
 
 
-def test_a_second_start_draws_home_without_importing_yaml(tmp_path):
-    """The configuration and the catalogs parsed at one start are read back from their
-    JSON copies in the data directory at the next: PyYAML is not imported before Home."""
+def test_a_first_boot_draws_home_without_importing_yaml(tmp_path):
+    """The shipped configuration is within the YAML ``yamlsubset`` reads: even a first
+    start (nothing kept in the data directory) imports no PyYAML before Home."""
     first = modules(FIRST_FRAME, str(SHIPPED_CONFIG), tmp_path=tmp_path)
+    assert "companion.files.yamlsubset" in first
+    assert "companion.files.yamlparse" not in first and "yaml" not in first
+    assert list(tmp_path.glob("document-*.json"))  # kept for the next start all the same
+
+
+def test_a_second_start_draws_home_without_importing_yaml(tmp_path):
+    """A configuration beyond the subset (a quoted value) parsed by PyYAML at one start is
+    read back from its JSON copy in the data directory at the next: no PyYAML before Home."""
+    config = tmp_path / "config.yaml"
+    config.write_text(SHIPPED_CONFIG.read_text(encoding="utf-8")
+                      .replace("\nlanguage: en", '\nlanguage: "en"'), encoding="utf-8")
+    data = tmp_path / "data"
+    data.mkdir()
+    first = modules(FIRST_FRAME, str(config), tmp_path=data)
     assert "companion.files.yamlparse" in first  # nothing kept yet: parsed
-    assert list(tmp_path.glob("document-*.json"))
-    second = modules(FIRST_FRAME, str(SHIPPED_CONFIG), tmp_path=tmp_path)
+    assert list(data.glob("document-*.json"))
+    second = modules(FIRST_FRAME, str(config), tmp_path=data)
     assert "companion.ui.home" in second
     assert "companion.files.yamlparse" not in second
 

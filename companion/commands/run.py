@@ -106,6 +106,29 @@ def run(args: argparse.Namespace) -> int:
                 pass
 
 
+def open_history(app, data_dir: Path) -> None:
+    """The finished games' history, opened once Home's first frame is shown: its module and
+    its database (a few ms, more at a first boot) are nothing Home draws. A history that
+    can't be opened (disk full, read-only) or was moved aside is told on Home, as the
+    journal's is; the kiosk plays on without keeping results."""
+    from companion.storage.history import History
+    from companion.storage.history import default_path as history_path
+    from companion.storage.journal import StorageError
+
+    told = len(app.notices)
+    log = logging.getLogger("companion")  # as the rest of the kiosk's start
+    try:
+        app.history = History(data_dir / history_path().name)
+    except StorageError as exc:
+        log.error("the history can't be opened: %s", exc)
+        app.warnings.append(("notice.history", str(exc)))
+    else:
+        log.info("history: %s", app.history.path)
+    if len(app.notices) > told and app.screen.name == "home":  # its band is laid out by build()
+        app.screen.build()
+        app.invalidate()
+
+
 def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> int:
     path = args.config or default_config_path()
     # Its parsed copy is kept in the default data directory, where the kiosk's service may
@@ -148,9 +171,7 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
 
     from companion.hardware.factory import open_backend
     from companion.play import lights as seat_lights
-    from companion.storage.history import History
-    from companion.storage.history import default_path as history_path
-    from companion.storage.journal import Journal, JournalError, StorageError
+    from companion.storage.journal import Journal, JournalError
     from companion.ui.app import make_app, wants_fullscreen
     from companion.ui.home import HomeScreen, resume_unfinished
 
@@ -162,19 +183,12 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         journal = Journal(config.data_dir / JOURNAL_FILE, background_sync=True)
     except JournalError as exc:
         raise RuleError("data_dir", str(exc), code="data_dir", params={"error": str(exc)}) from None
-    try:
-        history = History(config.data_dir / history_path().name)
-    except StorageError as exc:
-        logger.error("the history can't be opened: %s", exc)
-        history = None
-        history_notice = str(exc)
-    else:
-        history_notice = None
     backend, notice = open_backend(config)
     # SDL turns SIGTERM and SIGINT into QUIT only where they have their default handling.
     os.environ.pop("SDL_NO_SIGNAL_HANDLERS", None)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    app = None
     try:
         fullscreen = wants_fullscreen(config.display.fullscreen)
         try:
@@ -184,7 +198,6 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
                 notice=notice,
                 fullscreen=fullscreen,
                 journal=journal,
-                history=history,
             )
         except pygame.error as exc:
             logger.error("the display can't be opened: %s", display_failure(str(exc)))
@@ -201,8 +214,6 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         )
         if unseen := invisible_display(pygame.display.get_driver()):
             logger.warning("%s", unseen)
-        if history_notice:
-            app.warnings.append(("notice.history", history_notice))
         if journal.lost:  # told, and not resumed silently on less: Home offers it
             app.warnings.append(("notice.lost", journal.path.name))
         app.start_backend()
@@ -225,14 +236,15 @@ def _run(args: argparse.Namespace, logger: logging.Logger, handlers: list) -> in
         if notifier.active and notifier.period_s:
             logger.info("systemd watchdog: %g s, kept alive by the loop", notifier.period_s)
         journal.make_wal_ready()  # the first press then costs one sync (after the frame)
+        open_history(app, config.data_dir)  # after the frame too, before the first press
         app.run()
     finally:
         journal.wait_durable()  # the last press's light reaches its seat before it closes
         backend.close()
         pygame.quit()
         journal.close()
-        if history is not None:
-            history.close()
+        if app is not None and app.history is not None:
+            app.history.close()
         lock.release()
     logger.info("closed")
     return 0

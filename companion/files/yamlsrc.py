@@ -54,8 +54,12 @@ def _parser() -> Any:
 
 def parse(text: str, path: str = "<string>") -> Document:
     """Parse YAML text; a syntax error or a limit becomes a ``SourceError`` naming the
-    line."""
-    return _parser().parse(text, path)
+    line. The configuration's narrow YAML is read without PyYAML (``yamlsubset``: exactly
+    PyYAML's result, or None and PyYAML reads it)."""
+    from companion.files import yamlsubset
+
+    document = yamlsubset.read(text, path)
+    return _parser().parse(text, path) if document is None else document
 
 
 def _size(limit: int) -> str:
@@ -282,14 +286,15 @@ def _through_copy(raw: bytes, where: Path, prefix: str, parse: Callable[[], Any]
 def parser_stamp() -> str:
     """The parsing code's own version, in a kept copy's name: an upgrade that parses a
     file differently (a new bound, a refusal) parses it afresh instead of trusting a copy
-    made by the old code. Size and modification time of this module, ``yamlparse`` and
-    ``yamldoc``: three ``stat`` calls, no import, once a process (the code doesn't change
-    under it)."""
+    made by the old code. Size and modification time of this module, ``yamlparse``,
+    ``yamldoc`` and ``yamlsubset``: four ``stat`` calls, no import, once a process (the
+    code doesn't change under it)."""
     import zlib
 
     here = Path(__file__)
     seen = []
-    for module in (here, here.with_name("yamlparse.py"), here.with_name("yamldoc.py")):
+    for name in ("yamlsrc", "yamlparse", "yamldoc", "yamlsubset"):
+        module = here.with_name(f"{name}.py")
         try:
             st = module.stat()
         except OSError:

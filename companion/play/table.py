@@ -32,7 +32,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.hardware.base import PadEvent, SeatBackend
 from companion.play import lights as seat_lights
@@ -42,8 +42,10 @@ from companion.play.seat import ButtonEvent, Light
 from companion.play.turns import NOBODY, Turns
 from companion.play.turns import lights as turns_lights
 from companion.play.words import Words, words_text
-from companion.storage.history import GameResult, History, PlayerStats
 from companion.storage.journal import GameRecord, Journal, JournalError, StorageError
+
+if TYPE_CHECKING:  # loaded on use: the kiosk opens its history after Home's first frame
+    from companion.storage.history import GameResult, History, PlayerStats
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +54,22 @@ SEAT_QUEUE_MAX = 512  # seat events waiting for the loop; 100 times a table's bu
 # What a view reads of the games kept, as the Table hands them over (the rows of the
 # journal and of the history: a view draws them, the Table alone writes them).
 KeptGame = GameRecord  # a game in the journal, as ``unfinished`` lists it
-PlayedGame = GameResult  # a finished game, as ``end_game`` returns it and the history lists it
-PlayerFigures = PlayerStats  # a player's figures over the games of the history
+if TYPE_CHECKING:
+    PlayedGame = GameResult  # a finished game, as ``end_game`` returns it and the history lists it
+    PlayerFigures = PlayerStats  # a player's figures over the games of the history
 # What rebuilding a kept game raises when it no longer replays (rules changed, a damaged
 # journal): a view says why and offers to abandon it.
 NOT_REPLAYED: tuple[type[Exception], ...] = (RuleError, JournalError)
+
+
+def __getattr__(name: str) -> Any:
+    """``PlayedGame`` and ``PlayerFigures``, the history's rows: its module is imported on
+    first use, not with the Table (the kiosk's first frame needs no history)."""
+    if name in ("PlayedGame", "PlayerFigures"):
+        from companion.storage import history
+
+        return history.GameResult if name == "PlayedGame" else history.PlayerStats
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _NotSaved:
@@ -415,11 +428,15 @@ class Table:
                                                                      History | None]:
         """The journal and the history kept in the databases at these paths, opened (None:
         not kept), for a Table to keep its games in."""
+        from companion.storage.history import History
+
         return (None if journal is None else Journal(journal),
                 None if history is None else History(history))
 
     def keep_history(self, path: Path) -> History:
         """The history, opened at ``path`` when the Table keeps none yet."""
+        from companion.storage.history import History
+
         if self.history is None:
             self.history = History(path)
         return self.history

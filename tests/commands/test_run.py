@@ -104,3 +104,54 @@ def test_seats_option_out_of_range_exits_2(tmp_path):
     )
     assert done.returncode == 2
     assert "--seats: 5: from 2 to the 2 seats" in done.stderr
+
+
+def test_corrupt_history_is_moved_aside_and_said_once_home_is_up(tmp_path, kiosk):
+    """The history is opened after Home's first frame: an unreadable one is still moved
+    aside and said (logged once the kiosk is ready), and the kiosk plays on."""
+    config = write_config(tmp_path, "sim")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "companion.db").write_bytes(b"not a database at all" * 100)
+    k = kiosk(config)
+    k.await_line("ready")
+    k.await_line("companion.db could not be used")
+    assert k.stop(signal.SIGTERM) == 0
+    assert "closed" in k.lines[-1]
+    assert any(p.name.startswith("companion.db.") for p in (tmp_path / "data").iterdir())
+
+
+def notice_band(app) -> str:
+    """The text drawn in Home's notice band, as the last frame drew it."""
+    home = app.screen
+    return " ".join(box.text for box in app.painter.texts if home.notice_rect.contains(box.rect))
+
+
+def test_home_shows_the_history_notice_once_the_history_is_open(tmp_path, app):
+    """Home's first frame is drawn before the history is open (``open_history``); a history
+    moved aside then appears in Home's notice band, a sound one adds nothing."""
+    from companion.commands.run import open_history
+    from companion.ui.home import HomeScreen
+
+    app.push(HomeScreen(app))
+    app.render_if_dirty()
+    assert app.history is None and notice_band(app) == ""
+    (tmp_path / "data" / "companion.db").write_bytes(b"not a database at all" * 100)
+    open_history(app, tmp_path / "data")
+    assert app.history is not None
+    app.render_if_dirty()
+    t = app.catalog.text
+    assert t("notice.line", title=t("notice.history"), detail=app.history.notice) \
+        in notice_band(app)
+    app.history.close()
+
+
+def test_a_sound_history_opens_without_a_notice(tmp_path, app):
+    from companion.commands.run import open_history
+    from companion.ui.home import HomeScreen
+
+    app.push(HomeScreen(app))
+    app.render_if_dirty()
+    open_history(app, tmp_path / "data")
+    assert app.history is not None and app.history.notice is None
+    assert app.notices == [] and notice_band(app) == ""
+    app.history.close()

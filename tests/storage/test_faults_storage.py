@@ -377,6 +377,7 @@ def test_an_undone_sealed_ballot_leaves_no_bytes_in_any_file(tmp_path):
 def test_data_files_are_private_to_the_account(tmp_path, kiosk):
     k = kiosk(write_config(tmp_path, backend="sim"))
     k.await_line("ready")
+    k.await_line("history: ")  # opened once the first frame is shown
     data = tmp_path / "data"
     assert stat.S_IMODE(data.stat().st_mode) == 0o700
     names = {p.name for p in data.iterdir()}
