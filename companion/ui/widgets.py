@@ -191,10 +191,14 @@ class Button(Pressable):
         size = round(self.rect.height * 0.5)
         font = p.theme.fitting_font(self.label, size, inner.width)
         halves = split_in_two(self.label)
-        if halves and font.get_height() < p.theme.font(size).get_height() * 3 // 4:
+        # the least words' size, for a button tall enough to hold it
+        least = min(size, p.theme.px(WORDS_GLYPH))
+        if halves and (font.get_height() < p.theme.font(size).get_height() * 3 // 4
+                       or font.get_height() < p.theme.font(least).get_height()):
             # Too long for one line at a legible size: two lines, if that reads larger.
             two = min(
-                (p.theme.fitting_font(h, size * 9 // 10, inner.width) for h in halves),
+                (p.theme.fitting_font(h, max(size * 9 // 10, least), inner.width)
+                 for h in halves),
                 key=lambda f: f.get_height(),
             )
             line_h = two.get_linesize()
