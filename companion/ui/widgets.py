@@ -193,16 +193,21 @@ class Button(Pressable):
         halves = split_in_two(self.label)
         # the least words' size, for a button tall enough to hold it
         least = min(size, p.theme.px(WORDS_GLYPH))
-        if halves and (font.get_height() < p.theme.font(size).get_height() * 3 // 4
-                       or font.get_height() < p.theme.font(least).get_height()):
+        shrunk = font.get_height() < p.theme.font(size).get_height() * 3 // 4
+        if halves and (shrunk or font.get_height() < p.theme.font(least).get_height()):
             # Too long for one line at a legible size: two lines, if that reads larger.
-            two = min(
-                (p.theme.fitting_font(h, max(size * 9 // 10, least), inner.width)
-                 for h in halves),
+            # from the least size or a tenth under the button's (fitting steps by 2 px:
+            # either may land larger), the larger of the two
+            two = max(
+                (min((p.theme.fitting_font(h, start, inner.width) for h in halves),
+                     key=lambda f: f.get_height())
+                 for start in {max(size * 9 // 10, least), size * 9 // 10}),
                 key=lambda f: f.get_height(),
             )
             line_h = two.get_linesize()
-            if two.get_height() > font.get_height() and 2 * line_h <= inner.height:
+            # (a line a little short of the least size stays one line unless two reach it)
+            legible = shrunk or two.get_height() >= p.theme.font(least).get_height()
+            if two.get_height() > font.get_height() and 2 * line_h <= inner.height and legible:
                 top = inner.centery - line_h
                 for i, half in enumerate(halves):
                     box = pygame.Rect(inner.x, top + i * line_h, inner.width, line_h)
