@@ -129,8 +129,10 @@ def title_line(p: Painter, left: str, right: str, box: pygame.Rect,
 
 
 def split_in_two(label: str) -> tuple[str, str] | None:
-    """``label`` cut at the space nearest its middle, or None for a single word."""
-    spaces = [i for i, c in enumerate(label) if c == " "]
+    """``label`` cut at the space nearest its middle, or None for a single word. Never at
+    the space French puts before ":;?!»" or after "«": that sign stays with its word."""
+    spaces = [i for i, c in enumerate(label) if c == " "
+              and label[i + 1:i + 2] not in tuple(":;?!»") and label[i - 1:i] != "«"]
     if not spaces:
         return None
     cut = min(spaces, key=lambda i: abs(len(label) - 2 * i))

@@ -124,8 +124,9 @@ DIGIT_GOAL, TEXT_GOAL = 24, 16
 # 0.04: 2.5 % / 3.7 % with the kingdom's track names at WORDS_GLYPH on two rows.
 # 0.025: 1.8 % / 2.4 % with a button's label on two lines rather than one under
 # WORDS_GLYPH, the Inheritors set-up's seats and line at WORDS_GLYPH.
+# 0.02: 1.4 % / 2.0 % with the King's Dilemma's coin toss and tokens' resource names.
 DIGIT_SHARE_AT_LEAST = 0.96
-SMALL_SHARE_AT_MOST = 0.025
+SMALL_SHARE_AT_MOST = 0.02
 # Game screens whose plates show each player's own view: every text there meets the goal.
 PLATE_SCREENS = ("koryo-board", "choson-board", "inheritors-sheet", "kd-vote", "kd-reveal",
                  "kd-council")
