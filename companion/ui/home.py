@@ -82,9 +82,10 @@ class ResumeButton(Button):
         if theme.fitting_font(self.label, theme.px(32), inner.w).get_height() < legible:
             lines = list(split_in_two(self.label) or lines)  # too long: on two lines
         details = [self.detail]
-        if theme.fitting_font(self.detail, theme.px(26), inner.w).get_height() < legible:
+        if theme.fitting_font(self.detail, theme.px(WORDS_GLYPH), inner.w).get_height() < legible:
             details = split_at_comma(self.detail)  # "round 3, Ben's turn" / "started 20:14"
-        sizes = [32] * len(lines) + [26] * len(details)
+        # The progress line as large as the label: its time is a figure read from a chair.
+        sizes = [32] * len(lines) + [WORDS_GLYPH] * len(details)
         lines += details
         y = inner.y
         for line, units in zip(lines, sizes, strict=True):

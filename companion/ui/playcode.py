@@ -25,7 +25,7 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE_GLYPH, Button, OnTheFelt, Pressable, fitted
+from companion.ui.widgets import FIGURE_GLYPH, WORDS_GLYPH, Button, OnTheFelt, Pressable, fitted
 
 QUIET = 2  # modules of white around the code (phones and zxing read 2 from a screen)
 DARK, LIGHT = (0, 0, 0), (255, 255, 255)
@@ -201,15 +201,21 @@ class PlayCodeScreen(OnTheFelt, Screen):
             draw_code(p, self.image, self.code_rect)
         help_text = self.help()
         y = self.draw_lines(p, self.lines(), self.text_rect.y)
-        # the scores as large as a figure read from a chair where the help still fits
-        # above Back (five long names in two columns may not), else smaller
-        font, width = p.theme.font(p.theme.px(22)), self.text_rect.w
-        help_h = len(p.lines(help_text, font, width)) * (font.get_height() * 3 // 2)
+        # the scores as large as a figure read from a chair and the help at the least
+        # words' size where both fit above Back (five long names in two columns, a
+        # shortened code's note, may not): then the help smaller, then the scores too
+        width = self.text_rect.w
+
+        def help_h(units: int) -> int:
+            font = p.theme.font(p.theme.px(units))
+            return len(p.lines(help_text, font, width)) * (font.get_height() * 3 // 2)
+
         rows = -(-len(self.players()) // (1 if len(self.players()) <= 3 else 2))
         big = p.theme.font(p.theme.px(FIGURE_GLYPH)).get_height() + p.theme.px(4)
-        size = FIGURE_GLYPH if y + rows * big + help_h < self.back.rect.y else 26
+        words = WORDS_GLYPH if y + rows * big + help_h(WORDS_GLYPH) < self.back.rect.y else 22
+        size = FIGURE_GLYPH if y + rows * big + help_h(words) < self.back.rect.y else 26
         y = self.draw_players(p, y, size)
-        self.draw_lines(p, [(help_text, 22, th.INK_SOFT)], y)
+        self.draw_lines(p, [(help_text, words, th.INK_SOFT)], y)
         self.back.draw(p)
 
     def draw_lines(self, p: Painter, lines: list[tuple[str, int, tuple[int, int, int]]],

@@ -22,8 +22,8 @@ from companion.play.words import Words
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
-from companion.ui.theme import Painter
-from companion.ui.widgets import Button, NoticeBand, button_h, felt
+from companion.ui.theme import SQUEEZE, Painter
+from companion.ui.widgets import WORDS_GLYPH, Button, NoticeBand, button_h, felt
 
 log = logging.getLogger(__name__)
 
@@ -204,10 +204,14 @@ class TableCheckScreen(Screen):
 
         title = t("table_check.title")
         title_box = self.title_rect.copy()
-        title_font = theme.fitting_font(title, px(50), self.title_rect.w * 3 // 5)
+        # the count beside the title keeps the room it needs at the least words' size (a
+        # long French count: "2 places sur 4 ont répondu"); the title fits in the rest
+        count_w = round(theme.font(px(WORDS_GLYPH)).size(self.progress())[0] * SQUEEZE)
+        title_w = min(self.title_rect.w * 3 // 5, self.title_rect.w - count_w - px(24))
+        title_font = theme.fitting_font(title, px(50), title_w)
         # the title as wide as it is drawn: the count beside it gets the rest, its figures
         # as large as a plate's
-        title_box.w = min(self.title_rect.w * 3 // 5, title_font.size(title)[0] + px(16))
+        title_box.w = min(title_w, title_font.size(title)[0] + px(16))
         p.text(title, title_font, th.INK, title_box, "left")
         progress_box = pygame.Rect(
             title_box.right, title_box.y, self.title_rect.w - title_box.w, title_box.h
@@ -244,8 +248,9 @@ class TableCheckScreen(Screen):
         pygame.draw.circle(p.surface, config.colour, (rect.x + px(6) + r, rect.centery), r)
         size = min(px(34), rect.h)
         text = self.row_text(seat)
-        state_font = theme.fitting_font(text, size, rect.w // 3)
-        state_w = min(state_font.size(text)[0], rect.w // 3)
+        # the state ("waiting…", "B (long)") may take half the row: names are short
+        state_font = theme.fitting_font(text, size, rect.w // 2)
+        state_w = min(state_font.size(text)[0], rect.w // 2)
         state_box = pygame.Rect(rect.right - px(12) - state_w, rect.y, state_w, rect.h)
         left = rect.x + 2 * r + px(16)
         name_box = pygame.Rect(left, rect.y, state_box.left - px(10) - left, rect.h)

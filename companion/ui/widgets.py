@@ -129,8 +129,10 @@ def title_line(p: Painter, left: str, right: str, box: pygame.Rect,
 
 
 def split_in_two(label: str) -> tuple[str, str] | None:
-    """``label`` cut at the space nearest its middle, or None for a single word."""
-    spaces = [i for i, c in enumerate(label) if c == " "]
+    """``label`` cut at the space nearest its middle, or None for a single word. Never at
+    the space French puts before ":;?!»" or after "«": that sign stays with its word."""
+    spaces = [i for i, c in enumerate(label) if c == " "
+              and label[i + 1:i + 2] not in tuple(":;?!»") and label[i - 1:i] != "«"]
     if not spaces:
         return None
     cut = min(spaces, key=lambda i: abs(len(label) - 2 * i))
@@ -191,14 +193,23 @@ class Button(Pressable):
         size = round(self.rect.height * 0.5)
         font = p.theme.fitting_font(self.label, size, inner.width)
         halves = split_in_two(self.label)
-        if halves and font.get_height() < p.theme.font(size).get_height() * 3 // 4:
+        # the least words' size, for a button tall enough to hold it
+        least = min(size, p.theme.px(WORDS_GLYPH))
+        shrunk = font.get_height() < p.theme.font(size).get_height() * 3 // 4
+        if halves and (shrunk or font.get_height() < p.theme.font(least).get_height()):
             # Too long for one line at a legible size: two lines, if that reads larger.
-            two = min(
-                (p.theme.fitting_font(h, size * 9 // 10, inner.width) for h in halves),
+            # from the least size or a tenth under the button's (fitting steps by 2 px:
+            # either may land larger), the larger of the two
+            two = max(
+                (min((p.theme.fitting_font(h, start, inner.width) for h in halves),
+                     key=lambda f: f.get_height())
+                 for start in {max(size * 9 // 10, least), size * 9 // 10}),
                 key=lambda f: f.get_height(),
             )
             line_h = two.get_linesize()
-            if two.get_height() > font.get_height() and 2 * line_h <= inner.height:
+            # (a line a little short of the least size stays one line unless two reach it)
+            legible = shrunk or two.get_height() >= p.theme.font(least).get_height()
+            if two.get_height() > font.get_height() and 2 * line_h <= inner.height and legible:
                 top = inner.centery - line_h
                 for i, half in enumerate(halves):
                     box = pygame.Rect(inner.x, top + i * line_h, inner.width, line_h)

@@ -29,6 +29,7 @@ from companion.ui.screens.charts import ChartsScreen
 from companion.ui.screens.history import HistoryScreen
 from companion.ui.seats import next_change
 from companion.ui.table_check import TableCheckScreen
+from companion.ui.widgets import split_in_two
 from companion.ui.winner import Standing, WinnerScreen, WinnerView
 
 SIZES = [(800, 480), (1280, 720), (1280, 800)]
@@ -315,3 +316,16 @@ def test_every_catalog_character_has_a_glyph_in_the_font():
     }
     assert {"é", "ŏ", "…"} <= chars
     assert sorted(c for c in chars if image(c) == box) == []
+
+
+@pytest.mark.parametrize("label, halves", [
+    ("Sûr ? Abandonner", ("Sûr ?", "Abandonner")),
+    ("face blanche : monte", ("face blanche :", "monte")),
+    ("Commencer la partie", ("Commencer", "la partie")),
+    ("« Oui » pour", ("« Oui »", "pour")),
+    ("Abandonner", None),
+])
+def test_a_button_label_on_two_lines_keeps_french_signs_with_their_word(label, halves):
+    """A long label breaks at the space nearest its middle, but never at the space French
+    puts before ":;?!»" or after "«"."""
+    assert split_in_two(label) == halves

@@ -34,7 +34,7 @@ from companion.ui.screens.inheritors.draw import SELECTED, TableScreen, Tile, gr
 from companion.ui.screens.inheritors.final import ResultScreen
 from companion.ui.screens.inheritors.sheet import SheetScreen
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, button_h, fitted, headline
+from companion.ui.widgets import WORDS_GLYPH, Button, button_h, fitted, headline
 
 __all__ = ["ResultScreen", "SetupScreen", "SheetScreen", "new_game", "resume"]
 
@@ -151,13 +151,14 @@ class SetupScreen(TableScreen):
         pygame.draw.rect(p.surface, config.colour, stripe, border_radius=px(3))
         body = pygame.Rect(rect.x + px(8), rect.y + px(3), rect.w - px(16),
                            stripe.y - rect.y - px(4))
-        name_box = pygame.Rect(body.x, body.y, body.w, body.h * 3 // 5)
+        # the name and whether the seat plays, both at the least words' size
+        name_box = pygame.Rect(body.x, body.y, body.w, body.h // 2)
         mark_box = pygame.Rect(body.x, name_box.bottom, body.w, body.h - name_box.h)
-        font = theme.fitting_font(config.name, px(30), name_box.w, px(22))
+        font = theme.fitting_font(config.name, px(WORDS_GLYPH), name_box.w, px(22))
         p.text(fitted(config.name, font, name_box.w), font, th.INK if on else th.INK_DIM,
                name_box)
         mark = self.app.catalog.text("inheritors.setup.plays" if on else "inheritors.setup.out")
-        self.plain(p, mark, mark_box, px(22), th.INK_SOFT, "center")
+        self.plain(p, mark, mark_box, px(WORDS_GLYPH), th.INK_SOFT, "center")
 
     def paint_first(self, p: Painter, rect: pygame.Rect, down: bool, seat: int) -> None:
         px = self.app.theme.px
@@ -178,13 +179,13 @@ class SetupScreen(TableScreen):
         self.background(p)
         headline(p, t("inheritors.setup.title"), self.title_rect)
         if self.message:
-            self.plain(p, self.message, self.message_rect, px(28), th.WARNING)
+            self.plain(p, self.message, self.message_rect, px(WORDS_GLYPH), th.WARNING)
         elif self.first is not None:
             self.plain(p, t("inheritors.setup.first_is", name=self.app.seats[self.first].name),
-                       self.message_rect, px(28), th.INK)
+                       self.message_rect, px(WORDS_GLYPH), th.INK)
         else:
             self.plain(p, t("inheritors.setup.hint", least=LEAST,
-                            most=MOST), self.message_rect, px(26),
+                            most=MOST), self.message_rect, px(WORDS_GLYPH),
                        th.INK_SOFT)
         for b in self.buttons:
             b.draw(p)

@@ -240,11 +240,24 @@ class SheetScreen(TwoTaps, TableScreen):
     def score_of(self, player: str) -> dict:
         return next(p for p in self.view["score"]["players"] if p["name"] == player)
 
-    def live(self) -> str:
+    def live(self, width: int | None = None) -> str:
+        """The player's breakdown and total. Given the ``width`` of its line: with the
+        parts' full names if that fits at the least words' size, else the tiles' shorter
+        names, else the short forms (the tiles above name each part in full)."""
         t = self.app.catalog.text
         s = self.score_of(self.name_)
-        parts = " · ".join(f"{t(f'inheritors.part.{k}')} {v}" for k, v in s["breakdown"].items())
-        return t("inheritors.sheet.live", parts=parts, total=s["total"])
+        theme = self.app.theme
+        font = theme.font(theme.px(WORDS_GLYPH))
+        line = ""
+        for names in ("part", "tile", "part_short"):
+            label = {k: t(f"inheritors.{names}.{k}") for k in s["breakdown"] if k != "influence"}
+            label["influence"] = t(f"inheritors.{'part_short' if names == 'part_short' else 'part'}"
+                                   ".influence")
+            parts = " · ".join(f"{label[k]} {v}" for k, v in s["breakdown"].items())
+            line = t("inheritors.sheet.live", parts=parts, total=s["total"])
+            if width is None or font.size(line)[0] * th.SQUEEZE <= width:
+                break
+        return line
 
     def headline(self) -> str:
         return self.app.catalog.text("inheritors.sheet.editing", name=self.name_,
@@ -282,10 +295,11 @@ class SheetScreen(TwoTaps, TableScreen):
             font = self.app.theme.font(px(56 if len(self.value_rects) == 1 else FIGURE_GLYPH))
             p.text(self.field_value(field), font, th.INK, box)
         if self.message:
-            self.plain(p, self.message, self.line_rect, px(28),
+            self.plain(p, self.message, self.line_rect, px(WORDS_GLYPH),
                        th.WARNING if self.refused else th.INK)
         else:
-            self.plain(p, self.live(), self.line_rect, px(28), th.INK_SOFT)
+            self.plain(p, self.live(self.line_rect.w), self.line_rect, px(WORDS_GLYPH),
+                       th.INK_SOFT)
 
     def paint_field(self, p: Painter, rect: pygame.Rect, down: bool, field: str) -> None:
         theme, px = self.app.theme, self.app.theme.px

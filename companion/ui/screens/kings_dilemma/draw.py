@@ -358,16 +358,23 @@ def kingdom_board(
 ) -> None:
     """Five resource tracks and Stability, side by side, with a scale: each track from its
     minimum (bottom) to its maximum (top), its position in large figures above it, its
-    name under it (one row, each within its column); the resource track's ends and middle
-    numbered on the left, Stability's ends (abdication, red) numbered beside them. A
-    resource marker is a disc on its momentum side (white: up, black: down) with an arrow,
-    and a small second disc when it carries a momentum marker."""
+    name under it at the words' size (one row when every name fits its column, else two
+    rows, alternate names on the lower one, each up to two columns wide); the resource
+    track's ends and middle (its ends only when the track is short) numbered on the left,
+    Stability's ends (abdication, red) numbered beside them. A resource marker is a disc
+    on its momentum side (white: up, black: down) with an arrow, and a small second disc
+    when it carries a momentum marker."""
     theme = screen.app.theme
     px = theme.px
     scale_w = px(46)
     columns = [*kingdom.resources, None]
     col_w = (rect.w - scale_w) // len(columns)
-    label_h = px(30)
+    labels = [screen.t(f"kd.resource.{res.name}") if res else screen.t("kd.kingdom.stability")
+              for res in columns]
+    words = theme.font(px(WORDS_GLYPH))
+    staggered = any(words.size(text)[0] * th.SQUEEZE > col_w - px(4) for text in labels)
+    row_h = px(26 if staggered else 30)  # two rows: as close as the words' lines allow
+    label_h = row_h * (2 if staggered else 1)
     value_h = px(40)  # the positions players read: digits 24 px high on the 800×480 panel
     top = rect.y + value_h + px(8)
     bottom = rect.bottom - label_h - px(8)
@@ -377,20 +384,23 @@ def kingdom_board(
 
     # The scale of the resource track, on the left: its ends and its middle.
     low, high = kingdom.track.min, kingdom.track.max
-    for v in sorted({low, (low + high) // 2, high}):
+    marks = {low, (low + high) // 2, high}
+    if (bottom - top) // 2 < px(36):  # a short track (names on two rows): its ends only
+        marks = {low, high}
+    for v in sorted(marks):
         box = pygame.Rect(rect.x, 0, scale_w - px(4), px(36))
         box.centery = y_of(v, low, high)
         fit(p, f"{v:+d}" if v else "0", px(FIGURE_GLYPH), box, th.INK_SOFT, "right")
-    labels = [screen.t(f"kd.resource.{res.name}") if res else screen.t("kd.kingdom.stability")
-              for res in columns]
-    # A long name may borrow the room its neighbours' names leave on either side.
-    spare = [max(0, (col_w - theme.font(px(24)).size(text)[0]) // 2) for text in labels]
     for k, res in enumerate(columns):
         col = pygame.Rect(rect.x + scale_w + k * col_w, rect.y, col_w, rect.h)
-        borrow = max(0, min(spare[k - 1] if k else 0,  # leaving a gap between two names
-                            spare[k + 1] if k + 1 < len(columns) else 0) - px(2))
-        label_box = pygame.Rect(0, col.bottom - label_h, col.w + 2 * borrow, label_h)
-        label_box.centerx = col.centerx
+        if staggered:  # its row's neighbours are two columns away: up to two columns wide
+            lower = k % 2
+            label_box = pygame.Rect(0, col.bottom - (2 - lower) * row_h, 2 * col_w - px(6),
+                                    row_h)
+            label_box.centerx = col.centerx
+            label_box.clamp_ip(pygame.Rect(rect.x, rect.y, rect.w, rect.h))
+        else:
+            label_box = pygame.Rect(col.x, col.bottom - label_h, col.w, label_h)
         label = labels[k]
         if res is None:
             low, high = kingdom.stability.min, kingdom.stability.max
@@ -398,7 +408,7 @@ def kingdom_board(
         else:
             low, high, pos = kingdom.track.min, kingdom.track.max, res.position
         hot = res is not None and res.name in moved
-        fit(p, label, px(24), label_box, th.WARNING if hot else th.INK, "center")
+        fit(p, label, px(WORDS_GLYPH), label_box, th.WARNING if hot else th.INK, "center")
         x = col.centerx
         pygame.draw.line(p.surface, TRACK, (x, top), (x, bottom), max(2, px(3)))
         for v in range(low, high + 1):

@@ -397,4 +397,5 @@ class SetupScreen(KdScreen):
         else:
             self.draw_headline(p, rect, self.say(self.toss.headline()))
         for r, (label, _) in zip(kd.RESOURCES, self.cells(), strict=False):
-            fit(p, self.t(f"kd.resource.{r}"), self.app.theme.px(30), label, th.INK, "center")
+            fit(p, self.t(f"kd.resource.{r}"), self.app.theme.px(WORDS_GLYPH), label, th.INK,
+                "center")

@@ -318,4 +318,5 @@ class TokensScreen(HouseScreen):
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         for r, (label, _) in zip(kd.RESOURCES, self.token_rects(), strict=True):
-            fit(p, self.t(f"kd.resource.{r}"), self.app.theme.px(30), label, th.INK, "center")
+            fit(p, self.t(f"kd.resource.{r}"), self.app.theme.px(WORDS_GLYPH), label, th.INK,
+                "center")

@@ -1,7 +1,8 @@
 """The Koryŏ and Chosŏn game screen's choices: the card entry and the powers.
 
 - ``entry``: the cards the current player reveals, by touch: a tile per card kind (a
-  family's value on its colour, the kind's name in full), a tap adds one, − and + change the selected
+  family's value on its colour, the kind's name in full, the tile as wide as the name
+  needs at the words' size), a tap adds one, − and + change the selected
   kind; a count the deck or the deal cannot have is refused with the reason;
 - ``powers``: the actions that carry out a power (the engine's options): one button each,
   or, when there are more than a page holds, one choice at a time (who, which card…); the
@@ -73,14 +74,22 @@ class ChoiceModes:
         px = self.app.theme.px
         gap = px(6)
         kinds = self.kinds
-        cols = math.ceil(len(kinds) / 2)
         h = (self.body.h - gap) // 2
+        rows = [pygame.Rect(self.body.x, self.body.y + row * (h + gap), self.body.w, h)
+                for row in range(2)]
         self.tiles: dict[str, pygame.Rect] = {}
-        for row in range(2):
-            rect = pygame.Rect(self.body.x, self.body.y + row * (h + gap), self.body.w, h)
-            for kind, cell in zip(kinds[row * cols:(row + 1) * cols], row_of(rect, cols, gap),
-                                  strict=False):
-                self.tiles[kind] = cell
+        widths = self._tile_widths(kinds)
+        split = tile_split(widths, self.body.w, gap)
+        if split is None:  # the names can't all fit at the words' size: equal tiles
+            cols = math.ceil(len(kinds) / 2)
+            for row, rect in enumerate(rows):
+                for kind, cell in zip(kinds[row * cols:(row + 1) * cols],
+                                      row_of(rect, cols, gap), strict=False):
+                    self.tiles[kind] = cell
+        else:
+            for row, part in zip(rows, (slice(0, split), slice(split, None)), strict=True):
+                cells = cells_by_width(row, widths[part], gap)
+                self.tiles.update(zip(kinds[part], cells, strict=True))
         self._bar([
             (self.t("majority.cancel"), self.back, "cancel"),
             ("−", lambda: self.change(-1), "minus"),
@@ -114,9 +123,23 @@ class ChoiceModes:
             self._draw_name(p, self.kind_name(kind), ink, name)
             p.targets.append(rect)
 
-    def _draw_name(self, p: Painter, name: str, ink, box: pygame.Rect) -> None:
-        """A card kind's name in full in ``box``: on one line, or two when it is long."""
+    def _tile_widths(self, kinds: list[str]) -> list[int]:
+        """Each kind's tile as wide as its name needs at the words' size (the painter may
+        condense it to SQUEEZE), and at least its figure chip beside a one-digit count."""
         theme = self.app.theme
+        px = theme.px
+        font = theme.font(px(WORDS))
+        least = px(34) + theme.font(px(FIGURE)).size("8")[0] + px(14)
+        return [max(least, math.ceil(font.size(self.kind_name(kind))[0] * th.SQUEEZE) + px(8))
+                for kind in kinds]
+
+    def _draw_name(self, p: Painter, name: str, ink, box: pygame.Rect) -> None:
+        """A card kind's name in full in ``box``: on one line at the words' size, else (a
+        tile too narrow for it) smaller, on two lines when it is long."""
+        theme = self.app.theme
+        if theme.font(theme.px(WORDS)).size(name)[0] * th.SQUEEZE <= box.w:
+            self.draw_text(p, name, WORDS, ink, box, "center")
+            return
         font = theme.font(theme.px(SMALLEST))
         lines = p.lines(name, font, box.w) if font.size(name)[0] * th.SQUEEZE > box.w else [name]
         line_h = font.get_linesize()
@@ -280,3 +303,26 @@ class ChoiceModes:
                 line.draw(p, th.WARNING, self.power_rect)
             else:  # a long one: smaller, on one line
                 self.draw_text(p, said, WORDS, th.WARNING, self.power_rect)
+
+
+def tile_split(widths: list[int], width: int, gap: int) -> int | None:
+    """Where the kinds, in order, break into two rows of tiles each within ``width``: the
+    break that leaves the fuller row the least full (None when no break fits them)."""
+    def row(ws: list[int]) -> int:
+        return sum(ws) + gap * (len(ws) - 1)
+
+    fits = [(max(row(widths[:k]), row(widths[k:])), k) for k in range(1, len(widths))
+            if max(row(widths[:k]), row(widths[k:])) <= width]
+    return min(fits)[1] if fits else None
+
+
+def cells_by_width(rect: pygame.Rect, widths: list[int], gap: int) -> list[pygame.Rect]:
+    """``rect`` cut into cells side by side, each as wide as asked plus an even share of
+    what is left over, the last one ending at ``rect``'s right edge."""
+    spare = rect.w - sum(widths) - gap * (len(widths) - 1)
+    cells, x = [], rect.x
+    for i, w in enumerate(widths):
+        share = spare // len(widths) + (1 if i < spare % len(widths) else 0)
+        cells.append(pygame.Rect(x, rect.y, w + share, rect.h))
+        x += w + share + gap
+    return cells

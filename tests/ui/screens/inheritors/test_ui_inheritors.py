@@ -8,6 +8,7 @@ unfinished, layouts at 800x480 and 1280x720."""
 from __future__ import annotations
 
 import json
+import re
 
 import pygame
 import pytest
@@ -25,6 +26,8 @@ from companion.ui.demo import DEMOS, DemoContext, demo_config
 from companion.ui.demo import inheritors as inheritors_demo
 from companion.ui.home import HomeScreen
 from companion.ui.screens.inheritors import setup as screens
+from companion.ui.theme import SQUEEZE
+from companion.ui.widgets import WORDS_GLYPH
 
 
 def cli_score(tmp_path, capsys, data: dict) -> dict:
@@ -236,7 +239,7 @@ def test_undo_takes_two_taps_and_anything_else_cancels_it(open_table):
 
     t.tap(sheet.undo_rect, "undo")
     assert sheet.sheet.end("Ana").honors == 2 and undo_label() == sure
-    assert sure in t.texts()
+    assert sure in " ".join(t.texts())  # on two lines when one would be under 16 px
     t.tap(sheet.field_rects["tomes"], "tomes")  # another tap: asked no more
     assert undo_label() == label and sheet.field == "tomes"
     t.tap(sheet.undo_rect, "undo")
@@ -302,12 +305,31 @@ def test_a_journaled_sheet_resumes_after_a_restart(open_table, tmp_path):
     t2.ctx.show(screen)
     assert screen.sheet == before
     assert t2.backend.light(2) is Light.FIRST_PLAYER
-    ben = "Influence 0 · Tomes 3 · Relics 0 · Quests 0 · Honors 0 · Clan bonus 0 = 3"
+    # the breakdown line at the least words' size: its short names on the 7" panel
+    ben = "Infl. 0 · Tomes 3 · Rel. 0 · Quests 0 · Hon. 0 · Bonus 0 = 3"
     assert ben not in t2.texts()  # the sheet opens on the first seat's count: Ana's
     assert t2.backend.light(0) is Light.YOUR_TURN
     t2.tap(screen.player_rects[1], "Ben")
     assert ben in t2.texts() and "Ben · Yellow" in t2.texts()
     assert t2.backend.light(1) is Light.YOUR_TURN and t2.backend.light(0) is Light.OFF
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_breakdown_line_shortens_its_names_rather_than_its_type(open_table, language):
+    """The live breakdown keeps the least words' size: the parts' full names when they fit
+    the line, else the tiles' names, else the short forms; its figures stay the same."""
+    t = open_table(language=language)
+    sheet = start(t, first=0)
+    set_value(t, sheet, "tomes", 3)
+    full, drawn = sheet.live(), sheet.live(sheet.line_rect.w)
+    assert drawn in t.texts()
+    least = t.app.theme.font(t.app.theme.px(WORDS_GLYPH))
+    assert least.size(drawn)[0] * SQUEEZE <= sheet.line_rect.w
+    assert sheet.live(10 ** 6) == full and full.startswith("Influence 0 · ")
+    shortest = sheet.live(1)
+    assert shortest.startswith("Infl. 0 · ") and shortest != full
+    figures = [re.findall(r"-?\d+", line) for line in (full, drawn, shortest)]
+    assert figures[0] == figures[1] == figures[2]
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)])

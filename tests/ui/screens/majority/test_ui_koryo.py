@@ -9,8 +9,10 @@ SimBackend presses and posted FINGERDOWN/UP events on the widgets' rects."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
+import pygame
 import pytest
 from ui_layout import FIVE
 from ui_majority import (
@@ -29,9 +31,11 @@ from companion.games.majority.autoplay import next_action
 from companion.play.errors import RuleError
 from companion.play.seat import Light, Press
 from companion.storage.journal import Journal
-from companion.ui.screens.majority import koryo
+from companion.ui.screens.majority import choson, koryo
+from companion.ui.screens.majority.choice import cells_by_width, tile_split
 from companion.ui.screens.majority.game import GameScreen
 from companion.ui.screens.majority.setup import SetupScreen
+from companion.ui.theme import MIN_TARGET
 
 
 @pytest.fixture
@@ -505,3 +509,37 @@ def test_the_kiosk_computes_the_seats_lights_once_per_press_and_per_touch(table,
     assert len(made) == 2  # the finger down shows the button held, its lift reveals
     made.pop(0)
     once()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("game", ["koryo", "choson"])
+def test_the_card_entry_names_every_kind_at_the_words_size(table, game, language):
+    """On the 7" panel each kind's tile is as wide as its name needs: every name whole on
+    one line with its capitals 16 px high, the tiles in two rows inside the screen's body,
+    apart, each a touch target."""
+    module = {"koryo": koryo, "choson": choson}[game]
+    t = table(language=language)
+    screen = start(t, module, players=[0, 1])
+    t.ctx.press(0, "a")
+    t.ctx.tap(screen.button("entry").rect, "cards")
+    unit = t.app.theme.unit
+    for kind, tile in screen.tiles.items():
+        name = screen.kind_name(kind)
+        boxes = [b for b in t.app.painter.texts if b.text == name and tile.contains(b.rect)]
+        assert boxes and not boxes[0].clipped, name
+        # the least any text may be: 16 px (TEXT_GOAL in tests/ui/test_legibility.py)
+        assert boxes[0].glyph / unit >= 15.5, (name, boxes[0].glyph)
+        assert screen.body.contains(tile) and min(tile.size) >= MIN_TARGET
+    tiles = list(screen.tiles.values())
+    assert len({tile.y for tile in tiles}) == 2
+    assert not any(a.colliderect(b) for a, b in itertools.combinations(tiles, 2))
+    fits(t.app)
+
+
+def test_the_kinds_break_into_the_two_rows_that_leave_the_fuller_one_least_full():
+    """The break between the rows of tiles keeps the kinds in order and the rows even; no
+    break when one row can't hold its names (the tiles are then equal)."""
+    assert tile_split([50, 50, 50, 50, 100], 210, 5) == 3  # rows of 160 and 155, not 105 / 210
+    assert tile_split([100, 100, 100], 150, 5) is None
+    cells = cells_by_width(pygame.Rect(10, 0, 100, 20), [20, 30], 4)
+    assert [(c.x, c.w) for c in cells] == [(10, 43), (57, 53)] and cells[-1].right == 110
