@@ -17,10 +17,10 @@ import random
 
 import pytest
 from fakes.pty_pad import WAIT, Host, PtyPad, connect
+from pins import ChatteringPads
 from table_games import kd_night, open_table, play_night
 
-from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
-from companion.hardware.padproto import TICK_MS
+from companion.hardware.gpio import GpioBackend
 from companion.hardware.profile import load_profile, profile_path
 from companion.play.seat import Light
 from companion.play.table import Table
@@ -38,43 +38,8 @@ def test_scripted_game_on_gpio_pads_with_chatter(pins, clock, tmp_path):
     table, _ = open_table(tmp_path, backend)
     night = kd_night(table)
 
-    def edge(pin, pressed: bool) -> None:
-        """Drive the (active low) button pin with up to 5 ms of contact bounce."""
-        level = pressed
-        for _ in range(rng.randrange(0, 4)):
-            (pin.drive_low if level else pin.drive_high)()
-            clock.t += rng.randint(0, 2)
-            level = not level
-        (pin.drive_low if pressed else pin.drive_high)()
-
-    def press(seat: int, keys: str) -> None:
-        for key in keys.split():
-            pin = pins.pin(dict(PROFILE.seats[seat].buttons)[key.lower()])
-            edge(pin, True)
-            clock.t += 800 if key.isupper() else 120
-            backend.poll()  # the long press fires at its threshold
-            edge(pin, False)
-            clock.t += 40
-            backend.poll()
-            table.drain()
-
-    def seen() -> list[Light]:
-        """Each LED pin sampled over one 1.6 s cycle, matched to its blink pattern."""
-        clock.t = (clock.t // (16 * TICK_MS) + 1) * 16 * TICK_MS
-        samples = [""] * 5
-        for _ in range(16):
-            backend.poll()
-            for seat in range(5):
-                samples[seat] += "1" if pins.pin(PROFILE.seats[seat].led).state else "0"
-            clock.t += TICK_MS
-        out = []
-        for seat, sample in enumerate(samples):
-            [light] = [li for li, p in PLAIN_PATTERNS.items() if (p * 16)[:16] == sample]
-            assert backend.light(seat) is light
-            out.append(light)
-        return out
-
-    play_night(table, night, press, seen)
+    pads = ChatteringPads(pins, clock, backend, PROFILE, rng, table.drain)
+    play_night(table, night, pads.press, pads.seen)
     backend.close()
 
 

@@ -25,14 +25,13 @@ from collections.abc import Callable
 import pygame
 import pytest
 from fakes.pty_pad import WAIT, PtyPad
-from pins import PinClock
+from pins import ChatteringPads, PinClock
 from ui_kd import NAMES, RULEBOOK, frame, show, tap, tap_button, zero_award_table
 
 from companion.games.kings_dilemma import campaign as kd_campaign
 from companion.games.kings_dilemma.controller import NightController, ledger_for
 from companion.hardware import padproto
-from companion.hardware.gpio import PLAIN_PATTERNS, GpioBackend
-from companion.hardware.padproto import TICK_MS
+from companion.hardware.gpio import GpioBackend
 from companion.hardware.profile import load_profile, profile_path
 from companion.hardware.serial_pad import SerialBackend
 from companion.play.seat import Light
@@ -155,40 +154,10 @@ def gpio_night(pins, tmp_path, diana: str, seed: int) -> bytes:
     app, table, journal = open_app(backend, tmp_path)
     app.start_backend()
 
-    def edge(pin, pressed: bool) -> None:
-        """Drive the (active low) button pin with up to 5 ms of contact bounce."""
-        level = pressed
-        for _ in range(rng.randrange(0, 4)):
-            (pin.drive_low if level else pin.drive_high)()
-            clock.t += rng.randint(0, 2)
-            level = not level
-        (pin.drive_low if pressed else pin.drive_high)()
-
-    def press(seat: int, keys: str) -> None:
-        for key in keys.split():
-            pin = pins.pin(dict(FIVE.seats[seat].buttons)[key.lower()])
-            edge(pin, True)
-            clock.t += 800 if key.isupper() else 120
-            backend.poll()  # the long press fires at its threshold
-            edge(pin, False)
-            clock.t += 40
-            backend.poll()  # the callback posts the event: the App loop takes it
-            app.step(block=False)
-
-    def seen() -> list[Light]:
-        """Each LED pin sampled over one 1.6 s cycle, matched to its blink pattern."""
-        clock.t = (clock.t // (16 * TICK_MS) + 1) * 16 * TICK_MS
-        samples = [""] * 5
-        for _ in range(16):
-            backend.poll()
-            for seat in range(5):
-                samples[seat] += "1" if pins.pin(FIVE.seats[seat].led).state else "0"
-            clock.t += TICK_MS
-        return [next(li for li, p in PLAIN_PATTERNS.items() if (p * 16)[:16] == sample)
-                for sample in samples]
+    pads = ChatteringPads(pins, clock, backend, FIVE, rng, lambda: app.step(block=False))
 
     try:
-        return night(app, table, press, seen, diana)
+        return night(app, table, pads.press, pads.seen, diana)
     finally:
         backend.close()
         journal.close()
