@@ -10,12 +10,11 @@ After editing a catalog, run ``python -m companion.files.packaged`` to make its 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
 
-from companion.files.yamlsrc import load, packaged_copy_path
+from companion.files.yamlsrc import load, packaged_copy_path, sha256_hex
 from companion.i18n import LANGUAGES, catalog_path
 
 MADE_BY = "python -m companion.files.packaged"
@@ -32,8 +31,8 @@ def made_copy(source: Path) -> bytes:
     parse as JSON (one line, in the YAML's order)."""
     raw = source.read_bytes()
     payload = json.dumps(load(source).data, ensure_ascii=False).encode("utf-8") + b"\n"
-    header = {"source_sha256": hashlib.sha256(raw).hexdigest(),
-              "data_sha256": hashlib.sha256(payload).hexdigest(), "made_by": MADE_BY}
+    header = {"source_sha256": sha256_hex(raw), "data_sha256": sha256_hex(payload),
+              "made_by": MADE_BY}
     return json.dumps(header).encode("ascii") + b"\n" + payload
 
 

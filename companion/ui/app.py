@@ -40,7 +40,7 @@ from companion.hardware.base import PadEvent, SeatBackend
 from companion.i18n import Catalog, load_catalog
 from companion.play.seat import ButtonEvent
 from companion.play.seatview import SeatView
-from companion.play.table import SEAT_QUEUE_MAX, Table
+from companion.play.table import Table
 from companion.play.turns import NOBODY, Turns
 from companion.play.words import Words, words_text
 from companion.system.sdnotify import NO_NOTIFIER, Notifier
@@ -58,7 +58,6 @@ ACTIVE_S = 2.0
 # press's light (``App._await_receipt``): drawing a frame holds the interpreter's lock for
 # milliseconds, which the committer, back from its fsync, needs to write the light.
 RECEIPT_WAIT_MS = 10
-__all__ = ["SEAT_QUEUE_MAX"]  # the Table's, here too for the loop's readers
 
 
 class Clock:

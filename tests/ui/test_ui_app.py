@@ -22,6 +22,7 @@ from companion.hardware.base import PadEvent, next_light_change
 from companion.hardware.serial_pad import SerialBackend
 from companion.hardware.sim import SimBackend
 from companion.play.seat import ButtonEvent, Light, Press
+from companion.play.table import SEAT_QUEUE_MAX
 from companion.ui import app as app_module
 from companion.ui.app import App, ManualClock, Screen, make_app
 from companion.ui.demo import demo_config
@@ -368,10 +369,10 @@ def test_a_press_flood_while_the_loop_stalls_is_bounded_logged_once_and_never_ra
         thread.join()
         app.step(block=False)
     assert failures == []
-    assert screen.buttons == presses[: app_module.SEAT_QUEUE_MAX]
-    dropped = len(presses) - app_module.SEAT_QUEUE_MAX
+    assert screen.buttons == presses[: SEAT_QUEUE_MAX]
+    dropped = len(presses) - SEAT_QUEUE_MAX
     assert [r.getMessage() for r in caplog.records] == [
-        f"seat events: {app_module.SEAT_QUEUE_MAX} waiting for the screen, dropping the next ones",
+        f"seat events: {SEAT_QUEUE_MAX} waiting for the screen, dropping the next ones",
         f"seat events: {dropped} dropped while the screen was busy",
     ]
     backend.press(3, "c")
@@ -419,7 +420,7 @@ def test_a_pad_flooding_valid_presses_while_the_loop_stalls_loses_neither_reader
         assert backend._thread is not None and backend._thread.is_alive()
         app.step(block=False)
         # the seats' connection events were queued first, by the reader, before the flood
-        room = app_module.SEAT_QUEUE_MAX - len(config.seats)
+        room = SEAT_QUEUE_MAX - len(config.seats)
         assert screen.buttons == presses[:room]
         os.write(pad.master, padproto.encode(0, padproto.SHORT, f"b,{(count + 1) % 10_000}"))
         pad.pump_until(lambda: app.step(block=False) or len(screen.buttons) > room,
