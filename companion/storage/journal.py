@@ -655,12 +655,14 @@ class Journal:
         # a reopening by the write that will commit it: the pad sealed for it is kept
         sealing = [] if self._sealing is None else [self._sealing]
         if end is None:
-            self._seal.scrub([*sealing, *(p for (p,) in conn.execute("SELECT payload FROM private"))])
+            kept = (p for (p,) in conn.execute("SELECT payload FROM private"))
+            self._seal.scrub([*sealing, *kept])
         else:
             self._seal.scrub(sealing, start=int(end))
             for key, length in marks.items():
                 self._seal.zero(int(key.removeprefix(UNSHREDDED)), int(length))
-        size = self._seal.size() if self._sealing is None else parse_sealed(self._sealing)[0]
+        pad = None if self._sealing is None else parse_sealed(self._sealing)
+        size = self._seal.size() if pad is None else pad[0]  # the pad being committed: past it
         if marks or (end is None and size) or (end is not None and size > int(end)):
             with transaction(conn):
                 conn.execute("DELETE FROM meta WHERE key LIKE ?", (f"{UNSHREDDED}%",))
@@ -931,8 +933,8 @@ class Journal:
             if secret is not None:
                 secret = self._sealed(secret)  # never in clear in the database or its -wal
                 statements.append(("INSERT INTO private VALUES (?, ?, ?)", (game_id, seq, secret)))
-                offset, length, _ = parse_sealed(secret)
-                statements.append((_RAISE_SEALED_END, (SEALED_END, offset + length)))
+                if (pad := parse_sealed(secret)) is not None:  # always: our own seal's text
+                    statements.append((_RAISE_SEALED_END, (SEALED_END, pad[0] + pad[1])))
             self._sealing = secret
             try:
                 self._write(statements)

@@ -143,11 +143,15 @@ class SealFile:
 
     def zero(self, offset: int, length: int) -> None:
         """Overwrite ``length`` bytes at ``offset`` with zeros and sync (a pad, by where it
-        is); nothing when the file doesn't exist. Raises ``SealError``."""
+        is); nothing when the file doesn't exist or they are zeros already (no sync: an
+        opening zeroes again the pads of every undo since the last one). Raises
+        ``SealError``."""
         if self._fd is None and not self.path.exists():
             return
         try:
             fd = self._file()
+            if not any(os.pread(fd, length, offset)):
+                return
             os.pwrite(fd, bytes(length), offset)
             os.fdatasync(fd)
         except OSError as exc:

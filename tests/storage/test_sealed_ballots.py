@@ -13,7 +13,7 @@ import pytest
 
 from companion.games.kings_dilemma.vote import PASS_MODERATOR, PASS_POWER, Lock
 from companion.storage import seal
-from companion.storage.journal import SEALED_END, Journal, StorageError
+from companion.storage.journal import SEALED_END, UNSHREDDED, Journal, StorageError
 
 
 def _files_hold(directory: Path, secret: bytes) -> list[str]:
@@ -81,6 +81,9 @@ def test_a_pad_left_by_a_cut_undo_is_zeroed_at_the_next_opening(tmp_path, monkey
     assert any(pads)
     with Journal(path) as j:
         assert [p for _, p in j.replay(game)] == [{"ballot": "kept"}]  # the other one kept
+        # the undo listed its pad for the openings; zeroed, the list is emptied
+        assert j._read("SELECT count(*) FROM meta WHERE key LIKE ?", (f"{UNSHREDDED}%",)) \
+            == [(0,)]
     [kept] = [seal.parse(p) for (p,) in sqlite3.connect(path).execute(
         "SELECT payload FROM private")]
     pads = Path(f"{path}-seal").read_bytes()
