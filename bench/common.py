@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 import statistics
@@ -41,12 +42,42 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" (on {os.cpu_count()} cores)"
 
 
-def percentile(values: list[float], p: float) -> float:
-    """The ``p``-th percentile (0-100), linear interpolation between samples."""
+def fewest_for(p: float) -> int:
+    """The fewest values a ``p``-th percentile stands on: one value above it at least
+    (p99: 100, p90: 10, p50: 2). With fewer, a "p99" is only the largest value (of 10
+    presses: the slowest one), a figure the goal was never set for."""
+    return max(1, math.ceil(round(100 / (100 - p), 6)))
+
+
+def _quantile(values: list[float], p: float) -> float:
     if len(values) == 1:
         return values[0]
     cuts = statistics.quantiles(values, n=1000, method="inclusive")
     return cuts[min(len(cuts) - 1, max(0, round(p * 10) - 1))]
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (0-100), linear interpolation between samples. Raises
+    ``ValueError`` on fewer values than it stands on (``fewest_for``): a benchmark
+    configured so is a row saying NO (``bench.__main__.guarded``), never a figure."""
+    if len(values) < fewest_for(p):
+        raise ValueError(f"a p{p:g} of {len(values)} values (it stands on "
+                         f"{fewest_for(p)} at least)")
+    return _quantile(values, p)
+
+
+def percentiles(rounds: list[list[float]], p: float) -> tuple[list[float], str, bool]:
+    """The ``p``-th percentile of each round's values when every round has the values it
+    stands on, else one over every round's values pooled; how it was taken, for the row
+    ("" per round, else "p99 of all 120"); and whether even that stands (False: too few
+    values in all, the figure is the largest of them and the row's goal is not met)."""
+    need = fewest_for(p)
+    if all(len(values) >= need for values in rounds):
+        return [_quantile(values, p) for values in rounds], "", True
+    pooled = [v for values in rounds for v in values]
+    if len(pooled) >= need:
+        return [_quantile(pooled, p)], f"p{p:g} of all {len(pooled)}", True
+    return [max(pooled, default=math.nan)], f"only {len(pooled)}: not a p{p:g}", False
 
 
 def median(values: list[float]) -> float:
@@ -56,6 +87,8 @@ def median(values: list[float]) -> float:
 def spread(values: list[float], unit: str, digits: int = 1) -> str:
     """Repeated figures as "median [min–max] unit"."""
     med, low, high = statistics.median(values), min(values), max(values)
+    if len(values) == 1:  # one figure (e.g. a percentile of every round's values pooled)
+        return f"{med:.{digits}f} {unit}"
     return f"{med:.{digits}f} [{low:.{digits}f}–{high:.{digits}f}] {unit}"
 
 

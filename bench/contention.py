@@ -21,6 +21,8 @@ keep to are made again, as in benchmark 1, and counted.
 
 Figures per block: p50 and p99 over its ``count`` presses (40); reported: the median
 over the ``rounds`` (3) with min and max, the order of the two ways swapped every round.
+A p99 stands on 100 presses at least: with fewer a block, it is taken once over every
+block's presses of that way pooled (3×40: the p99 of 120), and the row says so.
 The rows say what share is the commit (the fsync), which no CPU priority can shorten.
 """
 
@@ -38,7 +40,7 @@ from pathlib import Path
 import pygame
 
 from bench import pads
-from bench.common import Row, load, percentile, spread, times, verdict
+from bench.common import Row, load, percentiles, spread, times, verdict
 from companion.commands.install_service import KIOSK_NICE
 from companion.system import realtime
 from companion.ui.app import open_window
@@ -118,20 +120,22 @@ def run(rounds: int = 3, count: int = 40, seed: int = 9) -> list[Row]:
         skipped = {v: sum(r["skipped"] for r in results[(backend, v)]) for v in VARIANTS}
         lost = {v: sum(r["lost"] for r in results[(backend, v)]) for v in VARIANTS}
         for key, label, p, goal in pads.RELEASE_METRICS:
-            per_round = {v: [percentile(r[key], p) for r in results[(backend, v)]]
-                         for v in VARIANTS}
-            unit, normal = per_round["unit"], per_round["normal"]
+            # a p99 stands on 100 presses: with fewer a round, over every round's pooled
+            unit, how, stands = percentiles([r[key] for r in results[(backend, "unit")]], p)
+            normal, _, _ = percentiles([r[key] for r in results[(backend, "normal")]], p)
             med_unit = sorted(unit)[len(unit) // 2]
             med_normal = sorted(normal)[len(normal) // 2]
             rows.append(Row(
                 f"9 {backend} pad, {PER_CORE * cores} busy processes",
-                f"{label} p{p} ({rounds}×{count} presses; resampled: unit {skipped['unit']},"
+                f"{label} p{p} ({rounds}×{count} presses{f', {how}' if how else ''};"
+                f" resampled: unit {skipped['unit']},"
                 f" normal {skipped['normal']}; never lit in {pads.WAIT_S:g} s: unit"
                 f" {lost['unit']}, normal {lost['normal']})",
                 spread(unit, "ms (unit)"), spread(normal, "ms (normal)"),
                 times(med_normal, med_unit, "faster", "slower"),
                 f"≤ {goal:g} ms" if goal is not None else "",
-                verdict(med_unit <= goal and not lost["unit"]) if goal is not None else ""))
+                verdict(med_unit <= goal and not lost["unit"] and stands)
+                if goal is not None else ""))
     rows.append(Row(f"9 {PER_CORE * cores} busy processes",
                     "load average: before they start / at the end (the 1-minute one lags)",
                     load_before, load_during, ""))

@@ -67,6 +67,7 @@ from companion.files.regularfile import open_regular, read_regular
 from companion.files.safetext import shown
 from companion.storage.committer import Committer
 from companion.storage.seal import SEAL_SUFFIX, SealError, SealFile
+from companion.storage.seal import parse as parse_sealed
 from companion.system import realtime
 
 log = logging.getLogger(__name__)
@@ -133,6 +134,15 @@ CREATE TABLE IF NOT EXISTS snapshots (
 _SNAPSHOTS = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS snapshots"):]
 SNAPSHOTS_KEPT = 2  # a game's latest snapshots kept; older ones are deleted
 _META = "INSERT OR IGNORE INTO meta VALUES ('journal_id', ?), ('commits', 0)"
+# The sealed secrets' pads (``companion.storage.seal``), kept in ``meta`` so that an opening
+# scrubs only what changed, never every kept secret: where the kept pads end (raised in the
+# commit of each sealed action; a pad past it was written for a commit that never came),
+# and one row per undone secret's pad until an opening has zeroed it again (an undo cut
+# between its commit and its shred).
+SEALED_END = "sealed_end"
+UNSHREDDED = "unshredded:"  # + the pad's offset; its value, the pad's length
+_RAISE_SEALED_END = ("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE"
+                     " SET value = max(value, excluded.value)")
 _COUNT = ("UPDATE meta SET value = value + 1 WHERE key = 'commits'", ())
 
 
@@ -573,6 +583,7 @@ class Journal:
         self._sync_wal = sync_wal
         self._committer = self._new_committer() if background_sync else None
         self._seal = SealFile(Path(f"{self.path}{SEAL_SUFFIX}"))  # sealed secrets' pads
+        self._sealing: str | None = None  # the secret sealed for the commit under way
         self._checkpointer = Checkpointer(f"{self.path.name} checkpoint")
         self._errands = Errands(f"{self.path.name} errands")
         self._uncheckpointed = 0  # writes since the last checkpoint was asked for
@@ -622,7 +633,7 @@ class Journal:
         self._id, self._commits = journal_id, commits
         self._check_ack()
         try:  # pads no kept secret refers to (a cut between an undo's commit and its shred)
-            self._seal.scrub(p for (p,) in conn.execute("SELECT payload FROM private"))
+            self._scrub(conn)
         except (OSError, sqlite3.Error) as exc:
             log.warning("%s: not scrubbed (%s)", self._seal.path, exc)
         failure = writable(conn, self.path)
@@ -632,6 +643,30 @@ class Journal:
                            "seen but nothing new is saved until it (and its -wal, -shm) is "
                            "writable.")
             log.error("%s", self.notice)
+
+    def _scrub(self, conn: sqlite3.Connection) -> None:
+        """Zero the pads no kept secret refers to, reading what changed since the last
+        opening only (a resume's time does not grow with the secrets kept): the pads past
+        ``SEALED_END`` and those listed ``UNSHREDDED``. A journal without the mark (an older
+        version's) is scrubbed in full, once, and marked."""
+        marks = dict(conn.execute("SELECT key, value FROM meta WHERE key = ? OR key LIKE ?",
+                                  (SEALED_END, f"{UNSHREDDED}%")).fetchall())
+        end = marks.pop(SEALED_END, None)
+        # a reopening by the write that will commit it: the pad sealed for it is kept
+        sealing = [] if self._sealing is None else [self._sealing]
+        if end is None:
+            kept = (p for (p,) in conn.execute("SELECT payload FROM private"))
+            self._seal.scrub([*sealing, *kept])
+        else:
+            self._seal.scrub(sealing, start=int(end))
+            for key, length in marks.items():
+                self._seal.zero(int(key.removeprefix(UNSHREDDED)), int(length))
+        pad = None if self._sealing is None else parse_sealed(self._sealing)
+        size = self._seal.size() if pad is None else pad[0]  # the pad being committed: past it
+        if marks or (end is None and size) or (end is not None and size > int(end)):
+            with transaction(conn):
+                conn.execute("DELETE FROM meta WHERE key LIKE ?", (f"{UNSHREDDED}%",))
+                conn.execute(_RAISE_SEALED_END, (SEALED_END, size))
 
     def make_wal_ready(self) -> None:
         """Write the -wal's header now (a commit that changes nothing): SQLite writes and
@@ -898,8 +933,29 @@ class Journal:
             if secret is not None:
                 secret = self._sealed(secret)  # never in clear in the database or its -wal
                 statements.append(("INSERT INTO private VALUES (?, ?, ?)", (game_id, seq, secret)))
-            self._write(statements)
+                if (pad := parse_sealed(secret)) is not None:  # always: our own seal's text
+                    statements.append((_RAISE_SEALED_END, (SEALED_END, pad[0] + pad[1])))
+            self._sealing = secret
+            try:
+                self._write(statements)
+            except StorageError:
+                if secret is not None:
+                    self._drop_unkept_pad(game_id, seq, secret)
+                raise
+            finally:
+                self._sealing = None
             return seq
+
+    def _drop_unkept_pad(self, game_id: int, seq: int, secret: str) -> None:
+        """Zero the pad of a secret whose commit failed, once the journal is seen not to
+        hold it (it lies below the pads sealed later, where no opening looks again)."""
+        try:
+            kept = self._read("SELECT 1 FROM private WHERE game_id = ? AND seq = ?"
+                              " AND payload = ?", (game_id, seq, secret))
+        except StorageError:
+            kept = [()]  # unknown: a pad still referred to must never be zeroed
+        if not kept:
+            self._shred(secret)
 
     def undo(self, game_id: int) -> dict | None:
         """Remove the last action of an unfinished game; returns it (public part), or None
@@ -917,14 +973,16 @@ class Journal:
                 return None
             seq, action, payload = rows[0]
             had_private = payload is not None
-            self._write(
-                [
-                    ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq)),
-                    ("DELETE FROM private WHERE game_id = ? AND seq = ?", (game_id, seq)),
-                    ("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)),
-                ],
-                sync=bool(had_private),
-            )
+            statements = [
+                ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq)),
+                ("DELETE FROM private WHERE game_id = ? AND seq = ?", (game_id, seq)),
+                ("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)),
+            ]
+            if had_private and (pad := parse_sealed(payload)) is not None:
+                # zeroed again at the next opening, should the shred below be cut short
+                statements.append(("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                   (f"{UNSHREDDED}{pad[0]}", pad[1])))
+            self._write(statements, sync=bool(had_private))
             if had_private:
                 self._shred(payload)  # its pad zeroed: what the -wal holds says nothing
                 self._empty_wal()
@@ -1050,10 +1108,12 @@ class Journal:
                     self._usable()
                 except StorageError:
                     return []
+            # A game's actions are numbered 1..n (append and undo work at its end): n is
+            # the index's last entry, read at once, where counting them reads them all.
             rows = self._read(
                 "SELECT g.id, g.game, g.setup, g.started, g.finished, g.result,"
-                " (SELECT count(*) FROM actions a WHERE a.game_id = g.id), g.abandoned"
-                f" FROM games g {where} ORDER BY g.id",
+                " (SELECT coalesce(max(a.seq), 0) FROM actions a WHERE a.game_id = g.id),"
+                f" g.abandoned FROM games g {where} ORDER BY g.id",
                 params,
             )
         return [

@@ -19,7 +19,9 @@ version wrote, ``sealed:OFFSET:LENGTH:HEX``, were not padded and still read back
 The pad is on disk (synced) before the journal's commit, so a ballot acknowledged is one
 that can be read back. At each opening the journal zeroes every byte of ``NAME-seal``
 that no kept secret refers to (a pad written just before a crash, or whose undo was cut
-short after its commit).
+short after its commit): pads are only ever appended, so it reads no more than the file's
+tail past the last kept pad and the pads of the undos it listed (``Journal``), whatever
+the number of secrets kept before.
 """
 
 from __future__ import annotations
@@ -137,25 +139,42 @@ class SealFile:
         if found is None:
             return
         offset, length, _ = found
+        self.zero(offset, length)
+
+    def zero(self, offset: int, length: int) -> None:
+        """Overwrite ``length`` bytes at ``offset`` with zeros and sync (a pad, by where it
+        is); nothing when the file doesn't exist or they are zeros already (no sync: an
+        opening zeroes again the pads of every undo since the last one). Raises
+        ``SealError``."""
+        if self._fd is None and not self.path.exists():
+            return
         try:
             fd = self._file()
+            if not any(os.pread(fd, length, offset)):
+                return
             os.pwrite(fd, bytes(length), offset)
             os.fdatasync(fd)
         except OSError as exc:
             raise SealError(exc.errno, f"{self.path.name}: {exc.strerror}") from None
 
-    def scrub(self, kept: Iterable[str]) -> int:
-        """Zero every byte of the file that no secret of ``kept`` refers to; returns how
-        many bytes were zeroed. A file that doesn't exist is left so."""
+    def size(self) -> int:
+        """The file's size in bytes (0 when it doesn't exist): where the next pad goes."""
+        if self._fd is None and not self.path.exists():
+            return 0
+        return os.fstat(self._file()).st_size
+
+    def scrub(self, kept: Iterable[str], start: int = 0) -> int:
+        """Zero every byte of the file from ``start`` on that no secret of ``kept`` refers
+        to; returns how many bytes were zeroed. A file that doesn't exist is left so."""
         if not self.path.exists():
             return 0
         fd = self._file()
         size = os.fstat(fd).st_size
         used = sorted((o, o + n) for o, n, _ in filter(None, map(parse, kept)))
-        zeroed, at = 0, 0
-        for start, end in [*used, (size, size)]:
-            if start > at:
-                gap = min(start, size) - at
+        zeroed, at = 0, start
+        for begin, end in [*used, (size, size)]:
+            if begin > at:
+                gap = min(begin, size) - at
                 for done in range(0, gap, 1 << 16):
                     chunk = min(1 << 16, gap - done)
                     if any(os.pread(fd, chunk, at + done)):

@@ -13,7 +13,7 @@ import pytest
 
 from companion.games.kings_dilemma.vote import PASS_MODERATOR, PASS_POWER, Lock
 from companion.storage import seal
-from companion.storage.journal import Journal
+from companion.storage.journal import SEALED_END, UNSHREDDED, Journal, StorageError
 
 
 def _files_hold(directory: Path, secret: bytes) -> list[str]:
@@ -81,11 +81,64 @@ def test_a_pad_left_by_a_cut_undo_is_zeroed_at_the_next_opening(tmp_path, monkey
     assert any(pads)
     with Journal(path) as j:
         assert [p for _, p in j.replay(game)] == [{"ballot": "kept"}]  # the other one kept
+        # the undo listed its pad for the openings; zeroed, the list is emptied
+        assert j._read("SELECT count(*) FROM meta WHERE key LIKE ?", (f"{UNSHREDDED}%",)) \
+            == [(0,)]
     [kept] = [seal.parse(p) for (p,) in sqlite3.connect(path).execute(
         "SELECT payload FROM private")]
     pads = Path(f"{path}-seal").read_bytes()
     offset, length, _ = kept
     assert not any(pads[:offset]) and not any(pads[offset + length:])  # the undone one's
+
+
+def kept_pads(path: Path) -> list[tuple[int, int]]:
+    """(offset, length) of every pad the journal at ``path`` refers to."""
+    with sqlite3.connect(path) as conn:
+        return [seal.parse(p)[:2] for (p,) in conn.execute("SELECT payload FROM private")]
+
+
+def only_kept_pads_left(path: Path) -> bool:
+    """Every byte of the pads' file is zero but the pads of the kept secrets."""
+    pads = bytearray(Path(f"{path}-seal").read_bytes())
+    for offset, length in kept_pads(path):
+        assert any(pads[offset:offset + length])
+        pads[offset:offset + length] = bytes(length)
+    return not any(pads)
+
+
+def test_a_pad_written_for_a_commit_that_never_came_is_zeroed_at_the_next_opening(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private={"ballot": "kept"})
+        j._seal.seal(b'{"ballot": "cut"}')  # the power cut, before its commit
+        assert not only_kept_pads_left(path)
+    with Journal(path) as j:
+        assert [p for _, p in j.replay(game)] == [{"ballot": "kept"}]
+        assert only_kept_pads_left(path)
+        j.append(game, {"action": "lock"}, private={"ballot": "after"})
+        assert [p for _, p in j.replay(game)] == [{"ballot": "kept"}, {"ballot": "after"}]
+    with Journal(path) as j:  # the pads sealed since are kept: they are past the mark
+        assert [p for _, p in j.replay(game)] == [{"ballot": "kept"}, {"ballot": "after"}]
+        assert only_kept_pads_left(path)
+
+
+def test_the_pad_of_a_refused_commit_is_zeroed_at_once(tmp_path):
+    """A commit that fails (here refused by a trigger, as a full disk would) leaves its pad
+    below the pads sealed after it, where the next opening does not look: zeroed now."""
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private={"ballot": "kept"})
+        j._db.execute("CREATE TEMP TRIGGER refuse BEFORE INSERT ON private"
+                      " BEGIN SELECT RAISE(ABORT, 'no room'); END")
+        with pytest.raises(StorageError):
+            j.append(game, {"action": "lock"}, private={"ballot": "refused"})
+        j._db.execute("DROP TRIGGER refuse")
+        assert only_kept_pads_left(path)
+        j.append(game, {"action": "lock"}, private={"ballot": "after"})
+        assert [p for _, p in j.replay(game)] == [{"ballot": "kept"}, {"ballot": "after"}]
+        assert only_kept_pads_left(path)
 
 
 def test_a_lost_pad_file_is_said_not_a_crash(tmp_path, caplog):
@@ -151,6 +204,7 @@ def test_a_ballot_sealed_unpadded_by_an_older_version_is_still_read(tmp_path):
         j.append(game, {"action": "lock"})
         j._db.execute("INSERT INTO private VALUES (?, 2, ?)",
                       (game, f"sealed:{offset}:{len(secret)}:{masked.hex()}"))
+        j._db.execute("DELETE FROM meta WHERE key = ?", (SEALED_END,))  # as it left it
     with Journal(path) as j:
         assert [p for _, p in j.replay(game)] == [{"choice": "nay", "power": 1},
                                                   {"choice": "aye", "power": 3}]

@@ -6,6 +6,7 @@ dropped (a log line) and every action replayed."""
 from __future__ import annotations
 
 import logging
+import os
 import pickle
 import sqlite3
 import weakref
@@ -19,7 +20,7 @@ from companion.games.koryo.adapter import KoryoGame
 from companion.play import session as session_module
 from companion.play.controller import where_it_stands
 from companion.play.session import Session
-from companion.storage import snapshots
+from companion.storage import seal, snapshots
 from companion.storage.journal import JOURNAL_VERSION, Journal, _digest
 
 EVERY = 16  # SNAPSHOT_EVERY in these tests: a few snapshots in a short game
@@ -402,3 +403,70 @@ def test_a_sealed_ballot_that_no_longer_replays_is_said_by_its_refusal_code(jour
     assert "no longer replays" in str(refused.value)
     assert "987" not in caplog.text + str(refused.value)
     assert player not in str(refused.value).split("replays", 1)[1]
+
+
+def kd_journal(path, count: int) -> None:
+    """A King's Dilemma night of ``count`` actions journaled as the kiosk journals it (its
+    sealed ballots, a snapshot every ``EVERY`` actions), not through a session: fast."""
+    rules = KingsDilemma()
+    with Journal(path) as j:
+        j._db.execute("PRAGMA synchronous=OFF")
+        game_id = Session.start(j, rules, KD_SETUP).game_id
+        state = rules.initial(KD_SETUP)
+        for action, private in kd_night(count):
+            state = rules.apply(state, {**action, **(private or {})})
+            if j.append(game_id, action, private) % EVERY == 0:
+                j.keep_snapshot(game_id, j.game(game_id).actions, snapshots.rules_stamp(),
+                                lambda s=state: snapshots.dump(s))
+        j.snapshots_written()
+
+
+def resume_work(path, monkeypatch) -> tuple[int, int]:
+    """What opening the journal and resuming its night costs, counted where a timing would
+    depend on the machine's load: SQLite's virtual-machine steps (in hundreds) and the
+    bytes read from the sealed ballots' pads. Not counted: the integrity check at opening
+    (``PRAGMA quick_check``, every page read: kept, it is what moves a damaged file aside)."""
+    statements: list[list] = []  # [SQL, its steps]
+    read = [0]
+    connect, pread = sqlite3.connect, os.pread
+
+    def counted_connect(*args, **kwargs):
+        conn = connect(*args, **kwargs)
+        conn.set_trace_callback(lambda sql: statements.append([sql, 0]))
+
+        def step() -> int:
+            if statements:
+                statements[-1][1] += 1
+            return 0
+
+        conn.set_progress_handler(step, 100)
+        return conn
+
+    def counted_pread(fd, length, offset):
+        data = pread(fd, length, offset)
+        read[0] += len(data)
+        return data
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sqlite3, "connect", counted_connect)
+        patch.setattr(os, "pread", counted_pread)
+        with Journal(path) as j:
+            session = Session(j, KingsDilemma(), j.unfinished()[-1].id)
+            assert session.length == j.unfinished()[-1].actions
+    return sum(n for sql, n in statements if sql != "PRAGMA quick_check"), read[0]
+
+
+def test_resuming_a_night_ten_times_longer_reads_no_more(tmp_path, monkeypatch):
+    """Opening the journal (its sealed ballots' pads scrubbed) and resuming a night from
+    its snapshot read what changed since the last opening and the actions after the
+    snapshot, never every action or ballot: a night ten times longer costs the same."""
+    work = {}
+    for count in (600, 6_000):
+        path = tmp_path / f"{count}.sqlite"
+        kd_journal(path, count)
+        Journal(path).close()  # the opening after the night's end: it may scrub
+        work[count] = resume_work(path, monkeypatch)
+    (steps, read), (long_steps, long_read) = work[600], work[6_000]
+    assert long_steps <= 1.2 * steps + 20, work
+    # the pads of the ballots replayed after the snapshot (fewer than 2 x EVERY actions)
+    assert read <= 2 * EVERY * seal.BLOCK and long_read <= 2 * EVERY * seal.BLOCK, work
