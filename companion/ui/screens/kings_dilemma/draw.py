@@ -37,6 +37,7 @@ from companion.ui.widgets import (
     TwoTaps,
     button_h,
     headline,
+    split_in_two,
     title_line,
 )
 
@@ -215,13 +216,48 @@ def words(t: Callable[..., str], said: Any,
 
 
 def fit(
-    p: Painter, text: str, size: int, box: pygame.Rect, colour=th.INK, align: str = "left"
+    p: Painter, text: str, size: int, box: pygame.Rect, colour=th.INK, align: str = "left",
+    smallest: int | None = None,
 ) -> pygame.Rect:
-    """One line in ``box``, as large as ``size`` allows (nothing for an empty text)."""
+    """One line in ``box``, as large as ``size`` allows down to ``smallest`` (22 units
+    unless said; nothing for an empty text)."""
     if not text:
         return pygame.Rect(box.topleft, (0, 0))
-    font = p.theme.fitting_font(text, size, box.w, smallest=p.theme.px(22))
+    least = p.theme.px(22) if smallest is None else smallest
+    font = p.theme.fitting_font(text, size, box.w, smallest=least)
     return p.text(text, font, colour, box, align)
+
+
+def legible_size(theme: th.Theme, text: str) -> int:
+    """The size a text is read at from a chair: ``FIGURE_GLYPH`` units for a text with a
+    digit (its figure 24 px high on the 7" panel), ``WORDS_GLYPH`` for words (16 px)."""
+    return theme.px(FIGURE_GLYPH if any(c.isdigit() for c in text) else WORDS_GLYPH)
+
+
+def text_lines(theme: th.Theme, text: str, width: int) -> list[str]:
+    """``text`` as it is drawn ``width`` pixels wide at its ``legible_size``: one line, or
+    two (cut at its middle space) rather than a smaller size."""
+    font = theme.font(legible_size(theme, text))
+    halves = split_in_two(text)
+    if font.size(text)[0] * th.SQUEEZE <= width or halves is None:
+        return [text]
+    return list(halves)
+
+
+def paragraphs(p: Painter, texts: Sequence[str], room: pygame.Rect, colour=th.INK_SOFT,
+               align: str = "center") -> None:
+    """``texts`` one under the other, centred in ``room``, each at its ``legible_size``
+    on one line or two (``text_lines``)."""
+    theme = p.theme
+    placed = [(line, legible_size(theme, text))
+              for text in texts for line in text_lines(theme, text, room.w)]
+    gap = theme.px(2)
+    height = sum(theme.font(size).get_linesize() + gap for _, size in placed) - gap
+    y = room.centery - height // 2
+    for line, size in placed:
+        box = pygame.Rect(room.x, y, room.w, theme.font(size).get_linesize())
+        fit(p, line, size, box, colour, align, smallest=theme.px(WORDS_GLYPH))
+        y += box.h + gap
 
 
 def vote_help(t: Callable[..., str], mode: str) -> list[str]:
@@ -316,13 +352,23 @@ def table_grid(
     theme = p.theme
     px = theme.px
     lines = row_rects(rect, len(rows) + 1, px(42))
-    first = round(rect.w * first_share)
-    weights = weights or [1.0] * (len(header) - 1)
-    unit = (rect.w - first) / max(1.0, sum(weights))
-    edges = [first + round(unit * sum(weights[:k])) for k in range(len(weights) + 1)]
-
+    # the figures players read: digits 24 px high on the 800×480 panel when the rows allow
+    size = max(px(22), min(px(FIGURE_GLYPH), lines[0].h + px(8)))
+    weights = [first_share / (1 - first_share) * sum(weights or [1.0] * (len(header) - 1)),
+               *(weights or [1.0] * (len(header) - 1))]
     words = [k == 0 or any(r[k] and not r[k].lstrip("+-−").replace(".", "").isdigit()
                            for r in rows) for k in range(len(header))]
+    # each column as wide as its head (at the words' size) and its cells need, the rest
+    # shared by ``weights``; a table too wide for that shares it all by ``weights``
+    needs = [round(max(theme.font(px(WORDS_GLYPH)).size(text)[0],
+                       *(theme.font(px(WORDS_GLYPH) if words[k] else size).size(r[k])[0]
+                         for r in rows)) * th.SQUEEZE) + px(24 if words[k] and k else 6)
+             for k, text in enumerate(header)]
+    spare = max(0, rect.w - sum(needs)) if sum(needs) <= rect.w else None
+    widths = ([n + spare * w / sum(weights) for n, w in zip(needs, weights, strict=True)]
+              if spare is not None else [rect.w * w / sum(weights) for w in weights])
+    first = round(widths[0])
+    edges = [round(sum(widths[:k + 1])) for k in range(len(widths))]
 
     def cells(line: pygame.Rect) -> list[pygame.Rect]:
         out = [pygame.Rect(line.x, line.y, first, line.h)]
@@ -331,11 +377,9 @@ def table_grid(
             out.append(pygame.Rect(line.x + left, line.y, right - left - px(6), line.h))
         return out
 
-    # the figures players read: digits 24 px high on the 800×480 panel when the rows allow
-    size = max(px(22), min(px(FIGURE_GLYPH), lines[0].h + px(8)))
     for k, (box, text) in enumerate(zip(cells(lines[0]), header, strict=True)):
         fit(p, text, min(size, px(WORDS_GLYPH)), box, th.INK_SOFT,
-            "left" if words[k] else "right")
+            "left" if words[k] else "right", smallest=px(WORDS_GLYPH))
     pygame.draw.line(
         p.surface,
         th.FELT_EDGE,
@@ -346,7 +390,8 @@ def table_grid(
     for line, row in zip(lines[1:], rows, strict=True):
         for k, (box, text) in enumerate(zip(cells(line), row, strict=True)):
             colour = th.WARNING if bold_last and k == len(row) - 1 else th.INK
-            fit(p, text, size, box, colour, "left" if words[k] else "right")
+            fit(p, text, size, box, colour, "left" if words[k] else "right",
+                smallest=px(WORDS_GLYPH))
 
 
 def kingdom_board(
@@ -366,7 +411,7 @@ def kingdom_board(
     when it carries a momentum marker."""
     theme = screen.app.theme
     px = theme.px
-    scale_w = px(46)
+    scale_w = px(58)  # "+10" whole at FIGURE_GLYPH
     columns = [*kingdom.resources, None]
     col_w = (rect.w - scale_w) // len(columns)
     labels = [screen.t(f"kd.resource.{res.name}") if res else screen.t("kd.kingdom.stability")

@@ -19,7 +19,14 @@ from companion.play.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App
 from companion.ui.playcode import PlayCodeScreen
-from companion.ui.screens.kings_dilemma.draw import SCREENS, Actions, KdScreen, fit, table_grid
+from companion.ui.screens.kings_dilemma.draw import (
+    SCREENS,
+    Actions,
+    KdScreen,
+    fit,
+    paragraphs,
+    table_grid,
+)
 from companion.ui.screens.kings_dilemma.entry import StepperScreen
 from companion.ui.theme import Painter
 from companion.ui.widgets import WORDS_GLYPH, Button, TapArea, button_h
@@ -212,12 +219,8 @@ class AwardScreen(StepperScreen):
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         super().draw_body(p, rect)
-        px = self.app.theme.px
         cells = self.cells()
-        room = cells[3].union(cells[4])
-        line = pygame.Rect(room.x, room.centery - px(32), room.w, px(32))
-        for k, text in enumerate(self.help_lines()):
-            fit(p, text, px(WORDS_GLYPH), line.move(0, k * px(34)), th.INK_SOFT, "center")
+        paragraphs(p, self.help_lines(), cells[3].union(cells[4]))  # the page's figure large
 
 
 class CampaignScreen(KdScreen):
