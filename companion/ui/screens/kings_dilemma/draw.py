@@ -27,6 +27,15 @@ from companion.play.turns import Turns
 from companion.play.words import Names, Words, words_text
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
+from companion.ui.legible import (
+    figure,
+    figure_size_in,
+    figures_large,
+    figures_large_fit,
+    fit,
+    headline_lines,
+    legible_size,
+)
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
 from companion.ui.widgets import (
@@ -133,14 +142,26 @@ class KdScreen(OnTheFelt, TwoTaps, Screen):
     def bar(self, actions, rect: pygame.Rect) -> list[Button]:
         if not actions:
             return []
-        gap = self.app.theme.px(8)
-        w = min(self.app.theme.px(230), (rect.w - gap * (len(actions) - 1)) // len(actions))
-        total = w * len(actions) + gap * (len(actions) - 1)
+        theme = self.app.theme
+        gap = theme.px(8)
+        room = rect.w - gap * (len(actions) - 1)
+        w = min(theme.px(230), room // len(actions))
+        widths = [w] * len(actions)
+        # a label too long for an equal share at the words' size ("Campaign" among six):
+        # each button as wide as its label needs (on one line or two), the rest shared
+        font = theme.font(round(rect.h * 0.5))  # the size a Button draws its label at
+        needs = [round(min(font.size(line)[0] for line in (label, max(
+            split_in_two(label) or (label,), key=lambda h: font.size(h)[0]))) * th.SQUEEZE)
+            + rect.h // 4 + 2 for label, _ in actions]
+        if max(needs) > w and sum(needs) <= room:
+            spare = (room - sum(needs)) // len(actions)
+            widths = [min(theme.px(230), n + spare) for n in needs]
+        total = sum(widths) + gap * (len(actions) - 1)
         x = rect.centerx - total // 2
         out = []
-        for label, callback in actions:
-            out.append(Button(pygame.Rect(x, rect.y, w, rect.h), label, callback))
-            x += w + gap
+        for (label, callback), width in zip(actions, widths, strict=True):
+            out.append(Button(pygame.Rect(x, rect.y, width, rect.h), label, callback))
+            x += width + gap
         return out
 
     # --- drawing ------------------------------------------------------------------------
@@ -163,17 +184,41 @@ class KdScreen(OnTheFelt, TwoTaps, Screen):
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         raise NotImplementedError
 
-    def headline_rect(self, body: pygame.Rect) -> pygame.Rect:
-        """The line at the top of ``body`` naming who acts now and what (``headline``)."""
-        return pygame.Rect(body.x, body.y, body.w, self.app.theme.px(36))
+    def headline_rect(self, body: pygame.Rect, text: str = "") -> pygame.Rect:
+        """The line at the top of ``body`` naming who acts now and what (``headline``);
+        two lines for ``text`` when its figure makes it too wide for one
+        (``headline_lines``)."""
+        heights = self.headline_heights(text, body.w)
+        return pygame.Rect(body.x, body.y, body.w, sum(h for _, h in heights))
+
+    def headline_heights(self, text: str, width: int) -> list[tuple[str, int]]:
+        """The headline's lines and each one's height: a line of words ``HEADLINE`` high
+        (36 units), a line at the figure's size with room for an accent over a capital."""
+        theme = self.app.theme
+        if not figure(text):
+            return [(text, theme.px(36))]
+        return [(line, max(theme.px(36) if k == 0 else 0,
+                           theme.font(legible_size(theme, line)).get_linesize() + theme.px(8)))
+                for k, line in enumerate(headline_lines(theme, text, width))]
 
     def draw_headline(self, p: Painter, rect: pygame.Rect, text: str,
                       colour=th.WARNING) -> pygame.Rect:
         """``text`` large at the top of ``rect`` (who acts now and what); what is left of
-        ``rect`` below it."""
-        line = self.headline_rect(rect)
-        headline(p, text, line, colour)
-        return pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
+        ``rect`` below it. A headline with a figure ("Dan reads dilemma 1") has it at the
+        figure's size."""
+        theme = p.theme
+        y = rect.y
+        for said, h in self.headline_heights(text, rect.w):
+            line = pygame.Rect(rect.x, y, rect.w, h)
+            whole = theme.font(legible_size(theme, said)).size(said)[0] * th.SQUEEZE <= line.w
+            if figure(said) and not whole and figures_large_fit(theme, said, line.w):
+                figures_large(p, said, line, colour)  # its figures large among the words
+            elif figure(text):
+                fit(p, said, legible_size(theme, said), line, colour)
+            else:
+                headline(p, said, line, colour)
+            y += h
+        return pygame.Rect(rect.x, y, rect.w, rect.bottom - y)
 
 
 def screen_for(app: App, night: kd.NightController) -> KdScreen:
@@ -215,51 +260,6 @@ def words(t: Callable[..., str], said: Any,
     return said
 
 
-def fit(
-    p: Painter, text: str, size: int, box: pygame.Rect, colour=th.INK, align: str = "left",
-    smallest: int | None = None,
-) -> pygame.Rect:
-    """One line in ``box``, as large as ``size`` allows down to ``smallest`` (22 units
-    unless said; nothing for an empty text)."""
-    if not text:
-        return pygame.Rect(box.topleft, (0, 0))
-    least = p.theme.px(22) if smallest is None else smallest
-    font = p.theme.fitting_font(text, size, box.w, smallest=least)
-    return p.text(text, font, colour, box, align)
-
-
-def legible_size(theme: th.Theme, text: str) -> int:
-    """The size a text is read at from a chair: ``FIGURE_GLYPH`` units for a text with a
-    digit (its figure 24 px high on the 7" panel), ``WORDS_GLYPH`` for words (16 px)."""
-    return theme.px(FIGURE_GLYPH if any(c.isdigit() for c in text) else WORDS_GLYPH)
-
-
-def text_lines(theme: th.Theme, text: str, width: int) -> list[str]:
-    """``text`` as it is drawn ``width`` pixels wide at its ``legible_size``: one line, or
-    two (cut at its middle space) rather than a smaller size."""
-    font = theme.font(legible_size(theme, text))
-    halves = split_in_two(text)
-    if font.size(text)[0] * th.SQUEEZE <= width or halves is None:
-        return [text]
-    return list(halves)
-
-
-def paragraphs(p: Painter, texts: Sequence[str], room: pygame.Rect, colour=th.INK_SOFT,
-               align: str = "center") -> None:
-    """``texts`` one under the other, centred in ``room``, each at its ``legible_size``
-    on one line or two (``text_lines``)."""
-    theme = p.theme
-    placed = [(line, legible_size(theme, text))
-              for text in texts for line in text_lines(theme, text, room.w)]
-    gap = theme.px(2)
-    height = sum(theme.font(size).get_linesize() + gap for _, size in placed) - gap
-    y = room.centery - height // 2
-    for line, size in placed:
-        box = pygame.Rect(room.x, y, room.w, theme.font(size).get_linesize())
-        fit(p, line, size, box, colour, align, smallest=theme.px(WORDS_GLYPH))
-        y += box.h + gap
-
-
 def vote_help(t: Callable[..., str], mode: str) -> list[str]:
     """What the seat buttons do in a vote of ``mode`` (``kd_say.grammar_help``): one line
     for the presses, one for the holds."""
@@ -295,13 +295,17 @@ class SeatLine:
 def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[SeatLine]
               ) -> None:
     """[colour] Name [Leader][Moderator] ........ status, one line per seat, every name,
-    token and status in one type size: the largest in which each fits its place."""
+    token and status of words in one type size (the largest in which each fits its place,
+    capitals 16 px on the 7" panel), a status with a figure ("Aye 2 » Balance") at the
+    figure's size."""
     theme = screen.app.theme
     px = theme.px
     boxes = row_rects(rect, len(lines), px(44))
     if not boxes:
         return
     tokens = [screen.t("kd.token.leader"), screen.t("kd.token.moderator")]
+    figures = figure_size_in(theme, tuple(line.status for line in lines if figure(line.status)),
+                             boxes[0].h)  # one size for every status with a figure
     size = max(px(WORDS_GLYPH), min(px(30), boxes[0].h))  # capitals 16 px on the panel
     bh = min(boxes[0].h - px(4), px(34))
     bw = max(theme.font(size).size(t)[0] for t in tokens) + bh  # the pill's round ends
@@ -310,8 +314,9 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
         r = max(4, box.h // 4)
         x = box.x + 2 * r + px(14)
         name_w = box.w * 3 // 10
-        held = (bw + px(4)) * (2 if line.moderator else int(line.leader))
-        needed = theme.font(size).size(line.status)[0] if line.status else 0
+        held = (bw + px(4)) * (int(line.leader) + int(line.moderator))
+        status_size = figures if figure(line.status) else size
+        needed = theme.font(status_size).size(line.status)[0] * th.SQUEEZE if line.status else 0
         if needed > box.right - px(18) - x - name_w - held:  # a long status: the name
             name_w = min(name_w, theme.font(size).size(line.name)[0] + px(4))  # gives slack
         name_box = pygame.Rect(x, box.y, name_w, box.h)
@@ -319,6 +324,7 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
         status_box = pygame.Rect(free + px(4), box.y, box.right - px(10) - free - px(4), box.h)
         placed.append((line, box, r, name_box, status_box))
         size = min(size, theme.fitting_size(line.name, size, name_box.w, px(WORDS_GLYPH)),
+                   size if figure(line.status) else
                    theme.fitting_size(line.status, size, status_box.w, px(WORDS_GLYPH)))
     size = min([size, *(theme.fitting_size(t, size, bw - bh // 2, px(WORDS_GLYPH))
                         for t in tokens)])
@@ -333,8 +339,12 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
                                 (line.moderator, tokens[1], Light.MODERATOR)):
             if on:
                 badge(p, text, light, pygame.Rect(x, box.centery - bh // 2, bw, bh), size)
-            x += bw + px(4)
-        fit(p, line.status, size, status_box, line.status_colour, "right")
+                x += bw + px(4)
+        status_size = figures if figure(line.status) else size
+        # a figure's ink sits below the font's middle (the room above for accents): its box
+        # reaches into the row's neighbours' margins, its ink stays within its row's height
+        fit(p, line.status, status_size, status_box.inflate(0, px(8)), line.status_colour,
+            "right")
 
 
 def table_grid(

@@ -14,12 +14,12 @@ from companion.play.table import NOT_SAVED
 from companion.play.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App
+from companion.ui.legible import paragraphs
 from companion.ui.screens.kings_dilemma.draw import (
     Actions,
     KdScreen,
     fit,
     kingdom_board,
-    paragraphs,
     undo_action,
 )
 from companion.ui.theme import Painter
