@@ -37,7 +37,7 @@ def figure(text: str) -> bool:
 def legible_size(theme: th.Theme, text: str) -> int:
     """The size a text is read at from a chair: ``FIGURE_GLYPH`` units for a text with a
     digit (its figure 24 px high on the 7" panel), ``WORDS_GLYPH`` for words (16 px)."""
-    return theme.px(FIGURE_GLYPH if any(c.isdigit() for c in text) else WORDS_GLYPH)
+    return theme.px(FIGURE_GLYPH if figure(text) else WORDS_GLYPH)
 
 
 @functools.lru_cache(maxsize=256)  # per frame, each row: measured once
