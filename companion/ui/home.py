@@ -37,7 +37,15 @@ from companion.ui.phones import PhonesScreen, has_phones
 from companion.ui.seats import SeatRing
 from companion.ui.table_check import TableCheckScreen, key_hints
 from companion.ui.theme import Painter
-from companion.ui.widgets import WORDS_GLYPH, Button, NoticeBand, button_h, felt, split_in_two
+from companion.ui.widgets import (
+    FIGURE_GLYPH,
+    WORDS_GLYPH,
+    Button,
+    NoticeBand,
+    button_h,
+    felt,
+    split_in_two,
+)
 
 log = logging.getLogger(__name__)
 LEGIBLE = 22  # units: the smallest type on Home (legible on the 7" panel)
@@ -84,8 +92,9 @@ class ResumeButton(Button):
         details = [self.detail]
         if theme.fitting_font(self.detail, theme.px(WORDS_GLYPH), inner.w).get_height() < legible:
             details = split_at_comma(self.detail)  # "round 3, Ben's turn" / "started 20:14"
-        # The progress line as large as the label: its time is a figure read from a chair.
-        sizes = [32] * len(lines) + [WORDS_GLYPH] * len(details)
+        # The progress line's time is a figure read from a chair: at the figure's size.
+        sizes = [32] * len(lines) + [FIGURE_GLYPH if any(c.isdigit() for c in d)
+                                     else WORDS_GLYPH for d in details]
         lines += details
         y = inner.y
         for line, units in zip(lines, sizes, strict=True):

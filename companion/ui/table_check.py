@@ -21,9 +21,10 @@ from companion.play.turns import Turns
 from companion.play.words import Words
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
+from companion.ui.legible import figure_runs, figures_large
 from companion.ui.seats import SeatRing
 from companion.ui.theme import SQUEEZE, Painter
-from companion.ui.widgets import WORDS_GLYPH, Button, NoticeBand, button_h, felt
+from companion.ui.widgets import Button, NoticeBand, button_h, felt
 
 log = logging.getLogger(__name__)
 
@@ -204,26 +205,28 @@ class TableCheckScreen(Screen):
 
         title = t("table_check.title")
         title_box = self.title_rect.copy()
-        # the count beside the title keeps the room it needs at the least words' size (a
-        # long French count: "2 places sur 4 ont répondu"); the title fits in the rest
-        count_w = round(theme.font(px(WORDS_GLYPH)).size(self.progress())[0] * SQUEEZE)
+        # the count beside the title keeps the room it needs, its figures at the figure's
+        # size among words at the least words' size (a long French count: "2 places sur 4
+        # ont répondu"); the title fits in the rest
+        count_w = round(figure_runs(theme, self.progress())[3] * SQUEEZE) + len(
+            figure_runs(theme, self.progress())[0])
         title_w = min(self.title_rect.w * 3 // 5, self.title_rect.w - count_w - px(24))
         title_font = theme.fitting_font(title, px(50), title_w)
         # the title as wide as it is drawn: the count beside it gets the rest, its figures
         # as large as a plate's
         title_box.w = min(title_w, title_font.size(title)[0] + px(16))
         p.text(title, title_font, th.INK, title_box, "left")
-        progress_box = pygame.Rect(
-            title_box.right, title_box.y, self.title_rect.w - title_box.w, title_box.h
+        progress_box = pygame.Rect(  # a gap from the title
+            title_box.right + px(14), title_box.y, self.title_rect.w - title_box.w - px(14),
+            title_box.h
         )
         done = len(self.last) == len(self.app.seats)
-        p.text(
-            self.progress(),
-            theme.fitting_font(self.progress(), px(48), progress_box.w),
-            th.WARNING if done else th.INK_SOFT,
-            progress_box,
-            "right",
-        )
+        colour = th.WARNING if done else th.INK_SOFT
+        if theme.font(px(48)).size(self.progress())[0] * SQUEEZE <= progress_box.w:
+            p.text(self.progress(), theme.fitting_font(self.progress(), px(48), progress_box.w),
+                   colour, progress_box, "right")
+        else:  # too long at the figure's size: its figures large among smaller words
+            figures_large(p, self.progress(), progress_box, colour, "right")
 
         status = self.headline or t("table_check.prompt")
         font = theme.fitting_font(status, px(40), self.status_rect.w)

@@ -121,11 +121,31 @@ def title_line(p: Painter, left: str, right: str, box: pygame.Rect,
         split = min(box.w * 3 // 5, theme.font(px(TITLE)).size(left)[0] + px(16))
         spare = box.w - gap - theme.font(px(right_size)).size(right)[0]
         split = max(split, min(spare, theme.font(size).size(left)[0] + px(16)))
+        split = figure_kept_whole(theme, left, size, right, px(right_size), box.w - gap, split)
         font = theme.fitting_font(right, px(right_size), box.w - split - gap, px(SMALLEST))
         p.text(right, font, right_colour, pygame.Rect(box.x + split + gap, box.y,
                                                       box.w - split - gap, box.h), "right")
     font = theme.fitting_font(left, size, split, px(SMALLEST))
     p.text(left, font, left_colour, pygame.Rect(box.x, box.y, split, box.h), "left")
+
+
+def figure_kept_whole(theme: th.Theme, left: str, size: int, right: str, right_size: int,
+                      width: int, split: int) -> int:
+    """Where ``title_line`` splits its ``width`` so that its right side keeps its figure's
+    size ("3 of 4 locked", "Balance: 3 » 8 power"), and a title with a figure its own:
+    both sides condensed alike when that fits them, else a title of words at no less
+    than ``WORDS_GLYPH``; ``split`` when both fit already or neither helps."""
+    need = theme.font(right_size).size(right)[0]
+    if (need * th.SQUEEZE <= width - split
+            and theme.font(size).size(left)[0] * th.SQUEEZE <= split):
+        return split
+    for left_size in (size, theme.px(WORDS_GLYPH)):
+        words = theme.font(left_size).size(left)[0]
+        if (words + need) * th.SQUEEZE <= width:
+            return width - need if words + need <= width else width * words // (words + need)
+        if any(c.isdigit() for c in left):
+            break  # a title's figure is not made smaller for the right side's
+    return split
 
 
 def split_in_two(label: str) -> tuple[str, str] | None:

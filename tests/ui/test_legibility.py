@@ -291,3 +291,24 @@ def test_a_game_of_each_kind_resumes_at_every_size(unfinished, tmp_path, size, l
         assert sorted(resumed) == ["choson", "inheritors", "kings-dilemma", "koryo"]
     finally:
         rig.close()
+
+
+# Screens redrawn to the goal whole (demo labels, by their start): the King's Dilemma's,
+# the Table check and Home. Every text with a digit at DIGIT_GOAL, every text at TEXT_GOAL.
+WHOLE_GOAL_SCREENS = ("kd-", "table-check", "home")
+
+
+def test_every_text_on_the_king_s_dilemma_table_check_and_home_meets_the_goal(panel_frames):
+    """The vote's tally and button help, the council's and reveal's headlines, the
+    agenda's and award's labels, the kingdom's scale, the campaign's heads, the score's
+    table, the Table check's count, Home's start time: a figure's digits DIGIT_GOAL high on
+    the 7" panel, any text's capitals TEXT_GOAL."""
+    seen = [(lab, text, g) for lab, text, g in glyphs(panel_frames)
+            if lab.startswith(WHOLE_GOAL_SCREENS)]
+    shown = {lab.split("-")[0] if not lab.startswith("kd-") else lab.split("-")[1]
+             for lab, _, _ in seen}
+    assert shown >= {"home", "table", "council", "vote", "reveal", "agenda", "award",
+                     "kingdom", "campaign", "score"}, shown
+    small = [(lab, text, round(g, 1)) for lab, text, g in seen
+             if g < (DIGIT_GOAL if any(c.isdigit() for c in text) else TEXT_GOAL) - 0.5]
+    assert small == []

@@ -20,18 +20,17 @@ from companion.play.seat import ButtonEvent
 from companion.play.table import NOT_SAVED
 from companion.play.turns import Reply
 from companion.ui import theme as th
+from companion.ui.legible import figure, figures_large
 from companion.ui.screens.kings_dilemma.draw import (
     SCREENS,
     Actions,
     KdScreen,
     SeatLine,
-    fit,
     seat_rows,
     undo_action,
     vote_help,
 )
 from companion.ui.theme import Painter
-from companion.ui.widgets import WORDS_GLYPH
 
 TONES = {kd_say.PENDING: th.WARNING, kd_say.PLAYED: th.INK, kd_say.WAITING: th.INK_DIM}
 
@@ -151,10 +150,13 @@ class VoteScreen(KdScreen):
         px = self.app.theme.px
         view = self.night.view()
         vote = view["vote"]
-        line = pygame.Rect(rect.x, rect.y, rect.w, px(28))  # what each press and hold does
-        for i, text in enumerate(vote_help(self.t, vote["mode"])):
-            fit(p, text, px(WORDS_GLYPH), line.move(0, i * px(28)), th.INK_SOFT)
-        rect = pygame.Rect(rect.x, rect.y + 2 * px(28), rect.w, rect.h - 2 * px(28))
+        # what each press and hold does, a figure in it ("+1") at the figure's size
+        y = rect.y
+        for text in vote_help(self.t, vote["mode"]):
+            h = px(30 if figure(text) else 24)  # as close as the lines' ink allows
+            figures_large(p, text, pygame.Rect(rect.x, y, rect.w, h), th.INK_SOFT)
+            y += h
+        rect = pygame.Rect(rect.x, y, rect.w, rect.bottom - y)
         lines = []
         for name, seat in zip(vote["players"], view["seats"], strict=True):
             said, tone = kd_say.vote_status(vote, name)

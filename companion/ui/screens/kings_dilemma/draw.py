@@ -27,6 +27,15 @@ from companion.play.turns import Turns
 from companion.play.words import Names, Words, words_text
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
+from companion.ui.legible import (
+    figure,
+    figure_size_in,
+    figures_large,
+    figures_large_fit,
+    fit,
+    headline_lines,
+    legible_size,
+)
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
 from companion.ui.widgets import (
@@ -37,6 +46,7 @@ from companion.ui.widgets import (
     TwoTaps,
     button_h,
     headline,
+    split_in_two,
     title_line,
 )
 
@@ -132,14 +142,26 @@ class KdScreen(OnTheFelt, TwoTaps, Screen):
     def bar(self, actions, rect: pygame.Rect) -> list[Button]:
         if not actions:
             return []
-        gap = self.app.theme.px(8)
-        w = min(self.app.theme.px(230), (rect.w - gap * (len(actions) - 1)) // len(actions))
-        total = w * len(actions) + gap * (len(actions) - 1)
+        theme = self.app.theme
+        gap = theme.px(8)
+        room = rect.w - gap * (len(actions) - 1)
+        w = min(theme.px(230), room // len(actions))
+        widths = [w] * len(actions)
+        # a label too long for an equal share at the words' size ("Campaign" among six):
+        # each button as wide as its label needs (on one line or two), the rest shared
+        font = theme.font(round(rect.h * 0.5))  # the size a Button draws its label at
+        needs = [round(min(font.size(line)[0] for line in (label, max(
+            split_in_two(label) or (label,), key=lambda h: font.size(h)[0]))) * th.SQUEEZE)
+            + rect.h // 4 + 2 for label, _ in actions]
+        if max(needs) > w and sum(needs) <= room:
+            spare = (room - sum(needs)) // len(actions)
+            widths = [min(theme.px(230), n + spare) for n in needs]
+        total = sum(widths) + gap * (len(actions) - 1)
         x = rect.centerx - total // 2
         out = []
-        for label, callback in actions:
-            out.append(Button(pygame.Rect(x, rect.y, w, rect.h), label, callback))
-            x += w + gap
+        for (label, callback), width in zip(actions, widths, strict=True):
+            out.append(Button(pygame.Rect(x, rect.y, width, rect.h), label, callback))
+            x += width + gap
         return out
 
     # --- drawing ------------------------------------------------------------------------
@@ -162,17 +184,41 @@ class KdScreen(OnTheFelt, TwoTaps, Screen):
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         raise NotImplementedError
 
-    def headline_rect(self, body: pygame.Rect) -> pygame.Rect:
-        """The line at the top of ``body`` naming who acts now and what (``headline``)."""
-        return pygame.Rect(body.x, body.y, body.w, self.app.theme.px(36))
+    def headline_rect(self, body: pygame.Rect, text: str = "") -> pygame.Rect:
+        """The line at the top of ``body`` naming who acts now and what (``headline``);
+        two lines for ``text`` when its figure makes it too wide for one
+        (``headline_lines``)."""
+        heights = self.headline_heights(text, body.w)
+        return pygame.Rect(body.x, body.y, body.w, sum(h for _, h in heights))
+
+    def headline_heights(self, text: str, width: int) -> list[tuple[str, int]]:
+        """The headline's lines and each one's height: a line of words ``HEADLINE`` high
+        (36 units), a line at the figure's size with room for an accent over a capital."""
+        theme = self.app.theme
+        if not figure(text):
+            return [(text, theme.px(36))]
+        return [(line, max(theme.px(36) if k == 0 else 0,
+                           theme.font(legible_size(theme, line)).get_linesize() + theme.px(8)))
+                for k, line in enumerate(headline_lines(theme, text, width))]
 
     def draw_headline(self, p: Painter, rect: pygame.Rect, text: str,
                       colour=th.WARNING) -> pygame.Rect:
         """``text`` large at the top of ``rect`` (who acts now and what); what is left of
-        ``rect`` below it."""
-        line = self.headline_rect(rect)
-        headline(p, text, line, colour)
-        return pygame.Rect(rect.x, line.bottom, rect.w, rect.bottom - line.bottom)
+        ``rect`` below it. A headline with a figure ("Dan reads dilemma 1") has it at the
+        figure's size."""
+        theme = p.theme
+        y = rect.y
+        for said, h in self.headline_heights(text, rect.w):
+            line = pygame.Rect(rect.x, y, rect.w, h)
+            whole = theme.font(legible_size(theme, said)).size(said)[0] * th.SQUEEZE <= line.w
+            if figure(said) and not whole and figures_large_fit(theme, said, line.w):
+                figures_large(p, said, line, colour)  # its figures large among the words
+            elif figure(text):
+                fit(p, said, legible_size(theme, said), line, colour)
+            else:
+                headline(p, said, line, colour)
+            y += h
+        return pygame.Rect(rect.x, y, rect.w, rect.bottom - y)
 
 
 def screen_for(app: App, night: kd.NightController) -> KdScreen:
@@ -214,16 +260,6 @@ def words(t: Callable[..., str], said: Any,
     return said
 
 
-def fit(
-    p: Painter, text: str, size: int, box: pygame.Rect, colour=th.INK, align: str = "left"
-) -> pygame.Rect:
-    """One line in ``box``, as large as ``size`` allows (nothing for an empty text)."""
-    if not text:
-        return pygame.Rect(box.topleft, (0, 0))
-    font = p.theme.fitting_font(text, size, box.w, smallest=p.theme.px(22))
-    return p.text(text, font, colour, box, align)
-
-
 def vote_help(t: Callable[..., str], mode: str) -> list[str]:
     """What the seat buttons do in a vote of ``mode`` (``kd_say.grammar_help``): one line
     for the presses, one for the holds."""
@@ -259,13 +295,17 @@ class SeatLine:
 def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[SeatLine]
               ) -> None:
     """[colour] Name [Leader][Moderator] ........ status, one line per seat, every name,
-    token and status in one type size: the largest in which each fits its place."""
+    token and status of words in one type size (the largest in which each fits its place,
+    capitals 16 px on the 7" panel), a status with a figure ("Aye 2 » Balance") at the
+    figure's size."""
     theme = screen.app.theme
     px = theme.px
     boxes = row_rects(rect, len(lines), px(44))
     if not boxes:
         return
     tokens = [screen.t("kd.token.leader"), screen.t("kd.token.moderator")]
+    figures = figure_size_in(theme, tuple(line.status for line in lines if figure(line.status)),
+                             boxes[0].h)  # one size for every status with a figure
     size = max(px(WORDS_GLYPH), min(px(30), boxes[0].h))  # capitals 16 px on the panel
     bh = min(boxes[0].h - px(4), px(34))
     bw = max(theme.font(size).size(t)[0] for t in tokens) + bh  # the pill's round ends
@@ -274,8 +314,9 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
         r = max(4, box.h // 4)
         x = box.x + 2 * r + px(14)
         name_w = box.w * 3 // 10
-        held = (bw + px(4)) * (2 if line.moderator else int(line.leader))
-        needed = theme.font(size).size(line.status)[0] if line.status else 0
+        held = (bw + px(4)) * (int(line.leader) + int(line.moderator))
+        status_size = figures if figure(line.status) else size
+        needed = theme.font(status_size).size(line.status)[0] * th.SQUEEZE if line.status else 0
         if needed > box.right - px(18) - x - name_w - held:  # a long status: the name
             name_w = min(name_w, theme.font(size).size(line.name)[0] + px(4))  # gives slack
         name_box = pygame.Rect(x, box.y, name_w, box.h)
@@ -283,6 +324,7 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
         status_box = pygame.Rect(free + px(4), box.y, box.right - px(10) - free - px(4), box.h)
         placed.append((line, box, r, name_box, status_box))
         size = min(size, theme.fitting_size(line.name, size, name_box.w, px(WORDS_GLYPH)),
+                   size if figure(line.status) else
                    theme.fitting_size(line.status, size, status_box.w, px(WORDS_GLYPH)))
     size = min([size, *(theme.fitting_size(t, size, bw - bh // 2, px(WORDS_GLYPH))
                         for t in tokens)])
@@ -297,8 +339,12 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
                                 (line.moderator, tokens[1], Light.MODERATOR)):
             if on:
                 badge(p, text, light, pygame.Rect(x, box.centery - bh // 2, bw, bh), size)
-            x += bw + px(4)
-        fit(p, line.status, size, status_box, line.status_colour, "right")
+                x += bw + px(4)
+        status_size = figures if figure(line.status) else size
+        # a figure's ink sits below the font's middle (the room above for accents): its box
+        # reaches into the row's neighbours' margins, its ink stays within its row's height
+        fit(p, line.status, status_size, status_box.inflate(0, px(8)), line.status_colour,
+            "right")
 
 
 def table_grid(
@@ -316,13 +362,23 @@ def table_grid(
     theme = p.theme
     px = theme.px
     lines = row_rects(rect, len(rows) + 1, px(42))
-    first = round(rect.w * first_share)
-    weights = weights or [1.0] * (len(header) - 1)
-    unit = (rect.w - first) / max(1.0, sum(weights))
-    edges = [first + round(unit * sum(weights[:k])) for k in range(len(weights) + 1)]
-
+    # the figures players read: digits 24 px high on the 800×480 panel when the rows allow
+    size = max(px(22), min(px(FIGURE_GLYPH), lines[0].h + px(8)))
+    weights = [first_share / (1 - first_share) * sum(weights or [1.0] * (len(header) - 1)),
+               *(weights or [1.0] * (len(header) - 1))]
     words = [k == 0 or any(r[k] and not r[k].lstrip("+-−").replace(".", "").isdigit()
                            for r in rows) for k in range(len(header))]
+    # each column as wide as its head (at the words' size) and its cells need, the rest
+    # shared by ``weights``; a table too wide for that shares it all by ``weights``
+    needs = [round(max(theme.font(px(WORDS_GLYPH)).size(text)[0],
+                       *(theme.font(px(WORDS_GLYPH) if words[k] else size).size(r[k])[0]
+                         for r in rows)) * th.SQUEEZE) + px(24 if words[k] and k else 6)
+             for k, text in enumerate(header)]
+    spare = max(0, rect.w - sum(needs)) if sum(needs) <= rect.w else None
+    widths = ([n + spare * w / sum(weights) for n, w in zip(needs, weights, strict=True)]
+              if spare is not None else [rect.w * w / sum(weights) for w in weights])
+    first = round(widths[0])
+    edges = [round(sum(widths[:k + 1])) for k in range(len(widths))]
 
     def cells(line: pygame.Rect) -> list[pygame.Rect]:
         out = [pygame.Rect(line.x, line.y, first, line.h)]
@@ -331,11 +387,9 @@ def table_grid(
             out.append(pygame.Rect(line.x + left, line.y, right - left - px(6), line.h))
         return out
 
-    # the figures players read: digits 24 px high on the 800×480 panel when the rows allow
-    size = max(px(22), min(px(FIGURE_GLYPH), lines[0].h + px(8)))
     for k, (box, text) in enumerate(zip(cells(lines[0]), header, strict=True)):
         fit(p, text, min(size, px(WORDS_GLYPH)), box, th.INK_SOFT,
-            "left" if words[k] else "right")
+            "left" if words[k] else "right", smallest=px(WORDS_GLYPH))
     pygame.draw.line(
         p.surface,
         th.FELT_EDGE,
@@ -346,7 +400,8 @@ def table_grid(
     for line, row in zip(lines[1:], rows, strict=True):
         for k, (box, text) in enumerate(zip(cells(line), row, strict=True)):
             colour = th.WARNING if bold_last and k == len(row) - 1 else th.INK
-            fit(p, text, size, box, colour, "left" if words[k] else "right")
+            fit(p, text, size, box, colour, "left" if words[k] else "right",
+                smallest=px(WORDS_GLYPH))
 
 
 def kingdom_board(
@@ -366,7 +421,7 @@ def kingdom_board(
     when it carries a momentum marker."""
     theme = screen.app.theme
     px = theme.px
-    scale_w = px(46)
+    scale_w = px(58)  # "+10" whole at FIGURE_GLYPH
     columns = [*kingdom.resources, None]
     col_w = (rect.w - scale_w) // len(columns)
     labels = [screen.t(f"kd.resource.{res.name}") if res else screen.t("kd.kingdom.stability")

@@ -18,8 +18,15 @@ from companion.play.table import PlayedGame
 from companion.play.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App
+from companion.ui.legible import paragraphs
 from companion.ui.playcode import PlayCodeScreen
-from companion.ui.screens.kings_dilemma.draw import SCREENS, Actions, KdScreen, fit, table_grid
+from companion.ui.screens.kings_dilemma.draw import (
+    SCREENS,
+    Actions,
+    KdScreen,
+    fit,
+    table_grid,
+)
 from companion.ui.screens.kings_dilemma.entry import StepperScreen
 from companion.ui.theme import Painter
 from companion.ui.widgets import WORDS_GLYPH, Button, TapArea, button_h
@@ -81,7 +88,7 @@ class EndScreen(ShowsWinner, KdScreen):
 
     def rows(self) -> list[list[str]]:
         """Per house: name, agenda, wealth, open tokens, power, place, total."""
-        return [[s.name, *s.breakdown, s.total] for s in night_result(
+        return [[s.name, *s.breakdown, s.rank or "", s.total] for s in night_result(
             self.app, self.night, (), None).standings]
 
     def describe(self) -> str:
@@ -135,16 +142,19 @@ def night_winner(app: App, night: kd.NightController) -> WinnerScreen:
 def night_result(app: App, night: kd.NightController, actions: Sequence[Action],
                  played: PlayedGame | None, notes: Sequence[str] = ()) -> WinnerView:
     """A scored night on the shared winner screen: each house's agenda, wealth, open agenda
-    tokens, power and place under its total; the all-first house rule said where it acts."""
+    tokens and power under its total, its place on its plate; the all-first house rule said where it acts."""
     t = app.catalog.text
     final = night.view()["final"]
     ranks = night.ranks()  # the campaign's ranks: what the prestige table reads
-    keys = ("agenda", "wealth", "open", "power", "place")
+    # the place each house reached (the campaign's rank: "Last") is on its own plate
+    # ("Last · 3") beside its total, not a row of the table: its word would not fit a
+    # column of five houses at the words' size
+    keys = ("agenda", "wealth", "open", "power")
 
     def cells(p: dict) -> list[str]:
         b = p["breakdown"]
         return [str(b["resources"]), str(b["wealth"]), f"{b['open_agendas']:+d}",
-                str(b["power"]), t(f"kd.rank.{ranks[p['name']]}")]
+                str(b["power"])]
 
     all_first = [t("kd.score.all_first")] if night.all_first() else []
     return WinnerView(
@@ -212,12 +222,8 @@ class AwardScreen(StepperScreen):
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         super().draw_body(p, rect)
-        px = self.app.theme.px
         cells = self.cells()
-        room = cells[3].union(cells[4])
-        line = pygame.Rect(room.x, room.centery - px(32), room.w, px(32))
-        for k, text in enumerate(self.help_lines()):
-            fit(p, text, px(WORDS_GLYPH), line.move(0, k * px(34)), th.INK_SOFT, "center")
+        paragraphs(p, self.help_lines(), cells[3].union(cells[4]))  # the page's figure large
 
 
 class CampaignScreen(KdScreen):

@@ -14,6 +14,7 @@ from companion.play.table import NOT_SAVED
 from companion.play.turns import Turns
 from companion.ui import theme as th
 from companion.ui.app import App
+from companion.ui.legible import paragraphs
 from companion.ui.screens.kings_dilemma.draw import (
     Actions,
     KdScreen,
@@ -22,7 +23,7 @@ from companion.ui.screens.kings_dilemma.draw import (
     undo_action,
 )
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE_GLYPH, WORDS_GLYPH, Button, button_h
+from companion.ui.widgets import FIGURE_GLYPH, Button, button_h
 
 
 class StepperScreen(KdScreen):
@@ -96,7 +97,7 @@ class StepperScreen(KdScreen):
         if self.headline():
             self.draw_headline(p, rect, self.headline())
         for key, (label, box, _, value, _) in self.steppers().items():
-            fit(p, label, px(WORDS_GLYPH), box, th.INK, "center")
+            paragraphs(p, [label], box, th.INK)  # "Wealth 1st": its figure 24 px high
             amount = self.values.get(key, 0)
             fit(p, f"{amount:+d}" if amount else "0", px(FIGURE_GLYPH), value,
                 th.WARNING if amount else th.INK_DIM, "center")
@@ -264,8 +265,7 @@ class AgendaScreen(HouseScreen):
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         super().draw_body(p, rect)
-        fit(p, self.t("kd.agenda_entry.card"), self.app.theme.px(30), self.card_rects()[0],
-            th.INK, "center")
+        paragraphs(p, [self.t("kd.agenda_entry.card")], self.card_rects()[0], th.INK)
 
 
 class TokensScreen(HouseScreen):
@@ -318,5 +318,4 @@ class TokensScreen(HouseScreen):
 
     def draw_body(self, p: Painter, rect: pygame.Rect) -> None:
         for r, (label, _) in zip(kd.RESOURCES, self.token_rects(), strict=True):
-            fit(p, self.t(f"kd.resource.{r}"), self.app.theme.px(WORDS_GLYPH), label, th.INK,
-                "center")
+            paragraphs(p, [self.t(f"kd.resource.{r}")], label, th.INK)
