@@ -122,7 +122,8 @@ class TableView(Protocol):
 
     def late_lights_written(self) -> None:
         """The seats' lights were written on the journal's committer thread, once the
-        press's commit was on disk, after the view had drawn it (any thread)."""
+        press's commit was on disk, after the view had drawn it, or never will be: that
+        commit's fsync failed (``Table.save_failure`` then says so) (any thread)."""
         ...
 
     def shown(self) -> Any:
@@ -352,7 +353,8 @@ class Table:
             if threading.get_ident() != caller:
                 self.view.late_lights_written()
 
-        when_durable(receipt)
+        # an fsync that failed: the lights stay as they were, the view shows the failure
+        when_durable(receipt, self.view.late_lights_written)
 
     def show_seats(self) -> None:
         """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from

@@ -16,9 +16,19 @@ are written, and the light that tells a player "saved" still comes after the dis
 so, in the order the commits were made.
 
 A full disk shows at the commit itself (SQLite writes the frames there): that is still the
-caller's ``StorageError``, nothing changes. An fsync that fails (an I/O error) is told to
-``on_failure`` (the journal's "Not saved" band) and logged; the lights are let through
-all the same, so the seats never freeze.
+caller's ``StorageError``, nothing changes. An fsync that fails (an I/O error) is final:
+it is told to ``on_failure`` (the journal then refuses every write until the kiosk is
+restarted, and its band says so) and logged, the lights waiting are never written (they
+would tell the players a result the disk may not hold; the ``failed`` callback given
+with them is called instead, so the screen shows the band) and no fsync is tried again.
+An fsync that failed once can't be trusted to mean anything the next time: Linux marks
+the pages it could not write clean, and a later fsync of the same file then returns
+success without writing them (the "fsyncgate" of PostgreSQL, which since answers a
+failed fsync by stopping and recovering from its log at the next start:
+https://wiki.postgresql.org/wiki/Fsync_Errors). The kiosk does the same: what is on the
+card after a restart is a prefix of the commits, SQLite's -wal being checksummed frame by
+frame (https://www.sqlite.org/fileformat.html#the_write_ahead_log: a recovery stops at
+the first frame whose checksum fails), and the game resumes from it.
 """
 
 from __future__ import annotations
@@ -63,7 +73,10 @@ class Committer:
         self._durable = 0  # commits on disk
         self._receipted = 0  # the latest commit a light waits for (``receipt``)
         self._count = 0  # the caller's number of the latest commit (``after_sync``)
-        self._deferred: tuple[int, Callable[[], None]] | None = None  # the lights waiting
+        # the lights waiting: the commit they wait for, the write, what to call instead
+        # should that commit's fsync fail
+        self._deferred: tuple[int, Callable[[], None], Callable[[], None] | None] | None = None
+        self.error: OSError | None = None  # the fsync that failed: nothing synced after it
         self._closed = False
         self._thread: threading.Thread | None = None
         self._fd: int | None = None  # the -wal as last opened
@@ -88,27 +101,37 @@ class Committer:
             self._cond.notify_all()
 
     def pending(self) -> bool:
-        """A commit a light waits for is not on disk yet."""
+        """A commit a light waits for is not on disk yet (and may still be: not after a
+        failed fsync)."""
         with self._cond:
-            return self._durable < self._receipted
+            return self.error is None and self._durable < self._receipted
 
-    def when_durable(self, write: Callable[[], None]) -> None:
+    def when_durable(self, write: Callable[[], None],
+                     failed: Callable[[], None] | None = None) -> None:
         """Run ``write`` (the seats' lights) now if nothing waits for the disk, else on the
         committer's thread once every commit made so far is durable. A later ``write``
         replaces one still waiting: the lights are a view, the latest one is what counts
-        (it holds everything the earlier one did). Writes never overlap."""
+        (it holds everything the earlier one did). Writes never overlap. After a failed
+        fsync ``write`` is never run (what it shows may not be on disk): ``failed`` is
+        called instead, on the committer's thread or at once."""
         with self._cond:
-            if self._durable >= self._receipted:
+            if self.error is not None and self._durable < self._receipted:
+                self._deferred = None
+                if failed is not None:
+                    failed()
+            elif self._durable >= self._receipted:
                 self._deferred = None
                 write()
             else:
-                self._deferred = (self._receipted, write)
+                self._deferred = (self._receipted, write, failed)
 
     def wait_durable(self) -> None:
-        """Return once every commit made so far is on disk (and its lights written)."""
+        """Return once every commit made so far is on disk (and its lights written), or
+        its fsync failed (``error``)."""
         with self._cond:
             target = self._written
-            self._cond.wait_for(lambda: self._durable >= target or self._thread is None)
+            self._cond.wait_for(lambda: self._durable >= target or self._thread is None
+                                or self.error is not None)
 
     def close(self) -> None:
         """Sync what was committed, write the lights waiting, stop the thread."""
@@ -137,21 +160,26 @@ class Committer:
                 if self._durable >= self._written:
                     return  # closed, everything synced
                 target, count = self._written, self._count
-            self._flush(count)
+            synced = self._flush(count)
             with self._cond:
-                self._durable = target
+                if synced:
+                    self._durable = target
                 deferred = self._deferred
-                if deferred is not None and deferred[0] <= target:
+                if deferred is not None and (deferred[0] <= target or not synced):
                     self._deferred = None
+                    run = deferred[1] if synced else deferred[2]
                     try:
-                        deferred[1]()
+                        if run is not None:
+                            run()
                     except Exception:  # the lights of one press: never the thread
                         log.exception("%s: the lights could not be written", self.name)
                 self._cond.notify_all()
+                if not synced:
+                    return  # nothing is synced after a failed fsync (the module's doc)
 
-    def _flush(self, count: int) -> None:
+    def _flush(self, count: int) -> bool:
         """fsync the -wal holding the caller's commits up to ``count``, then
-        ``after_sync(count)``."""
+        ``after_sync(count)``; False when the fsync failed (``error``, ``on_failure``)."""
         try:
             self._sync(self._wal_fd())
         except FileNotFoundError:
@@ -159,16 +187,19 @@ class Committer:
             # it into the database, which SQLite syncs before it deletes the -wal.
             pass
         except OSError as exc:
-            log.error("%s: %s: the commit may not survive a power cut (%s)", self.name,
-                      self.wal, exc.strerror or exc)
+            log.error("%s: %s: the commit may not survive a power cut (%s); nothing more "
+                      "is saved until a restart", self.name, self.wal, exc.strerror or exc)
+            with self._cond:
+                self.error = exc
             if self._on_failure is not None:
                 self._on_failure(exc)
-            return
+            return False
         if self._after_sync is not None:
             try:
                 self._after_sync(count)
             except Exception:
                 log.exception("%s: after the sync", self.name)
+        return True
 
     def _wal_fd(self) -> int:
         """A descriptor of the -wal as it is now. SQLite may have made it anew (a

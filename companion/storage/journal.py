@@ -164,6 +164,7 @@ CAUSES = {  # cause -> what the log says (the screens say it from the catalogs)
     "cannot_open": "cannot open the file",
     "busy": "in use by another program",
     "corrupt": "the database is damaged",
+    "unsynced": "the last action may not be on the disk (its fsync failed)",
     "other": "database error",
 }
 # Causes that a fresh connection may cure (a file made writable again, a disk back):
@@ -552,7 +553,10 @@ class Journal:
     thread of its own makes it durable (``companion.storage.committer``): what waits for the disk
     is what is given to ``when_durable`` (the seats' lights), not the caller. Without it
     (the commands, the tests' plain journals) every commit is durable when it returns.
-    ``sync_wal`` is the committer's fsync (a test may hold it)."""
+    ``sync_wal`` is the committer's fsync (a test may hold it). Once that fsync fails the
+    journal is ``halted``: every write is refused (``StorageError``, cause ``unsynced``)
+    until it is opened again, at the kiosk's restart, from what the disk holds (why:
+    ``companion.storage.committer``)."""
 
     def __init__(self, path: str | Path, *, background_sync: bool = False,
                  sync_wal: Callable[[int], None] = os.fdatasync) -> None:
@@ -571,6 +575,7 @@ class Journal:
         self._acked = 0  # the count written there last (it never goes back)
         self._ack_syncer = Syncer(f"{self.ack_path.name} fsync")
         self._sync_wal = sync_wal
+        self.halted: StorageError | None = None  # the committer's fsync failed
         self._committer = self._new_committer() if background_sync else None
         self._seal = SealFile(Path(f"{self.path}{SEAL_SUFFIX}"))  # sealed secrets' pads
         self._checkpointer = Checkpointer(f"{self.path.name} checkpoint")
@@ -745,18 +750,21 @@ class Journal:
                          name=f"{self.path.name} commit")
 
     def _sync_failed(self, exc: OSError) -> None:
-        """The committer's fsync failed: said on every screen ("Not saved") and logged,
-        until a write succeeds again."""
-        self._failed(StorageError("io", f"{self.path.name}-wal: {exc.strerror or exc}"))
+        """The committer's fsync failed (its thread): the journal is ``halted``, said on
+        every screen ("Not saved") and logged; no write succeeds until it is opened again."""
+        self.halted = StorageError("unsynced", f"{self.path.name}-wal: {exc.strerror or exc}")
+        self._failed(self.halted)
 
-    def when_durable(self, write: Callable[[], None]) -> None:
+    def when_durable(self, write: Callable[[], None],
+                     failed: Callable[[], None] | None = None) -> None:
         """Run ``write`` (the seats' lights: the players' receipt) once every action
         journaled so far is on disk: at once without ``background_sync`` or when nothing
-        waits, else on the committer's thread (``Committer.when_durable``)."""
+        waits, else on the committer's thread (``Committer.when_durable``); never once its
+        fsync failed, ``failed`` is called instead."""
         if self._committer is None:
             write()
         else:
-            self._committer.when_durable(write)
+            self._committer.when_durable(write, failed)
 
     def receipt_pending(self) -> bool:
         """A light waits for a commit not yet on disk (``background_sync``)."""
@@ -840,6 +848,9 @@ class Journal:
         at once all the same; ``receipt``: the seats' lights wait for it). A failure rolls
         it all back and raises ``StorageError`` (also kept in ``failure``)."""
         with self._lock:
+            if self.halted is not None:  # nothing after a failed fsync (``halted``)
+                self._failed(self.halted)
+                raise self.halted
             db = self._usable()
             try:
                 with transaction(db):
@@ -860,6 +871,8 @@ class Journal:
                 self._committer.committed(self._commits, receipt=receipt)
                 if sync:  # the end of a game, an undone secret: durable before returning
                     self._committer.wait_durable()
+                    if self.halted is not None:
+                        raise self.halted
                     self._write_ack(sync=True)
             self._uncheckpointed += 1
             if self._uncheckpointed >= CHECKPOINT_EVERY:
