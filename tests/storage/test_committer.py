@@ -325,7 +325,7 @@ def test_on_the_table_a_failed_fsync_keeps_the_lights_says_restart_and_resumes_f
     table.app.step(block=False)
     said = " ".join(table.texts())
     assert "Not saved: the last action did not reach the card" in said
-    assert "restart the companion" in said
+    assert "Check the SD card and restart" in said
     journaled = table.journal.actions(session.game_id)
     state = session.state
     play(table.ctx, next_action(rules, state, random.Random(2)))  # refused, nothing moves
