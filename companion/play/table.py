@@ -127,7 +127,7 @@ class TableView(Protocol):
         ...
 
     def shown(self) -> Any:
-        """What the seats' own displays (a phone's page: ``PhoneSeats.show_seats``) show
+        """What the seats' own displays (a phone's page: ``PhoneSeats.seat_pages``) show
         now: an object with ``seat_views()`` and ``seat_text(words)`` (the screen on top);
         None: nothing."""
         ...
@@ -358,13 +358,21 @@ class Table:
 
     def show_seats(self) -> None:
         """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from
-        what the view shows; nothing for wired pads."""
-        show = getattr(self.backend, "show_seats", None)
-        if show is None:
+        what the view shows, made now and sent as the lights are written: once the journal
+        holds on disk what it shows (a phone's answer to a press is a receipt as its light
+        is); nothing for wired pads."""
+        pages_of = getattr(self.backend, "seat_pages", None)
+        if pages_of is None:
             return
         shown = self.view.shown()
-        if shown is not None:
-            show(shown)
+        if shown is None:
+            return
+        send = functools.partial(self.backend.send_pages, pages_of(shown))
+        when_durable = getattr(self.journal, "when_durable", None)  # None: no journal
+        if when_durable is None:
+            send()
+        else:
+            when_durable(send, what="pages")
 
     def act(self, action: Callable[..., Any], *args: Any) -> Any:
         """A touch on the screen forwarded as an action (a controller's method): the one

@@ -73,9 +73,10 @@ class Committer:
         self._durable = 0  # commits on disk
         self._receipted = 0  # the latest commit a light waits for (``receipt``)
         self._count = 0  # the caller's number of the latest commit (``after_sync``)
-        # the lights waiting: the commit they wait for, the write, what to call instead
-        # should that commit's fsync fail
-        self._deferred: tuple[int, Callable[[], None], Callable[[], None] | None] | None = None
+        # the writes waiting, by what they show (``when_durable``'s ``what``): the commit
+        # each waits for, the write, what to call instead should that commit's fsync fail
+        self._deferred: dict[str, tuple[int, Callable[[], None],
+                                        Callable[[], None] | None]] = {}
         self.error: OSError | None = None  # the fsync that failed: nothing synced after it
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -107,23 +108,24 @@ class Committer:
             return self.error is None and self._durable < self._receipted
 
     def when_durable(self, write: Callable[[], None],
-                     failed: Callable[[], None] | None = None) -> None:
-        """Run ``write`` (the seats' lights) now if nothing waits for the disk, else on the
-        committer's thread once every commit made so far is durable. A later ``write``
+                     failed: Callable[[], None] | None = None, *, what: str = "lights") -> None:
+        """Run ``write`` (the seats' lights; ``what`` names what it shows: a phone's page
+        is another) now if nothing waits for the disk, else on the committer's thread
+        once every commit made so far is durable. A later ``write`` of the same ``what``
         replaces one still waiting: the lights are a view, the latest one is what counts
         (it holds everything the earlier one did). Writes never overlap. After a failed
         fsync ``write`` is never run (what it shows may not be on disk): ``failed`` is
         called instead, on the committer's thread or at once."""
         with self._cond:
             if self.error is not None and self._durable < self._receipted:
-                self._deferred = None
+                self._deferred.pop(what, None)
                 if failed is not None:
                     failed()
             elif self._durable >= self._receipted:
-                self._deferred = None
+                self._deferred.pop(what, None)
                 write()
             else:
-                self._deferred = (self._receipted, write, failed)
+                self._deferred[what] = (self._receipted, write, failed)
 
     def wait_durable(self) -> None:
         """Return once every commit made so far is on disk (and its lights written), or
@@ -164,15 +166,16 @@ class Committer:
             with self._cond:
                 if synced:
                     self._durable = target
-                deferred = self._deferred
-                if deferred is not None and (deferred[0] <= target or not synced):
-                    self._deferred = None
-                    run = deferred[1] if synced else deferred[2]
+                for what, (waits_for, write, failed) in list(self._deferred.items()):
+                    if waits_for > target and synced:
+                        continue
+                    del self._deferred[what]
+                    run = write if synced else failed
                     try:
                         if run is not None:
                             run()
                     except Exception:  # the lights of one press: never the thread
-                        log.exception("%s: the lights could not be written", self.name)
+                        log.exception("%s: the %s could not be written", self.name, what)
                 self._cond.notify_all()
                 if not synced:
                     return  # nothing is synced after a failed fsync (the module's doc)

@@ -756,15 +756,15 @@ class Journal:
         self._failed(self.halted)
 
     def when_durable(self, write: Callable[[], None],
-                     failed: Callable[[], None] | None = None) -> None:
-        """Run ``write`` (the seats' lights: the players' receipt) once every action
-        journaled so far is on disk: at once without ``background_sync`` or when nothing
-        waits, else on the committer's thread (``Committer.when_durable``); never once its
-        fsync failed, ``failed`` is called instead."""
+                     failed: Callable[[], None] | None = None, *, what: str = "lights") -> None:
+        """Run ``write`` (the seats' lights: the players' receipt; ``what`` it shows) once
+        every action journaled so far is on disk: at once without ``background_sync`` or
+        when nothing waits, else on the committer's thread (``Committer.when_durable``);
+        never once its fsync failed, ``failed`` is called instead."""
         if self._committer is None:
             write()
         else:
-            self._committer.when_durable(write, failed)
+            self._committer.when_durable(write, failed, what=what)
 
     def receipt_pending(self) -> bool:
         """A light waits for a commit not yet on disk (``background_sync``)."""

@@ -7,12 +7,12 @@ fsync is held on an Event."""
 from __future__ import annotations
 
 import errno
-import os
 import random
 import threading
 from pathlib import Path
 
 import pytest
+from held_sync import WAIT_S, HeldSync
 from ui_majority import expected_lights, start
 
 from companion.games.majority.autoplay import next_action
@@ -22,47 +22,6 @@ from companion.ui.demo.majority import play
 from companion.ui.screens.majority import koryo
 
 SEAT_PRESSES = ("start_round", "no_time_travel", "end_turn", "end_round")  # seat A (play)
-WAIT_S = 10  # a bound on waiting for the other thread, never a timing under test
-
-
-class HeldSync:
-    """The committer's fsync, held while ``hold`` is set: ``entered`` says the committer
-    is in it, ``release()`` lets it through (a real fdatasync then). ``fail`` makes the
-    next one fail as a broken disk does."""
-
-    def __init__(self) -> None:
-        self.hold = threading.Event()
-        self.entered = threading.Event()
-        self.go = threading.Event()
-        self.fail: OSError | None = None
-        self.synced: list[str] = []  # the files synced (their paths)
-
-    def __call__(self, fd: int) -> None:
-        if self.hold.is_set():
-            self.entered.set()
-            if not self.go.wait(WAIT_S):
-                raise AssertionError("the held fsync was never released")
-        self.synced.append(os.readlink(f"/proc/self/fd/{fd}"))
-        if self.fail is not None:
-            exc, self.fail = self.fail, None
-            raise exc
-        os.fdatasync(fd)
-
-    def arm(self) -> None:
-        self.entered.clear()
-        self.go.clear()
-        self.hold.set()
-
-    def release(self) -> None:
-        self.hold.clear()
-        self.go.set()
-
-
-@pytest.fixture
-def held():
-    sync = HeldSync()
-    yield sync
-    sync.release()  # never leave a committer waiting
 
 
 def kiosk_journal(path: Path, held: HeldSync) -> Journal:

@@ -1,0 +1,43 @@
+"""A journal's committer fsync held on an Event (``Journal(sync_wal=HeldSync())``, the
+``held`` fixture): what the kiosk does while a commit waits for the disk, and when the
+disk fails, driven through the real committer."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+WAIT_S = 10  # a bound on waiting for the other thread, never a timing under test
+
+
+class HeldSync:
+    """The committer's fsync, held while ``hold`` is set: ``entered`` says the committer
+    is in it, ``release()`` lets it through (a real fdatasync then). ``fail`` makes the
+    next one fail as a broken disk does."""
+
+    def __init__(self) -> None:
+        self.hold = threading.Event()
+        self.entered = threading.Event()
+        self.go = threading.Event()
+        self.fail: OSError | None = None
+        self.synced: list[str] = []  # the files synced (their paths)
+
+    def __call__(self, fd: int) -> None:
+        if self.hold.is_set():
+            self.entered.set()
+            if not self.go.wait(WAIT_S):
+                raise AssertionError("the held fsync was never released")
+        self.synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        if self.fail is not None:
+            exc, self.fail = self.fail, None
+            raise exc
+        os.fdatasync(fd)
+
+    def arm(self) -> None:
+        self.entered.clear()
+        self.go.clear()
+        self.hold.set()
+
+    def release(self) -> None:
+        self.hold.clear()
+        self.go.set()
