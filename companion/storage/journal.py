@@ -577,7 +577,8 @@ class Journal:
         self._sync_wal = sync_wal
         self.halted: StorageError | None = None  # the committer's fsync failed
         self._committer = self._new_committer() if background_sync else None
-        self._seal = SealFile(Path(f"{self.path}{SEAL_SUFFIX}"))  # sealed secrets' pads
+        # sealed secrets' pads; the kiosk's written ahead, off the loop (``seal``)
+        self._seal = SealFile(Path(f"{self.path}{SEAL_SUFFIX}"), ahead=background_sync)
         self._checkpointer = Checkpointer(f"{self.path.name} checkpoint")
         self._errands = Errands(f"{self.path.name} errands")
         self._uncheckpointed = 0  # writes since the last checkpoint was asked for
@@ -643,13 +644,16 @@ class Journal:
         syncs it, and the directory that gains the file, at the first commit after
         opening, which would otherwise be a player's first press (three syncs instead of
         one). The kiosk calls it once its first frame is shown. The -ack count written at
-        opening is fsynced now too (by the syncer's thread)."""
+        opening is fsynced now too (by the syncer's thread), and a table that seals
+        ballots has its pads written ahead (by the errands thread)."""
         with self._lock:
             with self._ack_lock:
                 if self._unsynced:
                     self._request_sync()
             if self._db is None or self.failure is not None:
                 return
+            if self._seal.path.exists():  # a table that seals ballots: its pads ahead
+                self._pads_ahead()
             try:
                 with transaction(self._db):
                     version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -946,9 +950,17 @@ class Journal:
     def _sealed(self, secret: str) -> str:
         """``secret`` as the database keeps it (``seal``); raises StorageError."""
         try:
-            return self._seal.seal(secret.encode("utf-8"))
+            sealed = self._seal.seal(secret.encode("utf-8"))
         except SealError as exc:
             raise self._failed_seal(exc) from None
+        self._pads_ahead()
+        return sealed
+
+    def _pads_ahead(self) -> None:
+        """Have the errands thread write the seal file's pads ahead when they run low
+        (the kiosk's: ``companion.storage.seal``)."""
+        if self._seal.low():
+            self._errands.request(self._seal.refill)
 
     def _failed_seal(self, exc: SealError) -> StorageError:
         failure = storage_error(exc, self._seal.path)
