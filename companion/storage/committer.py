@@ -78,6 +78,10 @@ class Committer:
         self._deferred: dict[str, tuple[int, Callable[[], None],
                                         Callable[[], None] | None]] = {}
         self.error: OSError | None = None  # the fsync that failed: nothing synced after it
+        # ``after_durable``'s work: the commit count each waits for, the work; and whether
+        # the thread is running some now
+        self._tasks: list[tuple[int, Callable[[], None]]] = []
+        self._working = False
         self._closed = False
         self._thread: threading.Thread | None = None
         self._fd: int | None = None  # the -wal as last opened
@@ -94,12 +98,16 @@ class Committer:
             self._count = number
             if receipt:
                 self._receipted = self._written
-            if self._thread is None and not self._closed:
-                if sys.getswitchinterval() > SWITCH_INTERVAL_S:
-                    sys.setswitchinterval(SWITCH_INTERVAL_S)
-                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
-                self._thread.start()
+            self._start()
             self._cond.notify_all()
+
+    def _start(self) -> None:
+        """The thread, started at the first commit (the condition's lock held)."""
+        if self._thread is None and not self._closed:
+            if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+                sys.setswitchinterval(SWITCH_INTERVAL_S)
+            self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+            self._thread.start()
 
     def pending(self) -> bool:
         """A commit a light waits for is not on disk yet (and may still be: not after a
@@ -127,13 +135,27 @@ class Committer:
             else:
                 self._deferred[what] = (self._receipted, write, failed)
 
+    def after_durable(self, work: Callable[[], None]) -> None:
+        """Run ``work`` on the committer's thread once every commit made so far is on disk,
+        after their lights (what must follow a commit on disk but nothing shown waits for:
+        zeroing an undone ballot's pad). Never after a failed fsync: what it follows may
+        not be on disk."""
+        with self._cond:
+            if self.error is not None:
+                return
+            self._tasks.append((self._written, work))
+            self._start()
+            self._cond.notify_all()
+
     def wait_durable(self) -> None:
-        """Return once every commit made so far is on disk (and its lights written), or
-        its fsync failed (``error``)."""
+        """Return once every commit made so far is on disk (its lights written, its
+        ``after_durable`` work done), or its fsync failed (``error``)."""
         with self._cond:
             target = self._written
-            self._cond.wait_for(lambda: self._durable >= target or self._thread is None
-                                or self.error is not None)
+            self._cond.wait_for(
+                lambda: (self._durable >= target and not self._working
+                         and not any(n <= target for n, _ in self._tasks))
+                or self._thread is None or self.error is not None)
 
     def close(self) -> None:
         """Sync what was committed, write the lights waiting, stop the thread."""
@@ -157,11 +179,18 @@ class Committer:
         # of the thread that started it (the loop's: real-time under the console unit).
         while True:
             with self._cond:
-                while self._durable >= self._written and not self._closed:
+                while (self._durable >= self._written and not self._ready()
+                       and not self._closed):
                     self._cond.wait()
                 if self._durable >= self._written:
-                    return  # closed, everything synced
-                target, count = self._written, self._count
+                    if not self._ready():
+                        return  # closed, everything synced and done
+                    target = None
+                else:
+                    target, count = self._written, self._count
+            if target is None:
+                self._work()
+                continue
             synced = self._flush(count)
             with self._cond:
                 if synced:
@@ -178,7 +207,31 @@ class Committer:
                         log.exception("%s: the %s could not be written", self.name, what)
                 self._cond.notify_all()
                 if not synced:
+                    self._tasks.clear()
                     return  # nothing is synced after a failed fsync (the module's doc)
+            self._work()
+
+    def _ready(self) -> bool:
+        """``after_durable`` work whose commits are on disk (the condition's lock held)."""
+        return any(n <= self._durable for n, _ in self._tasks)
+
+    def _work(self) -> None:
+        """Run the ``after_durable`` work whose commits are on disk, in order, outside the
+        condition's lock (the loop's commits and lights never wait for it)."""
+        with self._cond:
+            ready = [work for n, work in self._tasks if n <= self._durable]
+            self._tasks = [(n, work) for n, work in self._tasks if n > self._durable]
+            self._working = True
+        try:
+            for work in ready:
+                try:
+                    work()
+                except Exception:  # one piece of work: never the thread
+                    log.exception("%s: after a commit", self.name)
+        finally:
+            with self._cond:
+                self._working = False
+                self._cond.notify_all()
 
     def _flush(self, count: int) -> bool:
         """fsync the -wal holding the caller's commits up to ``count``, then

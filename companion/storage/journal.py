@@ -502,15 +502,18 @@ class Syncer(Chore):
             log.warning("%s failed (%s)", self.name, exc.strerror)
 
 
-def checkpoint_wal(path: Path) -> tuple[int, int, int]:
+def checkpoint_wal(path: Path, mode: str = "PASSIVE") -> tuple[int, int, int]:
     """Copy what the -wal holds into the database, through a connection of its own
     (``PRAGMA wal_checkpoint(PASSIVE)``: writers are never blocked); returns SQLite's
-    (busy, frames in the -wal, frames copied)."""
+    (busy, frames in the -wal, frames copied). ``TRUNCATE`` also empties the -wal, at
+    once or not at all (busy: a reader or a writer in its way, never waited for:
+    https://www.sqlite.org/pragma.html#pragma_wal_checkpoint)."""
     uri = f"{path.resolve().as_uri()}?mode=rw"  # never creates a file
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None,
+                           timeout=0 if mode == "TRUNCATE" else BUSY_TIMEOUT_MS / 1000)
     try:
         conn.execute("PRAGMA synchronous=FULL")
-        return conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
     finally:
         conn.close()
 
@@ -934,18 +937,30 @@ class Journal:
                 return None
             seq, action, payload = rows[0]
             had_private = payload is not None
+            later = self._committer is not None  # the kiosk: off the loop's thread
             self._write(
                 [
                     ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq)),
                     ("DELETE FROM private WHERE game_id = ? AND seq = ?", (game_id, seq)),
                     ("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)),
                 ],
-                sync=bool(had_private),
+                sync=had_private and not later,
             )
             if had_private:
-                self._shred(payload)  # its pad zeroed: what the -wal holds says nothing
-                self._empty_wal()
+                if later:
+                    self._committer.after_durable(functools.partial(self._forget, payload))
+                else:
+                    self._forget(payload)
             return json.loads(action)
+
+    def _forget(self, payload: str) -> None:
+        """An undone secret made unreadable, once its undo is on disk (before it, a cut
+        would leave its action kept and its pad zeroed): its pad zeroed, so what the -wal
+        still holds says nothing, then the -wal emptied. The kiosk's committer thread
+        does it (``Committer.after_durable``), while the loop goes on: a press meanwhile
+        waits only if its commit comes while the -wal is being emptied."""
+        self._shred(payload)
+        self._empty_wal()
 
     def _sealed(self, secret: str) -> str:
         """``secret`` as the database keeps it (``seal``); raises StorageError."""
@@ -984,16 +999,13 @@ class Journal:
 
     def _empty_wal(self) -> None:
         """Copy the -wal into the database and truncate it to nothing: older page images
-        (a deleted sealed ballot) are no longer in any file."""
+        (a deleted sealed ballot) are no longer in any file. Through a connection of its
+        own (``checkpoint_wal``), so the journal's lock is not held meanwhile."""
         try:  # at once: a reader holding the -wal would stall the press for 5 s (its pads
             # are zeroed already: what it holds says nothing)
             with self._checkpointer.lock:
-                self._read("PRAGMA busy_timeout=0")
-                try:
-                    busy, _, _ = self._read("PRAGMA wal_checkpoint(TRUNCATE)")[0]
-                finally:
-                    self._read(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS:d}")
-        except StorageError as exc:
+                busy, _, _ = checkpoint_wal(self.path, "TRUNCATE")
+        except sqlite3.Error as exc:
             log.warning("journal %s: the -wal could not be emptied (%s)", self.path, exc)
             return
         if busy:

@@ -5,6 +5,7 @@ can't be emptied — the reproduction of the attack run."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sqlite3
@@ -12,6 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from held_sync import WAIT_S
 from ui_kd import RULEBOOK
 
 from companion.games.kings_dilemma.vote import PASS_MODERATOR, PASS_POWER, Lock
@@ -229,3 +231,36 @@ def test_a_scrub_gives_up_the_pads_ahead_and_a_later_secret_still_seals(tmp_path
         assert pads.unseal(first) == b"aye 1" and pads.unseal(second) == b"nay 2"
     finally:
         pads.close()
+
+
+def test_the_kiosk_undoes_a_ballot_without_waiting_and_forgets_it_once_on_disk(tmp_path,
+                                                                              held):
+    """The kiosk's undo of a sealed ballot returns while its commit's fsync is held (the
+    loop goes on); the ballot's pad is zeroed, and the -wal emptied, only once the undo
+    is on disk: before, a cut would keep the ballot's action with its pad gone."""
+    secret = "ballot-0c9e2b7a51f4d368"
+    path = tmp_path / "journal.sqlite"
+    with Journal(path, background_sync=True, sync_wal=held) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private={"ballot": secret})
+        j.wait_durable()
+        [(payload,)] = j._db.execute("SELECT payload FROM private").fetchall()
+        pads = seal.SealFile(Path(f"{path}-seal"))
+        held.arm()
+        undo = threading.Thread(target=j.undo, args=(game,))
+        undo.start()
+        undo.join(WAIT_S / 2)  # within the held fsync's own bound (WAIT_S)
+        returned = not undo.is_alive()
+        if not returned:  # it waits for the disk: let it finish, then say so
+            held.release()
+            undo.join(WAIT_S)
+        assert returned  # returned with the fsync held
+        assert held.entered.wait(WAIT_S)
+        assert pads.unseal(payload) == json.dumps({"ballot": secret}).encode()  # kept yet
+        held.release()
+        j.wait_durable()
+        with pytest.raises(seal.SealError):
+            pads.unseal(payload)  # its pad zeroed
+        pads.close()
+        assert Path(f"{path}-wal").stat().st_size == 0  # emptied
+        assert not _files_hold(tmp_path, secret.encode()) and j.actions(game) == []
