@@ -41,3 +41,17 @@ class HeldSync:
     def release(self) -> None:
         self.hold.clear()
         self.go.set()
+
+
+def returns_while_held(held: HeldSync, call, *args) -> bool:
+    """Whether ``call(*args)`` returns while ``held`` holds the fsync of the commit it makes
+    (its own thread, waited for within the held fsync's own bound). One that waits for
+    the disk is let through, so the test goes on to say so."""
+    done = threading.Thread(target=call, args=args)
+    done.start()
+    done.join(WAIT_S / 2)
+    if done.is_alive():
+        held.release()
+        done.join(WAIT_S)
+        return False
+    return True

@@ -395,7 +395,11 @@ class Table:
         kept), then the game finished in the journal, once; the history row. The Table is
         the one writer of the history. A failed write raises ``StorageError`` and nothing
         is finished: the next try writes what is missing (a row already kept is not kept
-        again)."""
+        again). The history's row is written with its fsync on this thread (the journal's
+        finish is made durable off it, ``Journal.finish``): the screen says "Saved in the
+        history" once this returns, and the row is on disk before the journal holds the
+        game finished, so a cut between the two resumes the game at its end, never loses
+        it. One fsync, once a game, in the frame of its last action."""
         if game.to_finish():
             if self.history is not None and game.played is not None \
                     and game not in self._kept:

@@ -782,6 +782,11 @@ class Journal:
         if self._committer is not None:
             self._committer.wait_durable()
 
+    def _sync_ack(self) -> None:
+        """Have the -ack count written last fsynced now (by the syncer's thread)."""
+        with self._ack_lock:
+            self._request_sync()
+
     def _request_sync(self) -> None:
         """Have the syncer's thread fsync the -ack count written last."""
         if self._ack_fd is not None:
@@ -851,9 +856,11 @@ class Journal:
     def _write(self, statements: list[tuple[str, tuple]], *, sync: bool = False,
                receipt: bool = True) -> sqlite3.Cursor:
         """Run ``statements`` in one transaction; returns the last cursor once committed
-        (with ``background_sync``: written, made durable by the committer; ``sync``: durable
-        at once all the same; ``receipt``: the seats' lights wait for it). A failure rolls
-        it all back and raises ``StorageError`` (also kept in ``failure``)."""
+        (with ``background_sync``: written, made durable by the committer; ``receipt``: the
+        seats' lights wait for it). ``sync``: the -ack count fsynced too as soon as the
+        commit is durable (at once without ``background_sync``; else by the committer,
+        off the caller's thread: what is shown of it waits as the lights do). A failure
+        rolls it all back and raises ``StorageError`` (also kept in ``failure``)."""
         with self._lock:
             if self.halted is not None:  # nothing after a failed fsync (``halted``)
                 self._failed(self.halted)
@@ -876,11 +883,8 @@ class Journal:
                 self._write_ack(sync=sync)
             else:
                 self._committer.committed(self._commits, receipt=receipt)
-                if sync:  # the end of a game, an undone secret: durable before returning
-                    self._committer.wait_durable()
-                    if self.halted is not None:
-                        raise self.halted
-                    self._write_ack(sync=True)
+                if sync:  # the end of a game: its count fsynced once it is on disk
+                    self._committer.after_durable(self._sync_ack)
             self._uncheckpointed += 1
             if self._uncheckpointed >= CHECKPOINT_EVERY:
                 self._checkpointer.request(self.path)
@@ -1042,7 +1046,10 @@ class Journal:
         return ((json.loads(a), None if p is None else self._unsealed(p)) for a, p in rows)
 
     def finish(self, game_id: int, result: dict) -> None:
-        """Close a game with its result; it then stays as history, unchangeable."""
+        """Close a game with its result; it then stays as history, unchangeable. With
+        ``background_sync`` it returns once written, durable as every commit is (what waits
+        for it: ``when_durable``); its -ack count is fsynced then, not ``SYNC_EVERY``
+        writes later (the last write of an evening)."""
         encoded = _dump(result, "result")
         with self._lock:
             self._open_game(game_id)

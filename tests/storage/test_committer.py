@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from held_sync import WAIT_S, HeldSync
+from held_sync import WAIT_S, HeldSync, returns_while_held
 from ui_majority import expected_lights, start
 
 from companion.games.majority.autoplay import next_action
@@ -121,15 +121,33 @@ def test_the_kiosk_journal_writes_without_syncing_and_its_committer_syncs(tmp_pa
         assert plain._db.execute("PRAGMA synchronous").fetchone()[0] == 2
 
 
-def test_the_end_of_a_game_is_durable_when_finish_returns(tmp_path, held):
-    journal = kiosk_journal(tmp_path / "j.sqlite", held)
+def test_the_end_of_a_game_returns_before_its_fsync_and_its_lights_wait(tmp_path, held):
+    """Finishing (or abandoning) a game in the kiosk: written at once, the loop goes on;
+    what is shown of it waits for the disk as a press's lights do, and the -ack count
+    is fsynced once it is there."""
+    path = tmp_path / "j.sqlite"
+    journal = kiosk_journal(path, held)
+    lights = Lights()
     try:
-        game = journal.begin_game("koryo", {"players": ["A", "B"]})
-        synced = len(held.synced)
-        journal.finish(game, {"winner": "A"})
-        assert len(held.synced) > synced and not journal._committer.pending()
+        games = [journal.begin_game("koryo", {"players": ["A", "B"]}) for _ in range(2)]
+        journal.wait_durable()
+        for end in (lambda g: journal.finish(g, {"winner": "A"}), journal.abandon):
+            game = games.pop(0)
+            held.arm()
+            assert returns_while_held(held, end, game)
+            assert held.entered.wait(WAIT_S)
+            journal.when_durable(lights.writer(f"game {game} over"))
+            assert f"game {game} over" not in lights.written
+            assert journal.unfinished() == [
+                journal.game(g) for g in games]
+            held.release()
+            journal.wait_durable()
+            assert lights.written[-1] == f"game {game} over"
     finally:
         journal.close()
+    with Journal(path) as again:  # on disk, counted: no loss said
+        assert again.lost == 0 and again.unfinished() == []
+        assert [g.id for g in again.finished()] and [g.id for g in again.abandoned()]
 
 
 def test_close_syncs_what_waits_and_writes_its_lights(tmp_path, held):
@@ -190,16 +208,23 @@ def test_a_failed_fsync_halts_the_journal_and_lights_nothing_it_may_not_hold(
         assert again.actions(game)[-1] == {"action": "two"}
 
 
-def test_a_failed_finish_is_not_said_saved(tmp_path, held):
-    journal = kiosk_journal(tmp_path / "j.sqlite", held)
+def test_a_finish_whose_fsync_fails_lights_nothing_and_resumes_unfinished_or_finished(
+        tmp_path, held):
+    path = tmp_path / "j.sqlite"
+    journal = kiosk_journal(path, held)
+    lights = Lights()
     try:
         game = journal.begin_game("koryo", {"players": ["A", "B"]})
         journal.wait_durable()
         held.fail = OSError(errno.EIO, "Input/output error")
-        with pytest.raises(StorageError):
-            journal.finish(game, {"winner": "A"})
+        journal.finish(game, {"winner": "A"})
+        journal.when_durable(lights.writer("winner A"), lights.writer("not saved"))
+        journal.wait_durable()
+        assert journal.halted is not None and lights.written == ["not saved"]
     finally:
         journal.close()
+    with Journal(path) as again:  # either state is whole: resumed, or in the history
+        assert [g.id for g in again.unfinished() + again.finished()] == [game]
 
 
 def up_to_a_press_that_moves_the_lights(table, screen) -> tuple[dict, dict]:

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from held_sync import WAIT_S
+from held_sync import WAIT_S, returns_while_held
 from ui_kd import RULEBOOK
 
 from companion.games.kings_dilemma.vote import PASS_MODERATOR, PASS_POWER, Lock
@@ -247,14 +247,7 @@ def test_the_kiosk_undoes_a_ballot_without_waiting_and_forgets_it_once_on_disk(t
         [(payload,)] = j._db.execute("SELECT payload FROM private").fetchall()
         pads = seal.SealFile(Path(f"{path}-seal"))
         held.arm()
-        undo = threading.Thread(target=j.undo, args=(game,))
-        undo.start()
-        undo.join(WAIT_S / 2)  # within the held fsync's own bound (WAIT_S)
-        returned = not undo.is_alive()
-        if not returned:  # it waits for the disk: let it finish, then say so
-            held.release()
-            undo.join(WAIT_S)
-        assert returned  # returned with the fsync held
+        assert returns_while_held(held, j.undo, game)
         assert held.entered.wait(WAIT_S)
         assert pads.unseal(payload) == json.dumps({"ballot": secret}).encode()  # kept yet
         held.release()
