@@ -13,7 +13,9 @@ every commit made while the previous one ran), as FULL would, and only then does
 the lights through. So the in-memory game may move on at once (a controller reads
 ``Session.dispatch``'s view right away), the screen answers touches, other seats' presses
 are written, and the light that tells a player "saved" still comes after the disk says
-so, in the order the commits were made.
+so, in the order the commits were made. What must follow a commit on disk but that
+nothing shown waits for (zeroing an undone ballot's pad) is ``after_durable``'s work, on
+the same thread after the lights.
 
 A full disk shows at the commit itself (SQLite writes the frames there): that is still the
 caller's ``StorageError``, nothing changes. An fsync that fails (an I/O error) is final:
