@@ -20,6 +20,7 @@ import pygame
 import pytest
 import ui_kd
 from gpiozero.pins.mock import MockPWMPin
+from held_sync import HeldSync
 from hypothesis import HealthCheck, settings
 from pins import PinClock, mock_pins
 from table_rig import TableRig, open_app
@@ -178,3 +179,12 @@ def phone(chromium_browser):
     yield _open
     for p in opened:
         p.close()
+
+
+@pytest.fixture
+def held():
+    """A ``HeldSync``: give it as a journal's ``sync_wal`` to hold or fail its committer's
+    fsync; released at the end, so no committer is left waiting."""
+    sync = HeldSync()
+    yield sync
+    sync.release()

@@ -39,9 +39,11 @@ def free_port() -> int:
 class PhoneRig:
     def __init__(self, tmp: Path, seats=None, language: str = "en", port: int = 0,
                  secrets_file: Path | None = None,
-                 per_peer: int = protocol.MAX_CONNECTIONS) -> None:
+                 per_peer: int = protocol.MAX_CONNECTIONS, journal_options=None) -> None:
         """``per_peer``: every phone of a test comes from 127.0.0.1, so by default one
-        address may take every connection (``protocol.MAX_PER_PEER``: as on a Wi-Fi)."""
+        address may take every connection (``protocol.MAX_PER_PEER``: as on a Wi-Fi);
+        ``journal_options``: the journal's keywords (the kiosk's background_sync, a held
+        fsync)."""
         config = demo_config((800, 480), language)
         if seats is not None:
             config = dataclasses.replace(config, seats=seats)
@@ -52,7 +54,7 @@ class PhoneRig:
                                   host="127.0.0.1", port=port, address="127.0.0.1",
                                   long_press_ms=config.hardware.long_press_ms,
                                   secrets_file=secrets_file, per_peer=per_peer)
-        self.journal = Journal(tmp / f"journal-{port}.sqlite")
+        self.journal = Journal(tmp / f"journal-{port}.sqlite", **(journal_options or {}))
         self.history = History(tmp / f"history-{port}.sqlite")
         self.closed = False
         self.app: App = make_app(config, self.backend, journal=self.journal,

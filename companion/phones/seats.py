@@ -4,8 +4,10 @@ from both, its light shows on both, and it counts as connected while its phone i
 phone that sleeps or reloads shows as an unplugged pad and comes back by itself).
 
 It is also the server's hub: each WebSocket is handled here, on the server's loop. The
-pygame loop tells it what each seat shows (``show_seats``, from ``App.invalidate`` and
-after each press) and it sends each phone its seat's part only: its light, its
+pygame loop tells it what each seat shows (``seat_pages``, through the Table's
+``show_seats`` from ``App.invalidate`` and after each press; sent by ``send_pages`` once
+the journal holds on disk what they show, as the lights) and it sends each phone its
+seat's part only: its light, its
 ``SeatView`` in words, and what only that seat may see (``private_view``), computed for a
 seat whose phone is connected and sent on that connection alone, never logged.
 
@@ -198,11 +200,18 @@ class PhoneSeats(SeatBackend):
 
     # --- the pygame loop's side -----------------------------------------------------
 
-    def show_seats(self, screen: Any) -> None:
-        """What each seat's phone shows, from the screen on top (pygame thread): its
-        ``SeatView`` in words (the screen's ``seat_views()`` where it has them, else the
-        seat's light alone), what only it may see (its controller's ``private_view``) and
-        the BG Stats link of a finished play. Sent only where it changed."""
+    def send_pages(self, pages: list[tuple[int, dict]]) -> None:
+        """Send what ``seat_pages`` made (any thread: the Table sends them once the
+        journal holds on disk what they show, as it writes the lights). Sent only where it
+        changed."""
+        for seat, message in pages:
+            self._send(seat, message)
+
+    def seat_pages(self, screen: Any) -> list[tuple[int, dict]]:
+        """What each seat's phone shows, from the screen on top (pygame thread; sent by
+        ``send_pages``): its ``SeatView`` in words (the screen's ``seat_views()`` where it
+        has them, else the seat's light alone), what only it may see (its controller's
+        ``private_view``) and the BG Stats link of a finished play."""
         views_of = getattr(screen, "seat_views", None)
         try:
             views = dict(views_of()) if callable(views_of) else {}
@@ -216,6 +225,7 @@ class PhoneSeats(SeatBackend):
                  if s is not screen] if hasattr(screen, "app") else []
         self._secret_moment(any(p is not None for found in [privates, *under] for p in found))
         link = self._bgstats_link(screen, controller)
+        pages: list[tuple[int, dict]] = []
         for seat in range(self.seats):
             with self._lock:
                 line = self._seats[seat]
@@ -226,9 +236,10 @@ class PhoneSeats(SeatBackend):
                         and line.entered != line.device):  # entered elsewhere: not its own
                     private = {**private, "choice": None, "power": 0, "button": None,
                                "elsewhere": True}
-            self._send(seat, {"t": "view", **self._view(screen, seat, views.get(seat))})
-            self._send(seat, {"t": "private", "private": self._private_words(private)})
-            self._send(seat, {"t": "bgstats", "url": link})
+            pages += [(seat, {"t": "view", **self._view(screen, seat, views.get(seat))}),
+                      (seat, {"t": "private", "private": self._private_words(private)}),
+                      (seat, {"t": "bgstats", "url": link})]
+        return pages
 
     def _privates(self, controller: Any) -> list[dict | None]:
         """Each seat's private view (its controller's ``private_view``), or None."""

@@ -122,11 +122,12 @@ class TableView(Protocol):
 
     def late_lights_written(self) -> None:
         """The seats' lights were written on the journal's committer thread, once the
-        press's commit was on disk, after the view had drawn it (any thread)."""
+        press's commit was on disk, after the view had drawn it, or never will be: that
+        commit's fsync failed (``Table.save_failure`` then says so) (any thread)."""
         ...
 
     def shown(self) -> Any:
-        """What the seats' own displays (a phone's page: ``PhoneSeats.show_seats``) show
+        """What the seats' own displays (a phone's page: ``PhoneSeats.seat_pages``) show
         now: an object with ``seat_views()`` and ``seat_text(words)`` (the screen on top);
         None: nothing."""
         ...
@@ -352,17 +353,26 @@ class Table:
             if threading.get_ident() != caller:
                 self.view.late_lights_written()
 
-        when_durable(receipt)
+        # an fsync that failed: the lights stay as they were, the view shows the failure
+        when_durable(receipt, self.view.late_lights_written)
 
     def show_seats(self) -> None:
         """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from
-        what the view shows; nothing for wired pads."""
-        show = getattr(self.backend, "show_seats", None)
-        if show is None:
+        what the view shows, made now and sent as the lights are written: once the journal
+        holds on disk what it shows (a phone's answer to a press is a receipt as its light
+        is); nothing for wired pads."""
+        pages_of = getattr(self.backend, "seat_pages", None)
+        if pages_of is None:
             return
         shown = self.view.shown()
-        if shown is not None:
-            show(shown)
+        if shown is None:
+            return
+        send = functools.partial(self.backend.send_pages, pages_of(shown))
+        when_durable = getattr(self.journal, "when_durable", None)  # None: no journal
+        if when_durable is None:
+            send()
+        else:
+            when_durable(send, what="pages")
 
     def act(self, action: Callable[..., Any], *args: Any) -> Any:
         """A touch on the screen forwarded as an action (a controller's method): the one
@@ -385,7 +395,11 @@ class Table:
         kept), then the game finished in the journal, once; the history row. The Table is
         the one writer of the history. A failed write raises ``StorageError`` and nothing
         is finished: the next try writes what is missing (a row already kept is not kept
-        again)."""
+        again). The history's row is written with its fsync on this thread (the journal's
+        finish is made durable off it, ``Journal.finish``): the screen says "Saved in the
+        history" once this returns, and the row is on disk before the journal holds the
+        game finished, so a cut between the two resumes the game at its end, never loses
+        it. One fsync, once a game, in the frame of its last action."""
         if game.to_finish():
             if self.history is not None and game.played is not None \
                     and game not in self._kept:

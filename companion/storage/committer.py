@@ -13,12 +13,24 @@ every commit made while the previous one ran), as FULL would, and only then does
 the lights through. So the in-memory game may move on at once (a controller reads
 ``Session.dispatch``'s view right away), the screen answers touches, other seats' presses
 are written, and the light that tells a player "saved" still comes after the disk says
-so, in the order the commits were made.
+so, in the order the commits were made. What must follow a commit on disk but that
+nothing shown waits for (zeroing an undone ballot's pad) is ``after_durable``'s work, on
+the same thread after the lights.
 
 A full disk shows at the commit itself (SQLite writes the frames there): that is still the
-caller's ``StorageError``, nothing changes. An fsync that fails (an I/O error) is told to
-``on_failure`` (the journal's "Not saved" band) and logged; the lights are let through
-all the same, so the seats never freeze.
+caller's ``StorageError``, nothing changes. An fsync that fails (an I/O error) is final:
+it is told to ``on_failure`` (the journal then refuses every write until the kiosk is
+restarted, and its band says so) and logged, the lights waiting are never written (they
+would tell the players a result the disk may not hold; the ``failed`` callback given
+with them is called instead, so the screen shows the band) and no fsync is tried again.
+An fsync that failed once can't be trusted to mean anything the next time: Linux marks
+the pages it could not write clean, and a later fsync of the same file then returns
+success without writing them (the "fsyncgate" of PostgreSQL, which since answers a
+failed fsync by stopping and recovering from its log at the next start:
+https://wiki.postgresql.org/wiki/Fsync_Errors). The kiosk does the same: what is on the
+card after a restart is a prefix of the commits, SQLite's -wal being checksummed frame by
+frame (https://www.sqlite.org/fileformat.html#the_write_ahead_log: a recovery stops at
+the first frame whose checksum fails), and the game resumes from it.
 """
 
 from __future__ import annotations
@@ -63,7 +75,15 @@ class Committer:
         self._durable = 0  # commits on disk
         self._receipted = 0  # the latest commit a light waits for (``receipt``)
         self._count = 0  # the caller's number of the latest commit (``after_sync``)
-        self._deferred: tuple[int, Callable[[], None]] | None = None  # the lights waiting
+        # the writes waiting, by what they show (``when_durable``'s ``what``): the commit
+        # each waits for, the write, what to call instead should that commit's fsync fail
+        self._deferred: dict[str, tuple[int, Callable[[], None],
+                                        Callable[[], None] | None]] = {}
+        self.error: OSError | None = None  # the fsync that failed: nothing synced after it
+        # ``after_durable``'s work: the commit count each waits for, the work; and whether
+        # the thread is running some now
+        self._tasks: list[tuple[int, Callable[[], None]]] = []
+        self._working = False
         self._closed = False
         self._thread: threading.Thread | None = None
         self._fd: int | None = None  # the -wal as last opened
@@ -80,35 +100,64 @@ class Committer:
             self._count = number
             if receipt:
                 self._receipted = self._written
-            if self._thread is None and not self._closed:
-                if sys.getswitchinterval() > SWITCH_INTERVAL_S:
-                    sys.setswitchinterval(SWITCH_INTERVAL_S)
-                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
-                self._thread.start()
+            self._start()
             self._cond.notify_all()
 
-    def pending(self) -> bool:
-        """A commit a light waits for is not on disk yet."""
-        with self._cond:
-            return self._durable < self._receipted
+    def _start(self) -> None:
+        """The thread, started at the first commit (the condition's lock held)."""
+        if self._thread is None and not self._closed:
+            if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+                sys.setswitchinterval(SWITCH_INTERVAL_S)
+            self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+            self._thread.start()
 
-    def when_durable(self, write: Callable[[], None]) -> None:
-        """Run ``write`` (the seats' lights) now if nothing waits for the disk, else on the
-        committer's thread once every commit made so far is durable. A later ``write``
-        replaces one still waiting: the lights are a view, the latest one is what counts
-        (it holds everything the earlier one did). Writes never overlap."""
+    def pending(self) -> bool:
+        """A commit a light waits for is not on disk yet (and may still be: not after a
+        failed fsync)."""
         with self._cond:
-            if self._durable >= self._receipted:
-                self._deferred = None
+            return self.error is None and self._durable < self._receipted
+
+    def when_durable(self, write: Callable[[], None],
+                     failed: Callable[[], None] | None = None, *, what: str = "lights") -> None:
+        """Run ``write`` (the seats' lights; ``what`` names what it shows: a phone's page
+        is another) now if nothing waits for the disk, else on the committer's thread
+        once every commit made so far is durable. A later ``write`` of the same ``what``
+        replaces one still waiting: the lights are a view, the latest one is what counts
+        (it holds everything the earlier one did). Writes never overlap. After a failed
+        fsync ``write`` is never run (what it shows may not be on disk): ``failed`` is
+        called instead, on the committer's thread or at once."""
+        with self._cond:
+            if self.error is not None and self._durable < self._receipted:
+                self._deferred.pop(what, None)
+                if failed is not None:
+                    failed()
+            elif self._durable >= self._receipted:
+                self._deferred.pop(what, None)
                 write()
             else:
-                self._deferred = (self._receipted, write)
+                self._deferred[what] = (self._receipted, write, failed)
+
+    def after_durable(self, work: Callable[[], None]) -> None:
+        """Run ``work`` on the committer's thread once every commit made so far is on disk,
+        after their lights (what must follow a commit on disk but nothing shown waits for:
+        zeroing an undone ballot's pad). Never after a failed fsync: what it follows may
+        not be on disk."""
+        with self._cond:
+            if self.error is not None:
+                return
+            self._tasks.append((self._written, work))
+            self._start()
+            self._cond.notify_all()
 
     def wait_durable(self) -> None:
-        """Return once every commit made so far is on disk (and its lights written)."""
+        """Return once every commit made so far is on disk (its lights written, its
+        ``after_durable`` work done), or its fsync failed (``error``)."""
         with self._cond:
             target = self._written
-            self._cond.wait_for(lambda: self._durable >= target or self._thread is None)
+            self._cond.wait_for(
+                lambda: (self._durable >= target and not self._working
+                         and not any(n <= target for n, _ in self._tasks))
+                or self._thread is None or self.error is not None)
 
     def close(self) -> None:
         """Sync what was committed, write the lights waiting, stop the thread."""
@@ -132,26 +181,63 @@ class Committer:
         # of the thread that started it (the loop's: real-time under the console unit).
         while True:
             with self._cond:
-                while self._durable >= self._written and not self._closed:
+                while (self._durable >= self._written and not self._ready()
+                       and not self._closed):
                     self._cond.wait()
                 if self._durable >= self._written:
-                    return  # closed, everything synced
-                target, count = self._written, self._count
-            self._flush(count)
+                    if not self._ready():
+                        return  # closed, everything synced and done
+                    target = None
+                else:
+                    target, count = self._written, self._count
+            if target is None:
+                self._work()
+                continue
+            synced = self._flush(count)
             with self._cond:
-                self._durable = target
-                deferred = self._deferred
-                if deferred is not None and deferred[0] <= target:
-                    self._deferred = None
+                if synced:
+                    self._durable = target
+                for what, (waits_for, write, failed) in list(self._deferred.items()):
+                    if waits_for > target and synced:
+                        continue
+                    del self._deferred[what]
+                    run = write if synced else failed
                     try:
-                        deferred[1]()
+                        if run is not None:
+                            run()
                     except Exception:  # the lights of one press: never the thread
-                        log.exception("%s: the lights could not be written", self.name)
+                        log.exception("%s: the %s could not be written", self.name, what)
+                self._cond.notify_all()
+                if not synced:
+                    self._tasks.clear()
+                    return  # nothing is synced after a failed fsync (the module's doc)
+            self._work()
+
+    def _ready(self) -> bool:
+        """``after_durable`` work whose commits are on disk (the condition's lock held)."""
+        return any(n <= self._durable for n, _ in self._tasks)
+
+    def _work(self) -> None:
+        """Run the ``after_durable`` work whose commits are on disk, in order, outside the
+        condition's lock (the loop's commits and lights never wait for it)."""
+        with self._cond:
+            ready = [work for n, work in self._tasks if n <= self._durable]
+            self._tasks = [(n, work) for n, work in self._tasks if n > self._durable]
+            self._working = True
+        try:
+            for work in ready:
+                try:
+                    work()
+                except Exception:  # one piece of work: never the thread
+                    log.exception("%s: after a commit", self.name)
+        finally:
+            with self._cond:
+                self._working = False
                 self._cond.notify_all()
 
-    def _flush(self, count: int) -> None:
+    def _flush(self, count: int) -> bool:
         """fsync the -wal holding the caller's commits up to ``count``, then
-        ``after_sync(count)``."""
+        ``after_sync(count)``; False when the fsync failed (``error``, ``on_failure``)."""
         try:
             self._sync(self._wal_fd())
         except FileNotFoundError:
@@ -159,16 +245,19 @@ class Committer:
             # it into the database, which SQLite syncs before it deletes the -wal.
             pass
         except OSError as exc:
-            log.error("%s: %s: the commit may not survive a power cut (%s)", self.name,
-                      self.wal, exc.strerror or exc)
+            log.error("%s: %s: the commit may not survive a power cut (%s); nothing more "
+                      "is saved until a restart", self.name, self.wal, exc.strerror or exc)
+            with self._cond:
+                self.error = exc
             if self._on_failure is not None:
                 self._on_failure(exc)
-            return
+            return False
         if self._after_sync is not None:
             try:
                 self._after_sync(count)
             except Exception:
                 log.exception("%s: after the sync", self.name)
+        return True
 
     def _wal_fd(self) -> int:
         """A descriptor of the -wal as it is now. SQLite may have made it anew (a

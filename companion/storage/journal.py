@@ -174,6 +174,7 @@ CAUSES = {  # cause -> what the log says (the screens say it from the catalogs)
     "cannot_open": "cannot open the file",
     "busy": "in use by another program",
     "corrupt": "the database is damaged",
+    "unsynced": "the last action may not be on the disk (its fsync failed)",
     "other": "database error",
 }
 # Causes that a fresh connection may cure (a file made writable again, a disk back):
@@ -511,15 +512,18 @@ class Syncer(Chore):
             log.warning("%s failed (%s)", self.name, exc.strerror)
 
 
-def checkpoint_wal(path: Path) -> tuple[int, int, int]:
+def checkpoint_wal(path: Path, mode: str = "PASSIVE") -> tuple[int, int, int]:
     """Copy what the -wal holds into the database, through a connection of its own
     (``PRAGMA wal_checkpoint(PASSIVE)``: writers are never blocked); returns SQLite's
-    (busy, frames in the -wal, frames copied)."""
+    (busy, frames in the -wal, frames copied). ``TRUNCATE`` also empties the -wal, at
+    once or not at all (busy: a reader or a writer in its way, never waited for:
+    https://www.sqlite.org/pragma.html#pragma_wal_checkpoint)."""
     uri = f"{path.resolve().as_uri()}?mode=rw"  # never creates a file
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None,
+                           timeout=0 if mode == "TRUNCATE" else BUSY_TIMEOUT_MS / 1000)
     try:
         conn.execute("PRAGMA synchronous=FULL")
-        return conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
     finally:
         conn.close()
 
@@ -562,7 +566,10 @@ class Journal:
     thread of its own makes it durable (``companion.storage.committer``): what waits for the disk
     is what is given to ``when_durable`` (the seats' lights), not the caller. Without it
     (the commands, the tests' plain journals) every commit is durable when it returns.
-    ``sync_wal`` is the committer's fsync (a test may hold it)."""
+    ``sync_wal`` is the committer's fsync (a test may hold it). Once that fsync fails the
+    journal is ``halted``: every write is refused (``StorageError``, cause ``unsynced``)
+    until it is opened again, at the kiosk's restart, from what the disk holds (why:
+    ``companion.storage.committer``)."""
 
     def __init__(self, path: str | Path, *, background_sync: bool = False,
                  sync_wal: Callable[[int], None] = os.fdatasync) -> None:
@@ -581,8 +588,10 @@ class Journal:
         self._acked = 0  # the count written there last (it never goes back)
         self._ack_syncer = Syncer(f"{self.ack_path.name} fsync")
         self._sync_wal = sync_wal
+        self.halted: StorageError | None = None  # the committer's fsync failed
         self._committer = self._new_committer() if background_sync else None
-        self._seal = SealFile(Path(f"{self.path}{SEAL_SUFFIX}"))  # sealed secrets' pads
+        # sealed secrets' pads; the kiosk's written ahead, off the loop (``seal``)
+        self._seal = SealFile(Path(f"{self.path}{SEAL_SUFFIX}"), ahead=background_sync)
         self._sealing: str | None = None  # the secret sealed for the commit under way
         self._checkpointer = Checkpointer(f"{self.path.name} checkpoint")
         self._errands = Errands(f"{self.path.name} errands")
@@ -673,13 +682,16 @@ class Journal:
         syncs it, and the directory that gains the file, at the first commit after
         opening, which would otherwise be a player's first press (three syncs instead of
         one). The kiosk calls it once its first frame is shown. The -ack count written at
-        opening is fsynced now too (by the syncer's thread)."""
+        opening is fsynced now too (by the syncer's thread), and a table that seals
+        ballots has its pads written ahead (by the errands thread)."""
         with self._lock:
             with self._ack_lock:
                 if self._unsynced:
                     self._request_sync()
             if self._db is None or self.failure is not None:
                 return
+            if self._seal.path.exists():  # a table that seals ballots: its pads ahead
+                self._pads_ahead()
             try:
                 with transaction(self._db):
                     version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -780,18 +792,21 @@ class Journal:
                          name=f"{self.path.name} commit")
 
     def _sync_failed(self, exc: OSError) -> None:
-        """The committer's fsync failed: said on every screen ("Not saved") and logged,
-        until a write succeeds again."""
-        self._failed(StorageError("io", f"{self.path.name}-wal: {exc.strerror or exc}"))
+        """The committer's fsync failed (its thread): the journal is ``halted``, said on
+        every screen ("Not saved") and logged; no write succeeds until it is opened again."""
+        self.halted = StorageError("unsynced", f"{self.path.name}-wal: {exc.strerror or exc}")
+        self._failed(self.halted)
 
-    def when_durable(self, write: Callable[[], None]) -> None:
-        """Run ``write`` (the seats' lights: the players' receipt) once every action
-        journaled so far is on disk: at once without ``background_sync`` or when nothing
-        waits, else on the committer's thread (``Committer.when_durable``)."""
+    def when_durable(self, write: Callable[[], None],
+                     failed: Callable[[], None] | None = None, *, what: str = "lights") -> None:
+        """Run ``write`` (the seats' lights: the players' receipt; ``what`` it shows) once
+        every action journaled so far is on disk: at once without ``background_sync`` or
+        when nothing waits, else on the committer's thread (``Committer.when_durable``);
+        never once its fsync failed, ``failed`` is called instead."""
         if self._committer is None:
             write()
         else:
-            self._committer.when_durable(write)
+            self._committer.when_durable(write, failed, what=what)
 
     def receipt_pending(self) -> bool:
         """A light waits for a commit not yet on disk (``background_sync``)."""
@@ -801,6 +816,11 @@ class Journal:
         """Return once every commit made so far is on disk (tests, benches, shut-down)."""
         if self._committer is not None:
             self._committer.wait_durable()
+
+    def _sync_ack(self) -> None:
+        """Have the -ack count written last fsynced now (by the syncer's thread)."""
+        with self._ack_lock:
+            self._request_sync()
 
     def _request_sync(self) -> None:
         """Have the syncer's thread fsync the -ack count written last."""
@@ -871,10 +891,15 @@ class Journal:
     def _write(self, statements: list[tuple[str, tuple]], *, sync: bool = False,
                receipt: bool = True) -> sqlite3.Cursor:
         """Run ``statements`` in one transaction; returns the last cursor once committed
-        (with ``background_sync``: written, made durable by the committer; ``sync``: durable
-        at once all the same; ``receipt``: the seats' lights wait for it). A failure rolls
-        it all back and raises ``StorageError`` (also kept in ``failure``)."""
+        (with ``background_sync``: written, made durable by the committer; ``receipt``: the
+        seats' lights wait for it). ``sync``: the -ack count fsynced too as soon as the
+        commit is durable (at once without ``background_sync``; else by the committer,
+        off the caller's thread: what is shown of it waits as the lights do). A failure
+        rolls it all back and raises ``StorageError`` (also kept in ``failure``)."""
         with self._lock:
+            if self.halted is not None:  # nothing after a failed fsync (``halted``)
+                self._failed(self.halted)
+                raise self.halted
             db = self._usable()
             try:
                 with transaction(db):
@@ -893,9 +918,8 @@ class Journal:
                 self._write_ack(sync=sync)
             else:
                 self._committer.committed(self._commits, receipt=receipt)
-                if sync:  # the end of a game, an undone secret: durable before returning
-                    self._committer.wait_durable()
-                    self._write_ack(sync=True)
+                if sync:  # the end of a game: its count fsynced once it is on disk
+                    self._committer.after_durable(self._sync_ack)
             self._uncheckpointed += 1
             if self._uncheckpointed >= CHECKPOINT_EVERY:
                 self._checkpointer.request(self.path)
@@ -982,18 +1006,38 @@ class Journal:
                 # zeroed again at the next opening, should the shred below be cut short
                 statements.append(("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                                    (f"{UNSHREDDED}{pad[0]}", pad[1])))
-            self._write(statements, sync=bool(had_private))
+            later = self._committer is not None  # the kiosk: off the loop's thread
+            self._write(statements, sync=had_private and not later)
             if had_private:
-                self._shred(payload)  # its pad zeroed: what the -wal holds says nothing
-                self._empty_wal()
+                if later:
+                    self._committer.after_durable(functools.partial(self._forget, payload))
+                else:
+                    self._forget(payload)
             return json.loads(action)
+
+    def _forget(self, payload: str) -> None:
+        """An undone secret made unreadable, once its undo is on disk (before it, a cut
+        would leave its action kept and its pad zeroed): its pad zeroed, so what the -wal
+        still holds says nothing, then the -wal emptied. The kiosk's committer thread
+        does it (``Committer.after_durable``), while the loop goes on: a press meanwhile
+        waits only if its commit comes while the -wal is being emptied."""
+        self._shred(payload)
+        self._empty_wal()
 
     def _sealed(self, secret: str) -> str:
         """``secret`` as the database keeps it (``seal``); raises StorageError."""
         try:
-            return self._seal.seal(secret.encode("utf-8"))
+            sealed = self._seal.seal(secret.encode("utf-8"))
         except SealError as exc:
             raise self._failed_seal(exc) from None
+        self._pads_ahead()
+        return sealed
+
+    def _pads_ahead(self) -> None:
+        """Have the errands thread write the seal file's pads ahead when they run low
+        (the kiosk's: ``companion.storage.seal``)."""
+        if self._seal.low():
+            self._errands.request(self._seal.refill)
 
     def _failed_seal(self, exc: SealError) -> StorageError:
         failure = storage_error(exc, self._seal.path)
@@ -1017,16 +1061,13 @@ class Journal:
 
     def _empty_wal(self) -> None:
         """Copy the -wal into the database and truncate it to nothing: older page images
-        (a deleted sealed ballot) are no longer in any file."""
+        (a deleted sealed ballot) are no longer in any file. Through a connection of its
+        own (``checkpoint_wal``), so the journal's lock is not held meanwhile."""
         try:  # at once: a reader holding the -wal would stall the press for 5 s (its pads
             # are zeroed already: what it holds says nothing)
             with self._checkpointer.lock:
-                self._read("PRAGMA busy_timeout=0")
-                try:
-                    busy, _, _ = self._read("PRAGMA wal_checkpoint(TRUNCATE)")[0]
-                finally:
-                    self._read(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS:d}")
-        except StorageError as exc:
+                busy, _, _ = checkpoint_wal(self.path, "TRUNCATE")
+        except sqlite3.Error as exc:
             log.warning("journal %s: the -wal could not be emptied (%s)", self.path, exc)
             return
         if busy:
@@ -1063,7 +1104,10 @@ class Journal:
         return ((json.loads(a), None if p is None else self._unsealed(p)) for a, p in rows)
 
     def finish(self, game_id: int, result: dict) -> None:
-        """Close a game with its result; it then stays as history, unchangeable."""
+        """Close a game with its result; it then stays as history, unchangeable. With
+        ``background_sync`` it returns once written, durable as every commit is (what waits
+        for it: ``when_durable``); its -ack count is fsynced then, not ``SYNC_EVERY``
+        writes later (the last write of an evening)."""
         encoded = _dump(result, "result")
         with self._lock:
             self._open_game(game_id)

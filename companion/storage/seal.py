@@ -19,14 +19,24 @@ version wrote, ``sealed:OFFSET:LENGTH:HEX``, were not padded and still read back
 The pad is on disk (synced) before the journal's commit, so a ballot acknowledged is one
 that can be read back. At each opening the journal zeroes every byte of ``NAME-seal``
 that no kept secret refers to (a pad written just before a crash, or whose undo was cut
-short after its commit): pads are only ever appended, so it reads no more than the file's
-tail past the last kept pad and the pads of the undos it listed (``Journal``), whatever
-the number of secrets kept before.
+short after its commit) and cuts the file after the last pad a secret refers to: pads are
+only ever appended, so it reads no more than the file's tail past the last kept pad and the
+pads of the undos it listed (``Journal``), whatever the number of secrets kept before.
+
+The kiosk's file (``ahead``) keeps pads written and synced ahead of their secrets
+(``RESERVE`` bytes, refilled by the journal's errands thread once half of it is taken):
+sealing a ballot then takes a pad already on disk and waits for no fsync, on the loop's
+thread that handles the press. Only the first ballot after an opening whose file had no
+reserve yet writes its own pad and syncs it there (with a reserve for the next ones, in
+the same write and the same fsync). Pads of the reserve that no secret took are random
+bytes that mask nothing: zeroed and cut off at the next opening like any other.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -37,6 +47,9 @@ UNPADDED_PREFIX = "sealed:"  # an older version's: the secret's own length, not 
 SEAL_SUFFIX = "-seal"
 MAX_SECRET = 1 << 16  # bytes: a ballot is a few dozen
 BLOCK = 64  # bytes: a padded secret is a multiple of it
+RESERVE = 16 * BLOCK  # bytes of pads kept on disk ahead (``ahead``): 16 ballots, 3 votes of 5
+
+log = logging.getLogger(__name__)
 
 
 def padded(data: bytes) -> bytes:
@@ -78,11 +91,16 @@ def parse(text: str) -> tuple[int, int, bytes] | None:
 
 
 class SealFile:
-    """The pads of one journal's secrets (``NAME-seal``, 0600, a regular file only)."""
+    """The pads of one journal's secrets (``NAME-seal``, 0600, a regular file only);
+    ``ahead``: pads kept on disk ahead of the secrets (the kiosk: the module's doc)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, ahead: bool = False) -> None:
         self.path = path
+        self.ahead = ahead
         self._fd: int | None = None
+        self._lock = threading.Lock()  # the file's end and the reserve (``refill``'s thread)
+        self._reserve: list[tuple[int, int]] = []  # (offset, length): synced, not yet taken
+        self._generation = 0  # bumped by ``scrub``: a refill begun before it is not kept
 
     def _file(self) -> int:
         if self._fd is None:
@@ -90,26 +108,84 @@ class SealFile:
         return self._fd
 
     def seal(self, data: bytes) -> str:
-        """``data`` masked with a new pad, written and synced at the end of the file; the
-        text the journal keeps instead of ``data``. Raises ``SealError``."""
+        """``data`` masked with a pad on disk: one of the reserve, else a new one written
+        and synced at the end of the file (with a reserve, when ``ahead``); the text the
+        journal keeps instead of ``data``. Raises ``SealError``."""
         if len(data) > MAX_SECRET:
             raise SealError(f"a secret of {len(data):,} bytes (at most {MAX_SECRET:,})")
         data = padded(data)  # so its length says nothing of what it is
-        # the kernel's CSPRNG, as secrets.token_bytes is (SystemRandom: os.urandom), without
-        # secrets' import (hmac's OpenSSL: ms of the kiosk's start-up)
-        pad = os.urandom(len(data))
         try:
-            fd = self._file()
-            offset = os.lseek(fd, 0, os.SEEK_END)
-            written = os.pwrite(fd, pad, offset)
-            if written != len(pad):
-                raise SealError(f"{self.path.name}: short write")
-            os.fdatasync(fd)
+            with self._lock:
+                taken = self._take(len(data))
+            if taken is None:
+                offset, pad = self._write_synced(len(data))
+            else:
+                offset, pad = taken
         except SealError:
             raise
         except OSError as exc:
             raise SealError(exc.errno, f"{self.path.name}: {exc.strerror}") from None
         return f"{PREFIX}{offset}:{len(data)}:{_mask(data, pad).hex()}"
+
+    def _take(self, size: int) -> tuple[int, bytes] | None:
+        """(offset, pad) of ``size`` bytes of the reserve, taken from it; None when it has
+        none that long (the lock held). A pad read back short or all zeros is never used:
+        it would leave the secret in clear."""
+        while self._reserve:
+            offset, length = self._reserve[0]
+            if length < size:
+                self._reserve.pop(0)  # what is left of it: zeroed at the next opening
+                continue
+            pad = os.pread(self._file(), size, offset)
+            if length == size:
+                self._reserve.pop(0)
+            else:
+                self._reserve[0] = (offset + size, length - size)
+            if len(pad) == size and any(pad):
+                return offset, pad
+        return None
+
+    def _write_synced(self, size: int) -> tuple[int, bytes]:
+        """A new pad of ``size`` bytes (and, ``ahead``, a reserve behind it) written at the
+        end of the file and synced: (offset, pad)."""
+        extra = RESERVE if self.ahead else 0
+        # the kernel's CSPRNG, as secrets.token_bytes is (SystemRandom: os.urandom), without
+        # secrets' import (hmac's OpenSSL: ms of the kiosk's start-up)
+        pad = os.urandom(size + extra)
+        with self._lock:
+            fd = self._file()
+            offset = os.lseek(fd, 0, os.SEEK_END)
+            written = os.pwrite(fd, pad, offset)
+            generation = self._generation
+        if written != len(pad):
+            raise SealError(f"{self.path.name}: short write")
+        os.fdatasync(fd)
+        if extra:
+            self._reserved(generation, offset + size, extra)
+        return offset, pad[:size]
+
+    def _reserved(self, generation: int, offset: int, length: int) -> None:
+        """Pads synced at ``offset``: into the reserve, unless the file was scrubbed since
+        they were written (they are zeros now, or gone)."""
+        with self._lock:
+            if generation == self._generation:
+                self._reserve.append((offset, length))
+
+    def low(self) -> bool:
+        """``ahead`` and less than half the reserve left: time for ``refill``."""
+        with self._lock:
+            return self.ahead and sum(n for _, n in self._reserve) < RESERVE // 2
+
+    def refill(self) -> None:
+        """Write and sync a reserve of pads (the journal's errands thread: the loop never
+        waits for it); a failure only leaves the next secret to sync its own pad."""
+        if not self.low():
+            return
+        try:
+            self._write_synced(0)
+        except OSError as exc:
+            log.warning("%s: no pads written ahead (%s)", self.path.name,
+                        exc.strerror or exc)
 
     def unseal(self, text: str) -> bytes:
         """The secret ``text`` stands for (``text`` itself when it was kept in clear).
@@ -165,25 +241,33 @@ class SealFile:
 
     def scrub(self, kept: Iterable[str], start: int = 0) -> int:
         """Zero every byte of the file from ``start`` on that no secret of ``kept`` refers
-        to; returns how many bytes were zeroed. A file that doesn't exist is left so."""
-        if not self.path.exists():
-            return 0
-        fd = self._file()
-        size = os.fstat(fd).st_size
-        used = sorted((o, o + n) for o, n, _ in filter(None, map(parse, kept)))
-        zeroed, at = 0, start
-        for begin, end in [*used, (size, size)]:
-            if begin > at:
-                gap = min(begin, size) - at
-                for done in range(0, gap, 1 << 16):
-                    chunk = min(1 << 16, gap - done)
-                    if any(os.pread(fd, chunk, at + done)):
-                        os.pwrite(fd, bytes(chunk), at + done)
-                        zeroed += chunk
-            at = max(at, end)
-        if zeroed:
-            os.fdatasync(fd)
-        return zeroed
+        to, and cut it after the last one referred to (never before ``start``); returns
+        how many bytes were zeroed. The reserve is given up (its pads are among those
+        bytes). A file that doesn't exist is left so."""
+        with self._lock:
+            self._generation += 1
+            self._reserve.clear()
+            if not self.path.exists():
+                return 0
+            fd = self._file()
+            size = os.fstat(fd).st_size
+            used = sorted((o, o + n) for o, n, _ in filter(None, map(parse, kept)))
+            zeroed, at = 0, start
+            for begin, end in [*used, (size, size)]:
+                if begin > at:
+                    gap = min(begin, size) - at
+                    for done in range(0, gap, 1 << 16):
+                        chunk = min(1 << 16, gap - done)
+                        if any(os.pread(fd, chunk, at + done)):
+                            os.pwrite(fd, bytes(chunk), at + done)
+                            zeroed += chunk
+                at = max(at, end)
+            if zeroed:
+                os.fdatasync(fd)
+            last = max([start, *(end for _, end in used)])
+            if size > last:  # zeros now, that nothing refers to: the file stops growing
+                os.ftruncate(fd, last)
+            return zeroed
 
     def close(self) -> None:
         if self._fd is not None:

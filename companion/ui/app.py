@@ -360,7 +360,9 @@ class App:
         if failure is not None:
             key = f"storage.cause.{failure.cause}"
             cause = t(key if key in self.catalog.texts else "storage.cause.other")
-            out.append((t("storage.not_saved", reason=cause), t("storage.hint")))
+            hint = f"storage.hint_{failure.cause}"  # what to do, where it is not "press again"
+            out.append((t("storage.not_saved", reason=cause),
+                        t(hint if hint in self.catalog.texts else "storage.hint")))
         pad = self.pad_event
         if pad is not None:
             at = time.strftime("%H:%M", time.localtime(pad.at))

@@ -6,61 +6,22 @@ fsync is held on an Event."""
 
 from __future__ import annotations
 
-import os
+import errno
 import random
 import threading
 from pathlib import Path
 
 import pytest
+from held_sync import WAIT_S, HeldSync, returns_while_held
 from ui_majority import expected_lights, start
 
 from companion.games.majority.autoplay import next_action
-from companion.storage.journal import Journal
+from companion.play.session import Session
+from companion.storage.journal import Journal, StorageError
 from companion.ui.demo.majority import play
 from companion.ui.screens.majority import koryo
 
 SEAT_PRESSES = ("start_round", "no_time_travel", "end_turn", "end_round")  # seat A (play)
-WAIT_S = 10  # a bound on waiting for the other thread, never a timing under test
-
-
-class HeldSync:
-    """The committer's fsync, held while ``hold`` is set: ``entered`` says the committer
-    is in it, ``release()`` lets it through (a real fdatasync then). ``fail`` makes the
-    next one fail as a broken disk does."""
-
-    def __init__(self) -> None:
-        self.hold = threading.Event()
-        self.entered = threading.Event()
-        self.go = threading.Event()
-        self.fail: OSError | None = None
-        self.synced: list[str] = []  # the files synced (their paths)
-
-    def __call__(self, fd: int) -> None:
-        if self.hold.is_set():
-            self.entered.set()
-            if not self.go.wait(WAIT_S):
-                raise AssertionError("the held fsync was never released")
-        self.synced.append(os.readlink(f"/proc/self/fd/{fd}"))
-        if self.fail is not None:
-            exc, self.fail = self.fail, None
-            raise exc
-        os.fdatasync(fd)
-
-    def arm(self) -> None:
-        self.entered.clear()
-        self.go.clear()
-        self.hold.set()
-
-    def release(self) -> None:
-        self.hold.clear()
-        self.go.set()
-
-
-@pytest.fixture
-def held():
-    sync = HeldSync()
-    yield sync
-    sync.release()  # never leave a committer waiting
 
 
 def kiosk_journal(path: Path, held: HeldSync) -> Journal:
@@ -160,15 +121,33 @@ def test_the_kiosk_journal_writes_without_syncing_and_its_committer_syncs(tmp_pa
         assert plain._db.execute("PRAGMA synchronous").fetchone()[0] == 2
 
 
-def test_the_end_of_a_game_is_durable_when_finish_returns(tmp_path, held):
-    journal = kiosk_journal(tmp_path / "j.sqlite", held)
+def test_the_end_of_a_game_returns_before_its_fsync_and_its_lights_wait(tmp_path, held):
+    """Finishing (or abandoning) a game in the kiosk: written at once, the loop goes on;
+    what is shown of it waits for the disk as a press's lights do, and the -ack count
+    is fsynced once it is there."""
+    path = tmp_path / "j.sqlite"
+    journal = kiosk_journal(path, held)
+    lights = Lights()
     try:
-        game = journal.begin_game("koryo", {"players": ["A", "B"]})
-        synced = len(held.synced)
-        journal.finish(game, {"winner": "A"})
-        assert len(held.synced) > synced and not journal._committer.pending()
+        games = [journal.begin_game("koryo", {"players": ["A", "B"]}) for _ in range(2)]
+        journal.wait_durable()
+        for end in (lambda g: journal.finish(g, {"winner": "A"}), journal.abandon):
+            game = games.pop(0)
+            held.arm()
+            assert returns_while_held(held, end, game)
+            assert held.entered.wait(WAIT_S)
+            journal.when_durable(lights.writer(f"game {game} over"))
+            assert f"game {game} over" not in lights.written
+            assert journal.unfinished() == [
+                journal.game(g) for g in games]
+            held.release()
+            journal.wait_durable()
+            assert lights.written[-1] == f"game {game} over"
     finally:
         journal.close()
+    with Journal(path) as again:  # on disk, counted: no loss said
+        assert again.lost == 0 and again.unfinished() == []
+        assert [g.id for g in again.finished()] and [g.id for g in again.abandoned()]
 
 
 def test_close_syncs_what_waits_and_writes_its_lights(tmp_path, held):
@@ -189,23 +168,81 @@ def test_close_syncs_what_waits_and_writes_its_lights(tmp_path, held):
         assert again.actions(game) == [{"action": "one"}]
 
 
-def test_a_failed_fsync_says_not_saved_and_still_lights_the_seats(tmp_path, held, caplog):
-    journal = kiosk_journal(tmp_path / "j.sqlite", held)
+def test_a_failed_fsync_halts_the_journal_and_lights_nothing_it_may_not_hold(
+        tmp_path, held, caplog):
+    """An fsync that fails is final: the light waiting for it is never written (its
+    ``failed`` is called instead), every later write is refused with the same cause,
+    nothing is counted in -ack, and the files opened again resume from what they hold."""
+    path = tmp_path / "j.sqlite"
+    journal = kiosk_journal(path, held)
     lights = Lights()
     try:
         game = journal.begin_game("koryo", {"players": ["A", "B"]})
         journal.wait_durable()
-        held.fail = OSError(5, "Input/output error")
+        acked = Path(f"{path}-ack").read_bytes()
+        held.fail = OSError(errno.EIO, "Input/output error")
         journal.append(game, {"action": "one"})
-        journal.when_durable(lights.writer("after one"))
+        journal.when_durable(lights.writer("after one"), lights.writer("not saved"))
         journal.wait_durable()
-        assert journal.failure is not None and journal.failure.cause == "io"
-        assert lights.written == ["after one"]  # the seats never freeze
+        assert journal.failure is not None and journal.failure.cause == "unsynced"
+        assert lights.written == ["not saved"]  # never "after one"
         assert any("may not survive a power cut" in r.getMessage() for r in caplog.records)
-        journal.append(game, {"action": "two"})  # the next one saved: the band goes
-        assert journal.failure is None
+        synced = len(held.synced)
+        with pytest.raises(StorageError) as refused:
+            journal.append(game, {"action": "two"})
+        assert refused.value.cause == "unsynced" and journal.failure is refused.value
+        with pytest.raises(StorageError):
+            journal.undo(game)
+        journal.when_durable(lights.writer("later"), lights.writer("still not saved"))
+        assert lights.written == ["not saved", "still not saved"]
+        assert not journal.receipt_pending()  # the loop never waits for it
+        assert len(held.synced) == synced  # no fsync tried again
+        assert Path(f"{path}-ack").read_bytes() == acked  # "one" never counted as saved
     finally:
         journal.close()
+    with Journal(path, background_sync=True) as again:  # the kiosk restarted
+        assert again.failure is None and again.lost == 0
+        assert again.actions(game) in ([], [{"action": "one"}])  # a prefix of the commits
+        again.append(game, {"action": "two"})
+        again.wait_durable()
+        assert again.actions(game)[-1] == {"action": "two"}
+
+
+def test_a_finish_whose_fsync_fails_lights_nothing_and_resumes_unfinished_or_finished(
+        tmp_path, held):
+    path = tmp_path / "j.sqlite"
+    journal = kiosk_journal(path, held)
+    lights = Lights()
+    try:
+        game = journal.begin_game("koryo", {"players": ["A", "B"]})
+        journal.wait_durable()
+        held.fail = OSError(errno.EIO, "Input/output error")
+        journal.finish(game, {"winner": "A"})
+        journal.when_durable(lights.writer("winner A"), lights.writer("not saved"))
+        journal.wait_durable()
+        assert journal.halted is not None and lights.written == ["not saved"]
+    finally:
+        journal.close()
+    with Journal(path) as again:  # either state is whole: resumed, or in the history
+        assert [g.id for g in again.unfinished() + again.finished()] == [game]
+
+
+def up_to_a_press_that_moves_the_lights(table, screen) -> tuple[dict, dict]:
+    """A Koryŏ game on the screens played up to a seat's A press that hands the turn on
+    (its light moves), every commit durable: that press's action and the lights after it."""
+    rules, session = screen.game.rules, screen.game.session
+    seats = len(table.app.seats)
+    rng = random.Random(1)
+    for _ in range(200):
+        action = next_action(rules, session.state, rng)
+        after = expected_lights(rules.public_view(rules.apply(session.state, action)), seats)
+        if action["action"] in SEAT_PRESSES and after != table.lights():
+            break
+        play(table.ctx, action)
+    else:
+        raise AssertionError("no press moved the lights")
+    table.journal.wait_durable()
+    return action, after
 
 
 def test_on_the_table_a_touch_is_served_while_a_press_commits_and_the_light_comes_after(
@@ -215,18 +252,8 @@ def test_on_the_table_a_touch_is_served_while_a_press_commits_and_the_light_come
     stay as they were until the fsync returns, then show the new turn."""
     table = open_table(journal_options={"background_sync": True, "sync_wal": held})
     screen = start(table, koryo, players=[0, 1, 2])
-    rules, session = screen.game.rules, screen.game.session
-    seats = len(table.app.seats)
-    rng = random.Random(1)
-    for _ in range(200):  # up to a seat's A press that hands the turn on (its light moves)
-        action = next_action(rules, session.state, rng)
-        after = expected_lights(rules.public_view(rules.apply(session.state, action)), seats)
-        if action["action"] in SEAT_PRESSES and after != table.lights():
-            break
-        play(table.ctx, action)
-    else:
-        raise AssertionError("no press moved the lights")
-    table.journal.wait_durable()
+    session, seats = screen.game.session, len(table.app.seats)
+    action, after = up_to_a_press_that_moves_the_lights(table, screen)
     before = table.lights()
     assert before == expected_lights(screen.view, seats)
     held.arm()
@@ -261,3 +288,37 @@ def test_a_wal_gone_is_no_failure(tmp_path):
     committer.wait_durable()
     committer.close()
     assert failed == [] and counted == [7] and lights.written == ["after 7"]
+
+
+def test_on_the_table_a_failed_fsync_keeps_the_lights_says_restart_and_resumes_from_disk(
+        open_table, held, tmp_path):
+    """A press whose fsync fails: the screen has moved on, the seats' lights never show
+    it, the band says the last action did not reach the card and to restart; the next
+    press changes nothing; the kiosk restarted on the same files resumes the game from
+    what they hold and plays on."""
+    table = open_table(journal_options={"background_sync": True, "sync_wal": held})
+    screen = start(table, koryo, players=[0, 1, 2])
+    rules, session = screen.game.rules, screen.game.session
+    action, _after = up_to_a_press_that_moves_the_lights(table, screen)
+    before = table.lights()
+    held.fail = OSError(errno.EIO, "Input/output error")
+    play(table.ctx, action)
+    table.journal.wait_durable()
+    assert table.journal.halted is not None
+    assert table.lights() == before  # never the lights of a press that may not be saved
+    table.app.step(block=False)
+    said = " ".join(table.texts())
+    assert "Not saved: the last action did not reach the card" in said
+    assert "Check the SD card and restart" in said
+    journaled = table.journal.actions(session.game_id)
+    state = session.state
+    play(table.ctx, next_action(rules, state, random.Random(2)))  # refused, nothing moves
+    assert table.journal.actions(session.game_id) == journaled
+    assert session.state is state and table.lights() == before
+    table.close()
+    again = open_table(tmp=tmp_path)  # the kiosk restarted on the same files
+    resumed = Session.resume(again.journal, rules, session.game_id)
+    on_disk = again.journal.actions(session.game_id)
+    assert on_disk == journaled[:len(on_disk)]  # a prefix of what was journaled
+    assert resumed.length == len(on_disk) and again.journal.failure is None
+    resumed.dispatch(next_action(rules, resumed.state, random.Random(3)))  # plays on

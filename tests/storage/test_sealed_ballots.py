@@ -5,11 +5,16 @@ can't be emptied — the reproduction of the attack run."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
+from held_sync import WAIT_S, returns_while_held
+from ui_kd import RULEBOOK
 
 from companion.games.kings_dilemma.vote import PASS_MODERATOR, PASS_POWER, Lock
 from companion.storage import seal
@@ -208,3 +213,101 @@ def test_a_ballot_sealed_unpadded_by_an_older_version_is_still_read(tmp_path):
     with Journal(path) as j:
         assert [p for _, p in j.replay(game)] == [{"choice": "nay", "power": 1},
                                                   {"choice": "aye", "power": 3}]
+
+
+class SealSyncs:
+    """``os.fdatasync`` recorded: the threads that synced the seal file (a real sync)."""
+
+    def __init__(self, monkeypatch, path: Path) -> None:
+        self.path = str(path)
+        self.threads: list[int] = []
+        real = os.fdatasync
+
+        def recorded(fd: int) -> None:
+            if os.readlink(f"/proc/self/fd/{fd}") == self.path:
+                self.threads.append(threading.get_ident())
+            real(fd)
+
+        monkeypatch.setattr(os, "fdatasync", recorded)
+
+    def on_this_thread(self) -> int:
+        return self.threads.count(threading.get_ident())
+
+
+def test_the_kiosk_seals_ballots_with_pads_synced_ahead_off_its_thread(tmp_path, monkeypatch):
+    """The kiosk's journal: the first ballot syncs its pad (and a reserve) itself, the
+    next ones take pads already on disk and sync nothing on the press's thread; every
+    ballot reads back after a restart, and the pads nobody took are cut off then."""
+    path = tmp_path / "journal.sqlite"
+    syncs = SealSyncs(monkeypatch, Path(f"{path}-seal"))
+    ballots = [{"ballot": f"aye {n}"} for n in range(1, 2 * len(RULEBOOK) + 1)]
+    with Journal(path, background_sync=True) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private=ballots[0])
+        assert syncs.on_this_thread() == 1  # the first: its pad and the reserve, one sync
+        for ballot in ballots[1:]:
+            j.append(game, {"action": "lock"}, private=ballot)
+            j.snapshots_written()  # the errands thread's refill, if one was asked for
+        assert syncs.on_this_thread() == 1  # none for the others
+        assert len(syncs.threads) > 1  # the refill synced its pads, on its own thread
+    with Journal(path) as j:
+        assert [p for _, p in j.replay(game)] == ballots
+        kept = [seal.parse(p) for (p,) in j._db.execute("SELECT payload FROM private")]
+        assert Path(f"{path}-seal").stat().st_size == max(o + n for o, n, _ in kept)
+
+
+def test_a_kiosk_restarted_on_a_table_that_seals_has_its_pads_ready(tmp_path, monkeypatch):
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private={"ballot": "nay 2"})
+    syncs = SealSyncs(monkeypatch, Path(f"{path}-seal"))
+    with Journal(path, background_sync=True) as j:
+        j.make_wal_ready()  # the kiosk's first frame is shown
+        j.snapshots_written()
+        j.append(game, {"action": "lock"}, private={"ballot": "aye 4"})
+        assert syncs.on_this_thread() == 0 and syncs.threads
+        assert [p for _, p in j.replay(game)] == [{"ballot": "nay 2"}, {"ballot": "aye 4"}]
+
+
+def test_a_scrub_gives_up_the_pads_ahead_and_a_later_secret_still_seals(tmp_path):
+    """A reopening after a failure scrubs the file under the journal in use: the pads
+    written ahead are zeroed and cut off, so none of them may mask a later secret."""
+    pads = seal.SealFile(tmp_path / "j-seal", ahead=True)
+    try:
+        first = pads.seal(b"aye 1")
+        assert (tmp_path / "j-seal").stat().st_size == seal.BLOCK + seal.RESERVE
+        assert pads.scrub([first]) == seal.RESERVE  # the reserve zeroed, then cut off
+        assert (tmp_path / "j-seal").stat().st_size == seal.BLOCK
+        second = pads.seal(b"nay 2")
+        masked = bytes.fromhex(second.rsplit(":", 1)[1])
+        assert masked != seal.padded(b"nay 2")  # a real pad, never zeros
+        assert pads.unseal(first) == b"aye 1" and pads.unseal(second) == b"nay 2"
+    finally:
+        pads.close()
+
+
+def test_the_kiosk_undoes_a_ballot_without_waiting_and_forgets_it_once_on_disk(tmp_path,
+                                                                              held):
+    """The kiosk's undo of a sealed ballot returns while its commit's fsync is held (the
+    loop goes on); the ballot's pad is zeroed, and the -wal emptied, only once the undo
+    is on disk: before, a cut would keep the ballot's action with its pad gone."""
+    secret = "ballot-0c9e2b7a51f4d368"
+    path = tmp_path / "journal.sqlite"
+    with Journal(path, background_sync=True, sync_wal=held) as j:
+        game = j.begin_game("kings-dilemma", {})
+        j.append(game, {"action": "lock"}, private={"ballot": secret})
+        j.wait_durable()
+        [(payload,)] = j._db.execute("SELECT payload FROM private").fetchall()
+        pads = seal.SealFile(Path(f"{path}-seal"))
+        held.arm()
+        assert returns_while_held(held, j.undo, game)
+        assert held.entered.wait(WAIT_S)
+        assert pads.unseal(payload) == json.dumps({"ballot": secret}).encode()  # kept yet
+        held.release()
+        j.wait_durable()
+        with pytest.raises(seal.SealError):
+            pads.unseal(payload)  # its pad zeroed
+        pads.close()
+        assert Path(f"{path}-wal").stat().st_size == 0  # emptied
+        assert not _files_hold(tmp_path, secret.encode()) and j.actions(game) == []
