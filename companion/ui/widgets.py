@@ -176,6 +176,17 @@ class Button(Pressable):
         # True: it can't be used yet (a tap says why): drawn flat and dark, not raised
         self.unavailable = False
 
+    @staticmethod
+    def least_width(theme: th.Theme, label: str, height: int) -> int:
+        """The narrowest button ``height`` high whose ``label`` ``draw`` shows at the least
+        words' size (``WORDS_GLYPH``): on one line, or on two where it has a space, each
+        line condensed up to ``SQUEEZE``. For a row of buttons sharing its room by need."""
+        font = theme.font(theme.px(WORDS_GLYPH))
+        lines = [label, *(split_in_two(label) or ())]
+        widest = min(font.size(label)[0],
+                     max((font.size(line)[0] for line in lines[1:]), default=10 ** 6))
+        return int(widest * th.SQUEEZE) + height // 4 + 2
+
     def draw(self, p: Painter) -> None:
         radius = self.rect.height // 4
         ink = th.BUTTON_INK

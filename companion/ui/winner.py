@@ -33,12 +33,12 @@ from companion.ui.widgets import FIGURE_GLYPH, SMALLEST, WORDS_GLYPH, Button, bu
 GOLD = th.WARNING
 # Nominal type sizes in units (a 480th of the short side); FIGURE keeps every figure's
 # digits 24 px high per 480 px, LABEL a label's capitals 16 px.
-HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, WORDS_GLYPH, 28
+HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, WORDS_GLYPH, WORDS_GLYPH
 FIGURE = FIGURE_GLYPH
 SMALLEST_LABEL = 22
 PLACE = FIGURE_GLYPH  # units: a player's place beside their total in the code view
 LONG_HEADLINE = 34  # units: the smallest the code view's headline takes on one line
-NOTE_LINE = 28  # units: a note's line
+NOTE_LINE = 30  # units: a note's line (a NOTE's height and its accents)
 FIGURE_TEXT = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")  # a figure alone
 
 Action = tuple[str, Callable[[], None], str]  # label, what a tap does, a key to find it by
@@ -143,16 +143,19 @@ class WinnerView:
     def _buttons_count(self) -> int:
         return len(self.actions) + (self.code is not None)
 
-    def _wrapped_notes(self, width: int) -> list[tuple[str, int]]:
-        """Each note on a line at up to NOTE units; one too long even at the smallest
-        legible size on as many lines as it needs (a tie between four long names)."""
+    def _wrapped_notes(self, width: int, room: int | None = None) -> list[tuple[str, int]]:
+        """Each note at NOTE units (its capitals the least any words may be), on as many
+        lines as it needs (a tie between four long names); given the ``room`` they have
+        (a height), only the notes that fit in it whole, in order."""
         theme, px = self.app.theme, self.app.theme.px
         lines: list[tuple[str, int]] = []
+        size = px(NOTE)
+        font = theme.font(size)
         for note in self.notes:
-            size = theme.fitting_size(note, px(NOTE), width, px(SMALLEST))
-            font = theme.font(size)
-            lines += [(line, size) for line in Painter(self.app.canvas, theme).lines(
+            more = [(line, size) for line in Painter(self.app.canvas, theme).lines(
                 note, font, int(width / th.SQUEEZE))]
+            if room is None or px(NOTE_LINE) * (len(lines) + len(more)) <= room:
+                lines += more
         return lines
 
     def _layout_table(self) -> None:
@@ -171,6 +174,15 @@ class WinnerView:
         self._make_buttons([pygame.Rect(column.x, self.bar_rect.y + i * (bh + gap), column.w,
                                         bh) for i in range(count)])
         content = pygame.Rect(inner.x, top, column.x - px(16) - inner.x, inner.bottom - top)
+        # The notes above the actions where they all fit there, else under the table.
+        above = self.bar_rect.y - gap - top
+        self.note_lines = self._wrapped_notes(column.w)
+        note_h = px(NOTE_LINE) * len(self.note_lines)
+        if note_h <= above:
+            self.notes_rect = pygame.Rect(column.x, self.bar_rect.y - gap - note_h, column.w,
+                                          note_h)
+            self.table_rect = content
+            return
         self.note_lines = self._wrapped_notes(content.w)
         note_h = px(NOTE_LINE) * len(self.note_lines)
         self.notes_rect = pygame.Rect(content.x, content.bottom - note_h, content.w, note_h)
@@ -202,16 +214,14 @@ class WinnerView:
                                          line * len(self.headline_lines))
         top = self.headline_rect.bottom + gap
         room = self.caption_rect.y - gap - top
-        # The notes where they fit under the rows (closer rows make room for them); else
-        # in the breakdown, one tap away.
-        notes = self._wrapped_notes(column.w)
+        # The notes that fit under the rows (closer rows make room for them); every note
+        # is in the breakdown too, one tap away.
         least = theme.font(px(FIGURE)).get_linesize() + px(4)
         # The first places where more players than the column holds (the seats' plates and
         # the breakdown have them all).
         self.rows = min(len(self.standings), max(1, room // least))
+        notes = self._wrapped_notes(column.w, room - least * self.rows)
         note_h = px(NOTE_LINE) * len(notes)
-        if least * self.rows + note_h > room:
-            notes, note_h = [], 0
         self.note_lines = notes
         row_h = max(least, min(px(44), (room - note_h) // self.rows))
         rows_h = row_h * self.rows
