@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pygame
@@ -21,6 +22,12 @@ BUTTON = 64  # units: a touch button's height (never under MIN_TARGET, a fingert
 # and the least for any other text.
 FIGURE_GLYPH = 48
 WORDS_GLYPH = 32
+# units: a figure inside a sentence (``Runs``): pygame's font draws a digit's ink at about
+# half the nominal size, so 50 units are 24 px per 480 px of screen for every digit ("7"
+# the shortest), the height tests/ui/test_legibility.py measures.
+SENTENCE_FIGURE = 50
+# a figure in a sentence, drawn large: a count, a limit, a score, a rank ("1er", "2nd")
+FIGURES = re.compile(r"(?<!\w)([−+\-]?\d+(?:[.,/]\d+)?(?:st|nd|rd|th|er|re|e)?)(?!\w)")
 
 
 def shorten(text: str, font: pygame.font.Font, width: int) -> str:
@@ -57,6 +64,62 @@ def headline(p: Painter, text: str, box: pygame.Rect, colour=th.INK) -> None:
     font = theme.fitting_font(text, theme.px(HEADLINE), box.w, theme.px(SMALLEST))
     # the painter condenses a line up to SQUEEZE before anything is cut
     p.text(fitted(text, font, box.w), font, colour, box, "left")
+
+
+class Runs:
+    """A sentence drawn with its figures (``SENTENCE_FIGURE`` units) larger than its words,
+    on one baseline: a count or a limit inside a sentence reads from a chair as a figure
+    alone."""
+
+    def __init__(self, theme: th.Theme, text: str, words: float) -> None:
+        self.parts = [part for part in FIGURES.split(text) if part]
+        self.words = theme.font(theme.px(words))
+        self.figures = theme.font(theme.px(max(words, SENTENCE_FIGURE)))
+
+    def font(self, part: str) -> pygame.font.Font:
+        return self.figures if FIGURES.fullmatch(part) else self.words
+
+    def width(self) -> int:
+        return sum(self.font(part).size(part)[0] for part in self.parts)
+
+    def draw(self, p: Painter, colour, box: pygame.Rect, align: str = "left") -> None:
+        """Left-aligned (or right-aligned) in ``box``, the words on the figures' baseline."""
+        x = box.x if align == "left" else box.right - self.width()
+        big = self.figures
+        for part in self.parts:
+            font = self.font(part)
+            w = font.size(part)[0]
+            shift = (big.get_ascent() - font.get_ascent()
+                     - (big.get_height() - font.get_height()) // 2)
+            p.text(part, font, colour, pygame.Rect(x, box.y + shift, w, box.h), "left")
+            x += w
+
+
+def wrap_runs(theme: th.Theme, text: str, width: int, words: float = WORDS_GLYPH
+              ) -> list[str]:
+    """``text`` broken into lines that fit ``width`` drawn as ``Runs`` (words ``words``
+    units, figures ``SENTENCE_FIGURE``); a word longer than a line stays whole."""
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and Runs(theme, trial, words).width() > width:
+            out.append(line)
+            line = word
+        else:
+            line = trial
+    return out + [line] if line else out
+
+
+def runs(theme: th.Theme, text: str, width: int, words: float) -> Runs:
+    """``text`` with its figures large, its words as large as ``words`` units allow in
+    ``width`` (down to ``WORDS_GLYPH``)."""
+    size = words
+    line = Runs(theme, text, size)
+    while size > WORDS_GLYPH and line.width() > width:
+        size -= 2
+        line = Runs(theme, text, size)
+    return line
 
 
 def panel(p: Painter, rect: pygame.Rect) -> None:
