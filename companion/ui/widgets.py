@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
@@ -82,17 +83,26 @@ class Runs:
     def width(self) -> int:
         return sum(self.font(part).size(part)[0] for part in self.parts)
 
+    def fits(self, width: int) -> bool:
+        """Whether ``draw`` shows it whole ``width`` pixels wide (condensed up to
+        ``SQUEEZE``, as the painter condenses a line)."""
+        return self.width() * th.SQUEEZE + len(self.parts) <= width  # a pixel a part: rounding
+
     def draw(self, p: Painter, colour, box: pygame.Rect, align: str = "left") -> None:
-        """Left-aligned (or right-aligned) in ``box``, the words on the figures' baseline."""
-        x = box.x if align == "left" else box.right - self.width()
+        """Left-aligned (or right-aligned) in ``box``, the words on the figures' baseline;
+        a little too wide for ``box``, condensed to fit it (``fits``)."""
+        whole = self.width()
+        scale = (box.w - len(self.parts)) / whole if whole > box.w and self.fits(box.w) else 1
+        x = box.x if align == "left" else box.right - (whole if scale == 1 else box.w)
         big = self.figures
         for part in self.parts:
             font = self.font(part)
             w = font.size(part)[0]
             shift = (big.get_ascent() - font.get_ascent()
                      - (big.get_height() - font.get_height()) // 2)
-            p.text(part, font, colour, pygame.Rect(x, box.y + shift, w, box.h), "left")
-            x += w
+            drawn = math.ceil(w * scale)
+            p.text(part, font, colour, pygame.Rect(x, box.y + shift, drawn, box.h), "left")
+            x += drawn
 
 
 def wrap_runs(theme: th.Theme, text: str, width: int, words: float = WORDS_GLYPH
