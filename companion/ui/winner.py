@@ -35,7 +35,6 @@ GOLD = th.WARNING
 # digits 24 px high per 480 px, LABEL a label's capitals 16 px.
 HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, WORDS_GLYPH, WORDS_GLYPH
 FIGURE = FIGURE_GLYPH
-SMALLEST_LABEL = 22
 PLACE = FIGURE_GLYPH  # units: a player's place beside their total in the code view
 LONG_HEADLINE = 34  # units: the smallest the code view's headline takes on one line
 LEAST_ROW = 28  # units: the breakdown's rows no lower (a FIGURE's digits whole in them)
@@ -405,7 +404,7 @@ class WinnerView:
         pygame.draw.line(p.surface, th.FELT_EDGE, (area.x, y), (area.right, y), max(1, px(2)))
         for r, label in enumerate(self.labels):
             box = pygame.Rect(area.x, y, label_w - px(8), row_h)
-            font = theme.fitting_font(label, px(LABEL), box.w, smallest=px(SMALLEST_LABEL))
+            font = theme.fitting_font(label, px(LABEL), box.w, smallest=px(LABEL))
             p.text(fitted(label, font, box.w), font, th.INK_SOFT, box, "left")
             for i, s in enumerate(self.standings):
                 cell = pygame.Rect(area.x + label_w + i * col_w, y, col_w, row_h)

@@ -22,14 +22,15 @@ from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
 from companion.ui.widgets import (
     FIGURE_GLYPH,
-    SMALLEST,
     TITLE,
     WORDS_GLYPH,
     Button,
     OnTheFelt,
+    Runs,
     TapArea,
     button_h,
     fitted,
+    shorten,
     title_line,
 )
 
@@ -259,10 +260,11 @@ class HistoryScreen(OnTheFelt, Screen):
 
     def text(self, p: Painter, text: str, box: pygame.Rect, size: int, colour,
              align: str = "left") -> None:
-        """One line, smaller to fit ``box`` down to the legible ``SMALLEST``, then cut with
-        an ellipsis (a long name in its column: the whole name is on its seat's plate)."""
+        """One line, smaller to fit ``box`` down to the least words' size (``WORDS_GLYPH``),
+        then cut with an ellipsis (a long name in its column: the whole name is on its
+        seat's plate; a long game's name, "Le Dilemme du…")."""
         theme = self.app.theme
-        font = theme.fitting_font(text, size, box.w, theme.px(SMALLEST))
+        font = theme.fitting_font(text, size, box.w, min(size, theme.px(WORDS_GLYPH)))
         p.text(fitted(text, font, box.w), font, colour, box, align)
 
     def draw_games(self, p: Painter) -> None:
@@ -293,20 +295,33 @@ class HistoryScreen(OnTheFelt, Screen):
             self.draw_scores(p, g, under)
 
     def draw_scores(self, p: Painter, g: PlayedGame, box: pygame.Rect) -> None:
-        """``Ana 15 · Ben 18 · Cleo 19``, the winners in their colour, fitted to ``box``."""
+        """``Ana 15 · Ben 18 · Cleo 19``: each name at the least words' size, its score a
+        figure's (``Runs``), the winners in their colour; the longest names cut with an
+        ellipsis to fit ``box`` (a tap on the game shows them whole)."""
         theme = self.app.theme
-        parts = [f"{q.name} {q.total}" for q in g.players]
-        # drawn part by part, never condensed: fitted to the width as it is
-        font = theme.fitting_font(" · ".join(parts), theme.px(FIGURE_GLYPH),
-                                  int(box.w * th.SQUEEZE))
+        words = theme.font(theme.px(WORDS_GLYPH))
+        names = [shorten(q.name, words, box.w) for q in g.players]  # an imported long one
+
+        def line() -> list[Runs]:
+            last = len(names) - 1
+            return [Runs(theme, f"{name} {q.total}{'' if i == last else ' · '}", WORDS_GLYPH)
+                    for i, (name, q) in enumerate(zip(names, g.players, strict=True))]
+
+        runs = line()
+        while sum(r.width() for r in runs) > box.w:
+            longest = max(range(len(names)), key=lambda i: len(names[i].rstrip("…")))
+            kept = names[longest].rstrip("…")
+            if len(kept) <= 1:
+                break
+            names[longest] = kept[:-1].rstrip(" -") + "…"
+            runs = line()
         x = box.x
-        for i, (q, part) in enumerate(zip(g.players, parts, strict=True)):
-            text = part if i == len(parts) - 1 else f"{part} · "
-            w = font.size(text)[0]
-            cell = pygame.Rect(x, box.y, min(w, box.right - x), box.h)
-            if cell.w > 0:
-                p.text(text, font, WINNER if q.name in g.winners else th.INK, cell, "left")
-            x += w
+        for q, run in zip(g.players, runs, strict=True):
+            w = min(run.width(), box.right - x)
+            if w > 0:
+                run.draw(p, WINNER if q.name in g.winners else th.INK,
+                         pygame.Rect(x, box.y, w, box.h))
+            x += run.width()
 
     def draw_stats(self, p: Painter) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
