@@ -214,12 +214,16 @@ class SheetScreen(TwoTaps, TableScreen):
 
     def count_cells(self, row: pygame.Rect) -> list[pygame.Rect]:
         """The counts' tiles side by side in ``row``, each as wide as its name needs at
-        the least words' size (a touch target at least), what is left shared evenly."""
+        the least words' size (a touch target at least), what is left shared evenly; in a
+        row too narrow for that, in proportion to their needs (their names then smaller)."""
         theme, px = self.app.theme, self.app.theme.px
         font, gap = theme.font(px(WORDS_GLYPH)), px(4)
         needs = [max(th.MIN_TARGET, int(font.size(self.tile_label(f))[0] * th.SQUEEZE)
                      + 2 * px(TILE_PAD) + 1) for f in COUNTS]
-        spare = max(0, row.w - gap * (len(COUNTS) - 1) - sum(needs)) // len(COUNTS)
+        room = row.w - gap * (len(COUNTS) - 1)
+        if sum(needs) > room:
+            needs = [need * room // sum(needs) for need in needs]
+        spare = max(0, room - sum(needs)) // len(COUNTS)
         cells, x = [], row.x
         for need in needs:
             cells.append(pygame.Rect(x, row.y, need + spare, row.h))

@@ -7,6 +7,7 @@ unfinished, layouts at 800x480 and 1280x720."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -509,3 +510,19 @@ def test_a_refusal_too_long_for_the_foot_covers_the_editor_until_a_tap(open_tabl
     t.tap(sheet.alert_rect, "the message")
     assert sheet.message is None and sheet.minus_rect is not None
     assert sheet.sheet.end("Ana").hand == 3
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_counts_tiles_are_as_wide_as_their_names_and_stay_in_their_row(open_table,
+                                                                           language):
+    """On the 7" panel each count's tile holds its name at the least words' size (Reliques,
+    Exploits); a row too narrow for that still holds the six tiles, apart."""
+    t = open_table(language=language)
+    sheet = start(t)
+    font = t.app.theme.font(t.app.theme.px(WORDS_GLYPH))
+    for field in ("tomes", "hand", "relics", "quests", "honors", "bonus"):
+        assert font.size(sheet.tile_label(field))[0] * SQUEEZE < sheet.field_rects[field].w
+    row = pygame.Rect(10, 0, 300, 64)
+    cells = sheet.count_cells(row)
+    assert len(cells) == 6 and all(row.contains(c) for c in cells)
+    assert all(a.right < b.left for a, b in itertools.pairwise(cells))
