@@ -112,8 +112,10 @@ class PlayCode(Pressable):
         self.captioned = True  # False: ``rect`` is the code's alone (its screen says it)
 
     def font(self, width: int) -> pygame.font.Font:
+        """The caption's type: the least words' size (``WORDS_GLYPH``), condensed to fit
+        ``width`` and no smaller (a caption too long for it is cut with an ellipsis)."""
         theme = self.app.theme
-        return theme.fitting_font(self.label, theme.px(22), width)
+        return theme.font(theme.px(WORDS_GLYPH))
 
     @property
     def label(self) -> str:  # what a test or the demo taps it by
@@ -131,7 +133,7 @@ class PlayCode(Pressable):
         if self.pressed:
             pygame.draw.rect(p.surface, th.BUTTON_PRESSED, where, width=max(2, px(3)))
         if self.captioned:
-            p.text(self.label, font, th.INK_SOFT, caption)
+            p.text(fitted(self.label, font, caption.w), font, th.INK_SOFT, caption)
         p.targets.append(self.rect)
 
     def on_tap(self) -> None:

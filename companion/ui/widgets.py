@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 
 import pygame
@@ -21,6 +23,12 @@ BUTTON = 64  # units: a touch button's height (never under MIN_TARGET, a fingert
 # and the least for any other text.
 FIGURE_GLYPH = 48
 WORDS_GLYPH = 32
+# units: a figure inside a sentence (``Runs``): pygame's font draws a digit's ink at about
+# half the nominal size, so 50 units are 24 px per 480 px of screen for every digit ("7"
+# the shortest), the height tests/ui/test_legibility.py measures.
+SENTENCE_FIGURE = 50
+# a figure in a sentence, drawn large: a count, a limit, a score, a rank ("1er", "2nd")
+FIGURES = re.compile(r"(?<!\w)([−+\-]?\d+(?:[.,/]\d+)?(?:st|nd|rd|th|er|re|e)?)(?!\w)")
 
 
 def shorten(text: str, font: pygame.font.Font, width: int) -> str:
@@ -57,6 +65,71 @@ def headline(p: Painter, text: str, box: pygame.Rect, colour=th.INK) -> None:
     font = theme.fitting_font(text, theme.px(HEADLINE), box.w, theme.px(SMALLEST))
     # the painter condenses a line up to SQUEEZE before anything is cut
     p.text(fitted(text, font, box.w), font, colour, box, "left")
+
+
+class Runs:
+    """A sentence drawn with its figures (``SENTENCE_FIGURE`` units) larger than its words,
+    on one baseline: a count or a limit inside a sentence reads from a chair as a figure
+    alone."""
+
+    def __init__(self, theme: th.Theme, text: str, words: float) -> None:
+        self.parts = [part for part in FIGURES.split(text) if part]
+        self.words = theme.font(theme.px(words))
+        self.figures = theme.font(theme.px(max(words, SENTENCE_FIGURE)))
+
+    def font(self, part: str) -> pygame.font.Font:
+        return self.figures if FIGURES.fullmatch(part) else self.words
+
+    def width(self) -> int:
+        return sum(self.font(part).size(part)[0] for part in self.parts)
+
+    def fits(self, width: int) -> bool:
+        """Whether ``draw`` shows it whole ``width`` pixels wide (condensed up to
+        ``SQUEEZE``, as the painter condenses a line)."""
+        return self.width() * th.SQUEEZE + len(self.parts) <= width  # a pixel a part: rounding
+
+    def draw(self, p: Painter, colour, box: pygame.Rect, align: str = "left") -> None:
+        """Left-aligned (or right-aligned) in ``box``, the words on the figures' baseline;
+        a little too wide for ``box``, condensed to fit it (``fits``)."""
+        whole = self.width()
+        scale = (box.w - len(self.parts)) / whole if whole > box.w and self.fits(box.w) else 1
+        x = box.x if align == "left" else box.right - (whole if scale == 1 else box.w)
+        big = self.figures
+        for part in self.parts:
+            font = self.font(part)
+            w = font.size(part)[0]
+            shift = (big.get_ascent() - font.get_ascent()
+                     - (big.get_height() - font.get_height()) // 2)
+            drawn = math.ceil(w * scale)
+            p.text(part, font, colour, pygame.Rect(x, box.y + shift, drawn, box.h), "left")
+            x += drawn
+
+
+def wrap_runs(theme: th.Theme, text: str, width: int, words: float = WORDS_GLYPH
+              ) -> list[str]:
+    """``text`` broken into lines that fit ``width`` drawn as ``Runs`` (words ``words``
+    units, figures ``SENTENCE_FIGURE``); a word longer than a line stays whole."""
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and Runs(theme, trial, words).width() > width:
+            out.append(line)
+            line = word
+        else:
+            line = trial
+    return out + [line] if line else out
+
+
+def runs(theme: th.Theme, text: str, width: int, words: float) -> Runs:
+    """``text`` with its figures large, its words as large as ``words`` units allow in
+    ``width`` (down to ``WORDS_GLYPH``)."""
+    size = words
+    line = Runs(theme, text, size)
+    while size > WORDS_GLYPH and line.width() > width:
+        size -= 2
+        line = Runs(theme, text, size)
+    return line
 
 
 def panel(p: Painter, rect: pygame.Rect) -> None:
@@ -195,6 +268,17 @@ class Button(Pressable):
         self.pressed = False
         # True: it can't be used yet (a tap says why): drawn flat and dark, not raised
         self.unavailable = False
+
+    @staticmethod
+    def least_width(theme: th.Theme, label: str, height: int) -> int:
+        """The narrowest button ``height`` high whose ``label`` ``draw`` shows at the least
+        words' size (``WORDS_GLYPH``): on one line, or on two where it has a space, each
+        line condensed up to ``SQUEEZE``. For a row of buttons sharing its room by need."""
+        font = theme.font(theme.px(WORDS_GLYPH))
+        lines = [label, *(split_in_two(label) or ())]
+        widest = min(font.size(label)[0],
+                     max((font.size(line)[0] for line in lines[1:]), default=10 ** 6))
+        return int(widest * th.SQUEEZE) + height // 4 + 2
 
     def draw(self, p: Painter) -> None:
         radius = self.rect.height // 4

@@ -33,12 +33,11 @@ from companion.ui.widgets import FIGURE_GLYPH, SMALLEST, WORDS_GLYPH, Button, bu
 GOLD = th.WARNING
 # Nominal type sizes in units (a 480th of the short side); FIGURE keeps every figure's
 # digits 24 px high per 480 px, LABEL a label's capitals 16 px.
-HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, WORDS_GLYPH, 28
+HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, WORDS_GLYPH, WORDS_GLYPH
 FIGURE = FIGURE_GLYPH
-SMALLEST_LABEL = 22
 PLACE = FIGURE_GLYPH  # units: a player's place beside their total in the code view
 LONG_HEADLINE = 34  # units: the smallest the code view's headline takes on one line
-NOTE_LINE = 28  # units: a note's line
+LEAST_ROW = 28  # units: the breakdown's rows no lower (a FIGURE's digits whole in them)
 FIGURE_TEXT = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")  # a figure alone
 
 Action = tuple[str, Callable[[], None], str]  # label, what a tap does, a key to find it by
@@ -143,17 +142,30 @@ class WinnerView:
     def _buttons_count(self) -> int:
         return len(self.actions) + (self.code is not None)
 
-    def _wrapped_notes(self, width: int) -> list[tuple[str, int]]:
-        """Each note on a line at up to NOTE units; one too long even at the smallest
-        legible size on as many lines as it needs (a tie between four long names)."""
+    def _wrapped_notes(self, width: int, room: int | None = None, smaller: bool = False
+                       ) -> list[tuple[str, int]]:
+        """Each note at NOTE units (its capitals the least any words may be), on as many
+        lines as it needs (a tie between four long names); given the ``room`` they have
+        (a height), only the notes that fit in it whole, in order. ``smaller``: the last
+        resort of a table with no room to spare, each note smaller to fit one line (down
+        to ``SMALLEST``)."""
         theme, px = self.app.theme, self.app.theme.px
         lines: list[tuple[str, int]] = []
         for note in self.notes:
-            size = theme.fitting_size(note, px(NOTE), width, px(SMALLEST))
+            size = theme.fitting_size(note, px(NOTE), width, px(SMALLEST)) if smaller \
+                else px(NOTE)
             font = theme.font(size)
-            lines += [(line, size) for line in Painter(self.app.canvas, theme).lines(
+            more = [(line, size) for line in Painter(self.app.canvas, theme).lines(
                 note, font, int(width / th.SQUEEZE))]
+            if room is None or self._notes_h(lines + more) <= room:
+                lines += more
         return lines
+
+    def _notes_h(self, lines: Sequence[tuple[str, int]]) -> int:
+        """The height of note ``lines`` (text, size): each half as tall again as its font
+        (room for accents, as the play code's lines have)."""
+        theme = self.app.theme
+        return sum(theme.font(size).get_height() * 3 // 2 for _, size in lines)
 
     def _layout_table(self) -> None:
         """The headline across the top; a column at the right with the actions (and Code)
@@ -171,8 +183,21 @@ class WinnerView:
         self._make_buttons([pygame.Rect(column.x, self.bar_rect.y + i * (bh + gap), column.w,
                                         bh) for i in range(count)])
         content = pygame.Rect(inner.x, top, column.x - px(16) - inner.x, inner.bottom - top)
+        # The notes above the actions where they all fit there, else under the table.
+        above = self.bar_rect.y - gap - top
+        self.note_lines = self._wrapped_notes(column.w)
+        note_h = self._notes_h(self.note_lines)
+        if note_h <= above:
+            self.notes_rect = pygame.Rect(column.x, self.bar_rect.y - gap - note_h, column.w,
+                                          note_h)
+            self.table_rect = content
+            return
+        # under the table: the least size while the table keeps its figures' rows
+        least_table = (2.5 + len(self.labels)) * px(LEAST_ROW)
         self.note_lines = self._wrapped_notes(content.w)
-        note_h = px(NOTE_LINE) * len(self.note_lines)
+        if content.h - gap - self._notes_h(self.note_lines) < least_table:
+            self.note_lines = self._wrapped_notes(content.w, smaller=True)
+        note_h = self._notes_h(self.note_lines)
         self.notes_rect = pygame.Rect(content.x, content.bottom - note_h, content.w, note_h)
         self.table_rect = pygame.Rect(content.x, top, content.w,
                                       self.notes_rect.y - top - (gap if note_h else 0))
@@ -202,16 +227,14 @@ class WinnerView:
                                          line * len(self.headline_lines))
         top = self.headline_rect.bottom + gap
         room = self.caption_rect.y - gap - top
-        # The notes where they fit under the rows (closer rows make room for them); else
-        # in the breakdown, one tap away.
-        notes = self._wrapped_notes(column.w)
+        # The notes that fit under the rows (closer rows make room for them); every note
+        # is in the breakdown too, one tap away.
         least = theme.font(px(FIGURE)).get_linesize() + px(4)
         # The first places where more players than the column holds (the seats' plates and
         # the breakdown have them all).
         self.rows = min(len(self.standings), max(1, room // least))
-        note_h = px(NOTE_LINE) * len(notes)
-        if least * self.rows + note_h > room:
-            notes, note_h = [], 0
+        notes = self._wrapped_notes(column.w, room - least * self.rows)
+        note_h = self._notes_h(notes)
         self.note_lines = notes
         row_h = max(least, min(px(44), (room - note_h) // self.rows))
         rows_h = row_h * self.rows
@@ -292,12 +315,13 @@ class WinnerView:
                pygame.Rect(head.x, head.y, room, head.h), "left")
 
     def _draw_notes(self, p: Painter) -> None:
-        theme, px = self.app.theme, self.app.theme.px
+        theme = self.app.theme
         y = self.notes_rect.y
         for line, size in self.note_lines:
-            box = pygame.Rect(self.notes_rect.x, y, self.notes_rect.w, px(NOTE_LINE))
+            line_h = self._notes_h([(line, size)])
+            box = pygame.Rect(self.notes_rect.x, y, self.notes_rect.w, line_h)
             p.text(line, theme.font(size), th.INK_SOFT, box, "left")
-            y += px(NOTE_LINE)
+            y += line_h
 
     def _draw_code_view(self, p: Painter) -> None:
         """The headline, a row per player (a winner's on a dark plate, in gold): the name at
@@ -380,7 +404,7 @@ class WinnerView:
         pygame.draw.line(p.surface, th.FELT_EDGE, (area.x, y), (area.right, y), max(1, px(2)))
         for r, label in enumerate(self.labels):
             box = pygame.Rect(area.x, y, label_w - px(8), row_h)
-            font = theme.fitting_font(label, px(LABEL), box.w, smallest=px(SMALLEST_LABEL))
+            font = theme.fitting_font(label, px(LABEL), box.w, smallest=px(LABEL))
             p.text(fitted(label, font, box.w), font, th.INK_SOFT, box, "left")
             for i, s in enumerate(self.standings):
                 cell = pygame.Rect(area.x + label_w + i * col_w, y, col_w, row_h)

@@ -175,6 +175,26 @@ def test_no_text_with_a_digit_is_under_the_least_for_any_text(panel_frames):
     assert [(lab, text, g) for lab, text, g in seen if g < TEXT_GOAL - 0.5] == []
 
 
+# Screens (demo labels, by their start) whose every text meets the goal: the Inheritors
+# sheet and final, the winner screens of Koryŏ, Chosŏn and a King's Dilemma night, History
+# and its charts, the Chosŏn board's "more" page.
+SHEET_AND_HISTORY = ("inheritors-", "koryo-final", "choson-final", "winner", "history",
+                     "charts", "choson-board-more")
+
+
+def test_every_text_on_the_sheet_the_finals_and_history_meets_the_goal(panel_frames):
+    """On these screens every text's capitals are TEXT_GOAL high on the panel and every
+    text with a digit has its digits DIGIT_GOAL high, in both languages."""
+    seen = [(lab, text, g) for lab, text, g in glyphs(panel_frames)
+            if lab.startswith(SHEET_AND_HISTORY)]
+    shown = {prefix for prefix in SHEET_AND_HISTORY
+             if any(lab.startswith(prefix) for lab, _, _ in seen)}
+    assert shown == set(SHEET_AND_HISTORY), "a screen left the demo"
+    small = [(lab, text, round(g, 1)) for lab, text, g in seen
+             if g < (DIGIT_GOAL if any(c.isdigit() for c in text) else TEXT_GOAL) - 0.5]
+    assert small == []
+
+
 def test_every_text_on_a_player_s_own_plate_meets_the_goal(frames):
     """On the game screens each plate is that player's own display: its figures' digits
     24 px high (per 480 px), its words' capitals 16 px, in both languages at every size."""

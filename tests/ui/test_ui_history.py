@@ -12,6 +12,7 @@ import pytest
 from table_rig import TableRig
 from ui_inheritors import THREE, enter, start
 from ui_layout import check_layout
+from ui_majority import shown
 
 from companion.hardware.sim import SimBackend
 from companion.play.seat import Light
@@ -33,9 +34,11 @@ def result(game, scores, winners=None):
 FIVE = {"Ana": 14, "Benoît": 17, "Cléo": 9, "Dominique-Alexandre": 17, "Eve": 12}
 
 
-def lit(t: TableRig, text: str) -> bool:
-    """Whether ``text`` (the first drawn) is in the winners' colour."""
-    box = next(b for b in t.app.painter.texts if b.text == text)
+def lit(t: TableRig, text: str, within: pygame.Rect | None = None) -> bool:
+    """Whether ``text`` (the first drawn, ``within`` a rect if given) is in the winners'
+    colour."""
+    box = next(b for b in t.app.painter.texts
+               if b.text == text and (within is None or within.contains(b.rect)))
     return any(tuple(t.app.window.get_at((x, y)))[:3] == screens.WINNER
                for x in range(box.rect.left, box.rect.right)
                for y in range(box.rect.top, box.rect.bottom))
@@ -68,7 +71,7 @@ def test_an_inheritors_count_saved_on_the_sheet_shows_in_the_history_and_stats(o
     when = f"{kept.date[8:10]}/{kept.date[5:7]}/{kept.date[:4]} {kept.date[11:16]}"
     assert {when, "Inheritors"} <= set(texts)  # day/month as the charts write it
     assert "Winner: Ana" in texts
-    assert {"Ana 17 · ", "Ben 17 · ", "Cleo 16"} <= set(texts)  # seating order, winner lit
+    assert "Ana 17 · Ben 17 · Cleo 16" in shown(t)  # seating order, its figures large
     t.tap(screen.view_rect, "players")
     texts = t.texts()
     for name in ("Ana", "Ben", "Cleo"):
@@ -94,7 +97,10 @@ def test_games_newest_first_paged_with_the_stats_of_history(open_table):
     assert dates[0] == "2024-04-01" and dates == sorted(dates, reverse=True)
     assert "Shared victory" in t.texts()  # the winners lit in the scores line
     assert "Ana 3, Cleo 3 (Shared victory: Ana and Cleo)" in screen.describe()
-    assert lit(t, "Ana 3 · ") and lit(t, "Cleo 3") and not lit(t, "Ana 1 · ")
+    assert "Ana 3 · Cleo 3" in shown(t) and "Ana 1 · Ben 9" in shown(t)
+    first, second = screen.row_rect(0), screen.row_rect(1)
+    assert lit(t, "Ana ", first) and lit(t, "3", first) and lit(t, "Cleo ", first)
+    assert not lit(t, "Ana ", second) and lit(t, "Ben ", second)
     seen = list(dates)
     for page in range(2, screen.pages + 1):
         t.tap(screen.next_rect, "next")
@@ -109,13 +115,13 @@ def test_games_newest_first_paged_with_the_stats_of_history(open_table):
     rows = [(n, name, str(s.games), str(s.wins), f"{s.average:.1f}")
             for game, name in (("choson", "Chosŏn"), ("koryo", "Koryŏ"))
             for n, s in t.history.stats(game).items()]
-    shown = []
+    paged = []
     for _ in range(screen.pages):  # the rows page by page
         texts = listed(t)
         starts = [i for i, text in enumerate(texts) if text in ("Ana", "Ben", "Cleo")]
-        shown += [tuple(texts[i:i + 5]) for i in starts]
+        paged += [tuple(texts[i:i + 5]) for i in starts]
         t.tap(screen.next_rect, "next page")
-    assert shown == rows
+    assert paged == rows
     assert rows[0] == ("Ana", "Chosŏn", "1", "1", "3.0")  # the shared choson
     assert ("Ana", "Koryŏ", "9", "5", "5.0") in rows  # days 5–9, never with the choson
 
@@ -184,15 +190,23 @@ def test_menu_has_the_history_and_it_resumes_nothing():
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_five_player_games_and_stats_fit(open_table, size, language):
     """A page of 5-player games with long names, and the stats: texts whole, legible and
-    apart; targets at least MIN_TARGET and apart."""
+    apart; targets at least MIN_TARGET and apart; no text's capitals under 16 px per 480 px
+    of screen (a long name or game's name cut with an ellipsis rather than shrunk)."""
     t = open_table(size=size, language=language)
     for day in range(1, 8):
         t.history.record(result("kings-dilemma", FIVE, ["Benoît", "Dominique-Alexandre"]),
                          date=f"2024-02-{day:02d}T22:10:00+01:00")
     screen = show(t)
+
+    def small() -> list[str]:
+        return [b.text for b in t.app.painter.texts if b.glyph / t.app.theme.unit < 15.5]
+
     check_layout(t.app)
+    assert small() == []
     t.tap(screen.view_rect, "players")
     check_layout(t.app)
+    assert small() == []
+    assert any(b.text.startswith("Dominique") for b in t.app.painter.texts)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -22,14 +22,15 @@ from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
 from companion.ui.widgets import (
     FIGURE_GLYPH,
-    SMALLEST,
     TITLE,
     WORDS_GLYPH,
     Button,
     OnTheFelt,
+    Runs,
     TapArea,
     button_h,
     fitted,
+    shorten,
     title_line,
 )
 
@@ -144,9 +145,13 @@ class HistoryScreen(OnTheFelt, Screen):
         side = max(th.MIN_TARGET, px(72))
         self.next_rect = pygame.Rect(bar.right - side, bar.y, side, bh)
         self.prev_rect = self.next_rect.move(-side - gap, 0)
-        cells = [px(120), px(190), px(150)] + ([px(150)] if self.view == PLAYERS else [])
-        room = self.prev_rect.x - gap - bar.x - gap * (len(cells) - 1)
-        cells = [c * room // sum(cells) for c in cells]  # the room shared in proportion
+        game = self.game_name(self.game) if self.game else t("history.all_games")
+        view = t("history.show_players" if self.view == GAMES else "history.show_games")
+        labels = [t("history.back"), game, view] + ([t("charts.open")] if self.view == PLAYERS
+                                                    else [])
+        room = self.prev_rect.x - gap - bar.x - gap * (len(labels) - 1)
+        cells = self.share(room, [Button.least_width(self.app.theme, label, bh)
+                                  for label in labels], [120, 190, 150, 150])
         x, rects = bar.x, []
         for c in cells:
             rects.append(pygame.Rect(x, bar.y, c, bh))
@@ -160,8 +165,6 @@ class HistoryScreen(OnTheFelt, Screen):
         self.per_page = max(1, (self.list_rect.h + gap) // (self.row_h + gap)
                             - (self.view == PLAYERS))  # the stats have a header row
         self.page = min(self.page, self.pages - 1)
-        game = self.game_name(self.game) if self.game else t("history.all_games")
-        view = t("history.show_players" if self.view == GAMES else "history.show_games")
         self.buttons = [
             Button(self.back_rect, t("history.back"), self.back),
             Button(self.filter_rect, game, self.next_filter),
@@ -176,6 +179,16 @@ class HistoryScreen(OnTheFelt, Screen):
             self.rows = [TapArea(self.row_rect(i), lambda g=g: self.show_code(g))
                          for i, g in enumerate(self.shown())]
             self.buttons += self.rows
+
+    @staticmethod
+    def share(room: int, needs: list[int], weights: list[int]) -> list[int]:
+        """``room`` cut into widths: each what it ``needs``, the rest shared in proportion
+        to ``weights``; in proportion alone where the needs exceed the room."""
+        weights = weights[:len(needs)]
+        spare = room - sum(needs)
+        if spare < 0:
+            needs, spare = [0] * len(needs), room
+        return [need + spare * w // sum(weights) for need, w in zip(needs, weights, strict=True)]
 
     def open_charts(self) -> None:
         open_charts(self.app)
@@ -247,10 +260,11 @@ class HistoryScreen(OnTheFelt, Screen):
 
     def text(self, p: Painter, text: str, box: pygame.Rect, size: int, colour,
              align: str = "left") -> None:
-        """One line, smaller to fit ``box`` down to the legible ``SMALLEST``, then cut with
-        an ellipsis (a long name in its column: the whole name is on its seat's plate)."""
+        """One line, smaller to fit ``box`` down to the least words' size (``WORDS_GLYPH``),
+        then cut with an ellipsis (a long name in its column: the whole name is on its
+        seat's plate; a long game's name, "Le Dilemme du…")."""
         theme = self.app.theme
-        font = theme.fitting_font(text, size, box.w, theme.px(SMALLEST))
+        font = theme.fitting_font(text, size, box.w, min(size, theme.px(WORDS_GLYPH)))
         p.text(fitted(text, font, box.w), font, colour, box, align)
 
     def draw_games(self, p: Painter) -> None:
@@ -281,20 +295,33 @@ class HistoryScreen(OnTheFelt, Screen):
             self.draw_scores(p, g, under)
 
     def draw_scores(self, p: Painter, g: PlayedGame, box: pygame.Rect) -> None:
-        """``Ana 15 · Ben 18 · Cleo 19``, the winners in their colour, fitted to ``box``."""
+        """``Ana 15 · Ben 18 · Cleo 19``: each name at the least words' size, its score a
+        figure's (``Runs``), the winners in their colour; the longest names cut with an
+        ellipsis to fit ``box`` (a tap on the game shows them whole)."""
         theme = self.app.theme
-        parts = [f"{q.name} {q.total}" for q in g.players]
-        # drawn part by part, never condensed: fitted to the width as it is
-        font = theme.fitting_font(" · ".join(parts), theme.px(FIGURE_GLYPH),
-                                  int(box.w * th.SQUEEZE))
+        words = theme.font(theme.px(WORDS_GLYPH))
+        names = [shorten(q.name, words, box.w) for q in g.players]  # an imported long one
+
+        def line() -> list[Runs]:
+            last = len(names) - 1
+            return [Runs(theme, f"{name} {q.total}{'' if i == last else ' · '}", WORDS_GLYPH)
+                    for i, (name, q) in enumerate(zip(names, g.players, strict=True))]
+
+        runs = line()
+        while sum(r.width() for r in runs) > box.w:
+            longest = max(range(len(names)), key=lambda i: len(names[i].rstrip("…")))
+            kept = names[longest].rstrip("…")
+            if len(kept) <= 1:
+                break
+            names[longest] = kept[:-1].rstrip(" -") + "…"
+            runs = line()
         x = box.x
-        for i, (q, part) in enumerate(zip(g.players, parts, strict=True)):
-            text = part if i == len(parts) - 1 else f"{part} · "
-            w = font.size(text)[0]
-            cell = pygame.Rect(x, box.y, min(w, box.right - x), box.h)
-            if cell.w > 0:
-                p.text(text, font, WINNER if q.name in g.winners else th.INK, cell, "left")
-            x += w
+        for q, run in zip(g.players, runs, strict=True):
+            w = min(run.width(), box.right - x)
+            if w > 0:
+                run.draw(p, WINNER if q.name in g.winners else th.INK,
+                         pygame.Rect(x, box.y, w, box.h))
+            x += run.width()
 
     def draw_stats(self, p: Painter) -> None:
         t, px = self.app.catalog.text, self.app.theme.px
@@ -302,10 +329,21 @@ class HistoryScreen(OnTheFelt, Screen):
         area = self.list_rect
         # All games: a game column, each player's figures per game; one game: its players.
         by_game = self.game is None
-        name_w = area.w * (25 if by_game else 36) // 100
-        game_w = area.w * 20 // 100 if by_game else 0
-        col_w = (area.w - name_w - game_w) // 4
         pad = px(8)  # each side of a cell: neighbouring headings and figures never touch
+        heads = [t("history.player"), t("history.game_column"), t("history.games"),
+                 t("history.wins"), t("history.average"), t("history.best")]
+        rows = [[name, self.game_name(game), str(s.games), str(s.wins), self.average(s),
+                 str(s.best)] for game, name, s in self.shown()]
+        # each figures' column as wide as its heading at the least words' size or its
+        # widest figure, the rest to the names (and the games)
+        theme = self.app.theme
+        words, figures = theme.font(px(WORDS_GLYPH)), theme.font(px(FIGURE_GLYPH))
+        needs = [max([int(words.size(heads[c])[0] * th.SQUEEZE) + 1]
+                     + [figures.size(r[c])[0] for r in rows]) + 2 * pad for c in range(2, 6)]
+        game_w = area.w * 20 // 100 if by_game else 0
+        room = area.w - game_w - area.w // 5  # a name keeps a fifth at least
+        cols = needs if sum(needs) <= room else self.share(room, needs, [1, 1, 1, 1])
+        name_w = area.w - game_w - sum(cols)
 
         def row(y: int, cells: list[str], colour, fill: bool, size: int) -> None:
             r = pygame.Rect(area.x, y, area.w, self.row_h)
@@ -316,15 +354,13 @@ class HistoryScreen(OnTheFelt, Screen):
             if by_game:
                 self.text(p, cells[1], pygame.Rect(r.x + name_w, y, game_w - pad, r.h),
                           min(size, px(WORDS_GLYPH)), colour)
-            for i, cell in enumerate(cells[2:]):
-                box = pygame.Rect(r.x + name_w + game_w + i * col_w, y, col_w, r.h)
+            x = r.x + name_w + game_w
+            for cell, col_w in zip(cells[2:], cols, strict=True):
+                box = pygame.Rect(x, y, col_w, r.h)
                 self.text(p, cell, box.inflate(-2 * pad, 0), size, colour, "center")
+                x += col_w
 
-        row(area.y, [t("history.player"), t("history.game_column"), t("history.games"),
-                     t("history.wins"), t("history.average"), t("history.best")], th.INK_SOFT,
-            False, px(WORDS_GLYPH))
-        for i, (game, name, s) in enumerate(self.shown(), start=1):
-            row(area.y + i * (self.row_h + gap), [name, self.game_name(game), str(s.games),
-                                                  str(s.wins), self.average(s), str(s.best)],
-                th.INK, True, px(FIGURE_GLYPH))
+        row(area.y, heads, th.INK_SOFT, False, px(WORDS_GLYPH))
+        for i, cells in enumerate(rows, start=1):
+            row(area.y + i * (self.row_h + gap), cells, th.INK, True, px(FIGURE_GLYPH))
 

@@ -5,7 +5,8 @@ that player's count); each seat's plate shows its total. Under the headline the 
 (the top card of each colour, tomes and cards in hand, relics, quests, honors, clan
 bonus), the selected one's editor (− / +, the relics' colours, quests fulfilled and
 failed) and at the right Home, Undo and Final score; the live breakdown (or the last
-refusal, with its reason) along the foot. The rules are the controller's
+refusal, with its reason) along the foot, its figures large (a refusal too long for the
+foot on two lines over the editor, until a tap). The rules are the controller's
 (``companion.games.inheritors.controller``)."""
 
 from __future__ import annotations
@@ -33,16 +34,20 @@ from companion.ui.widgets import (
     FIGURE_GLYPH,
     WORDS_GLYPH,
     Button,
+    Runs,
     TapArea,
     TwoTaps,
     button_h,
     fitted,
     headline,
+    wrap_runs,
 )
 
 COUNTS = ("tomes", "hand", "relics", "quests", "honors", "bonus")
 # The quests' counters: a quest is worth 2 fulfilled, 1 not (the rulebook's values).
 QUESTS = {"quests:2": "inheritors.quest.fulfilled", "quests:1": "inheritors.quest.failed"}
+TILE_PAD = 4  # units: a count's tile, each side of its name (the tiles share one row)
+ALERT_PAD = 8  # units: a long message's band, each side of its lines
 
 
 class SheetScreen(TwoTaps, TableScreen):
@@ -167,28 +172,83 @@ class SheetScreen(TwoTaps, TableScreen):
         self.head_rect = pygame.Rect(inner.x, inner.y, self.total_rect.x - gap - inner.x,
                                      px(40))
         top = self.head_rect.bottom + px(4)
-        # At the right: Home, Undo, Final score.
-        side = pygame.Rect(self.total_rect.x, top, self.total_rect.w, 3 * bh + 2 * gap)
-        self.home_rect, self.undo_rect, self.finish_rect = grid(side, 1, 3, gap)
+        # At the right: Home, Undo, Final score, as narrow as their labels allow at the
+        # least words' size (on two lines where they have a space): the fields' room.
         home = (t("inheritors.sheet.home"), self.home)
-        self.buttons += [
-            Button(self.home_rect, *(home if self.game.kept else self.confirm(*home))),
-            Button(self.undo_rect, *self.confirm(t("inheritors.sheet.undo"), self.undo)),
-            Button(self.finish_rect, t("inheritors.sheet.finish"), self.finish),
-        ]
+        actions = [home if self.game.kept else self.confirm(*home),
+                   self.confirm(t("inheritors.sheet.undo"), self.undo),
+                   (t("inheritors.sheet.finish"), self.finish)]
+        labels = [label for label, _ in actions] + [t("app.confirm", action=label) for label in
+                                                    (home[0], t("inheritors.sheet.undo"))]
+        side_w = max(Button.least_width(self.app.theme, label, bh) for label in labels)
+        side = pygame.Rect(inner.right - side_w, top, side_w, 3 * bh + 2 * gap)
+        self.home_rect, self.undo_rect, self.finish_rect = grid(side, 1, 3, gap)
+        self.buttons += [Button(rect, *action) for rect, action in
+                         zip((self.home_rect, self.undo_rect, self.finish_rect), actions,
+                             strict=True)]
         self.line_rect = pygame.Rect(inner.x, side.bottom + gap, inner.w,
                                      inner.bottom - side.bottom - gap)
         # At the left: the colours in a row, the other fields in a row, the editor.
         left = pygame.Rect(inner.x, top, side.x - gap - inner.x, bh)
         colours = [f for f in self.fields() if f.startswith("stack:")]
         self.field_rects = dict(zip(colours, grid(left, len(colours), 1, gap), strict=True))
-        self.field_rects.update(zip(COUNTS, grid(left.move(0, bh + gap), len(COUNTS), 1, gap),
+        self.field_rects.update(zip(COUNTS, self.count_cells(left.move(0, bh + gap)),
                                     strict=True))
         for field, rect in self.field_rects.items():
             self.buttons.append(Tile(rect, lambda f=field: self.select_field(f),
                                      lambda p, r, d, f=field: self.paint_field(p, r, d, f)))
         self.editor_rect = left.move(0, 2 * (bh + gap))
+        # A message too long for the line: on two lines over the editor and the line (a tap
+        # there puts the editor back), else the editor.
+        self.alert_lines = self.wrapped_message()
+        if self.alert_lines:
+            self.alert_rect = pygame.Rect(self.editor_rect.x, self.editor_rect.y,
+                                          self.editor_rect.w,
+                                          self.line_rect.bottom - self.editor_rect.y)
+            self.buttons.append(TapArea(self.alert_rect, self.dismiss))
+            self.value_rects = {}
+            self.minus_rect = self.plus_rect = None
+            self.quest_rects, self.relic_rects = {}, {}
+            return
         self.build_editor(gap)
+
+    def count_cells(self, row: pygame.Rect) -> list[pygame.Rect]:
+        """The counts' tiles side by side in ``row``, each as wide as its name needs at
+        the least words' size (a touch target at least), what is left shared evenly; in a
+        row too narrow for that, in proportion to their needs (their names then smaller)."""
+        theme, px = self.app.theme, self.app.theme.px
+        font, gap = theme.font(px(WORDS_GLYPH)), px(4)
+        needs = [max(th.MIN_TARGET, int(font.size(self.tile_label(f))[0] * th.SQUEEZE)
+                     + 2 * px(TILE_PAD) + 1) for f in COUNTS]
+        room = row.w - gap * (len(COUNTS) - 1)
+        if sum(needs) > room:
+            needs = [need * room // sum(needs) for need in needs]
+        spare = max(0, room - sum(needs)) // len(COUNTS)
+        cells, x = [], row.x
+        for need in needs:
+            cells.append(pygame.Rect(x, row.y, need + spare, row.h))
+            x += need + spare + gap
+        return cells
+
+    def tile_label(self, field: str) -> str:
+        """A count's shorter name (``inheritors.tile``), on its tile where its full name
+        does not fit (the headline says it in full)."""
+        return self.app.catalog.text(f"inheritors.tile.{field}")
+
+    def wrapped_message(self) -> list[str]:
+        """The message on the lines it takes with its figures large (``Runs``), when one
+        line can't hold it; else none (it takes the line)."""
+        if not self.message:
+            return []
+        theme = self.app.theme
+        if Runs(theme, self.message, WORDS_GLYPH).fits(self.line_rect.w):
+            return []
+        return wrap_runs(theme, self.message, self.editor_rect.w - 2 * theme.px(ALERT_PAD))
+
+    def dismiss(self) -> None:
+        """A tap on a long message: the editor back."""
+        self.message = None
+        self.refresh()
 
     def build_editor(self, gap: int) -> None:
         px = self.app.theme.px
@@ -241,21 +301,26 @@ class SheetScreen(TwoTaps, TableScreen):
         return next(p for p in self.view["score"]["players"] if p["name"] == player)
 
     def live(self, width: int | None = None) -> str:
-        """The player's breakdown and total. Given the ``width`` of its line: with the
-        parts' full names if that fits at the least words' size, else the tiles' shorter
-        names, else the short forms (the tiles above name each part in full)."""
+        """The player's breakdown and total. Given the ``width`` of its line, drawn with
+        its figures large (``Runs``): with the parts' full names if that fits, else the
+        tiles' shorter names, else the short forms, else the figures alone, in the tiles'
+        order (the tiles above name each part)."""
         t = self.app.catalog.text
         s = self.score_of(self.name_)
         theme = self.app.theme
-        font = theme.font(theme.px(WORDS_GLYPH))
         line = ""
-        for names in ("part", "tile", "part_short"):
-            label = {k: t(f"inheritors.{names}.{k}") for k in s["breakdown"] if k != "influence"}
-            label["influence"] = t(f"inheritors.{'part_short' if names == 'part_short' else 'part'}"
-                                   ".influence")
-            parts = " · ".join(f"{label[k]} {v}" for k, v in s["breakdown"].items())
+        for names in ("part", "tile", "part_short", None):
+            if names is None:
+                parts = " · ".join(str(v) for v in s["breakdown"].values())
+            else:
+                label = {k: t(f"inheritors.{names}.{k}") for k in s["breakdown"]
+                         if k != "influence"}
+                label["influence"] = t("inheritors."
+                                       f"{'part_short' if names == 'part_short' else 'part'}"
+                                       ".influence")
+                parts = " · ".join(f"{label[k]} {v}" for k, v in s["breakdown"].items())
             line = t("inheritors.sheet.live", parts=parts, total=s["total"])
-            if width is None or font.size(line)[0] * th.SQUEEZE <= width:
+            if width is None or Runs(theme, line, WORDS_GLYPH).fits(width):
                 break
         return line
 
@@ -290,23 +355,32 @@ class SheetScreen(TwoTaps, TableScreen):
             if field in QUESTS:
                 label = self.app.catalog.text(QUESTS[field])
                 top = pygame.Rect(box.x, box.y, box.w, box.h * 2 // 5)
-                self.plain(p, label, top, px(24), th.INK_SOFT, "center")
+                self.plain(p, label, top.inflate(-px(8), 0), px(WORDS_GLYPH), th.INK_SOFT,
+                           "center")
                 box = pygame.Rect(box.x, top.bottom, box.w, box.h - top.h)
             font = self.app.theme.font(px(56 if len(self.value_rects) == 1 else FIGURE_GLYPH))
             p.text(self.field_value(field), font, th.INK, box)
-        if self.message:
-            self.plain(p, self.message, self.line_rect, px(WORDS_GLYPH),
-                       th.WARNING if self.refused else th.INK)
-        else:
-            self.plain(p, self.live(self.line_rect.w), self.line_rect, px(WORDS_GLYPH),
-                       th.INK_SOFT)
+        colour = th.WARNING if self.refused else th.INK
+        if self.alert_lines:  # over the editor, on a band as the other screens' alerts
+            pygame.draw.rect(p.surface, th.WARNING_BG, self.alert_rect, border_radius=px(8))
+            band = self.alert_rect.inflate(-2 * px(ALERT_PAD), 0)
+            lines = [Runs(self.app.theme, line, WORDS_GLYPH) for line in self.alert_lines]
+            line_h = min(band.h // len(lines), lines[0].figures.get_linesize())
+            y = band.y + (band.h - line_h * len(lines)) // 2
+            for line in lines:
+                line.draw(p, colour, pygame.Rect(band.x, y, band.w, line_h))
+                y += line_h
+        else:  # the message, or the player's breakdown, its figures large
+            text = self.message or self.live(self.line_rect.w)
+            Runs(self.app.theme, text, WORDS_GLYPH).draw(
+                p, colour if self.message else th.INK_SOFT, self.line_rect)
 
     def paint_field(self, p: Painter, rect: pygame.Rect, down: bool, field: str) -> None:
         theme, px = self.app.theme, self.app.theme.px
         on = field == self.field
         pygame.draw.rect(p.surface, th.PLATE if on or down else th.RIM, rect,
                          border_radius=px(10))
-        inner = rect.inflate(-px(12), -px(4))
+        inner = rect.inflate(-2 * px(TILE_PAD), -px(4))
         if field.startswith("stack:"):
             colour = CARD_COLOURS.get(field[6:], th.INK_DIM)
             pygame.draw.rect(p.surface, colour, pygame.Rect(rect.x, rect.y, px(10), rect.h),
@@ -320,8 +394,8 @@ class SheetScreen(TwoTaps, TableScreen):
         value_box = pygame.Rect(inner.x, label_box.bottom, inner.w, inner.h - label_box.h)
         label = self.field_label(field)
         if (not field.startswith("stack:")  # a colour's name has no shorter form
-                and theme.font(px(22)).size(label)[0] * th.SQUEEZE > label_box.w):
-            label = self.app.catalog.text(f"inheritors.tile.{field}")  # the short name
+                and theme.font(px(WORDS_GLYPH)).size(label)[0] * th.SQUEEZE > label_box.w):
+            label = self.tile_label(field)
         self.plain(p, label, label_box, px(WORDS_GLYPH), th.INK_SOFT)
         p.text(self.field_value(field), theme.font(px(FIGURE_GLYPH)), th.INK, value_box, "left")
 

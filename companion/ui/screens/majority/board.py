@@ -31,14 +31,12 @@ from companion.ui import theme as th
 from companion.ui.screens.majority.common import (
     FIGURE,
     WORDS,
-    Runs,
     ink_box,
     make_button,
     row_of,
-    runs,
-    wrap_runs,
 )
 from companion.ui.theme import Painter
+from companion.ui.widgets import Runs, runs, wrap_runs
 
 # A colour per family value (the chips of the board's head, the holder's cell, the card
 # entry's tiles): light enough for dark ink, told apart by lightness as well as hue.
@@ -134,7 +132,7 @@ class BoardMode:
         top = body.y + self.head_h + row_h * n + px(4)
         info = pygame.Rect(body.x, top, body.w, body.bottom - top)
         # a page over the board takes the round line's place too (back with the board)
-        page_h = body.bottom - self.banner_rect.top
+        page_h = body.bottom - self.pages_rect(side=False).top
         per = max(1, page_h // line_h - len(pinned) - self._footer_lines(body.w))
         pages, hidden = self._info_pages(*self.info_blocks(body.w), info.h // line_h, per,
                                          body.w)
@@ -298,10 +296,13 @@ class BoardMode:
                                   for part in wrap_runs(self.app.theme, footer, width)])
         return pages, hidden
 
-    def pages_rect(self) -> pygame.Rect:
+    def pages_rect(self, side: bool | None = None) -> pygame.Rect:
         """Where the "more" pages show and a tap turns them: the board and the round line
-        above it (a page over the board takes its place too), beside the board its lines."""
-        return self.body if self.side else self.body.union(self.banner_rect)
+        above it (a page over the board takes its place too, unless the instruction is on
+        two lines there), beside the board its lines (``side``: the plan's, by default)."""
+        if self.side if side is None else side:
+            return self.body
+        return self.body if self.two_line_status() else self.body.union(self.banner_rect)
 
     def next_info(self) -> None:
         """The next "more" page of the lines under the board (after the last: the board)."""

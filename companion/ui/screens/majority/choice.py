@@ -24,9 +24,9 @@ from companion.games.majority.controller import (
 from companion.play.seat import Press
 from companion.ui import theme as th
 from companion.ui.screens.majority.board import FAMILY_COLOURS
-from companion.ui.screens.majority.common import FIGURE, WORDS, ink_box, make_button, row_of, runs
+from companion.ui.screens.majority.common import FIGURE, WORDS, ink_box, make_button, row_of
 from companion.ui.theme import Painter
-from companion.ui.widgets import SMALLEST
+from companion.ui.widgets import SMALLEST, runs
 
 VALUES_PER_PAGE = 6  # one choice at a time (a player, a family): two rows of three
 

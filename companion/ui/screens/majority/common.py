@@ -1,6 +1,6 @@
 """What the Koryŏ and Chosŏn screens share: the game's spec, the felt under the seat ring,
-a base screen (touch buttons, a message line, text that fits its box) and sentences drawn
-with their figures large.
+a base screen (touch buttons, a message line, text that fits its box); their sentences are
+drawn with their figures large (``companion.ui.widgets.Runs``).
 
 The screens themselves: ``majority_setup`` (who plays, who starts; the games' entry points
 ``new_game`` and ``resume``), ``majority_game`` (a game in progress through its
@@ -10,7 +10,6 @@ entry and powers (``majority_choice``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -21,18 +20,15 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import Button, OnTheFelt, button_h, shorten
+from companion.ui.widgets import SENTENCE_FIGURE, Button, OnTheFelt, button_h, shorten
 
-# units: a figure a player acts on (a count, VP, the round, the deal): pygame's font draws
-# a digit's ink at about half the nominal size, so 50 units are 24 px per 480 px of screen
-# for every digit ("7" the shortest), the height tests/ui/test_legibility.py measures.
-FIGURE = 50
+# units: a figure a player acts on (a count, VP, the round, the deal): as large as a figure
+# in a sentence, 24 px per 480 px of screen for every digit.
+FIGURE = SENTENCE_FIGURE
 # units: the smallest word these screens draw: its capitals 16 px per 480 px of screen.
 WORDS = 32
 # Refusal params that name a card kind (a family value or an event key): "kinds" in plural.
 KIND_PARAMS = ("family", "kinds", "event")
-# a figure in a sentence, drawn large: a count, a limit, a score, a rank ("1er", "2nd")
-FIGURES = re.compile(r"(?<!\w)([−+\-]?\d+(?:[.,/]\d+)?(?:st|nd|rd|th|er|re|e)?)(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -56,66 +52,12 @@ def make_button(rect: pygame.Rect, label: str, on_tap: Callable[[], None], key: 
     return button
 
 
-class Runs:
-    """A sentence drawn with its figures (``FIGURE`` units) larger than its words, on one
-    baseline: a count or a limit inside a sentence reads from a chair as a figure alone."""
-
-    def __init__(self, theme: th.Theme, text: str, words: float) -> None:
-        self.parts = [part for part in FIGURES.split(text) if part]
-        self.words = theme.font(theme.px(words))
-        self.figures = theme.font(theme.px(max(words, FIGURE)))
-
-    def font(self, part: str) -> pygame.font.Font:
-        return self.figures if FIGURES.fullmatch(part) else self.words
-
-    def width(self) -> int:
-        return sum(self.font(part).size(part)[0] for part in self.parts)
-
-    def draw(self, p: Painter, colour, box: pygame.Rect, align: str = "left") -> None:
-        """Left-aligned (or right-aligned) in ``box``, the words on the figures' baseline."""
-        x = box.x if align == "left" else box.right - self.width()
-        big = self.figures
-        for part in self.parts:
-            font = self.font(part)
-            w = font.size(part)[0]
-            shift = (big.get_ascent() - font.get_ascent()
-                     - (big.get_height() - font.get_height()) // 2)
-            p.text(part, font, colour, pygame.Rect(x, box.y + shift, w, box.h), "left")
-            x += w
-
-
-def wrap_runs(theme: th.Theme, text: str, width: int, words: float = WORDS) -> list[str]:
-    """``text`` broken into lines that fit ``width`` drawn as ``Runs`` (words ``words``
-    units, figures ``FIGURE``); a word longer than a line stays whole."""
-    out: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}" if line else word
-        if line and Runs(theme, trial, words).width() > width:
-            out.append(line)
-            line = word
-        else:
-            line = trial
-    return out + [line] if line else out
-
-
 def ink_box(font: pygame.font.Font, text: str, rect: pygame.Rect) -> pygame.Rect:
     """The box to draw ``text`` in so that its ink, not the font's line, is centred in
     ``rect`` (a figure's ink sits high in its line: a low cell would cut its top)."""
     ink = font.render(text, True, (255, 255, 255)).get_bounding_rect()
     shift = font.get_height() // 2 - (ink.top + ink.bottom) // 2
     return pygame.Rect(rect.x, rect.y + shift - abs(shift), rect.w, rect.h + 2 * abs(shift))
-
-
-def runs(theme: th.Theme, text: str, width: int, words: float) -> Runs:
-    """``text`` with its figures large, its words as large as ``words`` units allow in
-    ``width`` (down to ``WORDS``)."""
-    size = words
-    line = Runs(theme, text, size)
-    while size > WORDS and line.width() > width:
-        size -= 2
-        line = Runs(theme, text, size)
-    return line
 
 
 class BaseScreen(OnTheFelt, Screen):

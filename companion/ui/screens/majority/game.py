@@ -53,14 +53,11 @@ from companion.ui.screens.majority.common import (
     WORDS,
     BaseScreen,
     GameSpec,
-    Runs,
     make_button,
     row_of,
-    runs,
-    wrap_runs,
 )
 from companion.ui.theme import Painter
-from companion.ui.widgets import HEADLINE, headline, shorten
+from companion.ui.widgets import HEADLINE, Runs, headline, runs, shorten, wrap_runs
 from companion.ui.winner import ShowsWinner, Standing, Sum, WinnerView
 
 log = logging.getLogger(__name__)
@@ -232,6 +229,18 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
         """What the table does now."""
         return self.say(self.game.status_words())
 
+    def two_line_status(self) -> list[str] | None:
+        """The instruction (no message) on the board or the card entry as two lines over
+        the round line, when one line can't hold it at the least words' size; else None.
+        A "more" page over the board then starts under them (``pages_rect``)."""
+        if self.mode not in ("board", "entry") or self.message:
+            return None
+        theme, width, status = self.app.theme, self.status_rect.w, self.status()
+        if Runs(theme, status, WORDS).width() <= width:
+            return None
+        lines = wrap_runs(theme, status, width)
+        return lines if len(lines) == 2 else None
+
     # --- inputs -------------------------------------------------------------------------
 
     def step(self) -> None:
@@ -345,15 +354,12 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
             return
         self.background(p)
         font = self.app.theme.font(self.app.theme.px(WORDS))
-        theme, width = self.app.theme, self.status_rect.w
+        width = self.status_rect.w
         if self.message and font.size(self.message)[0] > width:
             self._draw_alert(p, font)  # a long refusal takes the banner's place
-        elif (self.mode in ("board", "entry") and not self.message and not self.info_page
-              and Runs(theme, self.status(), WORDS).width() > width
-              and len(wrap_runs(theme, self.status(), width)) == 2):
+        elif (two := self.two_line_status()) is not None:
             # a long instruction (a choice to make now) on two lines over the round line
-            self._draw_lines(p, wrap_runs(theme, self.status(), width), th.INK,
-                             self.banner_rect.union(self.status_rect))
+            self._draw_lines(p, two, th.INK, self.banner_rect.union(self.status_rect))
         else:
             self._draw_banner(p, font)
         {"board": self._draw_board, "entry": self._draw_entry, "powers": self._draw_powers,

@@ -23,12 +23,10 @@ from companion.ui.screens.majority.common import (
     GameSpec,
     make_button,
     row_of,
-    runs,
-    wrap_runs,
 )
 from companion.ui.screens.majority.game import GameScreen
 from companion.ui.theme import Painter
-from companion.ui.widgets import shorten
+from companion.ui.widgets import runs, shorten, wrap_runs
 
 
 class SetupScreen(BaseScreen):

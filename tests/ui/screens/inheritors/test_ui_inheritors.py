@@ -7,6 +7,7 @@ unfinished, layouts at 800x480 and 1280x720."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -15,6 +16,7 @@ import pytest
 import yaml
 from ui_inheritors import THREE, enter, set_value, start, undo
 from ui_layout import FIVE, check_layout
+from ui_majority import shown
 
 from companion.cli import main
 from companion.games.inheritors import data as inheritors_data
@@ -27,7 +29,7 @@ from companion.ui.demo import inheritors as inheritors_demo
 from companion.ui.home import HomeScreen
 from companion.ui.screens.inheritors import setup as screens
 from companion.ui.theme import SQUEEZE
-from companion.ui.widgets import WORDS_GLYPH
+from companion.ui.widgets import WORDS_GLYPH, Runs
 
 
 def cli_score(tmp_path, capsys, data: dict) -> dict:
@@ -108,7 +110,7 @@ def test_a_seven_is_refused_with_its_reason_and_changes_nothing(open_table, lang
     set_value(t, sheet, "stack:yellow", 6)
     before = (sheet.sheet, len(t.journal.actions(sheet.game.session.game_id)))
     t.tap(sheet.plus_rect, "+")
-    assert sheet.message == text and text in t.texts()
+    assert sheet.message == text and text in shown(t)  # its figures drawn apart, larger
     assert (sheet.sheet, len(t.journal.actions(sheet.game.session.game_id))) == before
 
 
@@ -207,7 +209,7 @@ def test_a_hand_smaller_than_the_tomes_held_is_refused_in_plural_words(
     t.tap(sheet.plus_rect, "+")  # from nothing: the tomes held
     assert sheet.sheet.end("Ana").hand == tomes
     t.tap(sheet.minus_rect, "-")
-    assert sheet.message == said and said in t.texts()
+    assert sheet.message == said and said in shown(t)
     assert sheet.sheet.end("Ana").hand == tomes
 
 
@@ -305,29 +307,31 @@ def test_a_journaled_sheet_resumes_after_a_restart(open_table, tmp_path):
     t2.ctx.show(screen)
     assert screen.sheet == before
     assert t2.backend.light(2) is Light.FIRST_PLAYER
-    # the breakdown line at the least words' size: its short names on the 7" panel
-    ben = "Infl. 0 · Tomes 3 · Rel. 0 · Quests 0 · Hon. 0 · Bonus 0 = 3"
-    assert ben not in t2.texts()  # the sheet opens on the first seat's count: Ana's
+    # the breakdown line, its figures large: its short names on the 7" panel
+    ben = "Infl. 0 · Tom. 3 · Rel. 0 · Quests 0 · Hon. 0 · Bonus 0 = 3"
+    assert ben not in shown(t2)  # the sheet opens on the first seat's count: Ana's
     assert t2.backend.light(0) is Light.YOUR_TURN
     t2.tap(screen.player_rects[1], "Ben")
-    assert ben in t2.texts() and "Ben · Yellow" in t2.texts()
+    assert ben in shown(t2) and "Ben · Yellow" in t2.texts()
     assert t2.backend.light(1) is Light.YOUR_TURN and t2.backend.light(0) is Light.OFF
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_breakdown_line_shortens_its_names_rather_than_its_type(open_table, language):
-    """The live breakdown keeps the least words' size: the parts' full names when they fit
-    the line, else the tiles' names, else the short forms; its figures stay the same."""
+    """The live breakdown keeps its words at the least words' size and its figures at a
+    figure's (``Runs``): the parts' full names when they fit the line, else the tiles'
+    names, else the short forms, else the figures alone; its figures stay the same."""
     t = open_table(language=language)
     sheet = start(t, first=0)
     set_value(t, sheet, "tomes", 3)
     full, drawn = sheet.live(), sheet.live(sheet.line_rect.w)
-    assert drawn in t.texts()
-    least = t.app.theme.font(t.app.theme.px(WORDS_GLYPH))
-    assert least.size(drawn)[0] * SQUEEZE <= sheet.line_rect.w
+    assert drawn in shown(t)
+    assert Runs(t.app.theme, drawn, WORDS_GLYPH).width() * SQUEEZE <= sheet.line_rect.w
     assert sheet.live(10 ** 6) == full and full.startswith("Influence 0 · ")
+    short = t.app.catalog.text("inheritors.part_short.influence")
+    assert drawn.startswith(f"{short} 0 · ")  # the short forms on the 7" panel
     shortest = sheet.live(1)
-    assert shortest.startswith("Infl. 0 · ") and shortest != full
+    assert shortest == "0 · 3 · 0 · 0 · 0 · 0 = 3"
     figures = [re.findall(r"-?\d+", line) for line in (full, drawn, shortest)]
     assert figures[0] == figures[1] == figures[2]
 
@@ -480,3 +484,45 @@ def test_a_colour_tile_too_narrow_for_its_name_keeps_the_name(open_table):
     sheet.paint_field(p, pygame.Rect(0, 0, t.app.theme.px(40), t.app.theme.px(64)), False,
                       "stack:yellow")
     assert p.texts[0].text == "Jaune"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_refusal_too_long_for_the_foot_covers_the_editor_until_a_tap(open_table, language):
+    """The hand's refusal is too long for the foot with its figures large: it shows whole on
+    two lines over the editor (its − and + gone, nothing to press unseen), its figures
+    DIGIT size, its words the least words' size; a tap there brings the editor back,
+    nothing changed."""
+    t = open_table(language=language)
+    sheet = start(t)
+    set_value(t, sheet, "tomes", 3)
+    t.tap(sheet.field_rects["hand"], "hand")
+    t.tap(sheet.plus_rect, "+")
+    t.tap(sheet.minus_rect, "-")
+    assert sheet.refused and len(sheet.alert_lines) == 2
+    assert sheet.minus_rect is None and sheet.message in shown(t)
+    check_layout(t.app)
+    unit = t.app.theme.unit
+    lines = [b for b in t.app.painter.texts if sheet.alert_rect.contains(b.rect)]
+    assert "".join(b.text for b in lines).replace(" ", "") == sheet.message.replace(" ", "")
+    for b in lines:
+        goal = 24 if any(c.isdigit() for c in b.text) else 16
+        assert b.glyph / unit >= goal - 0.5, (b.text, b.glyph)
+    t.tap(sheet.alert_rect, "the message")
+    assert sheet.message is None and sheet.minus_rect is not None
+    assert sheet.sheet.end("Ana").hand == 3
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_counts_tiles_are_as_wide_as_their_names_and_stay_in_their_row(open_table,
+                                                                           language):
+    """On the 7" panel each count's tile holds its name at the least words' size (Reliques,
+    Exploits); a row too narrow for that still holds the six tiles, apart."""
+    t = open_table(language=language)
+    sheet = start(t)
+    font = t.app.theme.font(t.app.theme.px(WORDS_GLYPH))
+    for field in ("tomes", "hand", "relics", "quests", "honors", "bonus"):
+        assert font.size(sheet.tile_label(field))[0] * SQUEEZE < sheet.field_rects[field].w
+    row = pygame.Rect(10, 0, 300, 64)
+    cells = sheet.count_cells(row)
+    assert len(cells) == 6 and all(row.contains(c) for c in cells)
+    assert all(a.right < b.left for a, b in itertools.pairwise(cells))
