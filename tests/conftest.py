@@ -2,6 +2,7 @@
 the cache in a temporary directory; Hypothesis without timing limits (see below)."""
 
 import atexit
+import gc
 import os
 import shutil
 import tempfile
@@ -26,6 +27,19 @@ from pins import PinClock, mock_pins
 from table_rig import TableRig, open_app
 
 from companion.storage.journal import Journal
+
+# An App's screens and its theme hold each other, so a finished test's fonts (each an open
+# file) wait for the cycle collector, which may not run for hundreds of tests; select(),
+# which the serial pads' reader uses, cannot watch a descriptor numbered 1024 or more.
+FDS_BEFORE_COLLECTING = 256
+
+
+@pytest.fixture(autouse=True)
+def _collect_when_descriptors_pile_up():
+    """After a test, collect the cycles when this process holds many descriptors."""
+    yield
+    if len(os.listdir("/proc/self/fd")) > FDS_BEFORE_COLLECTING:
+        gc.collect()
 
 # No per-example time limit (Hypothesis's default deadline is 200 ms) and no "too slow"
 # health check: on a loaded CI machine both fail tests on timing, not on what they prove.

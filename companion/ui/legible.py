@@ -5,7 +5,6 @@ words, rather than a smaller size where the room allows."""
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 
@@ -40,8 +39,15 @@ def legible_size(theme: th.Theme, text: str) -> int:
     return theme.px(FIGURE_GLYPH if figure(text) else WORDS_GLYPH)
 
 
-@functools.lru_cache(maxsize=256)  # per frame, each row: measured once
 def figure_size_in(theme: th.Theme, texts: tuple[str, ...], height: int) -> int:
+    """``_figure_size_in``, measured once per theme (per frame each row asks again). Kept
+    on the theme, not in a module-wide cache: that would keep every theme, and its open
+    font files, alive."""
+    return theme.measured(("figure_size_in", texts, height),
+                          lambda: _figure_size_in(theme, texts, height))
+
+
+def _figure_size_in(theme: th.Theme, texts: tuple[str, ...], height: int) -> int:
     """The one size of ``texts`` drawn in rows ``height`` apart: ``FIGURE_GLYPH`` units,
     or smaller where the rows are too close for their ink (five houses' rows on the 7"
     panel): the largest at which their ink, from the highest above the baseline to the

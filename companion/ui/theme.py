@@ -9,9 +9,14 @@ Chosŏn): nothing to install (``tests/ui/test_ui_look.py`` checks every catalog 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import pygame
+
+T = TypeVar("T")
+MEASURED_MAX = 512  # sizes a canvas keeps measured (``Theme.measured``)
 
 Colour = tuple[int, int, int]
 
@@ -86,6 +91,17 @@ class Theme:
         # 5:3 width allows and keeps the extra height as margin, not as too-wide type.
         self.unit = min(min(size) / 480, max(size) / 800)
         self._fonts: dict[int, pygame.font.Font] = {}
+        self._measured: dict[object, object] = {}  # ``measured``: sizes found by measuring
+
+    def measured(self, key: object, measure: Callable[[], T]) -> T:
+        """``measure()``, kept for this canvas under ``key`` (a hashable naming what was
+        measured and from what): a layout measured at every frame is measured once. The
+        kept sizes are forgotten past ``MEASURED_MAX`` (a long night's many tallies)."""
+        if key not in self._measured:
+            if len(self._measured) >= MEASURED_MAX:
+                self._measured.clear()
+            self._measured[key] = measure()
+        return self._measured[key]  # type: ignore[return-value]
 
     def px(self, units: float) -> int:
         return max(1, round(units * self.unit))
