@@ -143,23 +143,39 @@ class SeatRing:
         self.centre = pygame.Rect(left, top, w - left - right, h - top - bottom).inflate(
             -2 * gap, -2 * gap
         )
-        longest = theme.px(360)
-        self.plates: list[Plate] = []
-        for i, seat in enumerate(self.seats):
+        # a plate's longest: room for a seat's figures, its name and the line under it (a
+        # side plate reaches that long where the corners are free); a top or bottom plate
+        # alone on its edge may be longer, up to the side seats' bands
+        longest = theme.px(468)
+        widest = min(theme.px(560), w - 2 * band - 2 * gap)
+        rects: dict[int, pygame.Rect] = {}
+        for i, seat in enumerate(self.seats):  # the top and bottom edges first
             edge, slot = PLACES[seat.position]
-            crowded = sum(PLACES[s.position][0] == edge for s in self.seats) > 1
             if edge in ("top", "bottom"):
+                crowded = sum(PLACES[s.position][0] == edge for s in self.seats) > 1
                 start, span = (w * slot // 3, w // 3) if crowded else (0, w)
-                n = min(span - 2 * gap, longest)
+                n = min(span - 2 * gap, longest if crowded else widest)
                 x = start + (span - n) // 2
                 y = gap if edge == "top" else h - band + gap
-                rect = pygame.Rect(x, y, n, band - 2 * gap)
-            else:
-                span = h - top - bottom
-                n = min(span - 2 * gap, longest)
-                y = top + (span - n) // 2
+                rects[i] = pygame.Rect(x, y, n, band - 2 * gap)
+        for i, seat in enumerate(self.seats):
+            edge = PLACES[seat.position][0]
+            if edge in ("left", "right"):
+                # a side plate reaches into a corner no top or bottom plate takes: a side
+                # seat's plate as long as the others, its figures kept whole
                 x = gap if edge == "left" else w - band + gap
-                rect = pygame.Rect(x, y, band - 2 * gap, n)
+                column = pygame.Rect(x - gap, 0, band, h)
+                low = top if any(r.top < top and r.colliderect(column)
+                                 for r in rects.values()) else 0
+                high = h - bottom if any(r.bottom > h - bottom and r.colliderect(column)
+                                         for r in rects.values()) else h
+                n = min(high - low - 2 * gap, longest)
+                rects[i] = pygame.Rect(x, low + (high - low - n) // 2, band - 2 * gap, n)
+        self.plates: list[Plate] = []
+        for i, seat in enumerate(self.seats):
+            edge = PLACES[seat.position][0]
+            rect = rects[i]
+            n = rect.w if edge in ("top", "bottom") else rect.h
             self.plates.append(Plate(i, edge, rect, n, band - 2 * gap))
 
     def show_views(self, views: Mapping[int, SeatView], say: Callable[[Words], str]) -> None:
@@ -231,28 +247,25 @@ class SeatRing:
 
     def _draw_view(self, lp: Painter, view: SeatView, body: pygame.Rect,
                    connected: bool) -> None:
-        """A seat's own view on its upright plate: its name over what it must do (or the
-        answer to its last press), its figures at the far end, each large over its label,
-        as many as leave the name and that line their room (the first ones first)."""
+        """A seat's own view on its upright plate: its figures at the far end, each large
+        over its label, all of them (a player's own figures are never dropped for a
+        sentence); in what they leave, its name over what it must do (or the answer to its
+        last press), that line at the least size for words and cut short if it must."""
         theme, px = self.theme, self.theme.px
         seat = self.seats[view.seat]
         gap = px(12)
         value_font, label_font = theme.font(px(PLATE_FIGURE)), theme.font(px(PLATE_LABEL))
         line = None if not connected else (
             self.say(view.reply) if view.reply else self.say(view.todo) if view.todo else None)
-        line_w = label_font.size(line)[0] * th.SQUEEZE if line else 0
         least = label_font.size(seat.name)[0] * th.SQUEEZE  # the whole name, at the least
-        # the left column: the line whole and the name whole at the least (it is drawn
-        # larger where the figures leave room): a figure before a large name
-        keep = max(least, line_w) + px(4)
         cells: list[tuple[str, str, int]] = []
         right = body.right
         for figure in view.figures:
             value, label = figure.value, self.say(figure.label)
             w = max(value_font.size(value)[0], label_font.size(label)[0])
-            room = right - w - gap - body.x
-            # the first figure stays while the line keeps half the plate (it is cut short)
-            if room < keep and (cells or room < max(least, body.w // 2)):
+            # every figure is kept, whatever the line says (the line is cut short instead):
+            # only a plate too short for the figures and the whole name drops the last ones
+            if cells and right - w - gap - body.x < least + px(4):
                 break
             cells.append((value, label, w))
             right -= w + gap
