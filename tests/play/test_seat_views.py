@@ -56,8 +56,13 @@ def test_a_majority_game_s_plates_follow_the_public_view(game, seed):
         assert set(views) == set(v["seats"])
         for player, seat in zip(v["players"], v["seats"], strict=True):
             view = views[seat]
-            vp = view.figures[1 if view.figures[0].label.key == "seat.figure.discard" else 0]
-            assert vp.value == str(v["tokens"][player])  # VP first (after a discard's count)
+            keys = [f.label.key for f in view.figures]
+            if keys[0] == "seat.figure.discard":  # a discard's figures: how many, the cards
+                assert keys == ["seat.figure.discard", f"seat.figure.{game}_limit"]
+            else:  # VP first, the cards against the limit
+                assert view.figures[0].value == str(v["tokens"][player])
+                assert keys[0] == "seat.figure.vp"
+                assert keys[1:] in ([], [f"seat.figure.{game}_limit"])  # when one counts
             assert all(said(view))
         acting = {s for s, view in views.items() if view.your_turn}
         must = {pw["player"] for pw in v["powers"] if pw["code"] == "discard" and pw["must"]}
