@@ -88,7 +88,8 @@ def test_a_refused_press_is_answered_on_the_pressing_seat_s_plate_until_the_game
     control.press(ButtonEvent(2, "a"))  # seat 2 does not play
     views = control.seat_views()
     assert views[0].reply == Words("seat.reply.not_your_turn", {"player": "Ben"})
-    assert views[2].reply == views[0].reply and not views[2].figures
+    # a seat that does not play is told so, whoever's turn it is
+    assert views[2].reply == Words("seat.reply.watching") and not views[2].figures
     assert views[1].reply is None
     control.press(ButtonEvent(1, "a"))  # Ben starts the round
     assert all(view.reply is None for view in control.seat_views().values())

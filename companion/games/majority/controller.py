@@ -412,9 +412,10 @@ class MajorityController(FollowsSession):
         turns = self.turns()
         if event.press is Press.LONG:
             turns = replace(turns, undoer=self.last_actor())
-        did = shared.press(turns, event, self._read).did
+        reply = shared.press(turns, event, self._read)
+        did = reply.did
         self.reply = self.reply_to(did, event)
-        plate = self.plate_reply(did, event)
+        plate = reply.answer or self.plate_reply(did, event)
         if plate is None:
             self.replies.pop(event.seat, None)
         else:
@@ -474,9 +475,12 @@ class MajorityController(FollowsSession):
         if event.press is Press.LONG:
             return self.press(event)
         hears = frozenset() if self.over() else frozenset({self.seat_of(power["player"])})
-        reply = shared.press(Turns(hears=hears), event, lambda e: Reply(
-            {"c": CHOICE_NEXT, "a": CHOICE_TAKE}.get(e.button, CHOICE_BACK)))
-        if reply.did == NOT_YOUR_TURN:
+        reply = shared.press(Turns(tuple(self._view["seats"]), hears=hears), event,
+                             lambda e: Reply({"c": CHOICE_NEXT, "a": CHOICE_TAKE}.get(
+                                 e.button, CHOICE_BACK)))
+        if reply.answer is not None:  # a watching seat's
+            self.replies[event.seat] = reply.answer
+        elif reply.did == NOT_YOUR_TURN:
             self.replies[event.seat] = Words("seat.reply.not_your_turn",
                                              {"player": power["player"]})
         else:
