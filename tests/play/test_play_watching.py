@@ -11,8 +11,9 @@ from table_games import KD_SETUP
 
 from companion.games.kings_dilemma.adapter import KingsDilemma
 from companion.games.kings_dilemma.controller import NightController
+from companion.play.seat import ButtonEvent, Press
 from companion.play.session import Session
-from companion.play.turns import WATCHING
+from companion.play.turns import IGNORED, WATCHED, WATCHING, Reply, Turns, press
 from companion.play.words import Words
 
 WATCHES = Words("seat.reply.watching")
@@ -68,3 +69,24 @@ def test_a_watching_seat_s_answer_in_a_secret_vote_says_nothing_of_any_ballot(tm
         seen.append((view.answers[-1][1], night.seat_views()[4]))
         table.close()
     assert seen[0] == seen[1] == seen[2]
+
+
+def test_the_shared_layer_answers_a_seat_outside_the_game_before_anything_else():
+    """``turns.press``: a seat not in ``seats`` is ``WATCHED`` whatever the game declares
+    (a secret vote, an undo by a hold, a seat it does not hear), never read by the game; a
+    closed game still ignores it; a declaration naming no seats (a set-up) reads every
+    press."""
+    read: list[ButtonEvent] = []
+
+    def game(event: ButtonEvent) -> Reply:
+        read.append(event)
+        return Reply("read")
+
+    for turns in (Turns((0, 1), secret=True), Turns((0, 1), holds_undo=True, undoer=4),
+                  Turns((0, 1), hears=frozenset({4})), Turns((0, 1))):
+        for kind in Press:
+            assert press(turns, ButtonEvent(4, "a", kind), game) is WATCHED
+    assert read == []
+    assert press(Turns((0, 1), closed=True), ButtonEvent(4, "a"), game).did == IGNORED
+    assert press(Turns(), ButtonEvent(4, "a"), game).did == "read"
+    assert WATCHED.public and WATCHED.answer == WATCHES
