@@ -152,8 +152,13 @@ class SeatRing:
         for i, seat in enumerate(self.seats):  # the top and bottom edges first
             edge, slot = PLACES[seat.position]
             if edge in ("top", "bottom"):
-                crowded = sum(PLACES[s.position][0] == edge for s in self.seats) > 1
-                start, span = (w * slot // 3, w // 3) if crowded else (0, w)
+                # seats sharing an edge share it out in their slots' order: two take a
+                # half each (the empty third between them is theirs), three a third
+                slots = sorted({PLACES[s.position][1] for s in self.seats
+                                if PLACES[s.position][0] == edge})
+                crowded = len(slots) > 1
+                span = w // len(slots)
+                start = span * slots.index(slot)
                 n = min(span - 2 * gap, longest if crowded else widest)
                 x = start + (span - n) // 2
                 y = gap if edge == "top" else h - band + gap
@@ -253,18 +258,21 @@ class SeatRing:
         last press), that line at the least size for words and cut short if it must."""
         theme, px = self.theme, self.theme.px
         seat = self.seats[view.seat]
-        gap = px(12)
+        gap = px(10)  # between two figures: their labels apart
         value_font, label_font = theme.font(px(PLATE_FIGURE)), theme.font(px(PLATE_LABEL))
         line = None if not connected else (
             self.say(view.reply) if view.reply else self.say(view.todo) if view.todo else None)
-        least = label_font.size(seat.name)[0] * th.SQUEEZE  # the whole name, at the least
+        # the name whole at the least size for words, or (a long name on a short plate)
+        # its first letters: the plate's colour and place say whose it is as well
+        least = min(label_font.size(seat.name)[0],
+                    label_font.size(seat.name[:3] + "…")[0]) * th.SQUEEZE
         cells: list[tuple[str, str, int]] = []
         right = body.right
         for figure in view.figures:
             value, label = figure.value, self.say(figure.label)
             w = max(value_font.size(value)[0], label_font.size(label)[0])
             # every figure is kept, whatever the line says (the line is cut short instead):
-            # only a plate too short for the figures and the whole name drops the last ones
+            # only a plate too short for the figures and the name's least drops the last
             if cells and right - w - gap - body.x < least + px(4):
                 break
             cells.append((value, label, w))
@@ -290,7 +298,7 @@ class SeatRing:
         else:
             name_box = left
         font = theme.fitting_font(seat.name, px(44), name_box.w, px(PLATE_LABEL))
-        lp.text(seat.name, font, ink, name_box, "left")
+        lp.text(fitted(seat.name, font, name_box.w), font, ink, name_box, "left")
 
     def _inside(self, n: int, d: int, radius: int) -> pygame.Surface:
         """An ``n`` × ``d`` plate's shape, opaque white inside its rounded corners and clear
