@@ -12,10 +12,13 @@ sitting there: top seats read upside down, side seats sideways.
 On a game screen each plate is that player's own display (``show_views``, the seat views
 of ``companion.play.seatview``): their figures, large, at the far end, what they must do
 (or the answer to their last refused press) under their name, and a steady highlight
-while they act. The centre stays fixed (decided looking at the demo's screenshots, no
-turning setting built): it holds what the whole table shares, and turned toward the
-acting seat it would face the others upside down every other turn, while each plate
-already faces its player.
+while they act. The figures are laid out first, all of them: a long line is cut short,
+never a figure; for that a plate is long (468 units, a seat alone on the top or bottom
+edge up to 560), a side plate reaches into a corner no other plate takes, and seats
+sharing an edge share it out. The centre stays fixed (decided looking at the demo's
+screenshots, no turning setting built): it holds what the whole table shares, and turned
+toward the acting seat it would face the others upside down every other turn, while each
+plate already faces its player.
 
 Two depths: the full ring (``FULL_BAND``) where the seats act, with a second line under
 the name (the simulator's keys on Home and the Table check); the slim ring
