@@ -27,7 +27,7 @@ from companion.hardware.sim import SimBackend
 from companion.play.seat import ButtonEvent, Light, Press
 from companion.play.session import Session
 from companion.play.table import Headless, Table
-from companion.play.turns import IGNORED, lights
+from companion.play.turns import WATCHED, WATCHING, lights
 from companion.storage.history import History
 from companion.storage.journal import Journal
 
@@ -123,8 +123,9 @@ def count_inheritors(table: Table, view: Answers) -> SheetController:
             assert table.act(sheet.step, player, "tomes", 1)
         assert table.act(sheet.step, player, "honors", 1)
         assert lights_of(table) == wanted(table, sheet)
-    press(table, 4, "a")  # seat 4 does not play: nothing opens
-    assert view.answers[-1][1].did == IGNORED and sheet.counted == "Dan"
+    press(table, 4, "a")  # seat 4 does not play: nothing opens, its plate says it watches
+    assert view.answers[-1][1].did == WATCHING and sheet.counted == "Dan"
+    assert sheet.seat_views()[4].reply == WATCHED.answer
     return sheet
 
 

@@ -5,7 +5,8 @@ declares, for the moment shown, who sits in it and who acts: a ``Turns``. This m
 turns that declaration into the seats' lights (``lights``), so there is one place that
 decides what a light shows; and it takes every seat press first (``press``): it refuses
 what every game refuses ("not your turn", "not your undo"), hands the rest to the game's
-own reading of its buttons, and keeps a secret press silent. Every press answers with
+own reading of its buttons, and keeps a secret press silent; a press from a seat that
+sits out the game is answered "watching" on that seat's plate. Every press answers with
 one result type, ``Reply``. It needs no pygame: the screens and a headless table call
 it alike.
 """
@@ -18,13 +19,15 @@ from typing import Any
 
 from companion.play.errors import RuleError
 from companion.play.seat import ButtonEvent, Light, Press
+from companion.play.words import Words
 
 
 @dataclass(frozen=True)
 class Turns:
     """What a game declares about its seats now.
 
-    - ``seats``: the seats in the game; one not named below is dark (OFF);
+    - ``seats``: the seats in the game; one not named below is dark (OFF); a press from
+      any other seat is a watching seat's (none named: every seat may press);
     - ``marks``: a standing role shown on a seat (FIRST_PLAYER, LEADER, MODERATOR,
       BALLOT_LOCKED, or any light the table check shows);
     - ``acting``: the seats whose turn it is (YOUR_TURN, over their mark);
@@ -74,6 +77,7 @@ IGNORED = "ignored"  # nothing for this press to do now
 NOT_YOUR_TURN = "not-your-turn"  # a seat that does not act now
 NOT_YOUR_UNDO = "not-your-undo"  # a hold from a seat that did not make the last action
 QUIET = "quiet"  # a secret press: the same answer whatever it did
+WATCHING = "watching"  # a seat that sits out this game (not in ``Turns.seats``)
 
 
 @dataclass(frozen=True)
@@ -81,14 +85,20 @@ class Reply:
     """What a seat's press did: the one answer of every game's ``press``. ``did`` names it
     (one of the names above, or the game's own); ``public``: whether anything the table
     may see changed or is to be said (a frame, the lights, a message); ``view``: the
-    public view after it, when the press changed the game."""
+    public view after it, when the press changed the game; ``answer``: what the pressing
+    seat's own plate says back, when the shared layer answers it (a watching seat's press),
+    never the table's instruction line."""
 
     did: str
     public: bool = True
     view: dict[str, Any] | None = None
+    answer: Words | None = None
 
 
 SILENT = Reply(QUIET, public=False)  # a secret press, whatever it did: nothing shows it
+# A watching seat's press, in every game and at every moment (a secret vote's too: it says
+# nothing of any ballot, only that this seat sits out, which the table knows).
+WATCHED = Reply(WATCHING, answer=Words("seat.reply.watching"))
 
 
 def press(turns: Turns, event: ButtonEvent, read: Callable[[ButtonEvent], Reply]) -> Reply:
@@ -96,9 +106,12 @@ def press(turns: Turns, event: ButtonEvent, read: Callable[[ButtonEvent], Reply]
     then the game's own reading of its buttons (``read``, which may raise ``RuleError``
     for a refusal of its own). A secret press answers ``SILENT`` whatever it did or why
     it was refused, unless it made a public change: the one place that keeps ballots
-    from showing through a press's answer."""
+    from showing through a press's answer. A seat outside the game (when it names its
+    ``seats``) is answered ``WATCHED`` on its own plate, before any of that."""
     if turns.closed:
         return Reply(IGNORED, public=False)
+    if turns.seats and event.seat not in turns.seats:
+        return WATCHED
     if event.press is Press.LONG and turns.holds_undo:
         if event.seat != turns.undoer:
             return Reply(NOT_YOUR_UNDO)

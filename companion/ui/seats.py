@@ -12,10 +12,13 @@ sitting there: top seats read upside down, side seats sideways.
 On a game screen each plate is that player's own display (``show_views``, the seat views
 of ``companion.play.seatview``): their figures, large, at the far end, what they must do
 (or the answer to their last refused press) under their name, and a steady highlight
-while they act. The centre stays fixed (decided looking at the demo's screenshots, no
-turning setting built): it holds what the whole table shares, and turned toward the
-acting seat it would face the others upside down every other turn, while each plate
-already faces its player.
+while they act. The figures are laid out first, all of them: a long line is cut short,
+never a figure; for that a plate is long (468 units, a seat alone on the top or bottom
+edge up to 560), a side plate reaches into a corner no other plate takes, and seats
+sharing an edge share it out. The centre stays fixed (decided looking at the demo's
+screenshots, no turning setting built): it holds what the whole table shares, and turned
+toward the acting seat it would face the others upside down every other turn, while each
+plate already faces its player.
 
 Two depths: the full ring (``FULL_BAND``) where the seats act, with a second line under
 the name (the simulator's keys on Home and the Table check); the slim ring
@@ -143,23 +146,44 @@ class SeatRing:
         self.centre = pygame.Rect(left, top, w - left - right, h - top - bottom).inflate(
             -2 * gap, -2 * gap
         )
-        longest = theme.px(360)
-        self.plates: list[Plate] = []
-        for i, seat in enumerate(self.seats):
+        # a plate's longest: room for a seat's figures, its name and the line under it (a
+        # side plate reaches that long where the corners are free); a top or bottom plate
+        # alone on its edge may be longer, up to the side seats' bands
+        longest = theme.px(468)
+        widest = min(theme.px(560), w - 2 * band - 2 * gap)
+        rects: dict[int, pygame.Rect] = {}
+        for i, seat in enumerate(self.seats):  # the top and bottom edges first
             edge, slot = PLACES[seat.position]
-            crowded = sum(PLACES[s.position][0] == edge for s in self.seats) > 1
             if edge in ("top", "bottom"):
-                start, span = (w * slot // 3, w // 3) if crowded else (0, w)
-                n = min(span - 2 * gap, longest)
+                # seats sharing an edge share it out in their slots' order: two take a
+                # half each (the empty third between them is theirs), three a third
+                slots = sorted({PLACES[s.position][1] for s in self.seats
+                                if PLACES[s.position][0] == edge})
+                crowded = len(slots) > 1
+                span = w // len(slots)
+                start = span * slots.index(slot)
+                n = min(span - 2 * gap, longest if crowded else widest)
                 x = start + (span - n) // 2
                 y = gap if edge == "top" else h - band + gap
-                rect = pygame.Rect(x, y, n, band - 2 * gap)
-            else:
-                span = h - top - bottom
-                n = min(span - 2 * gap, longest)
-                y = top + (span - n) // 2
+                rects[i] = pygame.Rect(x, y, n, band - 2 * gap)
+        for i, seat in enumerate(self.seats):
+            edge = PLACES[seat.position][0]
+            if edge in ("left", "right"):
+                # a side plate reaches into a corner no top or bottom plate takes: a side
+                # seat's plate as long as the others, its figures kept whole
                 x = gap if edge == "left" else w - band + gap
-                rect = pygame.Rect(x, y, band - 2 * gap, n)
+                column = pygame.Rect(x - gap, 0, band, h)
+                low = top if any(r.top < top and r.colliderect(column)
+                                 for r in rects.values()) else 0
+                high = h - bottom if any(r.bottom > h - bottom and r.colliderect(column)
+                                         for r in rects.values()) else h
+                n = min(high - low - 2 * gap, longest)
+                rects[i] = pygame.Rect(x, low + (high - low - n) // 2, band - 2 * gap, n)
+        self.plates: list[Plate] = []
+        for i, seat in enumerate(self.seats):
+            edge = PLACES[seat.position][0]
+            rect = rects[i]
+            n = rect.w if edge in ("top", "bottom") else rect.h
             self.plates.append(Plate(i, edge, rect, n, band - 2 * gap))
 
     def show_views(self, views: Mapping[int, SeatView], say: Callable[[Words], str]) -> None:
@@ -231,28 +255,28 @@ class SeatRing:
 
     def _draw_view(self, lp: Painter, view: SeatView, body: pygame.Rect,
                    connected: bool) -> None:
-        """A seat's own view on its upright plate: its name over what it must do (or the
-        answer to its last press), its figures at the far end, each large over its label,
-        as many as leave the name and that line their room (the first ones first)."""
+        """A seat's own view on its upright plate: its figures at the far end, each large
+        over its label, all of them (a player's own figures are never dropped for a
+        sentence); in what they leave, its name over what it must do (or the answer to its
+        last press), that line at the least size for words and cut short if it must."""
         theme, px = self.theme, self.theme.px
         seat = self.seats[view.seat]
-        gap = px(12)
+        gap = px(10)  # between two figures: their labels apart
         value_font, label_font = theme.font(px(PLATE_FIGURE)), theme.font(px(PLATE_LABEL))
         line = None if not connected else (
             self.say(view.reply) if view.reply else self.say(view.todo) if view.todo else None)
-        line_w = label_font.size(line)[0] * th.SQUEEZE if line else 0
-        least = label_font.size(seat.name)[0] * th.SQUEEZE  # the whole name, at the least
-        # the left column: the line whole and the name whole at the least (it is drawn
-        # larger where the figures leave room): a figure before a large name
-        keep = max(least, line_w) + px(4)
+        # the name whole at the least size for words, or (a long name on a short plate)
+        # its first letters: the plate's colour and place say whose it is as well
+        least = min(label_font.size(seat.name)[0],
+                    label_font.size(seat.name[:3] + "…")[0]) * th.SQUEEZE
         cells: list[tuple[str, str, int]] = []
         right = body.right
         for figure in view.figures:
             value, label = figure.value, self.say(figure.label)
             w = max(value_font.size(value)[0], label_font.size(label)[0])
-            room = right - w - gap - body.x
-            # the first figure stays while the line keeps half the plate (it is cut short)
-            if room < keep and (cells or room < max(least, body.w // 2)):
+            # every figure is kept, whatever the line says (the line is cut short instead):
+            # only a plate too short for the figures and the name's least drops the last
+            if cells and right - w - gap - body.x < least + px(4):
                 break
             cells.append((value, label, w))
             right -= w + gap
@@ -277,7 +301,7 @@ class SeatRing:
         else:
             name_box = left
         font = theme.fitting_font(seat.name, px(44), name_box.w, px(PLATE_LABEL))
-        lp.text(seat.name, font, ink, name_box, "left")
+        lp.text(fitted(seat.name, font, name_box.w), font, ink, name_box, "left")
 
     def _inside(self, n: int, d: int, radius: int) -> pygame.Surface:
         """An ``n`` × ``d`` plate's shape, opaque white inside its rounded corners and clear

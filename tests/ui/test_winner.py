@@ -81,14 +81,14 @@ def test_a_player_without_a_seat_has_no_plate_and_the_seats_without_a_player_no_
 
 
 def test_on_a_crowded_edge_a_plates_figure_leaves_its_name_room(open_table):
-    """Five houses, two of them on one edge of the 800×480 panel, in French: a figure
+    """Five houses, three of them on one edge of the 800×480 panel, in French: a figure
     takes half a slim plate's line at most, and no name is cut; one that can't fit whole
     there ("Dernier · 12" beside "Béatrice") shows its total alone, whole."""
     from companion.config import SeatConfig
 
     seats = [SeatConfig(name, colour, position) for name, colour, position in (
         ("Ana", (200, 40, 40), "bottom-left"), ("Béatrice", (40, 90, 200), "bottom-right"),
-        ("Cleo", (40, 170, 70), "left"), ("Dan", (220, 190, 40), "top"),
+        ("Cleo", (40, 170, 70), "bottom"), ("Dan", (220, 190, 40), "top"),
         ("Eve", (150, 60, 170), "right"))]
     rig = open_table(language="fr", seats=seats)
     results = (("30", "1er"), ("12", "Dernier"), ("20", "3e"), ("15", "4e"), ("28", "2e"))

@@ -40,6 +40,9 @@ class SheetController(FollowsSession):
         self.saved = False
         self.played: GameResult | None = None  # the history row, once saved
         self.counting: int | None = 0  # the player whose column is open (None: no one)
+        # seat -> what the shared layer answered its press (a watching seat's), on its own
+        # plate until another seat's press opens a column
+        self.answers: dict[int, Words] = {}
 
     @classmethod
     def new(cls, setup: dict, journal: Journal | None) -> SheetController:
@@ -92,6 +95,8 @@ class SheetController(FollowsSession):
                 seat, your_turn=counted, todo=Words("seat.todo.count") if counted else None,
                 help=None if self.saved else Words("seat.help.any_count"),
                 figures=(SeatFigure(Words("seat.figure.total"), str(totals[player])),))
+        for seat, answer in self.answers.items():  # a watching seat that pressed
+            out.setdefault(seat, SeatView(seat, reply=answer))
         return out
 
     def quests(self, player: str, value: int) -> int:
@@ -140,10 +145,15 @@ class SheetController(FollowsSession):
     # --- inputs -------------------------------------------------------------------------
 
     def press(self, event: ButtonEvent) -> Reply:
-        """A seat's button, through the shared layer (``companion.play.turns``: any seat may
-        press here), opens its player's column (``IGNORED``: the seat does not play)."""
-        return shared.press(self.turns(), event, lambda e: (
+        """A seat's button, through the shared layer (``companion.play.turns``: a watching
+        seat is answered on its plate), opens its player's column."""
+        reply = shared.press(self.turns(), event, lambda e: (
             Reply(OPENED) if self.open_seat(e.seat) else Reply(IGNORED, public=False)))
+        if reply.answer is not None:
+            self.answers[event.seat] = reply.answer
+        elif reply.public:
+            self.answers.clear()
+        return reply
 
     def open_seat(self, seat: int) -> bool:
         """The player of ``seat`` counted now (a press of their pad, a tap on their seat)."""

@@ -744,18 +744,16 @@ class SeatPads:
         vote's pending choice, published; ``SILENT``: a secret press)."""
         with self._lock:
             night, pads = self._current()
-            if event.seat not in night.seats:
-                raise RuleError("seat", f"seat {event.seat} has no player",
-                                code="seat_without_player", params={"seat": event.seat})
-            player = night.seats.index(event.seat)
-            if night.phase != VOTE or night.vote is None:
-                raise RuleError("button", "no vote in progress", code="no_vote_now")
-            vote = night.vote
-            if vote.phase == kd_vote.TIE:  # the moderator holds Aye or Nay to decide
-                return Reply(BROKE_TIE, view=self.session.dispatch(
-                    kd_buttons.break_tie(vote, player, event).to_dict()))
 
             def read(event: ButtonEvent) -> Reply:
+                # a seat without a player was answered by the shared layer (watching)
+                player = night.seats.index(event.seat)
+                if night.phase != VOTE or night.vote is None:
+                    raise RuleError("button", "no vote in progress", code="no_vote_now")
+                vote = night.vote
+                if vote.phase == kd_vote.TIE:  # the moderator holds Aye or Nay to decide
+                    return Reply(BROKE_TIE, view=self.session.dispatch(
+                        kd_buttons.break_tie(vote, player, event).to_dict()))
                 new, act = kd_buttons.press(vote, pads,
                                             ButtonEvent(player, event.button, event.press))
                 if act is None:  # on the seat's buttons only, not yet in the game

@@ -32,6 +32,7 @@ from companion.games.kings_dilemma import say as kd_say
 from companion.games.kings_dilemma import score as kd_score
 from companion.games.kings_dilemma import vote as kd_vote
 from companion.games.kings_dilemma.say import Say, say
+from companion.play import turns as shared
 from companion.play.errors import RuleError
 from companion.play.seat import ButtonEvent, Light
 from companion.play.seatview import SeatFigure, SeatView
@@ -238,6 +239,9 @@ class NightController:
         self._saved: kd_campaign.Campaign | None = None  # the ledger as read (``saved``)
         self._saved_read = False
         self.refused: tuple[str, RuleError] | None = None  # (who, why): open vote only
+        # seat -> what the shared layer answered its press (a watching seat's), on its
+        # own plate until the night moves
+        self.answers: dict[int, Words] = {}
         self.played: GameResult | None = None  # the history row, once the night is finished
         self.finished = False  # the night finished in the journal (``finish``)
 
@@ -371,6 +375,8 @@ class NightController:
                 todo = Words("seat.todo.read")
             out[seat] = SeatView(seat, your_turn=acts, todo=todo, help=help_,
                                  reply=self.refusal_reply(name), figures=tuple(figures))
+        for seat, answer in self.answers.items():  # a watching seat that pressed
+            out.setdefault(seat, SeatView(seat, reply=answer))
         return out
 
     def refusal_reply(self, name: str) -> Words | None:
@@ -438,6 +444,7 @@ class NightController:
     def start_vote(self, mode: str) -> None:
         self.session.dispatch({"action": "dilemma", "mode": mode})
         self.refused = None
+        self.answers.clear()
 
     def press(self, event: ButtonEvent) -> Reply:
         """A seat's button, through the button grammar (``SeatPads``: on a tie the
@@ -446,11 +453,16 @@ class NightController:
         an open vote's refusal is kept in ``refused`` for the screen to say."""
         view = self.view()
         if view["phase"] != kd_game.VOTE or view["vote"] is None:
-            return Reply(IGNORED, public=False)
-        try:
-            reply = self.pads.press(event)
-        except RuleError as exc:  # never in a secret vote: its refusals are SILENT
-            return self._refuse(event, view, exc)
+            # no press is read between votes, but a watching seat is still told it watches
+            reply = shared.press(self.turns(), event, lambda e: Reply(IGNORED, public=False))
+        else:
+            try:
+                reply = self.pads.press(event)
+            except RuleError as exc:  # never in a secret vote: its refusals are SILENT
+                return self._refuse(event, view, exc)
+        if reply.answer is not None:  # the shared layer's (a watching seat): on its plate
+            self.answers[event.seat] = reply.answer
+            return reply
         if reply.did == NOT_YOUR_TURN:  # the shared layer's: said as the rules say it
             name = view["players"][view["seats"].index(event.seat)]
             self._refuse(event, view, kd_vote.not_your_turn(view["vote"]["turn"], name,
@@ -458,6 +470,7 @@ class NightController:
             return reply
         if reply.public:
             self.refused = None
+            self.answers.clear()
         return reply
 
     def _refuse(self, event: ButtonEvent, view: Mapping, exc: RuleError) -> Reply:
@@ -479,6 +492,7 @@ class NightController:
         is deleted with its private part: that seat is "not yet" again and its ballot is
         never shown."""
         self.refused = None
+        self.answers.clear()
         return self.pads.undo()
 
     def _moderator(self) -> str:

@@ -240,32 +240,31 @@ class MajorityController(FollowsSession):
         return {self.seat_of(self.acting())}
 
     def seat_views(self, choosing: str | None = None) -> dict[int, SeatView]:
-        """Each player's own plate, from the public view: VP, the cards counted against
-        the round's limit (of the limit), the majorities held; whether the seat acts now,
+        """Each player's own plate, from the public view: VP and the cards counted against
+        the round's limit (of the limit); whether the seat acts now,
         what it must do and what its buttons do (``choosing``: the player whose power's
         options are open on the screen, picked from their pad); the answer to its last
         refused press."""
         v = self._view
         g = self.rules.name
-        held: dict[str, int] = {}
-        for m in v["majorities"]:
-            if m["holder"]:
-                held[m["holder"]] = held.get(m["holder"], 0) + 1
         limits = {c["player"]: c for c in v["limits"]}
         acting = self.acting_seats()
         discarding = self.must_discard()
         out = {}
         for player, seat in zip(v["players"], v["seats"], strict=True):
             limit = limits.get(player)
-            figures = [SeatFigure(Words("seat.figure.vp"), str(v["tokens"][player]))]
-            if player in discarding and v["phase"] == "end":  # what it acts on now, first
-                figures.insert(0, SeatFigure(Words("seat.figure.discard"),
-                                             str(discarding[player])))
-            if limit is not None:
-                figures.append(SeatFigure(Words(f"seat.figure.{g}_limit"),
-                                          f"{limit['counted']}/{limit['limit']}"))
-            figures.append(SeatFigure(Words("seat.figure.majorities"),
-                                      str(held.get(player, 0))))
+            cards = [] if limit is None else [SeatFigure(
+                Words(f"seat.figure.{g}_limit"), f"{limit['counted']}/{limit['limit']}")]
+            # two figures, which a plate shows whole beside the name and the line under it
+            # at every size (the majorities held are the board's, marked on it for all)
+            if player in discarding and v["phase"] == "end":
+                # what the discard is about: how many to discard, the cards against the
+                # limit (VP, which a discard leaves as it is, comes back after it)
+                figures = [SeatFigure(Words("seat.figure.discard"),
+                                      str(discarding[player])), *cards]
+            else:
+                figures = [SeatFigure(Words("seat.figure.vp"), str(v["tokens"][player])),
+                           *cards]
             help_ = (Words("seat.help.line", {"parts": (
                 Words("seat.help.c_next"), Words("seat.help.a_take"), Words("seat.help.b_back"))})
                 if player == choosing else self._help(player, seat, acting, discarding))
@@ -413,9 +412,10 @@ class MajorityController(FollowsSession):
         turns = self.turns()
         if event.press is Press.LONG:
             turns = replace(turns, undoer=self.last_actor())
-        did = shared.press(turns, event, self._read).did
+        reply = shared.press(turns, event, self._read)
+        did = reply.did
         self.reply = self.reply_to(did, event)
-        plate = self.plate_reply(did, event)
+        plate = reply.answer or self.plate_reply(did, event)
         if plate is None:
             self.replies.pop(event.seat, None)
         else:
@@ -475,9 +475,12 @@ class MajorityController(FollowsSession):
         if event.press is Press.LONG:
             return self.press(event)
         hears = frozenset() if self.over() else frozenset({self.seat_of(power["player"])})
-        reply = shared.press(Turns(hears=hears), event, lambda e: Reply(
-            {"c": CHOICE_NEXT, "a": CHOICE_TAKE}.get(e.button, CHOICE_BACK)))
-        if reply.did == NOT_YOUR_TURN:
+        reply = shared.press(Turns(tuple(self._view["seats"]), hears=hears), event,
+                             lambda e: Reply({"c": CHOICE_NEXT, "a": CHOICE_TAKE}.get(
+                                 e.button, CHOICE_BACK)))
+        if reply.answer is not None:  # a watching seat's
+            self.replies[event.seat] = reply.answer
+        elif reply.did == NOT_YOUR_TURN:
             self.replies[event.seat] = Words("seat.reply.not_your_turn",
                                              {"player": power["player"]})
         else:

@@ -130,7 +130,7 @@ class SheetScreen(TwoTaps, TableScreen):
 
     def pressed(self, event: ButtonEvent, result: Reply) -> None:
         self.confirming = None
-        if result.public:
+        if result.public and result.answer is None:  # a watching seat's: on its plate only
             self.message = None
         self.refresh()
 

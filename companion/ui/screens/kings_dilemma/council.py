@@ -42,6 +42,12 @@ class CouncilScreen(KdScreen):
     name = "kd-council"
     shows_seats = True
 
+    @property
+    def plays(self):
+        """The night takes the seats' presses: none is read between votes, but a watching
+        seat's is answered on its plate (``companion.play.turns``)."""
+        return self.night
+
     def title(self) -> tuple[str, str]:
         view = self.night.view()
         return (self.t("kd.council.title", number=self.night.dilemma),

@@ -173,8 +173,8 @@ def test_seat_buttons_only_from_the_seat_whose_turn_it_is(table):
     ring = screen.ring
     assert any(b.text == "Cleo's turn" and ring.plates[0].rect.contains(b.rect)
                for b in t.app.painter.texts)
-    t.ctx.press(3, "a")  # Dan watches
-    assert any(b.text == "Cleo's turn" and ring.plates[3].rect.contains(b.rect)
+    t.ctx.press(3, "a")  # Dan watches: told so on his plate, whoever's turn it is
+    assert any(b.text == "you watch this game" and ring.plates[3].rect.contains(b.rect)
                for b in t.app.painter.texts)
     assert status in shown(t)
     t.ctx.press(2, "a")
