@@ -28,6 +28,14 @@ def kiosk_journal(path: Path, held: HeldSync) -> Journal:
     return Journal(path, background_sync=True, sync_wal=held)
 
 
+def game_begun(path: Path, held: HeldSync) -> tuple[Journal, int]:
+    """A kiosk's journal holding a Koryŏ game begun, its commit durable."""
+    journal = kiosk_journal(path, held)
+    game = journal.begin_game("koryo", {"players": ["A", "B"]})
+    journal.wait_durable()
+    return journal, game
+
+
 class Lights:
     """A light writer as the App gives ``when_durable``: records what it wrote, in order."""
 
@@ -174,11 +182,9 @@ def test_a_failed_fsync_halts_the_journal_and_lights_nothing_it_may_not_hold(
     ``failed`` is called instead), every later write is refused with the same cause,
     nothing is counted in -ack, and the files opened again resume from what they hold."""
     path = tmp_path / "j.sqlite"
-    journal = kiosk_journal(path, held)
+    journal, game = game_begun(path, held)
     lights = Lights()
     try:
-        game = journal.begin_game("koryo", {"players": ["A", "B"]})
-        journal.wait_durable()
         acked = Path(f"{path}-ack").read_bytes()
         held.fail = OSError(errno.EIO, "Input/output error")
         journal.append(game, {"action": "one"})
@@ -211,11 +217,9 @@ def test_a_failed_fsync_halts_the_journal_and_lights_nothing_it_may_not_hold(
 def test_a_finish_whose_fsync_fails_lights_nothing_and_resumes_unfinished_or_finished(
         tmp_path, held):
     path = tmp_path / "j.sqlite"
-    journal = kiosk_journal(path, held)
+    journal, game = game_begun(path, held)
     lights = Lights()
     try:
-        game = journal.begin_game("koryo", {"players": ["A", "B"]})
-        journal.wait_durable()
         held.fail = OSError(errno.EIO, "Input/output error")
         journal.finish(game, {"winner": "A"})
         journal.when_durable(lights.writer("winner A"), lights.writer("not saved"))
