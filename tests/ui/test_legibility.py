@@ -25,10 +25,12 @@ import shutil
 from pathlib import Path
 
 import played_kiosk
+import pygame
 import pytest
 from table_rig import TableRig
 
 from companion.i18n import LANGUAGES, load_catalog
+from companion.play.seat import Press
 from companion.ui import demo as demo_mod
 from companion.ui import screens as menu
 from companion.ui.home import HomeScreen, resume_unfinished
@@ -68,7 +70,10 @@ def panel_frames(request, tmp_path_factory):
     return demo_frames(((800, 480, 0), request.param), tmp_path_factory)
 
 
-def demo_frames(param, tmp_path_factory):
+def demo_frames(param, tmp_path_factory, seats: int | None = None,
+                scripts: tuple[str, ...] | None = None):
+    """The demo (``scripts`` of it, with ``seats`` seats: ``run_demo``) at one size and
+    language, as ``frames``."""
     (w, h, rotation), language = param
     shots: list[tuple[Path, tuple[int, int], list[TextBox], list[tuple[str, object]]]] = []
     shot = demo_mod.DemoContext.shot
@@ -85,7 +90,7 @@ def demo_frames(param, tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(demo_mod.DemoContext, "shot", recording)
         demo_mod.run_demo(tmp_path_factory.mktemp("legible") / "out", (w, h), language,
-                          rotation)
+                          rotation, seats=seats, scripts=scripts)
     return shots
 
 
@@ -312,3 +317,67 @@ def test_every_text_on_the_king_s_dilemma_table_check_and_home_meets_the_goal(pa
     small = [(lab, text, round(g, 1)) for lab, text, g in seen
              if g < (DIGIT_GOAL if any(c.isdigit() for c in text) else TEXT_GOAL) - 0.5]
     assert small == []
+
+
+@pytest.mark.parametrize("houses", [3, 4, 5])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_king_s_dilemma_meets_the_goal_with_three_to_five_houses(
+        tmp_path_factory, houses, language):
+    """The King's Dilemma seats 3 to 5: its demo with that many houses on the 7" panel (the
+    council, a secret vote pending and locked, the reveal, an open vote, the end's screens),
+    every text with a digit at DIGIT_GOAL, every text at TEXT_GOAL, each whole, apart and
+    on screen (five houses' rows in two columns where one would put them too close). The
+    score's plates are the shared winner screen's (companion/ui/winner.py), not measured
+    here."""
+    shots = demo_frames(((800, 480, 0), language), tmp_path_factory, seats=houses,
+                        scripts=("kings-dilemma",))
+    seen = [(label(path), b.text, b.glyph / Theme(size).unit)
+            for path, size, texts, places in shots if label(path).startswith("kd-")
+            for b in texts if not (label(path).startswith("kd-score")
+                                   and any(plate.contains(b.rect) for _, plate in places))]
+    assert {lab.split("-")[1] for lab, _, _ in seen} >= {"council", "vote", "reveal", "score"}
+    small = [(lab, text, round(g, 1)) for lab, text, g in seen
+             if g < (DIGIT_GOAL if any(c.isdigit() for c in text) else TEXT_GOAL) - 0.5]
+    assert small == []
+    problems = [(label(path), box.text) for path, size, texts, _ in shots for box in texts
+                if label(path).startswith("kd-") and (box.clipped or not pygame.Rect(
+                    (0, 0), size).contains(box.rect))]
+    problems += [(label(path), f"{a.text} / {b.text}") for path, _, texts, _ in shots
+                 if label(path).startswith("kd-")
+                 for a, b in itertools.combinations(texts, 2) if a.rect.colliderect(b.rect)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("houses", [3, 4, 5])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_king_s_dilemma_tie_meets_the_goal_with_three_to_five_houses(
+        tmp_path, houses, language):
+    """A secret vote ending in a tie (the demo has none), played on the pads from Home
+    with that many houses on the 7" panel: the tie's headline and every house's status,
+    figures at DIGIT_GOAL and words at TEXT_GOAL, whole and apart."""
+    seats = demo_mod.demo_seats(demo_mod.demo_config((800, 480), language), houses)
+    rig = TableRig(tmp_path, language=language, seats=seats)
+    try:
+        rig.ctx.show(HomeScreen(rig.app))
+        rig.tap(rig.screen.button(rig.app.catalog.text("kd.menu")).rect)
+        rig.tap(rig.screen.buttons[-1].rect)  # start
+        rig.tap(rig.screen.buttons[1].rect)  # a secret vote
+        for seat in range(houses):  # Aye 1 and Nay 1 in turn; an odd one out moderates
+            button = "c" if houses % 2 and seat == houses - 1 else "ab"[seat % 2]
+            rig.ctx.press(seat, button)
+            rig.ctx.press(seat, button, Press.LONG)
+        assert rig.app.catalog.text("kd.reveal.decide", side=rig.app.catalog.text(
+            "kd.side.aye")) in [b.label for b in rig.screen.buttons], rig.screen.describe()
+        rig.app.invalidate()
+        rig.app.step(block=False)
+        texts = list(rig.app.painter.texts)
+        seen = glyphs([(Path("00-kd-reveal-tie.png"), rig.app.size, texts, [])])
+        assert {text for _, text, _ in seen} >= {seat.name for seat in seats}
+        small = [(text, round(g, 1)) for _, text, g in seen
+                 if g < (DIGIT_GOAL if any(c.isdigit() for c in text) else TEXT_GOAL) - 0.5]
+        assert small == []
+        assert [b.text for b in texts if b.clipped] == []
+        assert [(a.text, b.text) for a, b in itertools.combinations(texts, 2)
+                if a.rect.colliderect(b.rect)] == []
+    finally:
+        rig.close()
