@@ -10,6 +10,9 @@ from pathlib import Path
 from companion.play.errors import RuleError
 
 SIZE = re.compile(r"(\d+)[xX×](\d+)")
+# The demo's scripts, as companion.ui.demo.DEMOS names them (not imported here: it loads
+# pygame, which waits for the SDL variables ``run`` sets; a test keeps the two equal).
+SCRIPTS = ("home", "table-check", "koryo", "choson", "inheritors", "kings-dilemma", "history")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -19,6 +22,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
                    help="the panel turned clockwise, as display.rotation (default 0); "
                    "--size 720x1280 --rotation 90: a portrait panel used landscape")
+    p.add_argument("--seats", type=int, choices=(2, 3, 4, 5), default=None,
+                   help="the shipped configuration's first seats, a fifth (Eve) added for 5 "
+                   "(default: its four)")
+    p.add_argument("--only", action="append", default=None, choices=SCRIPTS,
+                   help="play only this script; may be repeated (default: every one)")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -39,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.ui.demo import run_demo  # pygame, after the variables it reads are set
 
-    ctx = run_demo(args.out, size, args.lang, args.rotation)
+    ctx = run_demo(args.out, size, args.lang, args.rotation, seats=args.seats,
+                   scripts=tuple(args.only) if args.only else None)
     print(f"{args.out}: {len(ctx.shots)} screenshots and transcript.txt")
     return 0

@@ -117,3 +117,23 @@ def test_screenshots_catch_the_blinking_lights_lit(tmp_path, monkeypatch):
     run_demo(tmp_path / "out", (800, 480), "en")
     assert len(blinking) > 10
     assert [n for n in dark if "blink-dark" not in n] == []
+
+
+def test_seats_and_only_play_one_script_with_five_seats(tmp_path, capsys):
+    """``--seats 5 --only home``: Home alone, with the shipped four seats and Eve."""
+    out = tmp_path / "out"
+    assert cli.main(["demo", "--out", str(out), "--seats", "5", "--only", "home"]) == 0
+    text = (out / "transcript.txt").read_text(encoding="utf-8")
+    assert text.startswith("== home (800x480, en)") and "== table-check" not in text
+    assert "Eve=" in text and "Ana=" in text
+
+
+def test_only_names_a_script_of_the_demo(tmp_path, capsys):
+    """``--only`` takes the names DEMOS plays, no other: a wrong one exits 2."""
+    from companion.commands.demo import SCRIPTS
+
+    assert SCRIPTS == tuple(demo_mod.DEMOS)
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["demo", "--out", str(tmp_path / "out"), "--only", "kings"])
+    assert exit_.value.code == 2 and "--only" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

@@ -29,6 +29,7 @@ import pytest
 from table_rig import TableRig
 
 from companion.i18n import LANGUAGES, load_catalog
+from companion.play.seat import Press
 from companion.ui import demo as demo_mod
 from companion.ui import screens as menu
 from companion.ui.home import HomeScreen, resume_unfinished
@@ -68,7 +69,10 @@ def panel_frames(request, tmp_path_factory):
     return demo_frames(((800, 480, 0), request.param), tmp_path_factory)
 
 
-def demo_frames(param, tmp_path_factory):
+def demo_frames(param, tmp_path_factory, seats: int | None = None,
+                scripts: tuple[str, ...] | None = None):
+    """The demo (``scripts`` of it, with ``seats`` seats: ``run_demo``) at one size and
+    language, as ``frames``."""
     (w, h, rotation), language = param
     shots: list[tuple[Path, tuple[int, int], list[TextBox], list[tuple[str, object]]]] = []
     shot = demo_mod.DemoContext.shot
@@ -85,7 +89,7 @@ def demo_frames(param, tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(demo_mod.DemoContext, "shot", recording)
         demo_mod.run_demo(tmp_path_factory.mktemp("legible") / "out", (w, h), language,
-                          rotation)
+                          rotation, seats=seats, scripts=scripts)
     return shots
 
 
@@ -121,6 +125,13 @@ PLATE_SCREENS = ("koryo-board", "choson-board", "inheritors-sheet", "kd-vote", "
                  "kd-council")
 
 
+def under_the_goal(seen: list[tuple[str, str, float]]) -> list[tuple[str, str, float]]:
+    """Of ``glyphs``' texts, those drawn under the goal: a text with a digit under
+    DIGIT_GOAL, any other under TEXT_GOAL (half a pixel for the rounding)."""
+    return [(lab, text, round(g, 1)) for lab, text, g in seen
+            if g < (DIGIT_GOAL if any(c.isdigit() for c in text) else TEXT_GOAL) - 0.5]
+
+
 def glyphs(frames) -> list[tuple[str, str, float]]:
     """Every text of every frame: (screen label, text, its glyph height per 480 px)."""
     return [(label(path), b.text, b.glyph / Theme(size).unit)
@@ -137,9 +148,7 @@ def test_every_text_of_the_demo_meets_the_goal_on_the_panel(panel_frames):
                                                       for lab, _, _ in seen)}
     assert shown == set(DEMO_SCREENS), f"not in the demo: {set(DEMO_SCREENS) - shown}"
     assert any(any(c.isdigit() for c in text) for _, text, _ in seen)
-    short = [(lab, text, round(g, 1)) for lab, text, g in seen
-             if g < (DIGIT_GOAL if any(c.isdigit() for c in text) else TEXT_GOAL) - 0.5]
-    assert short == []
+    assert under_the_goal(seen) == []
 
 
 def test_every_text_on_a_player_s_own_plate_meets_the_goal(frames):
@@ -192,6 +201,11 @@ def test_the_simulator_s_keys_show_on_home_and_the_table_check_only(frames):
 
 def test_every_frame_shows_its_texts_whole_apart_and_on_screen(frames):
     """The layout checks of the look tests, on every screenshot of the demo at this size."""
+    assert layout_problems(frames) == []
+
+
+def layout_problems(frames) -> list[tuple[str, str, str]]:
+    """Every text cut by its box, off the screen or overlapping another, per frame."""
     problems = []
     for path, size, texts, _ in frames:
         for box in texts:
@@ -203,7 +217,7 @@ def test_every_frame_shows_its_texts_whole_apart_and_on_screen(frames):
         for a, b in itertools.combinations(texts, 2):
             if a.rect.colliderect(b.rect):
                 problems.append((label(path), "overlap", f"{a.text} / {b.text}"))
-    assert problems == []
+    return problems
 
 
 def test_every_screen_shows_every_seat_on_its_plate_of_the_seat_ring(frames):
@@ -256,5 +270,66 @@ def test_a_game_of_each_kind_resumes_at_every_size(unfinished, tmp_path, size, l
             resumed.append(latest.game)
             rig.journal.abandon(latest.id)
         assert sorted(resumed) == ["choson", "inheritors", "kings-dilemma", "koryo"]
+    finally:
+        rig.close()
+
+
+@pytest.mark.parametrize("houses", [3, 4, 5])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_king_s_dilemma_meets_the_goal_with_three_to_five_houses(
+        tmp_path_factory, houses, language):
+    """The King's Dilemma seats 3 to 5: its demo with that many houses on the 7" panel (the
+    council, a secret vote pending and locked, the reveal, an open vote, the end's screens),
+    every text with a digit at DIGIT_GOAL, every text at TEXT_GOAL, each whole, apart and
+    on screen (five houses' rows in two columns where one would put them too close). The
+    score's plates are the shared winner screen's (companion/ui/winner.py), not measured
+    here."""
+    shots = demo_frames(((800, 480, 0), language), tmp_path_factory, seats=houses,
+                        scripts=("kings-dilemma",))
+    seen = [(label(path), b.text, b.glyph / Theme(size).unit)
+            for path, size, texts, places in shots if label(path).startswith("kd-")
+            for b in texts if not (label(path).startswith("kd-score")
+                                   and any(plate.contains(b.rect) for _, plate in places))]
+    assert {lab.split("-")[1] for lab, _, _ in seen} >= {"council", "vote", "reveal", "score"}
+    assert under_the_goal(seen) == []
+    assert layout_problems(shots) == []
+
+
+@pytest.mark.parametrize("size", SIZES[1:], ids=lambda s: f"{s[0]}x{s[1]}r{s[2]}")
+def test_five_houses_show_every_text_whole_and_apart_at_every_size(tmp_path_factory, size):
+    """The King's Dilemma's demo with five houses, in French (the longer words), at every
+    other supported size: nothing cut, overlapping or off screen."""
+    shots = demo_frames((size, "fr"), tmp_path_factory, seats=5, scripts=("kings-dilemma",))
+    assert len(shots) > 10 and layout_problems(shots) == []
+
+
+@pytest.mark.parametrize("houses", [3, 4, 5])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_king_s_dilemma_tie_meets_the_goal_with_three_to_five_houses(
+        tmp_path, houses, language):
+    """A secret vote ending in a tie (the demo has none), played on the pads from Home
+    with that many houses on the 7" panel: the tie's headline and every house's status,
+    figures at DIGIT_GOAL and words at TEXT_GOAL, whole and apart."""
+    seats = demo_mod.demo_seats(demo_mod.demo_config((800, 480), language), houses)
+    rig = TableRig(tmp_path, language=language, seats=seats)
+    try:
+        rig.ctx.show(HomeScreen(rig.app))
+        rig.tap(rig.screen.button(rig.app.catalog.text("kd.menu")).rect)
+        rig.tap(rig.screen.buttons[-1].rect)  # start
+        rig.tap(rig.screen.buttons[1].rect)  # a secret vote
+        for seat in range(houses):  # Aye 1 and Nay 1 in turn; an odd one out moderates
+            button = "c" if houses % 2 and seat == houses - 1 else "ab"[seat % 2]
+            rig.ctx.press(seat, button)
+            rig.ctx.press(seat, button, Press.LONG)
+        assert rig.app.catalog.text("kd.reveal.decide", side=rig.app.catalog.text(
+            "kd.side.aye")) in [b.label for b in rig.screen.buttons], rig.screen.describe()
+        rig.app.invalidate()
+        rig.app.step(block=False)
+        texts = list(rig.app.painter.texts)
+        frame = [(Path("00-kd-reveal-tie.png"), rig.app.size, texts, [])]
+        seen = glyphs(frame)
+        assert {text for _, text, _ in seen} >= {seat.name for seat in seats}
+        assert under_the_goal(seen) == []
+        assert layout_problems(frame) == []
     finally:
         rig.close()

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pygame
 
-from companion.config import SHIPPED_CONFIG, Config, load_config
+from companion.config import COLOURS, SHIPPED_CONFIG, Config, SeatConfig, load_config
 from companion.hardware.base import BLINKING, light_rgb
 from companion.hardware.padproto import TICK_MS
 from companion.hardware.sim import SimBackend
@@ -158,20 +158,44 @@ class DemoContext:
         )
 
 
-def demo_config(size: tuple[int, int], language: str, rotation: int = 0) -> Config:
+# A fifth seat for a demo of five (the King's Dilemma seats 3 to 5): between the shipped
+# fourth (right) and first (bottom), in seating order.
+FIFTH_SEAT = SeatConfig("Eve", COLOURS["purple"], "bottom-right")
+
+
+def demo_seats(config: Config, count: int) -> tuple[SeatConfig, ...]:
+    """``count`` seats (2 to 5): the shipped configuration's first ones, then Eve."""
+    seats = (*config.seats, FIFTH_SEAT)
+    if not 2 <= count <= len(seats):
+        raise ValueError(f"a demo seats 2 to {len(seats)}, not {count}")
+    return tuple(seats[:count])
+
+
+def demo_config(size: tuple[int, int], language: str, rotation: int = 0,
+                seats: int | None = None) -> Config:
     """The shipped configuration (simulated seats) at ``size`` in ``language``, on a panel
-    turned ``rotation`` degrees (90: a 720×1280 panel shows a 1280×720 picture)."""
+    turned ``rotation`` degrees (90: a 720×1280 panel shows a 1280×720 picture), with
+    ``seats`` seats (``demo_seats``) rather than its four when said."""
     config = load_config(SHIPPED_CONFIG)
     display = dataclasses.replace(config.display, width=size[0], height=size[1],
                                   rotation=rotation)
-    return dataclasses.replace(config, display=display, language=language)
+    config = dataclasses.replace(config, display=display, language=language)
+    if seats is not None:
+        config = dataclasses.replace(config, seats=demo_seats(config, seats))
+    return config
 
 
-def run_demo(out: Path, size: tuple[int, int], language: str, rotation: int = 0
+def run_demo(out: Path, size: tuple[int, int], language: str, rotation: int = 0,
+             seats: int | None = None, scripts: tuple[str, ...] | None = None
              ) -> DemoContext:
-    """Play every script of ``DEMOS`` into ``out``: screenshots and ``transcript.txt``."""
+    """Play every script of ``DEMOS`` (or those named in ``scripts``, in ``DEMOS``' order)
+    into ``out``, with ``seats`` seats (``demo_config``): screenshots and
+    ``transcript.txt``."""
+    unknown = set(scripts or ()) - set(DEMOS)
+    if unknown:
+        raise ValueError(f"no demo named {', '.join(sorted(unknown))}: {', '.join(DEMOS)}")
     out.mkdir(parents=True, exist_ok=True)
-    config = demo_config(size, language, rotation)
+    config = demo_config(size, language, rotation, seats)
     backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
     clock = ManualClock()
     data = tempfile.TemporaryDirectory(prefix=f".{out.resolve().name}-data-", dir=out.parent)
@@ -182,6 +206,8 @@ def run_demo(out: Path, size: tuple[int, int], language: str, rotation: int = 0
         app.start_backend()
         ctx = DemoContext(app, backend, clock, out)
         for name, module in DEMOS.items():
+            if scripts is not None and name not in scripts:
+                continue
             ctx.transcript.append(f"== {name} ({size[0]}x{size[1]}, {language})")
             importlib.import_module(module).demo(ctx)
         (out / "transcript.txt").write_text("\n".join(ctx.transcript) + "\n", encoding="utf-8")

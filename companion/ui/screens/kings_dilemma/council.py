@@ -25,11 +25,10 @@ from companion.ui.screens.kings_dilemma.draw import (
     SCREENS,
     Actions,
     KdScreen,
-    SeatLine,
-    seat_rows,
     undo_action,
     vote_help,
 )
+from companion.ui.screens.kings_dilemma.seat_rows import SeatLine, seat_rows
 from companion.ui.theme import Painter
 
 TONES = {kd_say.PENDING: th.WARNING, kd_say.PLAYED: th.INK, kd_say.WAITING: th.INK_DIM}

@@ -11,7 +11,6 @@ need not import each other in a circle."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -20,8 +19,6 @@ import pygame
 from companion.games.kings_dilemma import controller as kd
 from companion.games.kings_dilemma.controller import RuleError
 from companion.games.kings_dilemma.say import Say, grammar_help
-from companion.hardware.base import LIGHT_COLOURS
-from companion.play.seat import Light
 from companion.play.table import NOT_SAVED
 from companion.play.turns import Turns
 from companion.play.words import Names, Words, words_text
@@ -29,13 +26,13 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.legible import (
     figure,
-    figure_size_in,
     figures_large,
     figures_large_fit,
     fit,
     headline_lines,
     legible_size,
 )
+from companion.ui.screens.kings_dilemma.seat_rows import row_rects
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
 from companion.ui.widgets import (
@@ -264,87 +261,6 @@ def vote_help(t: Callable[..., str], mode: str) -> list[str]:
     """What the seat buttons do in a vote of ``mode`` (``kd_say.grammar_help``): one line
     for the presses, one for the holds."""
     return [words(t, line) for line in grammar_help(mode)]
-
-
-def row_rects(rect: pygame.Rect, n: int, max_h: int) -> list[pygame.Rect]:
-    h = min(max_h, rect.h // max(1, n))
-    top = rect.y + (rect.h - h * n) // 2
-    return [pygame.Rect(rect.x, top + i * h, rect.w, h) for i in range(n)]
-
-
-def badge(p: Painter, text: str, light: Light, box: pygame.Rect, size: int) -> None:
-    """A token (Leader, Moderator) as a pill in its light's colour."""
-    pygame.draw.rect(p.surface, LIGHT_COLOURS[light], box, border_radius=box.h // 2)
-    fit(p, text, size, box.inflate(-box.h // 2, 0), th.ink_on(LIGHT_COLOURS[light]), "center")
-
-
-@dataclass(frozen=True)
-class SeatLine:
-    """One seat's line: its colour, name, the tokens it holds, its status (and the
-    status's colour), whether it is the seat on turn."""
-
-    name: str
-    colour: tuple
-    leader: bool
-    moderator: bool
-    status: str
-    status_colour: tuple = th.INK
-    on_turn: bool = False
-
-
-def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[SeatLine]
-              ) -> None:
-    """[colour] Name [Leader][Moderator] ........ status, one line per seat, every name,
-    token and status of words in one type size (the largest in which each fits its place,
-    capitals 16 px on the 7" panel), a status with a figure ("Aye 2 » Balance") at the
-    figure's size."""
-    theme = screen.app.theme
-    px = theme.px
-    boxes = row_rects(rect, len(lines), px(44))
-    if not boxes:
-        return
-    tokens = [screen.t("kd.token.leader"), screen.t("kd.token.moderator")]
-    figures = figure_size_in(theme, tuple(line.status for line in lines if figure(line.status)),
-                             boxes[0].h)  # one size for every status with a figure
-    size = max(px(WORDS_GLYPH), min(px(30), boxes[0].h))  # capitals 16 px on the panel
-    bh = min(boxes[0].h - px(4), px(34))
-    bw = max(theme.font(size).size(t)[0] for t in tokens) + bh  # the pill's round ends
-    placed = []
-    for line, box in zip(lines, boxes, strict=True):
-        r = max(4, box.h // 4)
-        x = box.x + 2 * r + px(14)
-        name_w = box.w * 3 // 10
-        held = (bw + px(4)) * (int(line.leader) + int(line.moderator))
-        status_size = figures if figure(line.status) else size
-        needed = theme.font(status_size).size(line.status)[0] * th.SQUEEZE if line.status else 0
-        if needed > box.right - px(18) - x - name_w - held:  # a long status: the name
-            name_w = min(name_w, theme.font(size).size(line.name)[0] + px(4))  # gives slack
-        name_box = pygame.Rect(x, box.y, name_w, box.h)
-        free = name_box.right + px(4) + held
-        status_box = pygame.Rect(free + px(4), box.y, box.right - px(10) - free - px(4), box.h)
-        placed.append((line, box, r, name_box, status_box))
-        size = min(size, theme.fitting_size(line.name, size, name_box.w, px(WORDS_GLYPH)),
-                   size if figure(line.status) else
-                   theme.fitting_size(line.status, size, status_box.w, px(WORDS_GLYPH)))
-    size = min([size, *(theme.fitting_size(t, size, bw - bh // 2, px(WORDS_GLYPH))
-                        for t in tokens)])
-    for line, box, r, name_box, status_box in placed:
-        if line.on_turn:
-            band = box.inflate(0, -px(4))
-            pygame.draw.rect(p.surface, th.PLATE, band, border_radius=band.h // 2)
-        pygame.draw.circle(p.surface, line.colour, (box.x + px(6) + r, box.centery), r)
-        fit(p, line.name, size, name_box)
-        x = name_box.right + px(4)
-        for on, text, light in ((line.leader, tokens[0], Light.LEADER),
-                                (line.moderator, tokens[1], Light.MODERATOR)):
-            if on:
-                badge(p, text, light, pygame.Rect(x, box.centery - bh // 2, bw, bh), size)
-                x += bw + px(4)
-        status_size = figures if figure(line.status) else size
-        # a figure's ink sits below the font's middle (the room above for accents): its box
-        # reaches into the row's neighbours' margins, its ink stays within its row's height
-        fit(p, line.status, status_size, status_box.inflate(0, px(8)), line.status_colour,
-            "right")
 
 
 def table_grid(

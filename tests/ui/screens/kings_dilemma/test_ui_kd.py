@@ -478,7 +478,8 @@ def seat_row_sizes(app: App) -> set[int]:
     name; a status with a figure is at the figure's size)."""
     body = app.screen.body
     texts = [b for b in app.painter.texts if body.contains(b.rect)]
-    names = [b for b in texts if b.text in NAMES]
+    # each seat's row names it first; two columns' token line names the holders again
+    names = list({b.text: b for b in reversed(texts) if b.text in NAMES}.values())
     assert len(names) == len(NAMES)
     return {b.height for b in texts if not any(c.isdigit() for c in b.text)
             and any(abs(b.rect.centery - n.rect.centery) <= 4 for n in names)}
