@@ -61,8 +61,8 @@ PLACES: dict[str, tuple[str, int]] = {
 ANGLES = {"bottom": 0, "top": 180, "left": -90, "right": 90}
 # The ring's band from the screen edge inwards, in units (a 480th of the short side).
 FULL_BAND = 80
-# Slim: a plate 40 units deep, its one line at the size of a figure (FIGURE, 26 px per
-# 480 px) with the light beside it; 28 units fewer than the full ring on each seated edge.
+# Slim: a plate 40 units deep, its one line (the name, FIGURE units) with the light beside
+# it; 28 units fewer than the full ring on each seated edge.
 SLIM_BAND = 52
 # A seat's own figures on its plate (units): each value over its label, the value's digits
 # 24 px high at 800×480, the label's capitals 16 px.

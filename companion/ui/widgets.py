@@ -14,8 +14,8 @@ from companion.ui.theme import Painter
 HEADLINE = 34  # units: who acts now and what, at the top of a game screen
 TITLE = 40  # units: a screen's title, at its top left
 SMALLEST = 22  # units: the smallest type a screen draws (legible on the 7" panel)
-# units: a figure a player reads (a score, an axis value): pygame draws figures at about two
-# thirds of the nominal size, so 38 units keep them above 24 px per 480 px of screen.
+# units: a seat's name on its plate, and the line under it (capitals 19 px per 480 px of
+# screen): a figure a player reads is FIGURE_GLYPH or SENTENCE_FIGURE, not this.
 FIGURE = 38
 BUTTON = 64  # units: a touch button's height (never under MIN_TARGET, a fingertip)
 # units: type whose digits are drawn 24 px high per 480 px (the glyph as drawn, not the
