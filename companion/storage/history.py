@@ -87,7 +87,8 @@ CREATE UNIQUE INDEX games_origin ON games(origin)
 """
 # games.origin: "JOURNAL-ID:GAME-ID" of a game played at the table (``Journal.game_origin``),
 # NULL for one imported or recorded by hand; unique, so a game is kept once (SQLite's
-# unique index holds any number of NULLs: https://www.sqlite.org/lang_createindex.html)
+# unique index holds any number of NULLs: https://www.sqlite.org/lang_createindex.html,
+# "Unique Indexes")
 
 JSON_FORMAT = "companion-history"
 JSON_VERSION = 1
@@ -357,7 +358,8 @@ class History:
         if background_sync:
             # durable through the committer's fsync; the -wal copied into the database by
             # its thread after each row, never by a commit on the loop (SQLite's automatic
-            # checkpoint would sync there: https://www.sqlite.org/wal.html#ckpt)
+            # checkpoint would sync there: https://www.sqlite.org/wal.html, "Automatic
+            # Checkpoint"; https://www.sqlite.org/pragma.html#pragma_synchronous)
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._committer = Committer(Path(f"{self.path}-wal"), on_failure=self._sync_failed,
