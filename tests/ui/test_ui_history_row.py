@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import errno
 
+import ui_inheritors
 from held_sync import WAIT_S
 from ui_majority import middle_rounds, play_through, start
 
 from companion.games.majority.controller import MajorityController
 from companion.play.table import SAVED, SAVING
+from companion.ui.screens.inheritors import setup as inheritors
 from companion.ui.screens.majority import koryo
 
 SAVING_TEXT, SAVED_TEXT = "Saving in the history…", "Saved in the history"
@@ -69,3 +71,31 @@ def test_a_row_whose_fsync_fails_leaves_the_game_unfinished_and_is_kept_once_lat
     resumed = MajorityController.resume("koryo", again.journal, game_id)
     assert again.app.table.end_game(resumed) is not None
     assert again.history.count() == 1 and again.journal.unfinished() == []
+
+
+def test_the_inheritors_save_says_saving_until_the_row_is_on_disk_and_home_waits_for_it(
+        open_table, held):
+    """Save taps while the row's fsync is held: Done and the play's code at once, the note
+    "Saving…", the count unfinished in the journal but not offered on Home; the fsync
+    done, the count is finished and the note says it is saved."""
+    table = open_table(history_options={"background_sync": True, "sync_wal": held})
+    sheet = ui_inheritors.start(table)
+    ui_inheritors.enter(table, sheet, ui_inheritors.THREE)
+    game_id = sheet.game.session.game_id
+    table.tap(sheet.finish_rect, "final score")
+    final = table.app.screen
+    assert isinstance(final, inheritors.ResultScreen)
+    held.arm()
+    table.tap(final.save_rect, "save")  # served with the row's fsync held
+    assert held.entered.wait(WAIT_S)
+    table.app.step(block=False)
+    assert not final.saved and final.done_rect is not None and final.save_rect is None
+    assert SAVING_TEXT in table.texts() and SAVED_TEXT not in table.texts()
+    assert [g.id for g in table.journal.unfinished()] == [game_id]
+    assert table.app.table.unfinished() == []  # Home (its list) offers no resume of it
+    held.release()
+    table.history.wait_durable()
+    table.app.step(block=False)
+    assert final.saved and table.journal.unfinished() == []
+    assert SAVED_TEXT in table.texts() and SAVING_TEXT not in table.texts()
+    assert table.history.count() == 1
