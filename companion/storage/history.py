@@ -360,6 +360,7 @@ class History:
             # its thread after each row, never by a commit on the loop (SQLite's automatic
             # checkpoint would sync there: https://www.sqlite.org/wal.html, "Automatic
             # Checkpoint"; https://www.sqlite.org/pragma.html#pragma_synchronous)
+            _rewrite_version(self._db)  # the -wal and its header synced now, not at a row
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._committer = Committer(Path(f"{self.path}-wal"), on_failure=self._sync_failed,
@@ -388,9 +389,22 @@ class History:
             self._committer.wait_durable()
 
     def _checkpoint(self) -> None:
-        """Copy the -wal into the database (the committer's thread, after a row's fsync)."""
+        """Copy the -wal into the database, then begin it anew (the committer's thread,
+        after a row's fsync): SQLite writes and syncs a restarted -wal's header in the
+        first commit after a checkpoint that copied every frame (its wal.c,
+        ``sqlite3WalFrames``: "Sync the header"), which would otherwise be the next game's
+        row, on the loop. A commit that changes nothing, through a connection of its own
+        at ``synchronous=FULL``, restarts it here."""
         try:
-            checkpoint_wal(self.path)
+            busy, frames, copied = checkpoint_wal(self.path)
+            if not busy and frames == copied:
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=rw", uri=True,
+                                       isolation_level=None)
+                try:
+                    conn.execute("PRAGMA synchronous=FULL")
+                    _rewrite_version(conn)
+                finally:
+                    conn.close()
         except sqlite3.Error as exc:
             log.warning("history %s: not checkpointed (%s)", self.path, exc)
 
@@ -724,6 +738,14 @@ class History:
             log.error("history %s: %s", self.path, self.failure)
             raise self.failure from None
         self.failure = None
+
+
+def _rewrite_version(conn: sqlite3.Connection) -> None:
+    """A commit that changes nothing (the format's version written again): the -wal made
+    ready for the next, SQLite writing (and syncing) its header in this one."""
+    with transaction(conn):
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.execute(f"PRAGMA user_version={version:d}")
 
 
 def _identity(g: GameResult) -> str:
