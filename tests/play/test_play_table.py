@@ -213,10 +213,13 @@ def test_a_game_ended_again_after_a_cut_between_its_row_and_its_finish_keeps_one
     game_id = sheet.session.game_id
     table.close()
     again, _view = table_games.open_table(tmp_path)  # the kiosk restarted on the same files
-    assert [g.id for g in again.unfinished()] == [game_id]
-    resumed = SheetController.resume(again.journal, game_id)
-    again.play(resumed)
-    played = again.end_game(resumed)
-    assert [n for n, _ in again.history.numbered()] == [number]
-    assert again.unfinished() == [] and resumed.saved
-    assert played.players == kept.players and played.winners == kept.winners
+    try:
+        assert [g.id for g in again.unfinished()] == [game_id]
+        resumed = SheetController.resume(again.journal, game_id)
+        again.play(resumed)
+        played = again.end_game(resumed)
+        assert [n for n, _ in again.history.numbered()] == [number]
+        assert again.unfinished() == [] and resumed.saved
+        assert played.players == kept.players and played.winners == kept.winners
+    finally:
+        again.close()
