@@ -16,6 +16,7 @@ from bench import (
     dropout,
     first_frame,
     frames,
+    history_row,
     history_size,
     journal,
     pad_replug,
@@ -75,6 +76,7 @@ def main() -> int:
     rows += guarded("1 pads", lambda: pads.run(rounds=1, count=100, baseline=False) if quick
                     else pads.run())
     rows += guarded("3 journal", lambda: journal.run(count=100 if quick else 300))
+    rows += guarded("3 history row", lambda: history_row.run(count=100 if quick else 200))
     rows += guarded("3 resume", lambda: resume.run(
         (500, 1_000, 2_000) if quick else (1_000, 10_000, 100_000)))
     rows += guarded("12 resume", lambda: first_frame.run((1_000, 100_000), repeats=2) if quick

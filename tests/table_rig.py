@@ -32,10 +32,11 @@ def open_app(journal: Journal | None, size=(800, 480), language="en") -> App:
 
 class TableRig:
     """``journal=False``: a table that keeps no games; ``history=False``: no history;
-    ``journal_options``: the journal's keywords (``Journal(path, **journal_options)``)."""
+    ``journal_options``: the journal's keywords (``Journal(path, **journal_options)``);
+    ``history_options`` the history's (``History(path, **history_options)``)."""
 
     def __init__(self, tmp: Path, size=(800, 480), language="en", journal=True, history=True,
-                 seats=None, rotation=0, journal_options=None) -> None:
+                 seats=None, rotation=0, journal_options=None, history_options=None) -> None:
         config = demo_config(size, language, rotation)
         if seats is not None:
             config = dataclasses.replace(config, seats=seats)
@@ -44,7 +45,8 @@ class TableRig:
         self.journal_path = tmp / "journal.sqlite"
         # journal_options: Journal's keywords (the kiosk's background_sync, a held fsync)
         self.journal = Journal(self.journal_path, **(journal_options or {})) if journal else None
-        self.history = History(tmp / "history.sqlite") if history else None
+        self.history = History(tmp / "history.sqlite", **(history_options or {})) \
+            if history else None
         self.app: App = make_app(config, self.backend, clock=self.clock, journal=self.journal,
                                  history=self.history)
         self.app.start_backend()

@@ -118,7 +118,8 @@ def open_history(app, data_dir: Path) -> None:
     told = len(app.notices)
     log = logging.getLogger("companion")  # as the rest of the kiosk's start
     try:
-        app.history = History(data_dir / history_path().name)
+        # a game's row fsynced off the loop's thread, as the journal's commits are
+        app.history = History(data_dir / history_path().name, background_sync=True)
     except StorageError as exc:
         log.error("the history can't be opened: %s", exc)
         app.warnings.append(("notice.history", str(exc)))

@@ -195,6 +195,12 @@ class Headless:
 _Status = tuple[int, bool]
 _PAD = object()
 
+# What the history holds of a game over (``Table.keeping``), for the view to say.
+NOT_YET = ""  # no row yet (or its write failed: ``save_failure`` says why)
+SAVING = "saving"  # its row written, on its way to the disk; the game not finished yet
+SAVED = "saved"  # its row on disk, the game finished in the journal
+NOT_KEPT = "not_kept"  # finished, and this table keeps no history (or none of this result)
+
 
 class Table:
     """One evening: ``backend`` (its first ``seats`` seats), the games kept in ``journal``
@@ -210,6 +216,9 @@ class Table:
         self.view: TableView = Headless(self)
         self._followed: weakref.WeakSet = weakref.WeakSet()
         self._kept: weakref.WeakSet = weakref.WeakSet()  # games whose row the history kept
+        self._saving: weakref.WeakSet = weakref.WeakSet()  # their rows on the way to the disk
+        self._finished: weakref.WeakSet = weakref.WeakSet()  # games ended here, finished
+        self._landed: deque[tuple[Any, bool]] = deque()  # (game, its row on disk) to handle
         self._queue: deque[ButtonEvent | _Status | object] = deque()
         self._lock = threading.Lock()
         self._dropped = 0  # seat events dropped since the queue was last empty
@@ -222,9 +231,14 @@ class Table:
     def start(self, wake: Callable[[], None] | None = None) -> None:
         """Start the backend with its callbacks queued here; ``wake`` (any thread) ends the
         loop's sleep after each."""
+        self.wake_with(wake)
+        self.backend.start(self.post_button, self.post_status, self.post_pad)
+
+    def wake_with(self, wake: Callable[[], None] | None) -> None:
+        """``wake`` (any thread) ends the loop's sleep once something waits for ``drain``
+        (a view that starts the backend itself gives its own)."""
         if wake is not None:
             self._wake = wake
-        self.backend.start(self.post_button, self.post_status, self.post_pad)
 
     def post_button(self, event: ButtonEvent) -> None:
         self._post(event)
@@ -249,11 +263,13 @@ class Table:
         self._wake()
 
     def pending(self) -> bool:
-        """Whether seat events wait for ``drain``."""
-        return bool(self._queue)
+        """Whether seat events, or a game's history row now on disk, wait for ``drain``."""
+        return bool(self._queue or self._landed)
 
     def drain(self) -> int:
-        """Handle every seat event queued (on the loop's thread), in order; how many."""
+        """Handle every seat event queued (on the loop's thread), in order, then the games
+        whose history row reached the disk (``end_game``); how many seat events."""
+        self._drain_landed()
         done = 0
         while True:
             with self._lock:
@@ -395,19 +411,95 @@ class Table:
         kept), then the game finished in the journal, once; the history row. The Table is
         the one writer of the history. A failed write raises ``StorageError`` and nothing
         is finished: the next try writes what is missing (a row already kept is not kept
-        again). The history's row is written with its fsync on this thread (the journal's
-        finish is made durable off it, ``Journal.finish``): the screen says "Saved in the
-        history" once this returns, and the row is on disk before the journal holds the
-        game finished, so a cut between the two resumes the game at its end, never loses
-        it. One fsync, once a game, in the frame of its last action."""
+        again, here nor after a restart: the row is kept by the game's identity in the
+        journal, ``Journal.game_origin``).
+
+        The row is on disk before the journal holds the game finished, so a cut between
+        the two resumes the game at its end, never loses it. The kiosk's history
+        (``History(background_sync=True)``) makes it durable off the loop's thread: this
+        returns with the row written, ``keeping`` says SAVING, and once its fsync is done
+        ``drain`` finishes the game (SAVED) and tells the view; should that fsync fail, the
+        game stays unfinished (the history refuses every write until a restart, whose
+        resume ends the game again). A history that syncs as it writes (the commands,
+        tests) finishes it here, at once."""
+        if game in self._saving:
+            return game.played  # finished once its row is on disk (``_drain_landed``)
         if game.to_finish():
             if self.history is not None and game.played is not None \
                     and game not in self._kept:
-                self.history.keep(game.played)
+                self.history.keep(game.played, self._origin(game))
                 self._kept.add(game)
-            game.finish()
+            if self._row_on_disk(game):
+                game.finish()
+                self._finished.add(game)
         self.show_lights()  # a game over lights its winners, or nothing
         return game.played
+
+    @staticmethod
+    def _origin(game: Any) -> str | None:
+        """The game's identity in its journal, which the history keeps its row by."""
+        session = getattr(game, "session", None)
+        if session is None:
+            return None
+        return session.journal.game_origin(session.game_id)
+
+    def _row_on_disk(self, game: Any) -> bool:
+        """Whether ``game``'s history row is on disk now (or none is kept); else the game
+        is SAVING until the history's committer says it is, through ``_landed``. A row
+        whose fsync failed already raises the history's ``StorageError``."""
+        if self.history is None or game not in self._kept:
+            return True
+        caller, here = threading.get_ident(), []
+
+        def tell(durable: bool) -> None:
+            if threading.get_ident() == caller:
+                here.append(durable)
+                return
+            with self._lock:
+                self._landed.append((game, durable))
+            self._wake()
+
+        self._saving.add(game)
+        self.history.when_durable(functools.partial(tell, True),
+                                  functools.partial(tell, False), what=f"row {id(game)}")
+        if here:
+            self._saving.discard(game)
+            if not here[0]:
+                self._kept.discard(game)
+                raise self.history.failure or StorageError("unsynced", "the history")
+            return True
+        return False
+
+    def _drain_landed(self) -> None:
+        """The games whose history row reached the disk: finished in the journal now (a
+        failed write said as a press's is); those whose row's fsync failed left unfinished,
+        their row to be kept again at the next try (the history says why it can't)."""
+        while True:
+            with self._lock:
+                if not self._landed:
+                    return
+                game, durable = self._landed.popleft()
+            self._saving.discard(game)
+            if durable:
+                with self.handling():
+                    game.finish()
+                    self._finished.add(game)
+                    self.show_lights()
+            else:
+                self._kept.discard(game)
+                log.error("the history row of a game over is not on disk: the game stays "
+                          "unfinished")
+            self.view.changed()
+
+    def keeping(self, game: Any) -> str:
+        """What the history holds of ``game`` now, for the view to say: SAVING, SAVED,
+        NOT_KEPT or NOT_YET (this module's constants)."""
+        if game in self._saving:
+            return SAVING
+        if game in self._finished:
+            return SAVED if self.history is not None and game.played is not None \
+                else NOT_KEPT
+        return NOT_YET
 
     # --- storage ------------------------------------------------------------------------
 
@@ -463,7 +555,10 @@ class Table:
 
     def unfinished(self) -> list[KeptGame]:
         """The games left unfinished in the journal, oldest first (none when not kept)."""
-        return [] if self.journal is None else self.journal.unfinished()
+        if self.journal is None:
+            return []
+        saving = {game.session.game_id for game in list(self._saving)}  # finished soon
+        return [record for record in self.journal.unfinished() if record.id not in saving]
 
     def where(self, record: KeptGame) -> dict:
         """An unfinished game's round and acting player (``where_it_stands``); nothing when

@@ -11,7 +11,14 @@ the dict ``companion score --json`` produces (``{"game", "players": [{"name", "t
 
 The file is opened with the journal's ``open_durable``: WAL, ``synchronous=FULL``, and a
 file that can't be used is moved aside as ``NAME.corrupt-YYYYmmdd-HHMMSS``, never
-overwritten; ``History.notice`` then says so.
+overwritten; ``History.notice`` then says so. The kiosk's history (``background_sync``)
+has its commits made durable as the journal's are, by a ``Committer`` of its own: a game's
+row is written on the loop's thread and fsynced off it, and what must follow it on disk
+(the journal's finish) waits for ``when_durable``.
+
+A game played at the table is kept with its ``origin``, its identity in the journal it was
+played in (``Journal.game_origin``): a game ended again after a power cut (its row on disk,
+the journal's finish not) keeps no second row.
 
 ``to_json``/``to_csv`` and ``parse_json``/``parse_csv`` are the export formats of
 ``companion export`` and ``companion import``: a malformed file is refused whole, with the
@@ -26,6 +33,7 @@ import io
 import itertools
 import json
 import logging
+import os
 import re
 import sqlite3
 import threading
@@ -40,14 +48,21 @@ from companion.files.safetext import shown
 from companion.files.validate import check_player_name, same_name
 from companion.files.yamlsrc import MAX_INT_DIGITS, OutOfRange, SourceError, digits
 from companion.play.errors import RuleError
-from companion.storage.journal import StorageError, open_durable, storage_error, transaction
+from companion.storage.committer import Committer, Sync
+from companion.storage.journal import (
+    StorageError,
+    checkpoint_wal,
+    open_durable,
+    storage_error,
+    transaction,
+)
 from companion.system import paths
 
 log = logging.getLogger(__name__)
 
 # "CPH1" in the SQLite header: tells the history from the journal or any other SQLite file.
 HISTORY_APP_ID = 0x43504831
-HISTORY_VERSION = 2  # 2: games.started and games.first_player
+HISTORY_VERSION = 3  # 2: games.started and games.first_player; 3: games.origin
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -55,7 +70,8 @@ CREATE TABLE games (
     date         TEXT NOT NULL,
     game         TEXT NOT NULL,
     started      TEXT,
-    first_player TEXT
+    first_player TEXT,
+    origin       TEXT
 );
 CREATE TABLE scores (
     game_id   INTEGER NOT NULL REFERENCES games(id),
@@ -66,8 +82,13 @@ CREATE TABLE scores (
     winner    INTEGER NOT NULL,
     PRIMARY KEY (game_id, seat)
 );
-CREATE INDEX scores_player ON scores(player)
+CREATE INDEX scores_player ON scores(player);
+CREATE UNIQUE INDEX games_origin ON games(origin)
 """
+# games.origin: "JOURNAL-ID:GAME-ID" of a game played at the table (``Journal.game_origin``),
+# NULL for one imported or recorded by hand; unique, so a game is kept once (SQLite's
+# unique index holds any number of NULLs: https://www.sqlite.org/lang_createindex.html,
+# "Unique Indexes")
 
 JSON_FORMAT = "companion-history"
 JSON_VERSION = 1
@@ -312,17 +333,80 @@ class Records:
 
 class History:
     """The finished games, one SQLite file (default ``data_dir()/companion.db``). Safe to
-    share between threads."""
+    share between threads.
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    With ``background_sync`` (the kiosk) a write returns once SQLite has written it
+    (``synchronous=NORMAL``) and a ``Committer`` fsyncs it off the caller's thread, as the
+    journal's (``companion.storage.committer`` says why that is as durable as FULL);
+    ``when_durable`` runs what must follow it on disk. ``sync_wal`` is that fsync (a test
+    may hold it). Once it fails the history is ``halted``: every write is refused until
+    it is opened again (the journal still holds the game: nothing is lost). Without it
+    (the commands, imports) every write is durable when it returns."""
+
+    def __init__(self, path: str | Path | None = None, *, background_sync: bool = False,
+                 sync_wal: Sync = os.fdatasync) -> None:
         self.path = Path(path).expanduser() if path is not None else default_path()
         self._db, self.notice = open_durable(
             self.path, _SCHEMA, HISTORY_APP_ID, HISTORY_VERSION
         )
         self._lock = threading.RLock()
         self.failure: StorageError | None = None  # the last write's, until one succeeds
+        self.halted: StorageError | None = None  # the committer's fsync failed
         self._migrate()
         self._index_tally()
+        self._committer: Committer | None = None
+        if background_sync:
+            # durable through the committer's fsync; the -wal copied into the database by
+            # its thread after each row, never by a commit on the loop (SQLite's automatic
+            # checkpoint would sync there: https://www.sqlite.org/wal.html, "Automatic
+            # Checkpoint"; https://www.sqlite.org/pragma.html#pragma_synchronous)
+            _rewrite_version(self._db)  # the -wal and its header synced now, not at a row
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._committer = Committer(Path(f"{self.path}-wal"), on_failure=self._sync_failed,
+                                        sync=sync_wal, name=f"{self.path.name} commit")
+
+    def _sync_failed(self, exc: OSError) -> None:
+        """The committer's fsync failed (its thread): nothing more is written until the
+        history is opened again (the kiosk's restart), said as the journal's is."""
+        self.halted = StorageError("unsynced", f"{self.path.name}-wal: {exc.strerror or exc}")
+        self.failure = self.halted
+        log.error("history %s: %s", self.path, self.halted)
+
+    def when_durable(self, write: Callable[[], None], failed: Callable[[], None] | None = None,
+                     *, what: str = "row") -> None:
+        """Run ``write`` once every row kept so far is on disk: at once without
+        ``background_sync`` or when nothing waits, else on the committer's thread; never
+        once its fsync failed, ``failed`` is called instead (``Committer.when_durable``)."""
+        if self._committer is None:
+            write()
+        else:
+            self._committer.when_durable(write, failed, what=what)
+
+    def wait_durable(self) -> None:
+        """Return once every row kept so far is on disk (tests, shut-down)."""
+        if self._committer is not None:
+            self._committer.wait_durable()
+
+    def _checkpoint(self) -> None:
+        """Copy the -wal into the database, then begin it anew (the committer's thread,
+        after a row's fsync): SQLite writes and syncs a restarted -wal's header in the
+        first commit after a checkpoint that copied every frame (its wal.c,
+        ``sqlite3WalFrames``: "Sync the header"), which would otherwise be the next game's
+        row, on the loop. A commit that changes nothing, through a connection of its own
+        at ``synchronous=FULL``, restarts it here."""
+        try:
+            busy, frames, copied = checkpoint_wal(self.path)
+            if not busy and frames == copied:
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=rw", uri=True,
+                                       isolation_level=None)
+                try:
+                    conn.execute("PRAGMA synchronous=FULL")
+                    _rewrite_version(conn)
+                finally:
+                    conn.close()
+        except sqlite3.Error as exc:
+            log.warning("history %s: not checkpointed (%s)", self.path, exc)
 
     def _migrate(self) -> None:
         """Bring a history written by an older version up to ``HISTORY_VERSION`` in one
@@ -334,6 +418,9 @@ class History:
             if version < 2:
                 self._db.execute("ALTER TABLE games ADD COLUMN started TEXT")
                 self._db.execute("ALTER TABLE games ADD COLUMN first_player TEXT")
+            if version < 3:
+                self._db.execute("ALTER TABLE games ADD COLUMN origin TEXT")
+                self._db.execute("CREATE UNIQUE INDEX games_origin ON games(origin)")
             self._db.execute(f"PRAGMA user_version={HISTORY_VERSION:d}")
 
     def _index_tally(self) -> None:
@@ -351,6 +438,9 @@ class History:
             log.info("history %s: no tally index (%s)", self.path, exc)
 
     def close(self) -> None:
+        """Sync what was kept (its ``when_durable`` work done), then close."""
+        if self._committer is not None:
+            self._committer.close()
         with self._lock:
             self._db.close()
 
@@ -368,11 +458,26 @@ class History:
         number. An invalid result raises ``RuleError`` and keeps nothing."""
         return self.keep(result_of(result, date, started=started, first_player=first_player))
 
-    def keep(self, game: GameResult) -> int:
-        """Keep one finished game as ``result_of`` made it; returns its number."""
-        with self._lock, self._transaction():
-            return self._insert(game)
-
+    def keep(self, game: GameResult, origin: str | None = None) -> int:
+        """Keep one finished game as ``result_of`` made it; returns its number. A game of
+        an ``origin`` kept already (``Journal.game_origin``: ended again after a power cut)
+        keeps nothing and returns the first row's number. With ``background_sync`` the row
+        is written, not yet on disk: ``when_durable`` says when it is."""
+        with self._lock:
+            if self.halted is not None:  # nothing after a failed fsync (``halted``)
+                self.failure = self.halted
+                raise self.halted
+            with self._transaction():
+                if origin is not None:
+                    row = self._db.execute("SELECT id FROM games WHERE origin = ?",
+                                           (origin,)).fetchone()
+                    if row is not None:
+                        return int(row[0])
+                number = self._insert(game, origin)
+            if self._committer is not None:
+                self._committer.committed(number)
+                self._committer.after_durable(self._checkpoint)
+            return number
 
     def import_games(self, games: Iterable[GameResult]) -> tuple[int, int]:
         """Keep ``games`` in one transaction, all or none (an exception from the iterable,
@@ -400,6 +505,8 @@ class History:
                     else:
                         skipped += 1
                 self._db.execute("DELETE FROM import_seen")
+            if self._committer is not None and kept:  # made durable as a row is
+                self._committer.committed(kept)
             return kept, skipped
 
     def _each_kept(self) -> Iterator[tuple[int, GameResult]]:
@@ -602,10 +709,11 @@ class History:
                 yield g
             last = ids[-1]
 
-    def _insert(self, g: GameResult) -> int:
+    def _insert(self, g: GameResult, origin: str | None = None) -> int:
         cur = self._db.execute(
-            "INSERT INTO games (date, game, started, first_player) VALUES (?, ?, ?, ?)",
-            (g.date, g.game, g.started, g.first_player),
+            "INSERT INTO games (date, game, started, first_player, origin)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (g.date, g.game, g.started, g.first_player, origin),
         )
         gid = int(cur.lastrowid)
         self._db.executemany(
@@ -630,6 +738,14 @@ class History:
             log.error("history %s: %s", self.path, self.failure)
             raise self.failure from None
         self.failure = None
+
+
+def _rewrite_version(conn: sqlite3.Connection) -> None:
+    """A commit that changes nothing (the format's version written again): the -wal made
+    ready for the next, SQLite writing (and syncing) its header in this one."""
+    with transaction(conn):
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.execute(f"PRAGMA user_version={version:d}")
 
 
 def _identity(g: GameResult) -> str:

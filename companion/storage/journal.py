@@ -1125,6 +1125,12 @@ class Journal:
             self._write([("UPDATE games SET abandoned = ? WHERE id = ?", (_now(), game_id)),
                          _drop_snapshots(game_id)], sync=True)
 
+    def game_origin(self, game_id: int) -> str | None:
+        """Game ``game_id``'s identity beyond this journal (its id and the game's), what
+        the history keeps its row by, once (``History.keep``); None while the journal has
+        never been opened."""
+        return f"{self._id}:{game_id}" if self._id else None
+
     def game(self, game_id: int) -> GameRecord:
         records = self._records("WHERE g.id = ?", (game_id,))
         if not records:

@@ -99,6 +99,10 @@ class Screen:
     def on_show(self) -> None:
         """This screen has just come on top of the stack (pushed, or uncovered by a pop)."""
 
+    def on_change(self) -> None:
+        """What the Table shows changed (the game moved, a write failed, a game's history
+        row reached the disk): a screen that lays out what it says of it does so again."""
+
     def turns(self) -> Turns:
         """Who acts while this screen is on top (``companion.play.turns``: the seats' lights
         are computed from it): a game screen's comes from its controller; a screen
@@ -242,6 +246,7 @@ class App:
         self.table = table or Table(backend, len(self._seats), journal=journal,
                                     history=history)
         self.table.view = self
+        self.table.wake_with(self.wake)  # a game's history row on disk (``Table.end_game``)
         self.warnings: list[tuple[str, str]] = []  # more notices: (catalog key, detail)
         self.pad_event: PadEvent | None = None  # what the pad did, in the band until cleared
         self._pad_taken: PadEvent | None = None  # the backend's pad_event last taken
@@ -465,6 +470,8 @@ class App:
         self._take_pad_event()
 
     def changed(self) -> None:
+        if self.screens:
+            self.screen.on_change()
         self.invalidate()
 
     def late_lights_written(self) -> None:

@@ -428,11 +428,24 @@ class ShowsWinner:
     before ``Screen``."""
 
     winner: WinnerView | None = None
+    kept_said: str | None = None  # the Table's ``keeping`` the note says (None: no note)
 
     def show_winner(self, winner: WinnerView) -> None:
         self.winner = winner
         self.buttons = winner.buttons
         self.ring = winner.ring
+
+    def kept_note(self, game: object) -> str:
+        """What the history holds of ``game`` as a note ("Saving in the history…", then
+        "Saved in the history" once its row is on disk; the Table's ``keeping``)."""
+        self.kept_said = self.app.table.keeping(game)  # type: ignore[attr-defined]
+        return self.app.catalog.text(f"winner.{self.kept_said}") \
+            if self.kept_said else ""  # type: ignore[attr-defined]
+
+    def kept_moved(self, game: object) -> bool:
+        """Whether the history holds ``game`` otherwise than the note says: a new layout."""
+        return self.kept_said is not None and \
+            self.app.table.keeping(game) != self.kept_said  # type: ignore[attr-defined]
 
 
 class WinnerScreen(ShowsWinner, Screen):
@@ -441,9 +454,17 @@ class WinnerScreen(ShowsWinner, Screen):
 
     name = "winner"
 
-    def __init__(self, app: App, view: WinnerView) -> None:
+    def __init__(self, app: App, view: WinnerView | None, game: object = None,
+                 make: Callable[[str], WinnerView] | None = None) -> None:
+        """``view``, or with ``make`` the view of ``game`` it makes from the note of what
+        the history holds of it (``kept_note``), made again once that changes."""
         super().__init__(app)
-        self.show_winner(view)
+        self.game, self.make = game, make
+        self.show_winner(view if make is None else make(self.kept_note(game)))
+
+    def on_change(self) -> None:
+        if self.make is not None and self.kept_moved(self.game):
+            self.show_winner(self.make(self.kept_note(self.game)))
 
     def describe(self) -> str:
         return f"{self.name} | {self.winner.describe()}"

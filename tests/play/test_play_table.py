@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import table_games
 
+from companion.games.inheritors.controller import SheetController
 from companion.games.majority.controller import MajorityController
 from companion.play import table as table_module
 from companion.play.seat import ButtonEvent, Light
@@ -196,3 +197,29 @@ def test_a_phone_is_a_seat_of_the_headless_table(tmp_path):
         thread.join(LIMIT_S)
         backend.close()
         table.close()
+
+
+def test_a_game_ended_again_after_a_cut_between_its_row_and_its_finish_keeps_one_row(
+        tmp_path):
+    """The real files: the row kept and on disk, the journal's finish not (its write
+    fails), everything closed as a power cut leaves it; the kiosk opened again resumes the
+    count at its end and ending it again keeps no second row: the first one's, finished."""
+    table, view = table_games.open_table(tmp_path)
+    sheet = table_games.count_inheritors(table, view)
+    table.journal._db.execute("PRAGMA query_only = ON")  # the journal's finish fails
+    with pytest.raises(StorageError):
+        table.end_game(sheet)
+    ((number, kept),) = table.history.numbered()
+    game_id = sheet.session.game_id
+    table.close()
+    again, _view = table_games.open_table(tmp_path)  # the kiosk restarted on the same files
+    try:
+        assert [g.id for g in again.unfinished()] == [game_id]
+        resumed = SheetController.resume(again.journal, game_id)
+        again.play(resumed)
+        played = again.end_game(resumed)
+        assert [n for n, _ in again.history.numbered()] == [number]
+        assert again.unfinished() == [] and resumed.saved
+        assert played.players == kept.players and played.winners == kept.winners
+    finally:
+        again.close()

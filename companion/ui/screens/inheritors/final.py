@@ -5,6 +5,7 @@ history (and closes the journaled game), then Done and the play's BG Stats code.
 from __future__ import annotations
 
 from companion.games.inheritors.controller import SheetController
+from companion.play.table import SAVING
 from companion.play.turns import Turns
 from companion.ui.app import App, Screen
 from companion.ui.home import HomeScreen
@@ -31,6 +32,16 @@ class ResultScreen(ShowsWinner, Screen):
     def saved(self) -> bool:
         return self.game.saved
 
+    @property
+    def kept(self) -> bool:
+        """Saved, or its history row on the way to the disk (finished once it is there)."""
+        return self.saved or self.app.table.keeping(self.game) == SAVING
+
+    def on_change(self) -> None:
+        """The count's history row reached the disk: the note says so."""
+        if self.kept_moved(self.game):
+            self.build()
+
     def back(self) -> None:
         self.app.replace(self.sheet)
 
@@ -55,11 +66,9 @@ class ResultScreen(ShowsWinner, Screen):
         sheet and Save; once saved, Done and the play's BG Stats code."""
         t = self.app.catalog.text
         players = self.result["players"]
-        if self.saved:
+        if self.kept:
             actions = [(t("inheritors.final.done"), self.done, "done")]
-            kept = "inheritors.final.saved" if self.app.history is not None else \
-                "inheritors.final.not_kept"
-            notes = [self.tie_text() or "", t(kept)]
+            notes = [self.tie_text() or "", self.kept_note(self.game)]
         else:
             actions = [(t("inheritors.final.back"), self.back, "back"),
                        (t("inheritors.final.save"), self.save, "save")]
@@ -69,7 +78,7 @@ class ResultScreen(ShowsWinner, Screen):
             [Standing(q["name"], str(q["total"]), [str(q["breakdown"][k]) for k in PARTS])
              for q in players],
             [t(f"inheritors.part.{k}") for k in PARTS], self.result["winners"], actions,
-            self.game.played if self.saved else None, notes))
+            self.game.played if self.kept else None, notes))
         rects = {b.key: b.rect for b in self.buttons if hasattr(b, "key")}
         self.done_rect = rects.get("done")
         self.back_rect = rects.get("back")
@@ -93,8 +102,7 @@ class ResultScreen(ShowsWinner, Screen):
         totals = ", ".join(f"{p['name']} {p['total']}" for p in self.result["players"])
         return " | ".join(x for x in (self.app.catalog.text("inheritors.final.title"), totals,
                                       self.winners_text(), self.tie_text(),
-                                      self.saved and self.app.catalog.text(
-                                          "inheritors.final.saved")) if x)
+                                      self.kept and self.kept_note(self.game)) if x)
 
     def draw(self, p: Painter) -> None:
         self.winner.draw(p)

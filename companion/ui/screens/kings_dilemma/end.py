@@ -134,9 +134,9 @@ def night_winner(app: App, night: kd.NightController) -> WinnerScreen:
     def campaign() -> None:
         app.replace(CampaignScreen(app, night))
 
-    return WinnerScreen(app, night_result(
+    return WinnerScreen(app, None, night, lambda kept: night_result(
         app, night, [(app.catalog.text("kd.council.campaign"), campaign, "campaign")],
-        night.played))
+        night.played, [kept]))
 
 
 def night_result(app: App, night: kd.NightController, actions: Sequence[Action],

@@ -338,7 +338,13 @@ class GameScreen(ShowsWinner, BoardMode, ChoiceModes, BaseScreen):
             [Standing(pl["name"], str(pl["total"]), [cell(pl, k) for k, _ in rows])
              for pl in final["players"]],
             [label for _, label in rows], final["winners"],
-            [(self.t("majority.done"), self.done, "done")], self.game.played))
+            [(self.t("majority.done"), self.done, "done")], self.game.played,
+            [self.kept_note(self.game)]))
+
+    def on_change(self) -> None:
+        """The game's history row reached the disk: the note says so."""
+        if self.mode == "final" and self.kept_moved(self.game):
+            self._layout()
 
     # --- drawing ------------------------------------------------------------------------
 
