@@ -181,6 +181,8 @@ def test_a_tie_break_is_taken_back_from_the_moderators_pad(gpio_kd, language):
     assert isinstance(app.screen, kd_ui.RevealScreen) and night.waiting_for() == "tie"
     pads.press(FRANCES, "A")
     assert night.waiting_for() == "tie" and night.view()["phase"] == "vote"
+    assert night.refused is not None and night.refused[0] == "Frances"
+    assert night.refused[1].code == "moderator_breaks_tie"
     assert not plate_says(app, FRANCES, "seat.reply.undo_not_yours", player="Julius")
     pads.press(JULIUS, "A")  # the moderator breaks the tie: Aye
     assert night.vote_view()["outcome"] == "aye" and night.waiting_for() == "outcome"
