@@ -121,3 +121,18 @@ def frame(app: App) -> bytes:
 
 def lights(backend: SimBackend) -> list[Light]:
     return [backend.light(s) for s in range(backend.seats)]
+
+
+def outside(app: App, seat: int) -> bytes:
+    """The frame, that seat's plate blanked: everything the rest of the table sees."""
+    app.invalidate()
+    app.step(block=False)
+    shot = app.window.copy()
+    shot.fill((0, 0, 0), app.screen.ring.plates[seat].rect)
+    return pygame.image.tobytes(shot, "RGB")
+
+
+def on_plate(app: App, seat: int) -> set[str]:
+    """The texts drawn on ``seat``'s plate in the last frame."""
+    plate = app.screen.ring.plates[seat].rect
+    return {b.text for b in app.painter.texts if plate.contains(b.rect)}

@@ -44,6 +44,10 @@ class Turns:
     - ``holds_undo``: a long press asks for an undo in this game, and only ``undoer``'s
       (the seat that made the last action; None: only the touchscreen undoes) is read,
       any other is refused "not your undo";
+    - ``idle``: the seats whose presses mean nothing else now (in a game where a hold
+      means something, such as a vote: a ballot locked, a vote played, a decision made):
+      a hold from one of them asks for an undo as above, as every hold does when
+      ``holds_undo`` (``asks_undo``);
     - ``secret``: a press now is part of a secret ballot: whatever it did, or why it was
       refused, it answers ``SILENT`` unless it made a public change (a lock).
     """
@@ -55,6 +59,7 @@ class Turns:
     closed: bool = False
     hears: frozenset[int] | None = None
     holds_undo: bool = False
+    idle: frozenset[int] = frozenset()
     undoer: int | None = None
     secret: bool = False
 
@@ -76,6 +81,8 @@ def lights(turns: Turns) -> dict[int, Light]:
 IGNORED = "ignored"  # nothing for this press to do now
 NOT_YOUR_TURN = "not-your-turn"  # a seat that does not act now
 NOT_YOUR_UNDO = "not-your-undo"  # a hold from a seat that did not make the last action
+UNDO_ASKED = "undo-asked"  # the seat that made the last action held once: held again, undone
+UNDONE = "undone"  # that seat held again: its last action taken back
 QUIET = "quiet"  # a secret press: the same answer whatever it did
 WATCHING = "watching"  # a seat that sits out this game (not in ``Turns.seats``)
 
@@ -101,6 +108,13 @@ SILENT = Reply(QUIET, public=False)  # a secret press, whatever it did: nothing 
 WATCHED = Reply(WATCHING, answer=Words("seat.reply.watching"))
 
 
+def asks_undo(turns: Turns, event: ButtonEvent) -> bool:
+    """Whether ``event`` is a hold that asks for an undo now (``Turns.holds_undo``, or a
+    hold from an ``idle`` seat): ``press`` reads it from ``undoer`` only, and the game's
+    ``read`` takes it as its undo gesture (asked, then held again: undone)."""
+    return event.press is Press.LONG and (turns.holds_undo or event.seat in turns.idle)
+
+
 def press(turns: Turns, event: ButtonEvent, read: Callable[[ButtonEvent], Reply]) -> Reply:
     """A seat's press: the refusals every game shares (not your turn, not your undo),
     then the game's own reading of its buttons (``read``, which may raise ``RuleError``
@@ -112,7 +126,7 @@ def press(turns: Turns, event: ButtonEvent, read: Callable[[ButtonEvent], Reply]
         return Reply(IGNORED, public=False)
     if turns.seats and event.seat not in turns.seats:
         return WATCHED
-    if event.press is Press.LONG and turns.holds_undo:
+    if asks_undo(turns, event):
         if event.seat != turns.undoer:
             return Reply(NOT_YOUR_UNDO)
     elif turns.hears is not None and event.seat not in turns.hears:

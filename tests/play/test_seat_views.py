@@ -110,7 +110,8 @@ def test_the_inheritors_plates_show_each_total_and_the_counted_player(open_table
 
 def test_a_secret_vote_s_plates_say_locked_or_not_and_nothing_of_the_ballot(kd):
     """Two nights, the same seats locked with different ballots: the same seat views;
-    the seats still to lock are lit and told to lock, with the vote's button help."""
+    the seats still to lock are lit and told to lock, with the vote's button help; the
+    seat that locked last is told a hold takes its ballot back."""
     seen = []
     for ballot in ("a", "b"):
         app, backend, night = kd()
@@ -120,7 +121,8 @@ def test_a_secret_vote_s_plates_say_locked_or_not_and_nothing_of_the_ballot(kd):
         press(app, backend, 0, ballot, Press.LONG)
         press(app, backend, 2, "b" if ballot == "a" else "a")  # pending, not locked
         views = night.seat_views()
-        assert views[0].todo == Words("seat.todo.locked") and not views[0].your_turn
+        # locked, and the night's last action: a hold of A takes it back
+        assert views[0].todo == Words("seat.todo.take_back") and not views[0].your_turn
         assert views[2].todo == Words("seat.todo.lock") and views[2].your_turn
         assert views[2].help is not None
         assert all(all(said(v)) for v in views.values())

@@ -19,6 +19,7 @@ from companion.play.turns import (
     SILENT,
     Reply,
     Turns,
+    asks_undo,
     lights,
     press,
 )
@@ -67,6 +68,24 @@ def test_a_hold_asks_for_an_undo_only_from_the_seat_that_made_the_last_action():
     # nothing made by a seat: only the touchscreen undoes
     nobody = Turns((0, 1), holds_undo=True)
     assert press(nobody, ButtonEvent(0, "c", Press.LONG), lambda e: asked).did == NOT_YOUR_UNDO
+
+
+def test_only_an_idle_seats_hold_asks_for_an_undo_where_holds_mean_something_else():
+    """A vote: a hold locks for a seat still voting; from a seat whose ballot is locked
+    (``idle``) it asks for an undo, read from the seat that made the last action only, and
+    answered aloud even in a secret vote (it says nothing of any ballot)."""
+    turns = Turns((0, 1, 2), acting=frozenset({0}), idle=frozenset({1, 2}), undoer=2,
+                  secret=True)
+    locked, asked = Reply("locked"), Reply("undo-asked")
+
+    def game(event: ButtonEvent) -> Reply:
+        return asked if asks_undo(turns, event) else locked
+
+    assert press(turns, ButtonEvent(0, "a", Press.LONG), game) == locked
+    assert press(turns, ButtonEvent(1, "a", Press.LONG), game) == Reply(NOT_YOUR_UNDO)
+    assert press(turns, ButtonEvent(2, "a", Press.LONG), game) == asked
+    assert press(turns, ButtonEvent(2, "a"), lambda e: Reply("pending", public=False)) \
+        is SILENT  # a short press of an idle seat: the game's, silent as ever
 
 
 def test_a_closed_game_ignores_every_press_without_reading_it():

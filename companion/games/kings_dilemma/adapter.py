@@ -559,7 +559,10 @@ def turns(view: Mapping) -> Turns:
       holding both tokens shows LEADER), every other seat dark.
 
     Every other press is read by the button grammar (``kd_buttons``); while a secret vote
-    waits for ballots, presses are secret.
+    waits for ballots, presses are secret. The seats whose presses mean nothing else now
+    are ``idle``, their hold asks for an undo (``companion.play.turns.asks_undo``): in a
+    vote, a seat whose ballot is locked, every seat but the one on turn; from the reveal
+    until the outcome is in, every seat, but none on a tie (a hold there is about the tie).
     """
     seat = dict(zip(view["players"], view["seats"], strict=True))
     seats = tuple(view["seats"])
@@ -571,13 +574,18 @@ def turns(view: Mapping) -> Turns:
     acting: set[int] = set()
     called: set[int] = set()
     hears: frozenset[int] | None = None
+    idle: set[int] = set()
     secret = False
+    if vote is not None and view["phase"] in (VOTE, OUTCOME):
+        idle.update(seats)  # narrowed below to the seats whose presses mean nothing else
     if view["phase"] in (COUNCIL, OUTCOME) or (view["phase"] == VOTE
                                                 and vote["phase"] == kd_vote.DONE):
         acting.add(seat[view["leader"]])
     if view["phase"] == VOTE and vote is not None:
         if vote["phase"] in (kd_vote.TIE, kd_vote.LEADER_CHOICE):
             called.add(seat[vote["moderator"]])
+            if vote["phase"] == kd_vote.TIE:  # every hold is about the tie: the moderator's
+                idle.clear()                  # decides it, any other is told who decides
         elif vote["mode"] == kd_vote.SECRET:
             if vote["phase"] == kd_vote.VOTING:
                 secret = True
@@ -586,13 +594,15 @@ def turns(view: Mapping) -> Turns:
                         marks[seat[p]] = Light.BALLOT_LOCKED
                     else:
                         acting.add(seat[p])
+                        idle.discard(seat[p])
         elif vote["turn"] is not None:
             acting.add(seat[vote["turn"]])
             if vote["phase"] == kd_vote.VOTING:
+                idle.discard(seat[vote["turn"]])
                 hears = frozenset(seat[p] for p, state in vote["seats"].items()
                                   if state["vote"] in kd_vote.PASSES) | {seat[vote["turn"]]}
     return Turns(seats, marks=marks, acting=frozenset(acting), called=frozenset(called),
-                 hears=hears, secret=secret)
+                 hears=hears, idle=frozenset(idle), secret=secret)
 
 
 def campaign_record(view: Mapping, agendas: Mapping[str, str],
@@ -673,6 +683,12 @@ class SeatPads:
     ``view()`` carries it and listeners get it; a refused press raises RuleError.
     On a tie the moderator holds Aye (a) or Nay (b) to decide it. Undo through
     ``SeatPads.undo`` so that no pending choice outlives the vote it was pressed in.
+
+    A seat whose presses mean nothing else now (``Turns.idle``: its ballot locked, its
+    vote played, its decision made) and whose action is the night's last holds a button:
+    its undo is asked (``UNDO_ASKED``, said on its own plate); held again: undone
+    (``UNDONE``), the same undo as the touchscreen's. Who may is the shared layer's
+    rule (``companion.play.turns.press``, told ``undoer``).
     """
 
     def __init__(self, session: Any) -> None:
@@ -684,6 +700,11 @@ class SeatPads:
         # the last view and what it was made of: a night's view grows with its votes, and
         # a frame asks for it several times (the screen, the plates, the lights)
         self._shown: tuple[Night, tuple[kd_vote.Pad, ...], dict] | None = None
+        # the seat that held once to undo, and the journal's length then: any action
+        # since (or an undo) ends the request
+        self._undo_asked: tuple[int, int] | None = None
+        # the night, and the seat that made its last action with that action's name
+        self._undoer: tuple[Night, tuple[int, str] | None] | None = None
 
     def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
         """``listener(view)`` after a press that changed the open vote's pending choice
@@ -704,7 +725,46 @@ class SeatPads:
         choice belongs to the vote it was pressed in); returns the undone action."""
         with self._lock:
             self._vote_key, self._pads = None, ()
+            self._undo_asked = None
             return self.session.undo()
+
+    def last_by_a_seat(self) -> tuple[int, str] | None:
+        """The seat that made the night's last action and that action's name, when a seat
+        made it: a vote's lock or play (a pass too), a tie break or a leader choice (None:
+        a dilemma read, an outcome: the touchscreen's Undo takes those back). Read from
+        the session, so it holds after a resume or an undo as after a press."""
+        with self._lock:
+            night = self.session.state
+            if self._undoer is None or self._undoer[0] is not night:
+                last = self.session.last_action()
+                made = None
+                if last is not None and last[0].get("action") in VOTE_ACTIONS:
+                    action = last[0]
+                    made = (night.seats[night.seat_of(action["player"])], action["action"])
+                self._undoer = (night, made)
+            return self._undoer[1]
+
+    def undoer(self) -> int | None:
+        """The one seat whose hold may take the night's last action back (None: none)."""
+        made = self.last_by_a_seat()
+        return None if made is None else made[0]
+
+    def undo_asked(self) -> int | None:
+        """The seat that held once to undo its last action and may hold again (None)."""
+        with self._lock:
+            asked = self._undo_asked
+            if asked is None or asked[1] != self.session.length:
+                return None
+            return asked[0]
+
+    def _hold_undo(self, seat: int) -> Reply:
+        """The hold of the seat that made the last action: the first asks, the second
+        undoes. Public: the seat's plate says it, and it tells nothing of any ballot."""
+        if self.undo_asked() == seat:
+            self.undo()
+            return Reply(shared.UNDONE, view=self.view())
+        self._undo_asked = (seat, self.session.length)
+        return Reply(shared.UNDO_ASKED)
 
     def view(self) -> dict:
         """The session's public view plus, in an open vote, the pending choice on turn."""
@@ -745,8 +805,14 @@ class SeatPads:
         with self._lock:
             night, pads = self._current()
 
+            said = turns(self.view())
+            if shared.asks_undo(said, event):
+                said = replace(said, undoer=self.undoer())
+
             def read(event: ButtonEvent) -> Reply:
                 # a seat without a player was answered by the shared layer (watching)
+                if shared.asks_undo(said, event):  # from the seat that made the last action
+                    return self._hold_undo(event.seat)
                 player = night.seats.index(event.seat)
                 if night.phase != VOTE or night.vote is None:
                     raise RuleError("button", "no vote in progress", code="no_vote_now")
@@ -768,7 +834,7 @@ class SeatPads:
                 self._pads = new
                 return Reply(PLAYED, view=view)
 
-            reply = shared.press(turns(self.view()), event, read)
+            reply = shared.press(said, event, read)
             if reply.did == PENDING:  # an open vote's: the seat on turn's choice is public
                 return replace(reply, public=True, view=self._publish(night))
             return reply

@@ -37,14 +37,23 @@ from companion.play.errors import RuleError
 from companion.play.seat import ButtonEvent, Light
 from companion.play.seatview import SeatFigure, SeatView
 from companion.play.session import Session
-from companion.play.turns import IGNORED, NOBODY, NOT_YOUR_TURN, Reply, Turns, lights
+from companion.play.turns import (
+    IGNORED,
+    NOBODY,
+    NOT_YOUR_TURN,
+    NOT_YOUR_UNDO,
+    UNDONE,
+    Reply,
+    Turns,
+    lights,
+)
 from companion.play.words import Words
 from companion.storage.history import GameResult, result_of
 from companion.storage.journal import Journal
 
 log = logging.getLogger(__name__)
 
-__all__ = ["RuleError", "Say"]  # for the screens, which import no engine module
+__all__ = ["UNDONE", "RuleError", "Say"]  # for the screens, which import no engine module
 
 # What the screens name: the two kinds of vote, the sides, the kingdom's resources in the
 # board's order and a marker's white (up) side, the seats a night takes.
@@ -346,7 +355,10 @@ class NightController:
         lit when its light says it acts (its turn, a tie to break), with what it must do and
         what its buttons do in a vote (the button grammar's lines)."""
         view = self.view()
-        lit = lights(self.turns())
+        said = self.turns()
+        lit = lights(said)
+        idle = said.idle
+        undoer = self.pads.undoer() if idle else None
         vote = view["vote"]
         voting = view["phase"] == kd_game.VOTE and vote is not None
         out = {}
@@ -373,8 +385,13 @@ class NightController:
                         kd_say.grammar_help(vote["mode"]))})
             elif acts and view["phase"] in (kd_game.COUNCIL, kd_game.OUTCOME):
                 todo = Words("seat.todo.read")
+            if seat == undoer and seat in idle:  # its own last action: a hold takes it back
+                help_ = Words("seat.help.line", {"parts": (Words("seat.help.hold_a_undo"),)})
+                todo = Words("seat.todo.undo_vote_again" if self.pads.undo_asked() == seat
+                             else "seat.todo.take_back")
             out[seat] = SeatView(seat, your_turn=acts, todo=todo, help=help_,
-                                 reply=self.refusal_reply(name), figures=tuple(figures))
+                                 reply=self.answers.get(seat) or self.refusal_reply(name),
+                                 figures=tuple(figures))
         for seat, answer in self.answers.items():  # a watching seat that pressed
             out.setdefault(seat, SeatView(seat, reply=answer))
         return out
@@ -452,8 +469,10 @@ class NightController:
         secret press answers ``SILENT`` (``companion.play.turns``) and changes nothing at all;
         an open vote's refusal is kept in ``refused`` for the screen to say."""
         view = self.view()
-        if view["phase"] != kd_game.VOTE or view["vote"] is None:
+        if (view["phase"] != kd_game.VOTE or view["vote"] is None) \
+                and not shared.asks_undo(self.turns(), event):
             # no press is read between votes, but a watching seat is still told it watches
+            # (a hold that asks for an undo once the result is in goes to the pads)
             reply = shared.press(self.turns(), event, lambda e: Reply(IGNORED, public=False))
         else:
             try:
@@ -463,15 +482,34 @@ class NightController:
         if reply.answer is not None:  # the shared layer's (a watching seat): on its plate
             self.answers[event.seat] = reply.answer
             return reply
+        if reply.did == NOT_YOUR_UNDO:  # the shared layer's: on the seat's own plate
+            self.answers[event.seat] = self.undo_refusal(event.seat)
+            return reply
         if reply.did == NOT_YOUR_TURN:  # the shared layer's: said as the rules say it
             name = view["players"][view["seats"].index(event.seat)]
             self._refuse(event, view, kd_vote.not_your_turn(view["vote"]["turn"], name,
                                                             "button"))
             return reply
-        if reply.public:
+        if reply.public:  # an undo asked or made by a hold too
             self.refused = None
             self.answers.clear()
         return reply
+
+    def undo_refusal(self, seat: int) -> Words:
+        """A hold asking for an undo from a seat that did not make the night's last
+        action, answered on its own plate: a seat that voted too is told only the last
+        vote can be taken back, any other who can undo (or that the touchscreen does)."""
+        made = self.pads.last_by_a_seat()
+        if made is None:
+            return Words("seat.reply.undo_on_screen")
+        view = self.view()
+        name = view["players"][view["seats"].index(seat)]
+        state = view["vote"]["seats"][name]
+        if made[1] in (kd_vote.Lock.name, kd_vote.Play.name) and (
+                state.get("locked") or state.get("vote") is not None):
+            return Words("seat.reply.undo_last_vote_only")
+        return Words("seat.reply.undo_not_yours",
+                     {"player": view["players"][view["seats"].index(made[0])]})
 
     def _refuse(self, event: ButtonEvent, view: Mapping, exc: RuleError) -> Reply:
         """An open vote's refused press: its reason kept in ``refused`` for the screen and

@@ -37,7 +37,15 @@ from companion.play.errors import RuleError  # a refused set-up or action: scree
 from companion.play.seat import ButtonEvent, Press
 from companion.play.seatview import SeatFigure, SeatView
 from companion.play.session import Session
-from companion.play.turns import IGNORED, NOT_YOUR_TURN, NOT_YOUR_UNDO, Reply, Turns
+from companion.play.turns import (
+    IGNORED,
+    NOT_YOUR_TURN,
+    NOT_YOUR_UNDO,
+    UNDO_ASKED,
+    UNDONE,
+    Reply,
+    Turns,
+)
 from companion.play.words import Seat, Words
 from companion.storage.history import GameResult, result_of
 from companion.storage.journal import Journal
@@ -46,10 +54,11 @@ log = logging.getLogger(__name__)
 
 
 # What a seat press did (``Reply.did``), for the screen to show; the refusals every game
-# shares (IGNORED, NOT_YOUR_TURN, NOT_YOUR_UNDO) are ``companion.play.turns``'.
+# shares (IGNORED, NOT_YOUR_TURN, NOT_YOUR_UNDO) and the undo by a hold (UNDO_ASKED,
+# UNDONE) are ``companion.play.turns``'.
 STEPPED, REFUSED = "stepped", "refused"
 OPEN_ENTRY, OPEN_POWERS = "open-entry", "open-powers"
-UNDO_ASKED, UNDONE, NOTHING_TO_UNDO = "undo-asked", "undone", "nothing-to-undo"
+NOTHING_TO_UNDO = "nothing-to-undo"  # asking and undoing: ``companion.play.turns``'
 DISCARD_FIRST = "discard-first"
 # What a press does while a power's options are open (on the seat of the power's player).
 CHOICE_NEXT, CHOICE_TAKE, CHOICE_BACK = "choice-next", "choice-take", "choice-back"

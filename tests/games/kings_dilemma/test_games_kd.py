@@ -21,7 +21,7 @@ from companion.games.kings_dilemma.kingdom import RESOURCES
 from companion.play.errors import RuleError
 from companion.play.seat import ButtonEvent, Light, Press
 from companion.play.session import Session
-from companion.play.turns import NOT_YOUR_TURN, Reply, lights
+from companion.play.turns import NOT_YOUR_TURN, NOT_YOUR_UNDO, Reply, lights
 from companion.storage.history import History
 from companion.storage.journal import Journal
 
@@ -339,8 +339,10 @@ def test_open_vote_other_seats_are_refused_by_the_shared_layer_a_passed_one_by_t
     play(s, "Theodore", "pass-moderator")
     assert turns(pads.view()).hears == {seat["Theodore"], seat["Julius"]}
     before, view = s.length, pads.view()
-    for button, how in (("a", Press.SHORT), ("b", Press.LONG), ("c", Press.SHORT)):
-        assert pads.press(ButtonEvent(seat["Armin"], button, how)) == Reply(NOT_YOUR_TURN)
+    for button in "ac":
+        assert pads.press(ButtonEvent(seat["Armin"], button)) == Reply(NOT_YOUR_TURN)
+    # a hold from a seat not on turn asks for an undo: only Theodore made the last action
+    assert pads.press(ButtonEvent(seat["Armin"], "b", Press.LONG)) == Reply(NOT_YOUR_UNDO)
     assert s.length == before and pads.view() == view
     with pytest.raises(RuleError, match="Theodore passed: nothing more to do"):
         pads.press(ButtonEvent(seat["Theodore"], "a"))

@@ -25,6 +25,7 @@ from companion.ui.screens.kings_dilemma.draw import (
     SCREENS,
     Actions,
     KdScreen,
+    screen_for,
     undo_action,
     vote_help,
 )
@@ -130,7 +131,9 @@ class VoteScreen(KdScreen):
         if not result.public:  # nothing to show (a secret press: SILENT)
             return
         self.confirming = None
-        if self.night.step() != kd.VOTE:
+        if result.did == kd.UNDONE:  # a seat's hold took its last action back
+            self.app.replace(screen_for(self.app, self.night))  # as the touchscreen's Undo
+        elif self.night.step() != kd.VOTE:
             self.go("kd-reveal")
         else:
             self.refresh()
@@ -209,7 +212,9 @@ class RevealScreen(KdScreen):
         return self.night
 
     def pressed(self, event: ButtonEvent, result: Reply) -> None:
-        if result.public:
+        if result.did == kd.UNDONE:  # a seat's hold took its last action back
+            self.app.replace(screen_for(self.app, self.night))  # as the touchscreen's Undo
+        elif result.public:
             self.confirming = None
             self.refresh()
 

@@ -226,8 +226,8 @@ def screen_for(app: App, night: kd.NightController) -> KdScreen:
 
 def undo_action(screen: KdScreen) -> list[tuple[str, Callable[[], None]]]:
     """The Undo button (two taps: "Sure? Undo") while the journal holds an action of the
-    night. Touch only: on the pads every long press already means something in a vote
-    (docs/button-grammar.md)."""
+    night; a seat's pad may take back its own last action too (docs/button-grammar.md),
+    the same undo (the screens' ``pressed``)."""
     if not screen.night.can_undo():
         return []
     return [screen.confirm(screen.t("kd.undo"), partial(undo, screen))]

@@ -5,28 +5,13 @@ plates, the lights), so in a secret vote the answer shows nothing of any ballot.
 
 from __future__ import annotations
 
-import pygame
 import pytest
-from ui_kd import NAMES, lights, press, show, tap_button
+from ui_kd import NAMES, lights, on_plate, outside, press, show, tap_button
 
 from companion.games.kings_dilemma.controller import NightController, ledger_for
 from companion.ui.screens.kings_dilemma import start as kd_ui
 
 WATCHER = 4  # Frances's seat: four houses play
-
-
-def outside(app, seat: int) -> bytes:
-    """The frame, that seat's plate blanked: everything the rest of the table sees."""
-    app.invalidate()
-    app.step(block=False)
-    shot = app.window.copy()
-    shot.fill((0, 0, 0), app.screen.ring.plates[seat].rect)
-    return pygame.image.tobytes(shot, "RGB")
-
-
-def on_plate(app, seat: int) -> set[str]:
-    plate = app.screen.ring.plates[seat].rect
-    return {b.text for b in app.painter.texts if plate.contains(b.rect)}
 
 
 def answered(app, backend) -> None:
