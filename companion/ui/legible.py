@@ -12,7 +12,7 @@ import pygame
 
 from companion.ui import theme as th
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE_GLYPH, WORDS_GLYPH, split_in_two
+from companion.ui.widgets import FIGURE_GLYPH, WORDS_GLYPH, Runs, split_in_two
 
 
 def fit(
@@ -90,54 +90,36 @@ def paragraphs(p: Painter, texts: Sequence[str], room: pygame.Rect, colour=th.IN
         y += box.h + gap
 
 
-def figure_runs(theme: th.Theme, text: str) -> tuple[list[str], list[pygame.font.Font],
-                                                      list[int], int]:
-    """``text`` in runs for ``figures_large``: consecutive words, a word with a digit
-    alone; each run's font, its width as rendered (a glyph's overhang may make the image a
-    pixel wider than its advance) and the whole line's width."""
-    runs: list[list[str]] = []
-    for word in text.split():
-        if runs and not figure(word) and not figure(runs[-1][-1]):
-            runs[-1].append(word)
-        else:
-            runs.append([word])
-    said = [" ".join(run) for run in runs]
-    fonts = [theme.font(legible_size(theme, run)) for run in said]
-    widths = [max(f.size(run)[0], f.render(run, True, th.INK).get_width())
-              for f, run in zip(fonts, said, strict=True)]
-    space = theme.font(theme.px(WORDS_GLYPH)).size(" ")[0]
-    return said, fonts, widths, sum(widths) + space * (len(said) - 1)
+def figure_runs(theme: th.Theme, text: str) -> Runs:
+    """``text`` as ``figures_large`` draws it: a ``Runs`` of words at ``WORDS_GLYPH`` and
+    figures at ``FIGURE_GLYPH``."""
+    return Runs(theme, text, WORDS_GLYPH, FIGURE_GLYPH)
+
+
+def figures_large_width(theme: th.Theme, text: str) -> int:
+    """The least width in which ``figures_large`` draws ``text`` as it means to
+    (``figures_large_fit``): condensed as the painter may, a pixel a run for rounding."""
+    runs = figure_runs(theme, text)
+    return math.ceil(runs.width() * th.SQUEEZE) + len(runs.parts)
 
 
 def figures_large_fit(theme: th.Theme, text: str, width: int) -> bool:
     """Whether ``figures_large`` draws ``text`` in ``width`` pixels as it means to."""
-    said, _, _, total = figure_runs(theme, text)
-    return total * th.SQUEEZE <= width - len(said)
+    return figure_runs(theme, text).fits(width)
 
 
 def figures_large(p: Painter, text: str, box: pygame.Rect, colour=th.INK,
                   align: str = "left") -> None:
     """One line of words with figures among them ("Press: A Aye +1 · B Nay +1 · …") in
-    ``box`` (``align``: left or right): the words at ``WORDS_GLYPH``, each word holding a
-    digit at ``FIGURE_GLYPH`` (24 px on the 7" panel), on one baseline; condensed alike up
-    to ``SQUEEZE`` to fit, else the whole line fitted at the words' size."""
+    ``box`` (``align``: left or right): the words at ``WORDS_GLYPH``, each figure at
+    ``FIGURE_GLYPH`` (24 px on the 7" panel), on one baseline (``Runs``); condensed up to
+    ``SQUEEZE`` to fit, else the whole line fitted at the words' size."""
     theme = p.theme
     if not figures_large_fit(theme, text, box.w):
         fit(p, text, theme.px(WORDS_GLYPH), box, colour, align,
             smallest=theme.px(WORDS_GLYPH))
         return
-    said, fonts, widths, total = figure_runs(theme, text)
-    space = theme.font(theme.px(WORDS_GLYPH)).size(" ")[0]
-    scale = min(1.0, box.w / total)
-    big = max(fonts, key=lambda f: f.get_height())
-    baseline = box.centery - big.get_height() // 2 + big.get_ascent()
-    x = float(box.x) if align == "left" else box.right - total * scale
-    for run, font, w in zip(said, fonts, widths, strict=True):
-        pad = font.get_height() // 4  # room for a descender drawn below the font's height
-        room = pygame.Rect(round(x), baseline - font.get_ascent() - pad, math.ceil(w * scale),
-                           font.get_height() + 2 * pad)
-        p.text(run, font, colour, room, "left")
-        x += (w + space) * scale
+    figure_runs(theme, text).draw(p, colour, box, align)
 
 
 def headline_lines(theme: th.Theme, text: str, width: int) -> list[str]:

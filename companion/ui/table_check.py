@@ -21,7 +21,7 @@ from companion.play.turns import Turns
 from companion.play.words import Words
 from companion.ui import theme as th
 from companion.ui.app import App, Screen
-from companion.ui.legible import figure_runs, figures_large
+from companion.ui.legible import figures_large, figures_large_width
 from companion.ui.seats import SeatRing
 from companion.ui.theme import SQUEEZE, Painter
 from companion.ui.widgets import Button, NoticeBand, button_h, felt
@@ -208,8 +208,7 @@ class TableCheckScreen(Screen):
         # the count beside the title keeps the room it needs, its figures at the figure's
         # size among words at the least words' size (a long French count: "2 places sur 4
         # ont répondu"); the title fits in the rest
-        count_w = round(figure_runs(theme, self.progress())[3] * SQUEEZE) + len(
-            figure_runs(theme, self.progress())[0])
+        count_w = figures_large_width(theme, self.progress())
         title_w = min(self.title_rect.w * 3 // 5, self.title_rect.w - count_w - px(24))
         title_font = theme.fitting_font(title, px(50), title_w)
         # the title as wide as it is drawn: the count beside it gets the rest, its figures

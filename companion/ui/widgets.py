@@ -72,10 +72,11 @@ class Runs:
     on one baseline: a count or a limit inside a sentence reads from a chair as a figure
     alone."""
 
-    def __init__(self, theme: th.Theme, text: str, words: float) -> None:
+    def __init__(self, theme: th.Theme, text: str, words: float,
+                 figures: float = SENTENCE_FIGURE) -> None:
         self.parts = [part for part in FIGURES.split(text) if part]
         self.words = theme.font(theme.px(words))
-        self.figures = theme.font(theme.px(max(words, SENTENCE_FIGURE)))
+        self.figures = theme.font(theme.px(max(words, figures)))
 
     def font(self, part: str) -> pygame.font.Font:
         return self.figures if FIGURES.fullmatch(part) else self.words
@@ -94,14 +95,21 @@ class Runs:
         whole = self.width()
         scale = (box.w - len(self.parts)) / whole if whole > box.w and self.fits(box.w) else 1
         x = box.x if align == "left" else box.right - (whole if scale == 1 else box.w)
-        big = self.figures
+        # the baseline of the tallest type drawn (words alone: theirs, centred in the box)
+        big = self.figures if any(FIGURES.fullmatch(part) for part in self.parts) \
+            else self.words
         for part in self.parts:
             font = self.font(part)
             w = font.size(part)[0]
             shift = (big.get_ascent() - font.get_ascent()
                      - (big.get_height() - font.get_height()) // 2)
             drawn = math.ceil(w * scale)
-            p.text(part, font, colour, pygame.Rect(x, box.y + shift, drawn, box.h), "left")
+            # the part's own line in the box (centred as the painter centres it), with room
+            # for a descender under the font's height: no taller than the part itself
+            top = box.y + shift + box.h // 2 - font.get_height() // 2
+            pad = font.get_height() // 4
+            p.text(part, font, colour,
+                   pygame.Rect(x, top - pad, drawn, font.get_height() + 2 * pad), "left")
             x += drawn
 
 

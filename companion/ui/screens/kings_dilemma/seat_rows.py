@@ -15,10 +15,10 @@ from companion.play.seat import Light
 from companion.ui import theme as th
 from companion.ui.legible import (
     figure,
-    figure_runs,
     figure_size_in,
     figures_large,
     figures_large_fit,
+    figures_large_width,
     fit,
 )
 from companion.ui.theme import Painter
@@ -169,5 +169,4 @@ def status_width(theme: th.Theme, status: str, size: int, figures: int | None = 
     width = theme.font(figures or theme.px(FIGURE_GLYPH)).size(status)[0]
     if whole:
         return round(width * th.SQUEEZE)
-    said, _, _, total = figure_runs(theme, status)
-    return round(min(width, total + len(said)) * th.SQUEEZE)
+    return round(min(width * th.SQUEEZE, figures_large_width(theme, status)))
