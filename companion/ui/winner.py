@@ -37,6 +37,7 @@ from companion.ui.widgets import (
     button_h,
     felt,
     fitted,
+    split_in_two,
     wrap_runs,
 )
 
@@ -329,8 +330,19 @@ class WinnerView:
         p.text(fitted(self.title, title_font, title_w), title_font, th.INK_SOFT, title_box,
                "right")
         room = head.w - title_w - px(16)
-        font = theme.fitting_font(self.headline(), px(HEADLINE), room, smallest=px(34))
-        p.text(fitted(self.headline(), font, room), font, GOLD,
+        text = self.headline()
+        font = theme.fitting_font(text, px(HEADLINE), room, smallest=px(34))
+        halves = split_in_two(text)
+        if font.size(text)[0] * th.SQUEEZE > room and halves:
+            # a victory shared by long names: on two lines, words no smaller than a label's
+            size = min(theme.fitting_size(h, px(34), room, px(LABEL)) for h in halves)
+            font = theme.font(size)
+            for i, half in enumerate(halves):
+                # each centred on its half, its accents and descenders past it
+                box = pygame.Rect(head.x, head.y + i * head.h // 2, room, head.h // 2)
+                p.text(fitted(half, font, room), font, GOLD, box.inflate(0, px(12)), "left")
+            return
+        p.text(fitted(text, font, room), font, GOLD,
                pygame.Rect(head.x, head.y, room, head.h), "left")
 
     def _draw_notes(self, p: Painter) -> None:

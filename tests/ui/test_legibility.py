@@ -339,6 +339,8 @@ def test_an_all_tie_of_five_long_names_meets_the_goal_on_the_winner_screen(
     frame = [(Path("00-winner-all-tie.png"), rig.app.size, list(rig.app.painter.texts), [])]
     seen = glyphs(frame)
     assert any(t("kd.score.all_first").startswith(text) for _, text, _ in seen)
+    headline = " ".join(b.text for b in frame[0][2] if view.headline_rect.collidepoint(b.rect.center))
+    assert all(name in headline for name in names), headline  # whole, on two lines
     assert under_the_goal(seen) == []
     assert layout_problems(frame) == []
 
