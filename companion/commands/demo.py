@@ -25,6 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", type=int, choices=(2, 3, 4, 5), default=None,
                    help="the shipped configuration's first seats, a fifth (Eve) added for 5 "
                    "(default: its four)")
+    p.add_argument("--names", default=None,
+                   help="the seats' names in seating order, comma-separated (default: the "
+                   "shipped ones); 'long': five of 8 to 10 letters, accented")
     p.add_argument("--only", action="append", default=None, choices=SCRIPTS,
                    help="play only this script; may be repeated (default: every one)")
 
@@ -47,7 +50,14 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.ui.demo import run_demo  # pygame, after the variables it reads are set
 
+    names = None
+    if args.names:
+        from companion.files.validate import check_player_name
+        from companion.ui.demo import LONG_NAMES
+
+        names = LONG_NAMES if args.names == "long" else tuple(
+            check_player_name(n, "--names") for n in args.names.split(","))
     ctx = run_demo(args.out, size, args.lang, args.rotation, seats=args.seats,
-                   scripts=tuple(args.only) if args.only else None)
+                   scripts=tuple(args.only) if args.only else None, names=names)
     print(f"{args.out}: {len(ctx.shots)} screenshots and transcript.txt")
     return 0

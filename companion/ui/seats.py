@@ -43,7 +43,7 @@ from companion.play.seatview import SeatView
 from companion.play.words import Words
 from companion.ui import theme as th
 from companion.ui.theme import Painter, TextBox, Theme
-from companion.ui.widgets import FIGURE, FIGURE_GLYPH, fitted
+from companion.ui.widgets import FIGURE, SENTENCE_FIGURE, WORDS_GLYPH, fitted
 
 # position -> (edge, slot along the edge in canvas x or y order: 0, 1, 2)
 PLACES: dict[str, tuple[str, int]] = {
@@ -371,13 +371,15 @@ class SeatRing:
             figure = self.figures.get(plate.seat)
         if body.width == 0:
             pass
-        elif figure:  # at the far end, in half the line at most: the name keeps the rest
-            room = body.w // 2
-            font = theme.fitting_font(figure, theme.px(FIGURE_GLYPH), room, theme.px(28))
+        elif figure:  # at the far end, its digits 24 px: the name keeps what it needs
+            # the name whole at its least (up to two thirds of the line), the figure the rest
+            name_need = min(int(theme.font(theme.px(WORDS_GLYPH)).size(seat.name)[0]
+                                * th.SQUEEZE), body.w * 2 // 3)
+            room = max(body.w // 3, body.w - name_need - theme.px(10))
+            font = theme.font(theme.px(SENTENCE_FIGURE))  # every digit 24 px, "7" too
             if font.size(figure)[0] * th.SQUEEZE > room and plate.seat in self.short_figures:
                 # "Dernier · 12" on a short plate: "12", whole, rather than a cut place
                 figure = self.short_figures[plate.seat]
-                font = theme.fitting_font(figure, theme.px(FIGURE_GLYPH), room, theme.px(28))
             w = min(room, font.size(figure)[0])
             # the plate's whole depth above its stripe: a figure's digits 24 px high
             lp.text(figure, font, th.WARNING if connected else th.INK_DIM,
@@ -404,8 +406,10 @@ class SeatRing:
         if name_box is None:
             pass
         elif self.slim:
-            font = theme.fitting_font(seat.name, theme.px(FIGURE), name_box.w, theme.px(22))
-            lp.text(seat.name, font, th.INK if connected else th.INK_DIM, name_box, "left")
+            font = theme.fitting_font(seat.name, theme.px(FIGURE), name_box.w,
+                                      theme.px(WORDS_GLYPH))
+            lp.text(fitted(seat.name, font, name_box.w), font,
+                    th.INK if connected else th.INK_DIM, name_box, "left")
         else:
             font = theme.fitting_font(seat.name, theme.px(44), name_box.w)
             lp.text(seat.name, font, th.INK if connected else th.INK_DIM, name_box, "left")

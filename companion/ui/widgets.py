@@ -27,8 +27,10 @@ WORDS_GLYPH = 32
 # half the nominal size, so 50 units are 24 px per 480 px of screen for every digit ("7"
 # the shortest), the height tests/ui/test_legibility.py measures.
 SENTENCE_FIGURE = 50
-# a figure in a sentence, drawn large: a count, a limit, a score, a rank ("1er", "2nd")
-FIGURES = re.compile(r"(?<!\w)([−+\-]?\d+(?:[.,/]\d+)?(?:st|nd|rd|th|er|re|e)?)(?!\w)")
+# a figure in a sentence, drawn large: a count, a limit, a score, a rank ("1er", "2nd",
+# "toutes 1res")
+FIGURES = re.compile(
+    r"(?<!\w)([−+\-]?\d+(?:[.,/]\d+)?(?:st|nd|rd|th|ers|er|res|re|es|e)?)(?!\w)")
 
 
 def shorten(text: str, font: pygame.font.Font, width: int) -> str:
@@ -207,7 +209,9 @@ def title_line(p: Painter, left: str, right: str, box: pygame.Rect,
         p.text(right, font, right_colour, pygame.Rect(box.x + split + gap, box.y,
                                                       box.w - split - gap, box.h), "right")
     font = theme.fitting_font(left, size, split, px(SMALLEST))
-    p.text(left, font, left_colour, pygame.Rect(box.x, box.y, split, box.h), "left")
+    # centred on the line as before; a descender ("ç" of a name) may reach into the margin
+    p.text(left, font, left_colour, pygame.Rect(box.x, box.y, split, box.h).inflate(0, px(8)),
+           "left")
 
 
 def figure_kept_whole(theme: th.Theme, left: str, size: int, right: str, right_size: int,

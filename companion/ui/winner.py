@@ -28,14 +28,25 @@ from companion.ui.app import App, Screen
 from companion.ui.playcode import PlayCode, between_plates
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE_GLYPH, SMALLEST, WORDS_GLYPH, Button, button_h, felt, fitted
+from companion.ui.widgets import (
+    SENTENCE_FIGURE,
+    SMALLEST,
+    WORDS_GLYPH,
+    Button,
+    Runs,
+    button_h,
+    felt,
+    fitted,
+    split_in_two,
+    wrap_runs,
+)
 
 GOLD = th.WARNING
 # Nominal type sizes in units (a 480th of the short side); FIGURE keeps every figure's
 # digits 24 px high per 480 px, LABEL a label's capitals 16 px.
 HEADLINE, NAME, TOTAL, LABEL, NOTE = 48, 34, 54, WORDS_GLYPH, WORDS_GLYPH
-FIGURE = FIGURE_GLYPH
-PLACE = FIGURE_GLYPH  # units: a player's place beside their total in the code view
+FIGURE = SENTENCE_FIGURE  # every digit 24 px, "7" (the shortest) too: any total may end in it
+PLACE = FIGURE  # units: a player's place beside their total in the code view
 LONG_HEADLINE = 34  # units: the smallest the code view's headline takes on one line
 LEAST_ROW = 28  # units: the breakdown's rows no lower (a FIGURE's digits whole in them)
 FIGURE_TEXT = re.compile(r"[−+\-]?\d+(?:[.,/]\d+)?[=*]?")  # a figure alone
@@ -142,30 +153,27 @@ class WinnerView:
     def _buttons_count(self) -> int:
         return len(self.actions) + (self.code is not None)
 
-    def _wrapped_notes(self, width: int, room: int | None = None, smaller: bool = False
-                       ) -> list[tuple[str, int]]:
-        """Each note at NOTE units (its capitals the least any words may be), on as many
-        lines as it needs (a tie between four long names); given the ``room`` they have
-        (a height), only the notes that fit in it whole, in order. ``smaller``: the last
-        resort of a table with no room to spare, each note smaller to fit one line (down
-        to ``SMALLEST``)."""
-        theme, px = self.app.theme, self.app.theme.px
-        lines: list[tuple[str, int]] = []
+    def _wrapped_notes(self, width: int, room: int | None = None) -> list[str]:
+        """Each note's lines, its words at NOTE units (their capitals the least any words
+        may be) and its figures large (``Runs``: "every house 1st"), on as many lines as it
+        needs (a tie between four long names); given the ``room`` they have (a height),
+        only the notes that fit in it whole, in order."""
+        lines: list[str] = []
         for note in self.notes:
-            size = theme.fitting_size(note, px(NOTE), width, px(SMALLEST)) if smaller \
-                else px(NOTE)
-            font = theme.font(size)
-            more = [(line, size) for line in Painter(self.app.canvas, theme).lines(
-                note, font, int(width / th.SQUEEZE))]
+            more = wrap_runs(self.app.theme, note, int(width / th.SQUEEZE), NOTE)
             if room is None or self._notes_h(lines + more) <= room:
                 lines += more
         return lines
 
-    def _notes_h(self, lines: Sequence[tuple[str, int]]) -> int:
-        """The height of note ``lines`` (text, size): each half as tall again as its font
-        (room for accents, as the play code's lines have)."""
-        theme = self.app.theme
-        return sum(theme.font(size).get_height() * 3 // 2 for _, size in lines)
+    def _notes_h(self, lines: Sequence[str]) -> int:
+        """The height of note ``lines``: each half as tall again as its words' font (room
+        for accents, as the play code's lines have), or its figures' where it has one."""
+        return sum(self._note_line_h(line) for line in lines)
+
+    def _note_line_h(self, line: str) -> int:
+        run = Runs(self.app.theme, line, NOTE)
+        tallest = max(run.font(part).get_height() for part in run.parts)
+        return max(tallest, run.words.get_height() * 3 // 2)
 
     def _layout_table(self) -> None:
         """The headline across the top; a column at the right with the actions (and Code)
@@ -192,11 +200,23 @@ class WinnerView:
                                           note_h)
             self.table_rect = content
             return
-        # under the table: the least size while the table keeps its figures' rows
+        # under the table, where it keeps its figures' rows; else in a wider column above
+        # the actions (the table narrower: a long name cut in its head, whole on its plate)
         least_table = (2.5 + len(self.labels)) * px(LEAST_ROW)
         self.note_lines = self._wrapped_notes(content.w)
         if content.h - gap - self._notes_h(self.note_lines) < least_table:
-            self.note_lines = self._wrapped_notes(content.w, smaller=True)
+            column.w = inner.w * 2 // 5
+            column.right = inner.right
+            self._make_buttons([pygame.Rect(column.x, self.bar_rect.y + i * (bh + gap),
+                                            column.w, bh) for i in range(count)])
+            self.bar_rect.x, self.bar_rect.w = column.x, column.w
+            self.note_lines = self._wrapped_notes(column.w, above)
+            note_h = self._notes_h(self.note_lines)
+            self.notes_rect = pygame.Rect(column.x, self.bar_rect.y - gap - note_h, column.w,
+                                          note_h)
+            self.table_rect = pygame.Rect(inner.x, top, column.x - px(16) - inner.x,
+                                          inner.bottom - top)
+            return
         note_h = self._notes_h(self.note_lines)
         self.notes_rect = pygame.Rect(content.x, content.bottom - note_h, content.w, note_h)
         self.table_rect = pygame.Rect(content.x, top, content.w,
@@ -310,17 +330,27 @@ class WinnerView:
         p.text(fitted(self.title, title_font, title_w), title_font, th.INK_SOFT, title_box,
                "right")
         room = head.w - title_w - px(16)
-        font = theme.fitting_font(self.headline(), px(HEADLINE), room, smallest=px(34))
-        p.text(fitted(self.headline(), font, room), font, GOLD,
+        text = self.headline()
+        font = theme.fitting_font(text, px(HEADLINE), room, smallest=px(34))
+        halves = split_in_two(text)
+        if font.size(text)[0] * th.SQUEEZE > room and halves:
+            # a victory shared by long names: on two lines, words no smaller than a label's
+            size = min(theme.fitting_size(h, px(34), room, px(LABEL)) for h in halves)
+            font = theme.font(size)
+            for i, half in enumerate(halves):
+                # each centred on its half, its accents and descenders past it
+                box = pygame.Rect(head.x, head.y + i * head.h // 2, room, head.h // 2)
+                p.text(fitted(half, font, room), font, GOLD, box.inflate(0, px(12)), "left")
+            return
+        p.text(fitted(text, font, room), font, GOLD,
                pygame.Rect(head.x, head.y, room, head.h), "left")
 
     def _draw_notes(self, p: Painter) -> None:
-        theme = self.app.theme
         y = self.notes_rect.y
-        for line, size in self.note_lines:
-            line_h = self._notes_h([(line, size)])
+        for line in self.note_lines:
+            line_h = self._note_line_h(line)
             box = pygame.Rect(self.notes_rect.x, y, self.notes_rect.w, line_h)
-            p.text(line, theme.font(size), th.INK_SOFT, box, "left")
+            Runs(self.app.theme, line, NOTE).draw(p, th.INK_SOFT, box)
             y += line_h
 
     def _draw_code_view(self, p: Painter) -> None:
@@ -393,7 +423,8 @@ class WinnerView:
                 pygame.draw.rect(p.surface, th.PLATE, col.inflate(-px(4), 0),
                                  border_radius=px(10))
             cell = pygame.Rect(col.x, area.y, col_w, row_h).inflate(-px(8), 0)
-            font = theme.fitting_font(s.name, px(NAME), cell.w, smallest=px(24))
+            # a long name cut at the least any words take: whole on its seat's plate
+            font = theme.fitting_font(s.name, px(NAME), cell.w, smallest=px(LABEL))
             p.text(fitted(s.name, font, cell.w), font, GOLD if won else th.INK, cell)
             cell = pygame.Rect(col.x, area.y + row_h, col_w, total_h)
             p.text(s.total, total_font, GOLD if won else th.INK, cell)

@@ -128,6 +128,24 @@ def test_seats_and_only_play_one_script_with_five_seats(tmp_path, capsys):
     assert "Eve=" in text and "Ana=" in text
 
 
+def test_names_rename_the_seats_in_order_and_a_bad_one_is_said(tmp_path, capsys):
+    """``--names Zoé,Ünal``: the first two seats renamed, the others kept; ``--names long``
+    the demo's long names; a name the configuration would refuse: exit 2, said, nothing
+    written."""
+    out = tmp_path / "out"
+    assert cli.main(["demo", "--out", str(out), "--names", "Zoé,Ünal", "--only", "home"]) == 0
+    text = (out / "transcript.txt").read_text(encoding="utf-8")
+    assert "Zoé=" in text and "Ünal=" in text and "Cleo=" in text and "Ana=" not in text
+    long_out = tmp_path / "long"
+    assert cli.main(["demo", "--out", str(long_out), "--seats", "5", "--names", "long",
+                     "--only", "home"]) == 0
+    text = (long_out / "transcript.txt").read_text(encoding="utf-8")
+    assert all(f"{name}=" in text for name in demo_mod.LONG_NAMES)
+    bad = tmp_path / "bad"
+    assert cli.main(["demo", "--out", str(bad), "--names", "Ana," + "x" * 30]) == 2
+    assert "--names" in capsys.readouterr().err and not bad.exists()
+
+
 def test_only_names_a_script_of_the_demo(tmp_path, capsys):
     """``--only`` takes the names DEMOS plays, no other: a wrong one exits 2."""
     from companion.commands.demo import SCRIPTS

@@ -70,9 +70,9 @@ def panel_frames(request, tmp_path_factory):
 
 
 def demo_frames(param, tmp_path_factory, seats: int | None = None,
-                scripts: tuple[str, ...] | None = None):
-    """The demo (``scripts`` of it, with ``seats`` seats: ``run_demo``) at one size and
-    language, as ``frames``."""
+                scripts: tuple[str, ...] | None = None, names: tuple[str, ...] | None = None):
+    """The demo (``scripts`` of it, with ``seats`` seats named ``names``: ``run_demo``) at
+    one size and language, as ``frames``."""
     (w, h, rotation), language = param
     shots: list[tuple[Path, tuple[int, int], list[TextBox], list[tuple[str, object]]]] = []
     shot = demo_mod.DemoContext.shot
@@ -89,7 +89,7 @@ def demo_frames(param, tmp_path_factory, seats: int | None = None,
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(demo_mod.DemoContext, "shot", recording)
         demo_mod.run_demo(tmp_path_factory.mktemp("legible") / "out", (w, h), language,
-                          rotation, seats=seats, scripts=scripts)
+                          rotation, seats=seats, scripts=scripts, names=names)
     return shots
 
 
@@ -281,18 +281,68 @@ def test_the_king_s_dilemma_meets_the_goal_with_three_to_five_houses(
     """The King's Dilemma seats 3 to 5: its demo with that many houses on the 7" panel (the
     council, a secret vote pending and locked, the reveal, an open vote, the end's screens),
     every text with a digit at DIGIT_GOAL, every text at TEXT_GOAL, each whole, apart and
-    on screen (five houses' rows in two columns where one would put them too close). The
-    score's plates are the shared winner screen's (companion/ui/winner.py), not measured
-    here."""
+    on screen (five houses' rows in two columns where one would put them too close), the
+    score's plates (each house's place and total) too."""
     shots = demo_frames(((800, 480, 0), language), tmp_path_factory, seats=houses,
                         scripts=("kings-dilemma",))
-    seen = [(label(path), b.text, b.glyph / Theme(size).unit)
-            for path, size, texts, places in shots if label(path).startswith("kd-")
-            for b in texts if not (label(path).startswith("kd-score")
-                                   and any(plate.contains(b.rect) for _, plate in places))]
+    seen = [entry for entry in glyphs(shots) if entry[0].startswith("kd-")]
     assert {lab.split("-")[1] for lab, _, _ in seen} >= {"council", "vote", "reveal", "score"}
     assert under_the_goal(seen) == []
     assert layout_problems(shots) == []
+
+
+# The screens a game's end shows: the King's Dilemma's, and the shared winner screen of
+# every game (companion/ui/winner.py: a night's, Koryŏ's, Chosŏn's and Inheritors' finals).
+END_SCREENS = ("kd-", "winner", "koryo-final", "choson-final", "inheritors-final")
+
+
+@pytest.mark.parametrize(("houses", "scripts"), [
+    (3, ("kings-dilemma",)), (5, ("kings-dilemma",)),
+    (5, ("koryo", "choson", "inheritors"))], ids=["kd-3", "kd-5", "finals-5"])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_long_names_meet_the_goal_on_the_king_s_dilemma_and_every_winner_screen(
+        tmp_path_factory, houses, scripts, language):
+    """Seats named with 8 to 10 letters, accented (``demo.LONG_NAMES``), on the 7" panel:
+    the King's Dilemma's screens (the reveal's rows, the score's plates and table) and
+    every game's winner screen keep figures at DIGIT_GOAL and words at TEXT_GOAL, a name
+    too long for its place cut with an ellipsis (whole on its plate), nothing cut by its
+    box or overlapping."""
+    shots = demo_frames(((800, 480, 0), language), tmp_path_factory, seats=houses,
+                        scripts=scripts, names=demo_mod.LONG_NAMES)
+    ends = [shot for shot in shots if label(shot[0]).startswith(END_SCREENS)]
+    seen = glyphs(ends)
+    assert {name for name in demo_mod.LONG_NAMES[:houses]} <= {text for _, text, _ in seen}
+    assert under_the_goal(seen) == []
+    assert layout_problems(ends) == []
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_an_all_tie_of_five_long_names_meets_the_goal_on_the_winner_screen(
+        open_table, language):
+    """Five houses of long names all tied first (the King's Dilemma's all-first rule said
+    under the table): the headline, the names, every total and the note at the goal,
+    nothing cut by its box or overlapping."""
+    from companion.ui.winner import Standing, WinnerScreen, WinnerView
+
+    config = demo_mod.demo_config((800, 480), language, seats=5, names=demo_mod.LONG_NAMES)
+    rig = open_table(language=language, seats=config.seats)
+    t = rig.app.catalog.text
+    names = [seat.name for seat in config.seats]
+    labels = [t(f"kd.score.{k}") for k in ("agenda", "wealth", "open", "power")]
+    standings = [Standing(name, "7", ["3", "2", "+1", "1"], t("kd.rank.1st"))
+                 for name in names]
+    view = WinnerView(rig.app, "kings-dilemma", standings, labels, names,
+                      [(t("kd.council.campaign"), lambda: None, "campaign")], None,
+                      [t("kd.score.all_first")])
+    rig.ctx.show(WinnerScreen(rig.app, view))
+    rig.app.step(block=False)
+    frame = [(Path("00-winner-all-tie.png"), rig.app.size, list(rig.app.painter.texts), [])]
+    seen = glyphs(frame)
+    assert any(t("kd.score.all_first").startswith(text) for _, text, _ in seen)
+    headline = " ".join(b.text for b in frame[0][2] if view.headline_rect.collidepoint(b.rect.center))
+    assert all(name in headline for name in names), headline  # whole, on two lines
+    assert under_the_goal(seen) == []
+    assert layout_problems(frame) == []
 
 
 @pytest.mark.parametrize("size", SIZES[1:], ids=lambda s: f"{s[0]}x{s[1]}r{s[2]}")
@@ -333,3 +383,14 @@ def test_the_king_s_dilemma_tie_meets_the_goal_with_three_to_five_houses(
         assert layout_problems(frame) == []
     finally:
         rig.close()
+
+
+@pytest.mark.parametrize("size", SIZES[1:], ids=lambda s: f"{s[0]}x{s[1]}r{s[2]}")
+def test_long_names_show_every_text_whole_and_apart_at_every_size(tmp_path_factory, size):
+    """Five houses of long names (``demo.LONG_NAMES``), in French, at every other supported
+    size: the King's Dilemma's screens and every game's winner screen, nothing cut,
+    overlapping or off screen."""
+    shots = demo_frames((size, "fr"), tmp_path_factory, seats=5, names=demo_mod.LONG_NAMES,
+                        scripts=("koryo", "choson", "inheritors", "kings-dilemma"))
+    ends = [shot for shot in shots if label(shot[0]).startswith(END_SCREENS)]
+    assert len(ends) > 10 and layout_problems(ends) == []

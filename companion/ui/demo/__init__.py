@@ -171,31 +171,41 @@ def demo_seats(config: Config, count: int) -> tuple[SeatConfig, ...]:
     return tuple(seats[:count])
 
 
+# Long names for the demo's seats (``--names``): 8 to 10 letters, accented, wide capitals,
+# the longest a name's place on the screens is laid out for.
+LONG_NAMES = ("Théodore", "Françoise", "Maximilien", "Géraldine", "Wilhelmine")
+
+
 def demo_config(size: tuple[int, int], language: str, rotation: int = 0,
-                seats: int | None = None) -> Config:
+                seats: int | None = None, names: tuple[str, ...] | None = None) -> Config:
     """The shipped configuration (simulated seats) at ``size`` in ``language``, on a panel
     turned ``rotation`` degrees (90: a 720×1280 panel shows a 1280×720 picture), with
-    ``seats`` seats (``demo_seats``) rather than its four when said."""
+    ``seats`` seats (``demo_seats``) rather than its four when said, named ``names`` in
+    seating order (the first ones; the others keep theirs) when said."""
     config = load_config(SHIPPED_CONFIG)
     display = dataclasses.replace(config.display, width=size[0], height=size[1],
                                   rotation=rotation)
     config = dataclasses.replace(config, display=display, language=language)
     if seats is not None:
         config = dataclasses.replace(config, seats=demo_seats(config, seats))
+    if names:
+        renamed = tuple(dataclasses.replace(seat, name=name) for seat, name
+                        in zip(config.seats, names, strict=False))
+        config = dataclasses.replace(config, seats=renamed + config.seats[len(renamed):])
     return config
 
 
 def run_demo(out: Path, size: tuple[int, int], language: str, rotation: int = 0,
-             seats: int | None = None, scripts: tuple[str, ...] | None = None
-             ) -> DemoContext:
+             seats: int | None = None, scripts: tuple[str, ...] | None = None,
+             names: tuple[str, ...] | None = None) -> DemoContext:
     """Play every script of ``DEMOS`` (or those named in ``scripts``, in ``DEMOS``' order)
-    into ``out``, with ``seats`` seats (``demo_config``): screenshots and
+    into ``out``, with ``seats`` seats named ``names`` (``demo_config``): screenshots and
     ``transcript.txt``."""
     unknown = set(scripts or ()) - set(DEMOS)
     if unknown:
         raise ValueError(f"no demo named {', '.join(sorted(unknown))}: {', '.join(DEMOS)}")
     out.mkdir(parents=True, exist_ok=True)
-    config = demo_config(size, language, rotation, seats)
+    config = demo_config(size, language, rotation, seats, names)
     backend = SimBackend(len(config.seats), config.hardware.long_press_ms)
     clock = ManualClock()
     data = tempfile.TemporaryDirectory(prefix=f".{out.resolve().name}-data-", dir=out.parent)

@@ -22,7 +22,7 @@ from companion.ui.legible import (
     fit,
 )
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE_GLYPH, WORDS_GLYPH
+from companion.ui.widgets import FIGURE_GLYPH, WORDS_GLYPH, fitted
 
 if TYPE_CHECKING:
     from companion.ui.screens.kings_dilemma.draw import KdScreen
@@ -58,6 +58,11 @@ class SeatLine:
 # The tallest ink a status with a figure has ("Aye 2", "Nay 1?": a capital and a digit
 # over a descender): rows closer than its ink at the figure's size go in two columns.
 ROW_PROBE = "Ay 0"
+# units: the least room a name keeps in two columns (a few letters and "…"); a longer one
+# is cut there, whole on the seat's plate
+NAME_LEAST = 56
+# units: a two-column row's colour, gaps and margins beside its name and status
+TWO_COLUMN_GAPS = 42
 
 
 def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[SeatLine]
@@ -83,11 +88,22 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
                                     (line.moderator, tokens[1], Light.MODERATOR)) if on]
     inline = True
     down = (len(lines) + 1) // 2
-    # each column as wide as its seats need (colour, name, status), the rest shared
-    needs = [max(px(54) + theme.font(px(WORDS_GLYPH)).size(line.name)[0]  # colour, gaps
-                 + status_width(theme, line.status, px(WORDS_GLYPH)) for line in part)
-             for part in (lines[:down], lines[down:]) if part]
     gutter = px(12)
+    word_font = theme.font(px(WORDS_GLYPH))
+
+    def column_needs(cap: int) -> list[int]:
+        """Each column as wide as its seats need (colour, name up to ``cap``, status)."""
+        return [max(px(TWO_COLUMN_GAPS) + min(cap, word_font.size(line.name)[0])
+                    + status_width(theme, line.status, px(WORDS_GLYPH)) for line in part)
+                for part in (lines[:down], lines[down:]) if part]
+
+    # long names: cut with an ellipsis (whole on their plates) down to NAME_LEAST, rather
+    # than one column whose rows are too close for a figure at its size
+    cap = max(word_font.size(line.name)[0] for line in lines)
+    needs = column_needs(cap)
+    while sum(needs) > rect.w - gutter and cap > px(NAME_LEAST):
+        cap = max(px(NAME_LEAST), cap - px(8))
+        needs = column_needs(cap)
     if (len(lines) > 2 and figure_size_in(theme, (ROW_PROBE,), boxes[0].h) < px(FIGURE_GLYPH)
             and sum(needs) <= rect.w - gutter):  # else one column, as close as it must be
         inline = False
@@ -107,17 +123,19 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
     placed = []
     for line, box in zip(lines, boxes, strict=True):
         r = max(4, box.h // 4 if inline else min(box.h // 4, px(8)))
-        x = box.x + 2 * r + px(14)
+        x = box.x + 2 * r + px(14 if inline else 10)
         # one column: the name up to 3/10 of the row; two: as wide as it needs (the columns
         # were made as wide as their seats need)
-        name_w = box.w * 3 // 10 if inline else theme.font(size).size(line.name)[0] + px(4)
+        name_w = box.w * 3 // 10 if inline else min(cap, theme.font(size).size(line.name)[0]
+                                                    ) + px(4)
         pills = (bw + px(4)) * (int(line.leader) + int(line.moderator)) if inline else 0
         needed = status_width(theme, line.status, size, figures, whole=inline)
         if needed > box.right - px(18) - x - name_w - pills:  # a long status: the name
             name_w = min(name_w, theme.font(size).size(line.name)[0] + px(4))  # gives slack
         name_box = pygame.Rect(x, box.y, name_w, box.h)
         free = name_box.right + px(4) + pills
-        status_box = pygame.Rect(free + px(4), box.y, box.right - px(10) - free - px(4), box.h)
+        status_box = pygame.Rect(free + px(4), box.y,
+                                 box.right - px(10 if inline else 2) - free - px(4), box.h)
         placed.append((line, box, r, name_box, status_box))
         size = min(size, theme.fitting_size(line.name, size, name_box.w, px(WORDS_GLYPH)),
                    size if figure(line.status) else
@@ -129,7 +147,10 @@ def seat_rows(screen: KdScreen, p: Painter, rect: pygame.Rect, lines: Sequence[S
             band = box.inflate(0, -px(4))
             pygame.draw.rect(p.surface, th.PLATE, band, border_radius=band.h // 2)
         pygame.draw.circle(p.surface, line.colour, (box.x + px(6) + r, box.centery), r)
-        fit(p, line.name, size, name_box)
+        if inline:
+            fit(p, line.name, size, name_box)
+        else:  # a name longer than its column's room cut ("Maximi…"), never smaller
+            fit(p, fitted(line.name, theme.font(size), name_box.w), size, name_box)
         x = name_box.right + px(4)
         for on, text, light in ((line.leader, tokens[0], Light.LEADER),
                                 (line.moderator, tokens[1], Light.MODERATOR)):

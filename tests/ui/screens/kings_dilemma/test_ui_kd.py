@@ -478,8 +478,14 @@ def seat_row_sizes(app: App) -> set[int]:
     name; a status with a figure is at the figure's size)."""
     body = app.screen.body
     texts = [b for b in app.painter.texts if body.contains(b.rect)]
-    # each seat's row names it first; two columns' token line names the holders again
-    names = list({b.text: b for b in reversed(texts) if b.text in NAMES}.values())
+    # each seat's row names it first (two columns: cut with an ellipsis where it is too
+    # long for its column, whole on its plate); two columns' token line names the holders
+    # again
+    def named(text: str) -> str | None:
+        return next((n for n in NAMES if text == n
+                     or (text.endswith("…") and n.startswith(text[:-1]))), None)
+
+    names = list({named(b.text): b for b in reversed(texts) if named(b.text)}.values())
     assert len(names) == len(NAMES)
     return {b.height for b in texts if not any(c.isdigit() for c in b.text)
             and any(abs(b.rect.centery - n.rect.centery) <= 4 for n in names)}
