@@ -25,7 +25,15 @@ from companion.ui import theme as th
 from companion.ui.app import App, Screen
 from companion.ui.seats import SeatRing
 from companion.ui.theme import Painter
-from companion.ui.widgets import FIGURE_GLYPH, WORDS_GLYPH, Button, OnTheFelt, Pressable, fitted
+from companion.ui.widgets import (
+    FIGURE_GLYPH,
+    SENTENCE_FIGURE,
+    WORDS_GLYPH,
+    Button,
+    OnTheFelt,
+    Pressable,
+    fitted,
+)
 
 QUIET = 2  # modules of white around the code (phones and zxing read 2 from a screen)
 DARK, LIGHT = (0, 0, 0), (255, 255, 255)
@@ -202,23 +210,36 @@ class PlayCodeScreen(OnTheFelt, Screen):
         if self.image is not None:
             draw_code(p, self.image, self.code_rect)
         help_text = self.help()
-        y = self.draw_lines(p, self.lines(), self.text_rect.y)
-        # the scores as large as a figure read from a chair and the help at the least
-        # words' size where both fit above Back (five long names in two columns, a
-        # shortened code's note, may not): then the help smaller, then the scores too
         width = self.text_rect.w
-
-        def help_h(units: int) -> int:
-            font = p.theme.font(p.theme.px(units))
-            return len(p.lines(help_text, font, width)) * (font.get_height() * 3 // 2)
-
+        # the scores as large as a figure read from a chair and the help at the least
+        # words' size, never smaller: where both don't fit above Back under the title
+        # (five long names in two columns, a shortened code's note), the title goes (the
+        # help says BG Stats too)
+        font = p.theme.font(p.theme.px(WORDS_GLYPH))
+        help_h = len(p.lines(help_text, font, width)) * (font.get_height() * 3 // 2)
         rows = -(-len(self.players()) // (1 if len(self.players()) <= 3 else 2))
-        big = p.theme.font(p.theme.px(FIGURE_GLYPH)).get_height() + p.theme.px(4)
-        words = WORDS_GLYPH if y + rows * big + help_h(WORDS_GLYPH) < self.back.rect.y else 22
-        size = FIGURE_GLYPH if y + rows * big + help_h(words) < self.back.rect.y else 26
-        y = self.draw_players(p, y, size)
-        self.draw_lines(p, [(help_text, words, th.INK_SOFT)], y)
+        big = p.theme.font(p.theme.px(SENTENCE_FIGURE)).get_height() + p.theme.px(4)
+        lines = self.lines()
+        if self.lines_h(p, lines) + rows * big + help_h >= self.back.rect.y - self.text_rect.y:
+            lines = lines[1:]
+        y = self.draw_lines(p, lines, self.text_rect.y)
+        y = self.draw_players(p, y)
+        self.draw_lines(p, [(help_text, WORDS_GLYPH, th.INK_SOFT)], y)
         self.back.draw(p)
+
+    def lines_h(self, p: Painter, lines: list[tuple[str, int, tuple[int, int, int]]]) -> int:
+        """How tall ``draw_lines`` draws ``lines``."""
+        return sum(self.line_h(p, size) * len(p.lines(text, p.theme.font(p.theme.px(size)),
+                                                        self.text_rect.w)) + p.theme.px(4)
+                   for text, size, _ in lines)
+
+    @staticmethod
+    def line_h(p: Painter, size: int) -> int:
+        """A line's height at ``size`` units: room for accents and descenders (a figure
+        has neither)."""
+        font = p.theme.font(p.theme.px(size))
+        return font.get_height() + (p.theme.px(4) if size == FIGURE_GLYPH
+                                    else font.get_height() // 2)
 
     def draw_lines(self, p: Painter, lines: list[tuple[str, int, tuple[int, int, int]]],
                    y: int) -> int:
@@ -228,33 +249,36 @@ class PlayCodeScreen(OnTheFelt, Screen):
         for text, size, colour in lines:
             font = p.theme.font(px(size))
             for line in p.lines(text, font, width):
-                # room for accents and descenders (a figure has neither)
-                line_h = font.get_height() + (px(4) if size == FIGURE_GLYPH
-                                              else font.get_height() // 2)
+                line_h = self.line_h(p, size)
                 p.text(line, font, colour, pygame.Rect(x, y, width, line_h), "left")
                 y += line_h
             y += px(4)
         return y
 
-    def draw_players(self, p: Painter, y: int, size: int) -> int:
-        """The players' lines from ``y`` in ``size`` units, in two columns beyond three
-        players (five long names keep the help above Back); returns where the next line
-        goes."""
+    def draw_players(self, p: Painter, y: int) -> int:
+        """The players' lines from ``y``, in two columns beyond three players (five long
+        names keep the help above Back): each score at the figure's size, its name as
+        large up to it as the cell allows, never under the least words' size (cut with
+        an ellipsis: the whole name is on its plate); returns where the next line goes."""
         px, theme = p.theme.px, p.theme
         players = self.players()
         columns = 1 if len(players) <= 3 else 2
         cell_w = (self.text_rect.w - px(12) * (columns - 1)) // columns
-        line_h = theme.font(px(size)).get_height() + px(4)
+        figure = theme.font(px(SENTENCE_FIGURE))  # every digit 24 px, a "7" too
+        line_h = figure.get_height() + px(4)
         for i, (text, colour) in enumerate(players):
             row, column = divmod(i, columns)
             box = pygame.Rect(self.text_rect.x + column * (cell_w + px(12)), y + row * line_h,
                               cell_w, line_h)
-            font = theme.fitting_font(text, px(size), cell_w, px(22))
-            # A name too long loses its end, never its score.
             name, _, score = text.rpartition(" ")
-            score_w = font.size(f" {score}")[0]
-            p.text(fitted(name, font, cell_w - score_w) + f" {score}", font, colour, box,
-                   "left")
+            score_w = round(figure.size(f" {score}")[0] * th.SQUEEZE) + 1
+            room = box.w - score_w
+            font = theme.fitting_font(name, px(SENTENCE_FIGURE), room, px(WORDS_GLYPH))
+            said = fitted(name, font, room)
+            name_w = min(room, round(font.size(said)[0] * th.SQUEEZE) + 1)
+            p.text(said, font, colour, pygame.Rect(box.x, box.y, name_w, box.h), "left")
+            p.text(f" {score}", figure, colour,
+                   pygame.Rect(box.x + name_w, box.y, score_w, box.h), "left")
         return y + -(-len(players) // columns) * line_h + px(4)
 
     def pointer_down(self, pos: tuple[int, int]) -> None:

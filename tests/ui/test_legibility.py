@@ -293,7 +293,7 @@ def test_the_king_s_dilemma_meets_the_goal_with_three_to_five_houses(
 
 # The screens a game's end shows: the King's Dilemma's, and the shared winner screen of
 # every game (companion/ui/winner.py: a night's, Koryŏ's, Chosŏn's and Inheritors' finals).
-END_SCREENS = ("kd-", "winner", "koryo-final", "choson-final", "inheritors-final")
+END_SCREENS = ("kd-", "winner", "koryo-final", "choson-final", "inheritors-final", "playcode")
 
 
 @pytest.mark.parametrize(("houses", "scripts"), [
