@@ -212,15 +212,16 @@ class PlayCodeScreen(OnTheFelt, Screen):
         help_text = self.help()
         width = self.text_rect.w
         # the scores as large as a figure read from a chair and the help at the least
-        # words' size, never smaller: where both don't fit above Back under the title
-        # (five long names in two columns, a shortened code's note), the title goes (the
-        # help says BG Stats too)
+        # words' size, never smaller: where both don't fit above Back under the lines
+        # (five long names in two columns, a shortened code's note), the lines go from the
+        # top: the title (the help says BG Stats too), the game, then the date
         font = p.theme.font(p.theme.px(WORDS_GLYPH))
         help_h = len(p.lines(help_text, font, width)) * (font.get_height() * 3 // 2)
         rows = -(-len(self.players()) // (1 if len(self.players()) <= 3 else 2))
         big = p.theme.font(p.theme.px(SENTENCE_FIGURE)).get_height() + p.theme.px(4)
         lines = self.lines()
-        if self.lines_h(p, lines) + rows * big + help_h >= self.back.rect.y - self.text_rect.y:
+        while lines and (self.lines_h(p, lines) + rows * big + help_h
+                         >= self.back.rect.y - self.text_rect.y):
             lines = lines[1:]
         y = self.draw_lines(p, lines, self.text_rect.y)
         y = self.draw_players(p, y)
