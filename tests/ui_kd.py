@@ -48,6 +48,12 @@ def open_kd(tmp_path):
         return app, backend, rulebook_night(journal)
 
     yield _open
+    close_opened(opened)
+
+
+def close_opened(opened: list) -> None:
+    """A King's Dilemma fixture's teardown: each (backend, journal) it opened closed, the
+    display with them."""
     for backend, journal in opened:
         backend.close()
         journal.close()

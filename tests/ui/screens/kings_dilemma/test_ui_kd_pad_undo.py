@@ -19,7 +19,16 @@ import random
 import pygame
 import pytest
 from pins import ChatteringPads, PinClock
-from ui_kd import RULEBOOK, frame, on_plate, outside, rulebook_night, show, tap_button
+from ui_kd import (
+    RULEBOOK,
+    close_opened,
+    frame,
+    on_plate,
+    outside,
+    rulebook_night,
+    show,
+    tap_button,
+)
 
 from companion.hardware.gpio import GpioBackend
 from companion.hardware.profile import load_profile, profile_path
@@ -61,11 +70,7 @@ def gpio_kd(pins, tmp_path):
         return app, pads, night
 
     yield _open
-    for backend, journal in opened:
-        backend.close()
-        journal.close()
-    pygame.event.clear()
-    pygame.display.quit()
+    close_opened(opened)
 
 
 def said(app, key: str, **fmt) -> str:
