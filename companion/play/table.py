@@ -358,10 +358,6 @@ class Table:
             return
         self._lights_due = False
         write = functools.partial(seat_lights.show, self.backend, self.seats, self.lights())
-        when_durable = getattr(self.journal, "when_durable", None)  # None: no journal
-        if when_durable is None:
-            write()
-            return
         caller = threading.get_ident()
 
         def receipt() -> None:
@@ -370,7 +366,7 @@ class Table:
                 self.view.late_lights_written()
 
         # an fsync that failed: the lights stay as they were, the view shows the failure
-        when_durable(receipt, self.view.late_lights_written)
+        self._once_durable(receipt, self.view.late_lights_written)
 
     def show_seats(self) -> None:
         """Each seat's own display beyond its light (a phone's page: ``PhoneSeats``), from
@@ -383,12 +379,17 @@ class Table:
         shown = self.view.shown()
         if shown is None:
             return
-        send = functools.partial(self.backend.send_pages, pages_of(shown))
-        when_durable = getattr(self.journal, "when_durable", None)  # None: no journal
-        if when_durable is None:
-            send()
+        self._once_durable(functools.partial(self.backend.send_pages, pages_of(shown)),
+                           what="pages")
+
+    def _once_durable(self, write: Callable[[], None],
+                      failed: Callable[[], None] | None = None, *, what: str = "lights") -> None:
+        """``write`` once the journal holds every action so far on disk
+        (``Journal.when_durable``); at once with no journal."""
+        if self.journal is None:
+            write()
         else:
-            when_durable(send, what="pages")
+            self.journal.when_durable(write, failed, what=what)
 
     def act(self, action: Callable[..., Any], *args: Any) -> Any:
         """A touch on the screen forwarded as an action (a controller's method): the one
