@@ -385,11 +385,13 @@ class Table:
     def _once_durable(self, write: Callable[[], None],
                       failed: Callable[[], None] | None = None, *, what: str = "lights") -> None:
         """``write`` once the journal holds every action so far on disk
-        (``Journal.when_durable``); at once with no journal."""
-        if self.journal is None:
+        (``Journal.when_durable``); at once with no journal (or one that keeps no receipts:
+        a journal moved aside)."""
+        when_durable = getattr(self.journal, "when_durable", None)
+        if when_durable is None:
             write()
         else:
-            self.journal.when_durable(write, failed, what=what)
+            when_durable(write, failed, what=what)
 
     def act(self, action: Callable[..., Any], *args: Any) -> Any:
         """A touch on the screen forwarded as an action (a controller's method): the one
