@@ -43,6 +43,7 @@ from companion.play.seatview import SeatView
 from companion.play.table import Table
 from companion.play.turns import NOBODY, Turns
 from companion.play.words import Words, words_text
+from companion.system.collector import IdleCollector
 from companion.system.sdnotify import NO_NOTIFIER, Notifier
 from companion.ui.theme import WARNING, WARNING_BG, Painter, Theme
 
@@ -265,6 +266,8 @@ class App:
         self._wake = threading.Lock()
         self._wake.acquire()
         self._input_at = time.monotonic()  # when the loop last found an event (``poll_ms``)
+        self._handled_at = self._input_at  # ... or a seat's press, status or pad event
+        self.collector = IdleCollector()  # the cycle collector, run only where none waits
         self._late_lights = False  # the seats' lights written by the journal's committer
         self.notifier: Notifier = NO_NOTIFIER  # systemd's watchdog, kept alive in ``_wait``
 
@@ -483,9 +486,14 @@ class App:
     # --- the loop -----------------------------------------------------------------------
 
     def run(self) -> None:
-        """Until Esc or the window closes."""
-        while self.running:
-            self.step()
+        """Until Esc or the window closes. Meanwhile the cycle collector runs only when
+        the loop is about to sleep (``companion.system.collector``)."""
+        self.collector.start()
+        try:
+            while self.running:
+                self.step()
+        finally:
+            self.collector.stop()
 
     def timeout_ms(self) -> int | None:
         """How long the loop may sleep: until the screen's next deadline, or forever."""
@@ -509,6 +517,7 @@ class App:
                     self.handle(event)
             if not (events or seat_events) or not self.running:
                 break
+            self._handled_at = time.monotonic()
             events = []  # a handler may have posted more (a simulated press)
         self._fire_timer()
         self._await_receipt()
@@ -544,6 +553,7 @@ class App:
             nap = poll if end is None else min(poll, end - now)
             if nap <= 0:
                 return []
+            self.collector.idle(now - self._handled_at)  # nothing waits: the frame is drawn
             self._wake.acquire(timeout=nap)  # a pending wake-up ends it at once
 
     def poll_ms(self, now: float) -> int:

@@ -9,9 +9,11 @@ events are posted into pygame's queue as SDL or the backend threads would post t
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import threading
 import time
+import weakref
 
 import pygame
 import pytest
@@ -523,3 +525,98 @@ def test_what_the_seat_pad_does_is_said_over_the_game_on_screen_and_goes_on_the_
         night.close()
         pygame.event.clear()
         pygame.display.quit()
+
+
+class Allocating(Recorder):
+    """A screen whose press handling makes many objects in cycles, as a long night's
+    dispatch and frame do: far past the threshold at which Python would collect."""
+
+    CYCLES = 20_000
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.handling = False  # inside ``on_button``
+        self.handled = threading.Semaphore(0)  # released once per press handled
+        self.freed = threading.Event()  # set when a cycle of the last press is collected
+
+    def on_button(self, event: ButtonEvent) -> None:
+        self.handling = True
+        try:
+            made = []
+            for _ in range(self.CYCLES):
+                node = Node()
+                node.me = node
+                made.append(node)
+            self.freed.clear()
+            weakref.finalize(made[-1], self.freed.set)
+            del made, node
+            super().on_button(event)
+        finally:
+            self.handling = False
+            self.handled.release()
+
+
+class Node:
+    """An object in a cycle with itself: only the cycle collector frees it."""
+
+
+def test_the_loop_collects_cycles_only_while_it_sleeps(open_app):
+    """The cycle collector never runs inside a press's handling (a pass holds every
+    thread, the light's too): the loop collects as it is about to sleep, what a press
+    left in cycles is freed there, and the collector is as it was once ``run`` ends."""
+    app, backend, _ = open_app()
+    screen = Allocating(app)
+    app.push(screen)
+    passes: list[tuple[int, bool]] = []  # (generation, during a press's handling)
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start":
+            passes.append((info["generation"], screen.handling))
+
+    freed = []
+
+    def play() -> None:
+        try:
+            for _ in range(3):
+                backend.press(0, "a")
+                screen.handled.acquire(timeout=WAIT)
+            freed.append(screen.freed.wait(WAIT))
+        finally:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+            app.wake()
+
+    enabled = gc.isenabled()
+    gc.callbacks.append(watch)
+    player = threading.Thread(target=play)
+    try:
+        player.start()
+        app.run()
+        player.join()
+    finally:
+        gc.callbacks.remove(watch)
+    assert len(screen.buttons) == 3
+    assert not [p for p in passes if p[1]], f"collected inside a press: {passes}"
+    assert freed == [True], "a press's cycles were never collected"
+    assert gc.isenabled() == enabled and gc.get_freeze_count() == 0
+
+
+def test_a_quiet_table_freezes_what_it_holds_then_collects_all_generations():
+    """Once the table is quiet the oldest generation is collected too, and what exists
+    then is frozen out of later passes; ``stop`` gives it back and the collector's switch."""
+    from companion.system.collector import QUIET_S, IdleCollector
+
+    enabled = gc.isenabled()
+    collector = IdleCollector()
+    collector.start()
+    try:
+        assert not gc.isenabled()
+        held = []  # alive: the young generation's count stays past its threshold
+        for _ in range(5):
+            held += [[] for _ in range(2 * gc.get_threshold()[0])]
+            collector.idle(0.0)  # a table in play: young generations only
+        assert collector.passes[0] + collector.passes[1] >= 5 and collector.passes[2] == 0
+        collector.idle(QUIET_S)
+        assert collector.passes[2] == 1 and collector.frozen and gc.get_freeze_count() > 0
+    finally:
+        collector.stop()
+    assert gc.get_freeze_count() == 0 and gc.isenabled() == enabled
