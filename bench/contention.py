@@ -24,6 +24,8 @@ over the ``rounds`` (3) with min and max, the order of the two ways swapped ever
 A p99 stands on 100 presses at least: with fewer a block, it is taken once over every
 block's presses of that way pooled (3×40: the p99 of 120), and the row says so.
 The rows say what share is the commit (the fsync), which no CPU priority can shorten.
+A release → light p99 row is met when the unit's is within 5 ms and the normal one's
+within ``NORMAL_GOAL_MS``, no press of either left unlit.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ from companion.system import realtime
 from companion.ui.app import open_window
 
 VARIANTS = ("unit", "normal")
-BOARD_PRIORITY = realtime.PRIORITY + 10  # the stand-in Pico: ahead of the kiosk too
+BOARD_PRIORITY = pads.BOARD_PRIORITY
+NORMAL_GOAL_MS = 10.0  # release → light p99 without the unit's scheduling (a desktop, a shell)
 BURN = "while True: pass"
 PER_CORE = 1  # busy processes per core: two on this 2-core machine, the loaded condition
 # of every loaded row (up to 2026-11-24 it was two a core)
@@ -133,8 +136,10 @@ def run(rounds: int = 3, count: int = 40, seed: int = 9) -> list[Row]:
                 f" {lost['unit']}, normal {lost['normal']})",
                 spread(unit, "ms (unit)"), spread(normal, "ms (normal)"),
                 times(med_normal, med_unit, "faster", "slower"),
-                f"≤ {goal:g} ms" if goal is not None else "",
-                verdict(med_unit <= goal and not lost["unit"] and stands)
+                f"≤ {goal:g} ms (unit), ≤ {NORMAL_GOAL_MS:g} ms (normal)"
+                if goal is not None else "",
+                verdict(med_unit <= goal and med_normal <= NORMAL_GOAL_MS
+                        and not lost["unit"] and not lost["normal"] and stands)
                 if goal is not None else ""))
     rows.append(Row(f"9 {PER_CORE * cores} busy processes",
                     "load average: before they start / at the end (the 1-minute one lags)",
