@@ -56,6 +56,7 @@ import os
 import sqlite3
 import stat
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -133,6 +134,13 @@ CREATE TABLE IF NOT EXISTS snapshots (
 # The snapshots table (format 4) alone, for ``_migrate``.
 _SNAPSHOTS = _SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS snapshots"):]
 SNAPSHOTS_KEPT = 2  # a game's latest snapshots kept; older ones are deleted
+# A snapshot is made once no action has been journaled for SNAPSHOT_QUIET_S (or after
+# SNAPSHOT_WAIT_S at the most): pickling a long night's state is one call that holds the
+# interpreter's lock throughout (8 ms for the King's Dilemma at 100k actions on the bench
+# machine, several times that on a Pi), and writing it takes the journal's lock; made at
+# once it would hold back the very press that asked for it, its light and the next press.
+SNAPSHOT_QUIET_S = 1.0
+SNAPSHOT_WAIT_S = 60.0
 _META = "INSERT OR IGNORE INTO meta VALUES ('journal_id', ?), ('commits', 0)"
 # The sealed secrets' pads (``companion.storage.seal``), kept in ``meta`` so that an opening
 # scrubs only what changed, never every kept secret: where the kept pads end (raised in the
@@ -595,6 +603,9 @@ class Journal:
         self._sealing: str | None = None  # the secret sealed for the commit under way
         self._checkpointer = Checkpointer(f"{self.path.name} checkpoint")
         self._errands = Errands(f"{self.path.name} errands")
+        self._snapshotter = Errands(f"{self.path.name} snapshots")  # waits for a quiet spell
+        self._snapshots_now = threading.Event()  # wanted at once: written without the wait
+        self._appended_at = 0.0  # time.monotonic() of the last action journaled
         self._uncheckpointed = 0  # writes since the last checkpoint was asked for
         self._created = False  # this open started the database from nothing
         self._opened = False  # it has been open once (then never moved aside)
@@ -829,10 +840,14 @@ class Journal:
             self._unsynced = 0
 
     def close(self) -> None:
-        # A snapshot asked for is written before the end: outside the lock, which the
-        # errands take.
+        # A snapshot asked for is written before the end, without waiting for a quiet
+        # spell: outside the lock, which the errands take.
+        self._snapshots_now.set()
+        self._snapshotter.close()
         self._errands.close()
         with self._lock:
+            self._snapshots_now.clear()
+            self._snapshotter = Errands(self._snapshotter.name)
             self._errands = Errands(self._errands.name)
             if self._committer is not None:  # every commit synced, its lights written
                 self._committer.close()
@@ -960,6 +975,7 @@ class Journal:
                 if (pad := parse_sealed(secret)) is not None:  # always: our own seal's text
                     statements.append((_RAISE_SEALED_END, (SEALED_END, pad[0] + pad[1])))
             self._sealing = secret
+            self._appended_at = time.monotonic()
             try:
                 self._write(statements)
             except StorageError:
@@ -1197,13 +1213,14 @@ class Journal:
     def keep_snapshot(self, game_id: int, seq: int, stamp: str,
                       make: Callable[[], bytes]) -> None:
         """Have the snapshot thread keep ``make()`` as the state after the game's first
-        ``seq`` actions, off the caller's path; nothing if action ``seq`` is no longer the
-        one journaled now by then (an undo)."""
+        ``seq`` actions, off the caller's path and once the table is quiet
+        (``SNAPSHOT_QUIET_S``); nothing if action ``seq`` is no longer the one journaled
+        now by then (an undo)."""
         with self._lock:
             rows = self._action_text(game_id, seq)
         if rows:
-            self._errands.request(functools.partial(self._write_snapshot, game_id, seq,
-                                                    rows[0], stamp, make))
+            self._snapshotter.request(functools.partial(self._write_snapshot, game_id, seq,
+                                                        rows[0], stamp, make))
 
     def _action_text(self, game_id: int, seq: int) -> list[tuple[str, str | None]]:
         """Action ``seq`` as journaled: its public and private text."""
@@ -1212,11 +1229,29 @@ class Journal:
                           " WHERE a.game_id = ? AND a.seq = ?", (game_id, seq))
 
     def snapshots_written(self) -> None:
-        """Return once every snapshot asked for so far is written (tests, benches)."""
-        self._errands.drain()
+        """Return once every snapshot asked for so far is written, at once, without the
+        quiet spell, and the other errands too (the sealed pads written ahead): tests,
+        benches, a start that builds a journal."""
+        self._snapshots_now.set()
+        try:
+            self._errands.drain()
+            self._snapshotter.drain()
+        finally:
+            self._snapshots_now.clear()
+
+    def _await_quiet(self) -> None:
+        """Until no action has been journaled for ``SNAPSHOT_QUIET_S``, ``SNAPSHOT_WAIT_S``
+        have passed, or the snapshots are wanted at once (``snapshots_written``, ``close``)."""
+        end = time.monotonic() + SNAPSHOT_WAIT_S
+        while not self._snapshots_now.is_set():
+            left = min(self._appended_at + SNAPSHOT_QUIET_S, end) - time.monotonic()
+            if left <= 0:
+                return
+            self._snapshots_now.wait(left)
 
     def _write_snapshot(self, game_id: int, seq: int, text: tuple[str, str | None],
                         stamp: str, make: Callable[[], bytes]) -> None:
+        self._await_quiet()
         state = make()
         with self._lock:
             if self._db is None or self._action_text(game_id, seq) != [text]:
@@ -1283,7 +1318,8 @@ def _digest(action: str, private: str | None, state: bytes) -> str:
 
 class Errands(Chore):
     """Runs the callables asked for, in order, each once, in its own thread: the journal's
-    work that nothing shown waits for (a game's snapshot)."""
+    work that nothing shown waits for (the sealed pads written ahead; a game's snapshots, in
+    an Errands of their own that waits for a quiet spell)."""
 
     def request(self, errand: Callable[[], None]) -> None:
         """Queued, not merged (a chore keeps only its latest request)."""

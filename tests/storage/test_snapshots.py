@@ -9,6 +9,8 @@ import logging
 import os
 import pickle
 import sqlite3
+import threading
+import time
 import weakref
 
 import pytest
@@ -20,6 +22,7 @@ from companion.games.koryo.adapter import KoryoGame
 from companion.play import session as session_module
 from companion.play.controller import where_it_stands
 from companion.play.session import Session
+from companion.storage import journal as journal_module
 from companion.storage import seal, snapshots
 from companion.storage.journal import JOURNAL_VERSION, Journal, _digest
 
@@ -470,3 +473,54 @@ def test_resuming_a_night_ten_times_longer_reads_no_more(tmp_path, monkeypatch):
     assert long_steps <= 1.2 * steps + 20, work
     # the pads of the ballots replayed after the snapshot (fewer than 2 x EVERY actions)
     assert read <= 2 * EVERY * seal.BLOCK and long_read <= 2 * EVERY * seal.BLOCK, work
+
+
+class Pickles:
+    """The state's pickling, seen: when each snapshot was made (``time.monotonic``)."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.made: list[float] = []
+        self.one = threading.Event()
+        dump = snapshots.dump
+
+        def timed(state):
+            self.made.append(time.monotonic())
+            self.one.set()
+            return dump(state)
+
+        monkeypatch.setattr(snapshots, "dump", timed)
+
+
+def test_a_snapshot_waits_for_the_table_to_be_quiet(journal, monkeypatch):
+    """Pickling a long night's state holds every thread (the lights' too), so a snapshot
+    due is made only once no action has come for ``SNAPSHOT_QUIET_S``: never while the
+    players keep pressing, then without being asked again."""
+    monkeypatch.setattr(journal_module, "SNAPSHOT_QUIET_S", 0.2)
+    pickles = Pickles(monkeypatch)
+    session, _ = played(journal, "koryo", EVERY - 1)
+    actions = GAMES["koryo"][2](EVERY + 20)
+    last = 0.0
+    for action, private in actions[EVERY - 1:EVERY + 10]:  # a snapshot due at the first
+        last = time.monotonic()
+        session.dispatch(action, private)
+        assert not pickles.made, "made while actions kept coming"
+        time.sleep(0.05)  # a quick table: a press every 50 ms
+    assert pickles.one.wait(5), "never made once the table was quiet"
+    assert pickles.made[0] - last >= 0.2
+    journal.snapshots_written()
+    assert snapshot_rows(journal, session.game_id) == [EVERY]
+
+
+@pytest.mark.parametrize("how", ["snapshots_written", "close"])
+def test_a_snapshot_wanted_at_once_skips_the_quiet_spell(journal, monkeypatch, how):
+    """``snapshots_written`` (tests, benches) and ``close`` write what is due at once."""
+    monkeypatch.setattr(journal_module, "SNAPSHOT_QUIET_S", 3600.0)
+    pickles = Pickles(monkeypatch)
+    session, _ = played(journal, "koryo", EVERY - 1)
+    action, private = GAMES["koryo"][2](EVERY)[EVERY - 1]
+    session.dispatch(action, private)  # a snapshot due
+    wanted = threading.Thread(target=getattr(journal, how))
+    wanted.start()
+    wanted.join(timeout=30)
+    assert not wanted.is_alive(), f"{how} waited for the quiet spell"
+    assert len(pickles.made) == 1
