@@ -59,11 +59,12 @@ class VoteHistory:
     branched from), so replaying a night of n votes costs O(n), not the O(n²) of a
     tuple copied at every vote."""
 
-    __slots__ = ("_items", "_n")
+    __slots__ = ("_items", "_n", "_tuple")
 
     def __init__(self, items: tuple[dict, ...] | list[dict] = ()) -> None:
         self._items = list(items)
         self._n = len(self._items)
+        self._tuple: tuple[dict, ...] | None = None
 
     _adding = threading.Lock()  # two threads adding to one history must not share a list
 
@@ -76,7 +77,15 @@ class VoteHistory:
                 longer._items = self._items[: self._n]
             longer._items.append(summary)
         longer._n = self._n + 1
+        longer._tuple = None
         return longer
+
+    def as_tuple(self) -> tuple[dict, ...]:
+        """The summaries as a tuple, made once for this history (the public view's: every
+        action between two votes shares it), the summaries themselves not copied."""
+        if self._tuple is None:
+            self._tuple = tuple(self._items[: self._n])
+        return self._tuple
 
     def __len__(self) -> int:
         return self._n
@@ -536,7 +545,9 @@ def public_view(night: Night, pads: tuple[kd_vote.Pad, ...] | None = None) -> di
         "kingdom": night.kingdom.to_dict(),
         "moves": [m.to_dict() for m in night.moves],
         "vote": vote,
-        "history": [dict(h) for h in night.history],
+        # the night's own summaries, not copies: a view at every action of a 100k night
+        # copied its 13,873 vote summaries (7 ms a press on the bench machine)
+        "history": night.history.as_tuple(),
         "ended": night.ended,
         "final": night.final,
         "cards": dict(night.cards),

@@ -60,8 +60,8 @@ def test_rulebook_worked_vote_example_through_the_session(journal):
     assert (view["leader"], view["moderator"], view["balance"]) == ("Julius", "Theodore", 9)
     assert view["power"] == {"Theodore": 8, "Julius": 4, "Armin": 8, "Diana": 6, "Frances": 8}
     assert view["coins"]["Theodore"] == 11 and view["coins"]["Julius"] == 10
-    assert view["history"] == [{"round": 1, "card": "worked example", "mode": "open",
-                                "outcome": "aye", "totals": {"aye": 6, "nay": 6}}]
+    assert view["history"] == ({"round": 1, "card": "worked example", "mode": "open",
+                                "outcome": "aye", "totals": {"aye": 6, "nay": 6}},)
     # the new Leader reads the outcome: their turn
     assert lights(turns(view)) == {0: Light.MODERATOR, 1: Light.YOUR_TURN, 2: Light.OFF,
                             3: Light.OFF, 4: Light.OFF}
