@@ -16,6 +16,13 @@ What is timed:
   (baseline column): that line worked out with no session of the game in this process
   (``where_it_stands`` from the journal's snapshot and the actions after it).
 
+- **An action at any length**: the King's Dilemma and Inheritors (one game that grows
+  long), in this process, the 1k and the largest journal opened as the kiosk opens it
+  (``background_sync``), the game resumed as at a start: each of the ``NEXT`` actions that
+  follow in the game dispatched through its session (the rules, the journal's commit, the
+  view published, the seats' lights worked out from it as the Table does), timed each.
+  The goal: the largest's median within 1.5x the 1k's (p99 beside).
+
 The games, as ``bench/resume.py`` makes them: the King's Dilemma (one night of that many
 actions), Inheritors (one score sheet), Koryŏ and Chosŏn (autoplayed games, each one
 finished in the journal but the last, which is cut short: a long history of short
@@ -30,6 +37,7 @@ policy) run.
 from __future__ import annotations
 
 import contextlib
+import shutil
 import statistics
 import subprocess
 import sys
@@ -39,7 +47,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bench import resume as histories
-from bench.common import Row, env_child, spread, verdict, without_realtime
+from bench.common import Row, env_child, percentile, spread, verdict, without_realtime
 from bench.contention import BURN
 from bench.process import companion, config_800x480
 from companion.commands.run import JOURNAL_FILE
@@ -48,6 +56,8 @@ from companion.storage import snapshots
 from companion.storage.journal import Journal
 
 REPEATS = 5
+NEXT = 100  # actions timed after each resumed game (an action at any length)
+GROWING = ("King's Dilemma", "Inheritors")  # one game that grows long
 BUSY = 2  # busy processes for the loaded rows
 PLAYERS = histories.PLAYERS
 GAMES = {  # label: (rules, setup, history of n actions, menu title shown when resumed)
@@ -151,6 +161,30 @@ def home_ms(journal_path: Path, repeats: int) -> tuple[list[float], list[float]]
     return after, cold
 
 
+def action_ms(journal_path: Path, rules, actions: histories.Actions) -> list[float]:
+    """Each of ``actions`` dispatched (ms) through the session of the game resumed from
+    ``journal_path`` as at a start, with the journal opened as the kiosk opens it and a
+    listener working out the seats' lights from each view, as the Table does."""
+    from companion.play import session as session_module
+    from companion.play.turns import lights
+
+    session_module._LIVE.clear()  # nothing of an earlier sitting: resumed as at a start
+    out = []
+    with tempfile.TemporaryDirectory(dir=journal_path.parent) as scratch:
+        for kept in journal_path.parent.glob(f"{journal_path.name}*"):  # its -seal, -ack
+            shutil.copyfile(kept, Path(scratch) / kept.name)  # the next run finds it as it was
+        with Journal(Path(scratch) / journal_path.name, background_sync=True) as journal:
+            record = journal.unfinished()[-1]
+            session = Session(journal, rules, record.id)
+            session.subscribe(lambda view: lights(rules.turns(view)))
+            for action, private in actions:
+                t0 = time.perf_counter()
+                session.dispatch(action, private)
+                out.append((time.perf_counter() - t0) * 1000)
+            journal.wait_durable()
+    return out
+
+
 def _n(size: int) -> str:
     return f"{size // 1000}k"
 
@@ -161,13 +195,16 @@ def run(sizes: tuple[int, ...] = (1_000, 10_000, 100_000), repeats: int = REPEAT
         root = Path(tmp)
         config = config_800x480(root)
         dirs: dict[tuple[str, int], Path] = {}
+        following: dict[tuple[str, int], histories.Actions] = {}  # the NEXT actions after
         for label, (make, setup, history) in GAMES.items():
-            built = history(max(sizes))
+            built = history(max(sizes) + (NEXT if label in GROWING else 0))
             for size in sizes:
                 data = root / f"{make.__name__}-{size}"
                 data.mkdir()
                 write_journal(data / JOURNAL_FILE, make(), setup, histories.cut(built, size))
                 dirs[label, size] = data
+                if label in GROWING:
+                    following[label, size] = built[0][size:size + NEXT]
         failed: dict[str, str] = {}  # a kiosk that did not come up: its row says why
         # Untimed: the bytecode cache, the kept parsed copies (as at every boot but the first).
         for (label, size), data in dirs.items():
@@ -193,7 +230,22 @@ def run(sizes: tuple[int, ...] = (1_000, 10_000, 100_000), repeats: int = REPEAT
                             wrong[label] = f"{_n(size)} showed Home, not the game"
                 homes = {label: home_ms(dirs[label, max(sizes)] / JOURNAL_FILE, repeats)
                          for label in GAMES}
+                acts = {key: action_ms(dirs[key] / JOURNAL_FILE, GAMES[key[0]][0](), actions)
+                        for key, actions in following.items()}
             tag = "quiet" if condition == "quiet" else f"{BUSY} busy processes"
+            small, large = min(sizes), max(sizes)
+            for label in GROWING:
+                at = {size: sorted(acts[label, size]) for size in (small, large)}
+                p50 = {size: statistics.median(v) for size, v in at.items()}
+                p99 = {size: percentile(v, 99) for size, v in at.items()}
+                ratio = p50[large] / p50[small]
+                rows.append(Row(
+                    f"12 an action ({tag})",
+                    f"{label}: one action dispatched at {_n(small)} / {_n(large)} actions"
+                    f" (rules, journal, view, lights; {NEXT} each)",
+                    f"p50 {p50[small]:.2f} / {p50[large]:.2f} ms, p99 {p99[small]:.2f} /"
+                    f" {p99[large]:.2f} ms", "", f"{ratio:.2f}x the {_n(small)} (p50)",
+                    f"{_n(large)} ≤ 1.5x {_n(small)}", verdict(ratio <= 1.5)))
             for label in GAMES:
                 after, cold = homes[label]
                 rows.append(Row(
