@@ -24,6 +24,7 @@ logs it and the view shows ``save_failure`` until a write succeeds again.
 
 from __future__ import annotations
 
+import enum
 import functools
 import logging
 import threading
@@ -202,6 +203,17 @@ SAVED = "saved"  # its row on disk, the game finished in the journal
 NOT_KEPT = "not_kept"  # finished, and this table keeps no history (or none of this result)
 
 
+class _End(enum.Enum):
+    """Where a game over stands on its way into the history and out of the journal's
+    unfinished games (``Table.end_game``); one stage per game, so no two can disagree. A
+    game without one has no row kept (none yet, or its row's fsync failed: kept again at
+    the next try)."""
+
+    KEPT = enum.auto()  # its row written; not known on disk, or its finish failed: try again
+    SAVING = enum.auto()  # its row on the way to the disk (the committer says: ``_landed``)
+    FINISHED = enum.auto()  # finished in the journal, its row on disk (or none kept)
+
+
 class Table:
     """One evening: ``backend`` (its first ``seats`` seats), the games kept in ``journal``
     and the finished ones in ``history`` (None: not kept), the game being played now."""
@@ -215,10 +227,10 @@ class Table:
         self.game: Any = None  # the controller of ``companion.play`` being played, or None
         self.view: TableView = Headless(self)
         self._followed: weakref.WeakSet = weakref.WeakSet()
-        self._kept: weakref.WeakSet = weakref.WeakSet()  # games whose row the history kept
-        self._saving: weakref.WeakSet = weakref.WeakSet()  # their rows on the way to the disk
-        self._finished: weakref.WeakSet = weakref.WeakSet()  # games ended here, finished
-        self._landed: deque[tuple[Any, bool]] = deque()  # (game, its row on disk) to handle
+        # each game ended here (the loop's thread alone reads and writes it)
+        self._ends: weakref.WeakKeyDictionary[Any, _End] = weakref.WeakKeyDictionary()
+        # (game, its row on disk) from the history's committer, for ``drain`` (``_lock``)
+        self._landed: deque[tuple[Any, bool]] = deque()
         self._queue: deque[ButtonEvent | _Status | object] = deque()
         self._lock = threading.Lock()
         self._dropped = 0  # seat events dropped since the queue was last empty
@@ -425,16 +437,16 @@ class Table:
         game stays unfinished (the history refuses every write until a restart, whose
         resume ends the game again). A history that syncs as it writes (the commands,
         tests) finishes it here, at once."""
-        if game in self._saving:
+        if self._ends.get(game) is _End.SAVING:
             return game.played  # finished once its row is on disk (``_drain_landed``)
         if game.to_finish():
             if self.history is not None and game.played is not None \
-                    and game not in self._kept:
+                    and self._ends.get(game) is not _End.KEPT:
                 self.history.keep(game.played, self._origin(game))
-                self._kept.add(game)
+                self._ends[game] = _End.KEPT
             if self._row_on_disk(game):
                 game.finish()
-                self._finished.add(game)
+                self._ends[game] = _End.FINISHED
         self.show_lights()  # a game over lights its winners, or nothing
         return game.played
 
@@ -450,7 +462,7 @@ class Table:
         """Whether ``game``'s history row is on disk now (or none is kept); else the game
         is SAVING until the history's committer says it is, through ``_landed``. A row
         whose fsync failed already raises the history's ``StorageError``."""
-        if self.history is None or game not in self._kept:
+        if self.history is None or self._ends.get(game) is not _End.KEPT:
             return True
         caller, here = threading.get_ident(), []
 
@@ -462,13 +474,13 @@ class Table:
                 self._landed.append((game, durable))
             self._wake()
 
-        self._saving.add(game)
+        self._ends[game] = _End.SAVING
         self.history.when_durable(functools.partial(tell, True),
                                   functools.partial(tell, False), what=f"row {id(game)}")
         if here:
-            self._saving.discard(game)
+            self._ends[game] = _End.KEPT
             if not here[0]:
-                self._kept.discard(game)
+                del self._ends[game]
                 raise self.history.failure or StorageError("unsynced", "the history")
             return True
         return False
@@ -482,14 +494,14 @@ class Table:
                 if not self._landed:
                     return
                 game, durable = self._landed.popleft()
-            self._saving.discard(game)
+            self._ends[game] = _End.KEPT
             if durable:
                 with self.handling():
                     game.finish()
-                    self._finished.add(game)
+                    self._ends[game] = _End.FINISHED
                     self.show_lights()
             else:
-                self._kept.discard(game)
+                del self._ends[game]
                 log.error("the history row of a game over is not on disk: the game stays "
                           "unfinished")
             self.view.changed()
@@ -497,9 +509,10 @@ class Table:
     def keeping(self, game: Any) -> str:
         """What the history holds of ``game`` now, for the view to say: SAVING, SAVED,
         NOT_KEPT or NOT_YET (this module's constants)."""
-        if game in self._saving:
+        end = self._ends.get(game)
+        if end is _End.SAVING:
             return SAVING
-        if game in self._finished:
+        if end is _End.FINISHED:
             return SAVED if self.history is not None and game.played is not None \
                 else NOT_KEPT
         return NOT_YET
@@ -560,7 +573,8 @@ class Table:
         """The games left unfinished in the journal, oldest first (none when not kept)."""
         if self.journal is None:
             return []
-        saving = {game.session.game_id for game in list(self._saving)}  # finished soon
+        saving = {game.session.game_id for game, end in list(self._ends.items())
+                  if end is _End.SAVING}  # finished soon
         return [record for record in self.journal.unfinished() if record.id not in saving]
 
     def where(self, record: KeptGame) -> dict:

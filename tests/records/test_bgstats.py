@@ -4,9 +4,9 @@ history's start time and first player (and its migration), and ``companion expor
 
 import json
 import re
-import sqlite3
 
 import pytest
+from old_history import write_old_history
 from played import check_bgstats_play, scored
 
 from companion.cli import main
@@ -157,20 +157,9 @@ def test_a_first_player_who_did_not_play_or_a_bad_start_is_refused(tmp_path):
 
 
 def test_a_history_of_the_first_format_is_migrated_with_its_games(tmp_path):
-    path = tmp_path / "old.db"
-    db = sqlite3.connect(path)
-    db.executescript("""
-        CREATE TABLE games (id INTEGER PRIMARY KEY, date TEXT NOT NULL, game TEXT NOT NULL);
-        CREATE TABLE scores (game_id INTEGER NOT NULL REFERENCES games(id),
-            seat INTEGER NOT NULL, player TEXT NOT NULL, total INTEGER NOT NULL,
-            breakdown TEXT NOT NULL, winner INTEGER NOT NULL, PRIMARY KEY (game_id, seat));
-        INSERT INTO games VALUES (1, '2024-05-01', 'koryo');
-        INSERT INTO scores VALUES (1, 1, 'Ana', 5, '{}', 0), (1, 2, 'Ben', 9, '{}', 1);
-    """)
-    db.execute(f"PRAGMA application_id={history.HISTORY_APP_ID}")
-    db.execute("PRAGMA user_version=1")
-    db.commit()
-    db.close()
+    path = write_old_history(tmp_path / "old.db", 1,
+                             games=[(1, "2024-05-01", "koryo")],
+                             scores=[(1, 1, "Ana", 5, "{}", 0), (1, 2, "Ben", 9, "{}", 1)])
     with History(path) as h:
         assert h.notice is None
         (old,) = h.games()

@@ -8,12 +8,11 @@ an Event."""
 from __future__ import annotations
 
 import errno
-import sqlite3
 
 import pytest
 from held_sync import WAIT_S, returns_while_held
+from old_history import write_old_history
 
-from companion.storage import history
 from companion.storage.history import History, result_of
 from companion.storage.journal import Journal, StorageError
 
@@ -49,21 +48,9 @@ def test_a_game_of_one_origin_is_kept_once_across_a_reopening(tmp_path):
 
 
 def test_a_history_of_the_second_format_gets_the_origin_and_keeps_its_games(tmp_path):
-    path = tmp_path / "v2.db"
-    db = sqlite3.connect(path)
-    db.executescript("""
-        CREATE TABLE games (id INTEGER PRIMARY KEY, date TEXT NOT NULL, game TEXT NOT NULL,
-            started TEXT, first_player TEXT);
-        CREATE TABLE scores (game_id INTEGER NOT NULL REFERENCES games(id),
-            seat INTEGER NOT NULL, player TEXT NOT NULL, total INTEGER NOT NULL,
-            breakdown TEXT NOT NULL, winner INTEGER NOT NULL, PRIMARY KEY (game_id, seat));
-        INSERT INTO games VALUES (1, '2024-05-01', 'koryo', NULL, NULL);
-        INSERT INTO scores VALUES (1, 1, 'Ana', 5, '{}', 0), (1, 2, 'Ben', 9, '{}', 1);
-    """)
-    db.execute(f"PRAGMA application_id={history.HISTORY_APP_ID}")
-    db.execute("PRAGMA user_version=2")
-    db.commit()
-    db.close()
+    path = write_old_history(tmp_path / "v2.db", 2,
+                             games=[(1, "2024-05-01", "koryo", None, None)],
+                             scores=[(1, 1, "Ana", 5, "{}", 0), (1, 2, "Ben", 9, "{}", 1)])
     with History(path) as h:
         assert h.notice is None and h.count() == 1
         assert h.keep(played(), "j:1") == h.keep(played(), "j:1") == 2
