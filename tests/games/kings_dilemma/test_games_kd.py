@@ -67,6 +67,20 @@ def test_rulebook_worked_vote_example_through_the_session(journal):
                             3: Light.OFF, 4: Light.OFF}
 
 
+def test_a_view_holds_the_nights_own_vote_summaries(journal):
+    """A view is made at every action, so it costs the same at the ten-thousandth vote as
+    at the first: its history is the night's own summaries, not copies, one tuple shared
+    by every view until the next vote resolves."""
+    s = start(journal)
+    s.dispatch({"action": "dilemma", "mode": "open", "card": "worked example"})
+    for player, move, power in WORKED:
+        play(s, player, move, power)
+    after = s.dispatch({"action": "break-tie", "player": "Theodore", "side": "aye"})
+    again = s.public_view()
+    assert after["history"] is again["history"]
+    assert after["history"][0] is s.state.history[0]
+
+
 def worked_vote_to_tie(session):
     session.dispatch({"action": "dilemma", "mode": "open"})
     for turn in WORKED:
