@@ -9,11 +9,11 @@ middle generation and 85 ms for a full pass (``gc.callbacks`` on ``python -m ben
 automatic collector is off, and the loop calls ``idle`` each time it is about to sleep
 (its frame drawn, nothing queued): the young generations are collected there on the
 thresholds the automatic collector uses, and the oldest only once the table has been
-quiet for ``QUIET_S`` (no touch, no press). At the first such quiet spell, what exists
-then (the modules, the fonts, the catalogs, the resumed game) is frozen out of every
-later pass (``gc.freeze``): the full passes after it cover only what the night made since.
+quiet for ``QUIET_S`` (no touch, no press), on the same thresholds. Nothing is frozen
+out of the passes (``gc.freeze``): what the start made and a game later ends would stay
+for good if it were in a cycle, and a full pass at a quiet moment costs nobody a wait.
 Reference counting still frees everything that is not in a cycle, at once, on or off.
-https://docs.python.org/3/library/gc.html#gc.freeze
+https://docs.python.org/3/library/gc.html
 """
 
 from __future__ import annotations
@@ -25,11 +25,10 @@ QUIET_S = 2.0  # no input for this long: a full pass costs nobody a wait (the lo
 
 class IdleCollector:
     """``start`` when the loop starts, ``idle(quiet_s)`` before each of its sleeps,
-    ``stop`` when it ends (the collector as it was, nothing left frozen)."""
+    ``stop`` when it ends (the collector switched back as it was)."""
 
     def __init__(self) -> None:
         self._was_enabled: bool | None = None  # None: not started
-        self.frozen = False  # the first quiet spell's survivors are out of every pass
         self.passes = [0, 0, 0]  # collections run, by generation (for tests and logs)
 
     def start(self) -> None:
@@ -46,13 +45,8 @@ class IdleCollector:
         limit0, limit1, limit2 = gc.get_threshold()
         if not limit0:
             return  # a threshold of 0: collection turned off for this process
-        quiet = quiet_s >= QUIET_S
-        if quiet and not self.frozen:
-            self._collect(2)
-            gc.freeze()
-            self.frozen = True
-        elif quiet and middle >= limit1 and old >= limit2:
-            self._collect(2)
+        if old >= limit2 and quiet_s >= QUIET_S:
+            self._collect(2)  # its turn came while the table was in play, or comes now
         elif young >= limit0:
             self._collect(1 if middle >= limit1 else 0)
 
@@ -63,9 +57,6 @@ class IdleCollector:
     def stop(self) -> None:
         if self._was_enabled is None:
             return
-        if self.frozen:
-            gc.unfreeze()  # back in the oldest generation: collectable again
-            self.frozen = False
         if self._was_enabled:
             gc.enable()
         self._was_enabled = None
