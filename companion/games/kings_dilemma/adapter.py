@@ -81,8 +81,9 @@ class VoteHistory:
         return longer
 
     def as_tuple(self) -> tuple[dict, ...]:
-        """The summaries as a tuple, made once for this history (the public view's: every
-        action between two votes shares it), the summaries themselves not copied."""
+        """The summaries as a tuple, made once for this history, the summaries themselves
+        not copied: every read goes through it (the public view's, between two votes, is
+        one and the same tuple; an index costs no copy of the night)."""
         if self._tuple is None:
             self._tuple = tuple(self._items[: self._n])
         return self._tuple
@@ -91,27 +92,27 @@ class VoteHistory:
         return self._n
 
     def __iter__(self) -> Iterator[dict]:
-        return iter(self._items[: self._n])
+        return iter(self.as_tuple())
 
     def __getitem__(self, index: int) -> dict:
-        return self._items[: self._n][index]
+        return self.as_tuple()[index]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, VoteHistory):
-            return list(self) == list(other)
+            return self.as_tuple() == other.as_tuple()
         if isinstance(other, (tuple, list)):
-            return list(self) == list(other)
+            return self.as_tuple() == tuple(other)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  (like the dicts it holds)
 
     def __repr__(self) -> str:
-        return f"VoteHistory({list(self)!r})"
+        return f"VoteHistory({list(self.as_tuple())!r})"
 
     def __reduce__(self) -> tuple:
         """Pickled (a journal snapshot, made in another thread) as its own items only:
         never the shared list, which a longer history may be adding to meanwhile."""
-        return VoteHistory, (tuple(self),)
+        return VoteHistory, (self.as_tuple(),)
 
 
 @dataclass(frozen=True)
