@@ -7,6 +7,8 @@ import os
 import platform
 import statistics
 import sys
+import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,6 +80,19 @@ def percentiles(rounds: list[list[float]], p: float) -> tuple[list[float], str, 
     if len(pooled) >= need:
         return [_quantile(pooled, p)], f"p{p:g} of all {len(pooled)}", True
     return [max(pooled, default=math.nan)], f"only {len(pooled)}: not a p{p:g}", False
+
+
+def alternated(rounds: int, runs: dict[str, Callable[[Path], list[float]]]
+               ) -> dict[str, list[list[float]]]:
+    """Each of ``runs`` once a round, in the order given, ``rounds`` times, each on a new
+    file (``NAME-ROUND.db``) of a ``.bench-*`` directory here (this disk, not tmpfs); what
+    each returned, by name, one list a round."""
+    got: dict[str, list[list[float]]] = {name: [] for name in runs}
+    with tempfile.TemporaryDirectory(dir=Path.cwd(), prefix=".bench-") as tmp:
+        for i in range(rounds):
+            for name, run in runs.items():
+                got[name].append(run(Path(tmp) / f"{name}-{i}.db"))
+    return got
 
 
 def median(values: list[float]) -> float:

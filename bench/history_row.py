@@ -12,11 +12,10 @@ durable between two keeps (``wait_durable``, not timed): games end minutes apart
 
 from __future__ import annotations
 
-import tempfile
 import time
 from pathlib import Path
 
-from bench.common import Row, median, percentiles, spread, times, verdict
+from bench.common import Row, alternated, median, percentiles, spread, times, verdict
 from companion.storage.history import History, result_of
 
 ROUNDS = 3
@@ -40,11 +39,8 @@ def keeps(path: Path, count: int, kiosk: bool) -> list[float]:
 
 
 def run(count: int = 200) -> list[Row]:
-    got: dict[str, list[list[float]]] = {"kiosk": [], "full": []}
-    with tempfile.TemporaryDirectory(dir=Path.cwd(), prefix=".bench-") as tmp:
-        for i in range(ROUNDS):
-            got["kiosk"].append(keeps(Path(tmp) / f"kiosk-{i}.db", count, True))
-            got["full"].append(keeps(Path(tmp) / f"full-{i}.db", count, False))
+    got = alternated(ROUNDS, {"kiosk": lambda path: keeps(path, count, True),
+                              "full": lambda path: keeps(path, count, False)})
     rows = []
     for label, p in (("p50", 50), ("p99", 99), ("max", 100)):
         if p < 100:

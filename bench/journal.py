@@ -12,11 +12,10 @@ for), each the median over the rounds with min and max.
 from __future__ import annotations
 
 import sqlite3
-import tempfile
 import time
 from pathlib import Path
 
-from bench.common import Row, median, percentile, spread, times
+from bench.common import Row, alternated, median, percentile, spread, times
 from companion.storage.journal import Journal
 
 ROUNDS = 3
@@ -51,11 +50,8 @@ def bare(path: Path, count: int) -> list[float]:
 
 
 def run(count: int = 300) -> list[Row]:
-    got: dict[str, list[list[float]]] = {"ours": [], "bare": []}
-    with tempfile.TemporaryDirectory(dir=Path.cwd(), prefix=".bench-") as tmp:
-        for i in range(ROUNDS):
-            got["ours"].append(ours(Path(tmp) / f"journal-{i}.db", count))
-            got["bare"].append(bare(Path(tmp) / f"bare-{i}.db", count))
+    got = alternated(ROUNDS, {"ours": lambda path: ours(path, count),
+                              "bare": lambda path: bare(path, count)})
     rate = {k: [len(r) / (sum(r) / 1000) for r in v] for k, v in got.items()}
     med = {k: median(v) for k, v in rate.items()}
     rows = [Row("3 journal", f"durable commits/s ({ROUNDS}×{count})", spread(rate["ours"], "/s", 0),
