@@ -66,6 +66,7 @@ class Committer:
                  on_failure: Callable[[OSError], None] | None = None,
                  sync: Sync = os.fdatasync, name: str = "commit fsync") -> None:
         self.wal = wal
+        self.database = wal.with_name(wal.name.removesuffix("-wal"))  # SQLite's naming
         self.name = name
         self._after_sync = after_sync
         self._on_failure = on_failure
@@ -261,9 +262,11 @@ class Committer:
 
     def _wal_fd(self) -> int:
         """A descriptor of the -wal as it is now. SQLite may have made it anew (a
-        connection reopened after a failure; the last one closing deletes it): then the
-        directory that gained it is synced too, as SQLite does for a file it creates
-        under FULL, so the file itself survives a cut."""
+        connection reopened after a failure; the last one closing deletes it), or the
+        database with it, unsynced (``journal._connect``'s ``sync_creation``): then the
+        database file and the directory that gained them are synced too, as SQLite does
+        for the files it creates under FULL, so the files themselves survive a cut (a
+        -wal beside an empty database is deleted by SQLite at the next opening)."""
         st = os.stat(self.wal)
         inode = (st.st_dev, st.st_ino)
         if self._fd is None or inode != self._inode:
@@ -271,9 +274,11 @@ class Committer:
             if self._fd is not None:
                 os.close(self._fd)
             self._fd, self._inode = fd, inode
-            folder = os.open(self.wal.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            try:
-                os.fsync(folder)
-            finally:
-                os.close(folder)
+            for path, flags in ((self.database, os.O_RDONLY),
+                                (self.wal.parent, os.O_RDONLY | os.O_DIRECTORY)):
+                other = os.open(path, flags | os.O_CLOEXEC)
+                try:
+                    os.fsync(other)
+                finally:
+                    os.close(other)
         return self._fd

@@ -346,8 +346,8 @@ class History:
     def __init__(self, path: str | Path | None = None, *, background_sync: bool = False,
                  sync_wal: Sync = os.fdatasync) -> None:
         self.path = Path(path).expanduser() if path is not None else default_path()
-        self._db, self.notice = open_durable(
-            self.path, _SCHEMA, HISTORY_APP_ID, HISTORY_VERSION
+        self._db, self.notice = open_durable(  # the kiosk's created unsynced: its committer's
+            self.path, _SCHEMA, HISTORY_APP_ID, HISTORY_VERSION, sync_creation=not background_sync
         )
         self._lock = threading.RLock()
         self.failure: StorageError | None = None  # the last write's, until one succeeds
@@ -360,11 +360,14 @@ class History:
             # its thread after each row, never by a commit on the loop (SQLite's automatic
             # checkpoint would sync there: https://www.sqlite.org/wal.html, "Automatic
             # Checkpoint"; https://www.sqlite.org/pragma.html#pragma_synchronous)
-            _rewrite_version(self._db)  # the -wal and its header synced now, not at a row
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._committer = Committer(Path(f"{self.path}-wal"), on_failure=self._sync_failed,
                                         sync=sync_wal, name=f"{self.path.name} commit")
+            # the -wal (and a new file, its folder) synced now by the committer's thread,
+            # not at the first row, nor on the kiosk's loop before its first press
+            _rewrite_version(self._db)
+            self._committer.committed(0, receipt=False)
 
     def _sync_failed(self, exc: OSError) -> None:
         """The committer's fsync failed (its thread): nothing more is written until the

@@ -319,8 +319,15 @@ def move_aside(path: Path) -> Path:
     return target
 
 
-def _connect(path: Path, schema: str, app_id: int, version: int) -> sqlite3.Connection:
-    """Open and check ``path``; raise ``Unusable`` if it isn't a healthy database of ours."""
+def _connect(path: Path, schema: str, app_id: int, version: int, *,
+             sync_creation: bool = True) -> sqlite3.Connection:
+    """Open and check ``path``; raise ``Unusable`` if it isn't a healthy database of ours.
+    Without ``sync_creation``, a database started from nothing is created without a sync
+    and its connection left at ``synchronous=OFF``: the caller's ``Committer`` makes the
+    files durable (the database, its folder, the -wal: ``Committer._wal_fd``) before the
+    first light, and resets the level. The kiosk's first boot then makes no sync before
+    its first frame (eight of them, tens of ms on an SD card), and a cut before the
+    committer's first sync can only lose an empty journal."""
     if path.exists() and not path.is_file():
         raise Unusable("it is not a regular file")
     for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):  # SQLite would say "I/O error"
@@ -349,10 +356,12 @@ def _connect(path: Path, schema: str, app_id: int, version: int) -> sqlite3.Conn
         check = conn.execute("PRAGMA quick_check").fetchall()
         if check != [("ok",)]:
             raise Unusable(f"integrity check failed ({check[0][0]})")
+        unsynced = not tables and not sync_creation
+        # before the switch to WAL, which syncs a rollback journal, the database and the folder
+        conn.execute(f"PRAGMA synchronous={'OFF' if unsynced else 'FULL'}")
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":
             log.warning("%s: SQLite refused WAL mode (%s)", path, mode)
-        conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA secure_delete=ON")
         if not tables:
@@ -393,13 +402,15 @@ def writable(conn: sqlite3.Connection, path: Path) -> StorageError | None:
 
 
 def open_durable(
-    path: str | Path, schema: str, app_id: int, version: int = 1
+    path: str | Path, schema: str, app_id: int, version: int = 1, *,
+    sync_creation: bool = True,
 ) -> tuple[sqlite3.Connection, str | None]:
     """Open (creating it and its directory if needed) a WAL, ``synchronous=FULL`` SQLite
     database in autocommit mode (run ``BEGIN``/``COMMIT`` yourself). A file that can't be
     used is moved aside and a fresh database created: the second value is then the notice
     saying so (else None). ``schema`` (statements separated by ``;``) is run in one
-    transaction when the database has no table yet; ``app_id`` marks the file as ours."""
+    transaction when the database has no table yet; ``app_id`` marks the file as ours.
+    ``sync_creation``: see ``_connect``."""
     path = Path(path).expanduser()
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -407,7 +418,7 @@ def open_durable(
         raise StorageError(cause_of(exc), f"{path.parent}: cannot create the directory "
                                           f"({exc.strerror})", saving=False) from None
     try:
-        return _connect(path, schema, app_id, version), None
+        return _connect(path, schema, app_id, version, sync_creation=sync_creation), None
     except Unusable as exc:
         reason, conn = exc.reason, exc.conn
     try:
@@ -422,7 +433,7 @@ def open_durable(
     notice = f"{path} could not be used ({reason}); kept as {moved.name}, started a new one."
     log.error("%s", notice)
     try:
-        return _connect(path, schema, app_id, version), notice
+        return _connect(path, schema, app_id, version, sync_creation=sync_creation), notice
     except Unusable as exc:
         if exc.conn is not None:
             exc.conn.close()
@@ -630,8 +641,9 @@ class Journal:
                 if exc.conn is not None:
                     exc.conn.close()
                 raise StorageError("corrupt", f"{self.path.name}: {exc.reason}") from None
-        else:
-            conn, notice = open_durable(self.path, _SCHEMA, JOURNAL_APP_ID, JOURNAL_VERSION)
+        else:  # the kiosk's: created without a sync, made durable by its committer
+            conn, notice = open_durable(self.path, _SCHEMA, JOURNAL_APP_ID, JOURNAL_VERSION,
+                                        sync_creation=self._committer is None)
         try:
             self._migrate(conn)
             journal_id, commits = self._meta(conn)
