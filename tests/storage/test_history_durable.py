@@ -64,6 +64,8 @@ def test_the_kiosk_history_keeps_a_row_before_its_fsync_and_what_follows_waits(
     after: list[str] = []
     try:
         assert h._db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+        h.wait_durable()  # the opening's sync (the -wal made ready), by the committer
+        assert held.synced == [f"{tmp_path / 'history.db'}-wal"]
         held.arm()
         number: list[int] = []
         assert returns_while_held(held, lambda: number.append(h.keep(played(), "j:1")))
@@ -97,6 +99,7 @@ def test_a_failed_fsync_halts_the_history_and_follows_with_the_failure(tmp_path,
     h = History(tmp_path / "history.db", background_sync=True, sync_wal=held)
     told: list[str] = []
     try:
+        h.wait_durable()  # the opening's sync: the row's is the next one
         held.fail = OSError(errno.EIO, "Input/output error")
         h.keep(played(), "j:1")
         h.when_durable(lambda: told.append("finish"), lambda: told.append("failed"))

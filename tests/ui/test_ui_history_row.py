@@ -32,7 +32,8 @@ def test_the_last_press_and_a_touch_are_served_while_the_row_syncs_then_it_is_sa
     table = open_table(history_options={"background_sync": True, "sync_wal": held})
     screen = start(table, koryo, players=[0, 1, 2])
     game = screen.game
-    held.arm()  # the history syncs nothing before the game's end: its row is the first
+    table.history.wait_durable()  # its opening's sync (the -wal made ready), off the loop
+    held.arm()  # the next one: the game's row
     done = play_through(table, seed=5, fast=middle_rounds)
     assert done[-1]["action"] in SEAT_PRESSES  # the game's last action: a seat's press
     assert held.entered.wait(WAIT_S)  # the row's fsync under way, held
@@ -57,7 +58,7 @@ def test_the_last_press_and_a_touch_are_served_while_the_row_syncs_then_it_is_sa
     assert [g.id for g in table.journal.finished()] == [game.session.game_id]
     assert table.journal.unfinished() == [] and game.recorded
     assert SAVED_TEXT in said(table) and SAVING_TEXT not in said(table)
-    assert held.synced == [f"{table.history.path}-wal"]
+    assert held.synced == [f"{table.history.path}-wal"] * 2  # the opening's, the row's
     assert table.history.count() == 1
 
 
@@ -66,6 +67,7 @@ def test_a_row_whose_fsync_fails_leaves_the_game_unfinished_and_is_kept_once_lat
     table = open_table(history_options={"background_sync": True, "sync_wal": held})
     screen = start(table, koryo, players=[0, 1, 2])
     game_id = screen.game.session.game_id
+    table.history.wait_durable()  # its opening's sync: the row's is the next one
     held.fail = OSError(errno.EIO, "Input/output error")
     play_through(table, seed=5, fast=middle_rounds)
     table.history.wait_durable()
@@ -93,6 +95,7 @@ def test_the_inheritors_save_says_saving_until_the_row_is_on_disk_and_home_waits
     table.tap(sheet.finish_rect, "final score")
     final = table.app.screen
     assert isinstance(final, inheritors.ResultScreen)
+    table.history.wait_durable()  # its opening's sync: the row's is the next one
     held.arm()
     table.tap(final.save_rect, "save")  # served with the row's fsync held
     assert held.entered.wait(WAIT_S)
