@@ -45,7 +45,7 @@ from companion.play.turns import NOBODY, Turns
 from companion.play.words import Words, words_text
 from companion.system.collector import IdleCollector
 from companion.system.sdnotify import NO_NOTIFIER, Notifier
-from companion.ui.theme import WARNING, WARNING_BG, Painter, Theme
+from companion.ui.theme import FELT, FELT_EDGE, RIM, WARNING, WARNING_BG, Painter, Theme
 
 log = logging.getLogger(__name__)
 
@@ -201,10 +201,24 @@ def window_size(display: DisplayConfig, fullscreen: bool) -> tuple[int, int]:
     return WINDOW_SIZE
 
 
+def window_icon() -> pygame.Surface:
+    """The kiosk's own icon, for a window on a desktop (the console shows none): the felt
+    in its walnut rim and brass edge, one seat's light lit. Drawn, not read from a file:
+    given before the window opens, it spares pygame loading its own from its package
+    (through importlib.resources: 2 to 3 ms of every start)."""
+    icon = pygame.Surface((32, 32), pygame.SRCALPHA)
+    pygame.draw.circle(icon, FELT_EDGE, (16, 16), 16)
+    pygame.draw.circle(icon, RIM, (16, 16), 14)
+    pygame.draw.circle(icon, FELT, (16, 16), 10)
+    pygame.draw.circle(icon, WARNING, (16, 4), 3)
+    return icon
+
+
 def open_window(width: int, height: int, fullscreen: bool, caption: str) -> pygame.Surface:
     pygame.display.init()
     pygame.font.init()
     pygame.display.set_caption(caption)
+    pygame.display.set_icon(window_icon())
     flags = pygame.FULLSCREEN if fullscreen else 0
     window = pygame.display.set_mode((width, height), flags)
     pygame.mouse.set_visible(not fullscreen)

@@ -72,6 +72,20 @@ def test_a_window_without_a_size_is_800x480(open_app):
     assert app.window.get_size() == app.size == WINDOW_SIZE == (800, 480)
 
 
+def test_the_window_opens_with_the_kiosks_icon_not_pygames_from_its_package(open_app,
+                                                                            monkeypatch):
+    """pygame loads its own icon at every window opened without one (through
+    importlib.resources, ms of each start): the kiosk gives its own first."""
+    import pygame.pkgdata
+
+    looked_up: list[str] = []
+    real = pygame.pkgdata.getResource
+    monkeypatch.setattr(pygame.pkgdata, "getResource",
+                        lambda name, *rest: looked_up.append(name) or real(name, *rest))
+    app = open_app(DisplayConfig(), fullscreen=False)
+    assert app.window.get_size() == WINDOW_SIZE and looked_up == []
+
+
 def test_a_configured_size_wins_over_the_display(open_app):
     """Asked of SDL in fullscreen too (which picks its nearest display mode: the dummy
     driver has only 1024x768, so the window is checked in a window)."""
