@@ -26,7 +26,7 @@ def main() -> None:
         config, seats=(*config.seats, FIFTH), data_dir=Path.cwd(),  # the bench's own
         phones=PhonesConfig(phones, 0, "127.0.0.1", "127.0.0.1"))
     backend, _ = open_backend(config)
-    app = make_app(config, backend)
+    app = make_app(config, backend, checks_texts=False)  # as ``companion run`` draws
     app.start_backend()
     app.push(HomeScreen(app))
     app.render_if_dirty()

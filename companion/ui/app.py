@@ -241,10 +241,11 @@ class App:
         journal=None,
         history=None,
         table: Table | None = None,
+        checks_texts: bool = True,
     ) -> None:
         """``journal`` and ``history`` (a ``companion.storage.journal.Journal``, a
         ``companion.storage.history.History``; None: not kept) are the Table's, made here unless
-        ``table`` is given."""
+        ``table`` is given. ``checks_texts``: ``Theme``'s (the kiosk draws without)."""
         if rotation not in (0, 90, 180, 270):
             raise ValueError(f"rotation {rotation}: one of 0, 90, 180, 270")
         self.window = window
@@ -253,7 +254,7 @@ class App:
         size = (h, w) if rotation in (90, 270) else (w, h)
         self.canvas = window if rotation == 0 else pygame.Surface(size)
         self.size = size
-        self.theme = Theme(size)
+        self.theme = Theme(size, checks_texts=checks_texts)
         self._seats = tuple(seats)
         self.catalog = catalog
         self.clock = clock or Clock()
@@ -728,8 +729,10 @@ def make_app(
     fullscreen: bool = False,
     journal=None,
     history=None,
+    checks_texts: bool = True,
 ) -> App:
-    """Open the window for ``config`` (a ``companion.config.Config``) and the app on it."""
+    """Open the window for ``config`` (a ``companion.config.Config``) and the app on it
+    (``checks_texts``: ``Theme``'s; the kiosk's is False)."""
     catalog = load_catalog(config.language)
     d = config.display
     size = window_size(d, fullscreen)
@@ -744,4 +747,5 @@ def make_app(
         notice=notice,
         journal=journal,
         history=history,
+        checks_texts=checks_texts,
     )

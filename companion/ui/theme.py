@@ -82,10 +82,14 @@ DEFAULT_SCALE = 0.6875
 
 
 class Theme:
-    """Sizes for one canvas size, and a cache of fonts."""
+    """Sizes for one canvas size, and a cache of fonts. ``checks_texts``: each text drawn
+    is also measured for the layout and legibility checks (``TextBox``: cut, glyph height,
+    contrast), for the tests and the demo; the kiosk draws the same pixels without (a
+    fifth of a game screen's frame, which a press arriving meanwhile waits for)."""
 
-    def __init__(self, size: tuple[int, int]) -> None:
+    def __init__(self, size: tuple[int, int], *, checks_texts: bool = True) -> None:
         self.size = size
+        self.checks_texts = checks_texts
         # A 480th of the short side, but no more than an 800th of the long one: the layouts
         # are drawn for the 5:3 panel, so a squarer screen (1024×768) lays them out as its
         # 5:3 width allows and keeps the extra height as margin, not as too-wide type.
@@ -189,8 +193,12 @@ class Painter:
             rect.right = box.right
         else:
             rect.centerx = box.centerx
-        ink = image.get_bounding_rect().move(rect.topleft)
         shown = rect.clip(box)
+        if not self.theme.checks_texts:
+            self.surface.blit(image, shown, shown.move(-rect.x, -rect.y))
+            self.texts.append(TextBox(text, shown))
+            return pygame.Rect(rect.x, rect.y, rect.w, font.get_height()).clip(box)
+        ink = image.get_bounding_rect().move(rect.topleft)
         ground = self.ground(ink.clip(box) if ink.width else shown)
         self.surface.blit(image, shown, shown.move(-rect.x, -rect.y))
         whole = ink.width == 0 or box.contains(ink)

@@ -329,3 +329,38 @@ def test_a_button_label_on_two_lines_keeps_french_signs_with_their_word(label, h
     """A long label breaks at the space nearest its middle, but never at the space French
     puts before ":;?!»" or after "«"."""
     assert split_in_two(label) == halves
+
+
+def test_the_kiosk_draws_the_same_pixels_without_the_texts_checks(open_table, tmp_path):
+    """``companion run`` draws without measuring each text for the checks (cut, glyph
+    height, contrast: the tests' and the demo's); what it draws is the same, pixel for
+    pixel, text for text: Home, a Koryŏ round, the Inheritors sheet, turned or not."""
+    import ui_inheritors
+    from ui_majority import middle_rounds, play_through, start
+
+    from companion.ui.screens.majority import koryo
+
+    def frame(table, checks: bool) -> tuple[bytes, list[str]]:
+        table.app.theme.checks_texts = checks
+        table.app.invalidate()
+        table.app.render_if_dirty()
+        return pygame.image.tobytes(table.app.window, "RGB"), table.texts()
+
+    def same_either_way(table) -> None:
+        checked, kiosk = frame(table, True), frame(table, False)
+        assert kiosk[1] == checked[1] and len(checked[1]) > 5
+        assert kiosk[0] == checked[0]
+
+    for rotation in (0, 90):
+        table = open_table(tmp_path / f"turned-{rotation}", rotation=rotation,
+                           size=(800, 480) if rotation == 0 else (480, 800))
+        table.app.push(HomeScreen(table.app))
+        same_either_way(table)
+        start(table, koryo, players=[0, 1, 2, 3])
+        play_through(table, seed=3, until=middle_rounds)
+        same_either_way(table)
+        table.close()
+    table = open_table(tmp_path / "sheet")
+    sheet = ui_inheritors.start(table)
+    ui_inheritors.enter(table, sheet, ui_inheritors.THREE)
+    same_either_way(table)
