@@ -278,6 +278,12 @@ class Rig:
     def first_player(self) -> int:
         return PLAYERS.index(self.session.public_view()["first_player"])
 
+    def undo_to(self, before: int) -> None:
+        """Undo what a press made (untimed), from the driver's thread: the loop draws
+        the frame of it at once (``App.invalidate`` wakes it)."""
+        while self.actions() > before:
+            self.session.undo()
+
     def close(self) -> None:
         self.journal.wait_durable()  # the last undo's lights reach the pins before they close
         self.backend.close()
@@ -350,8 +356,7 @@ def presses(rig: Rig, set_pin: Callable[[int, bool], None], count: int, rng: ran
             else:
                 out["skipped"] += 1
                 time.sleep(0.100)  # a bounce long enough to be a press has come in
-            while rig.actions() > before:
-                rig.session.undo()
+            rig.undo_to(before)
             until(rig.settled, "the undone press's lights on the pads")
     except Exception as exc:  # noqa: BLE001 - raised again in the main thread
         out["error"] = exc

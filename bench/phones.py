@@ -154,8 +154,7 @@ def phone_block(directory: Path, window, count: int, rng: random.Random) -> dict
                 out["light"].append((lit - sent) / 1e6)
                 await asyncio.sleep(0.005)  # the dispatch returns, its commit timed
                 out["rest"].append(out["light"][-1] - rig.commit_ms)
-                while rig.actions() > before:
-                    rig.session.undo()
+                rig.undo_to(before)
                 end = time.monotonic() + WAIT_S
                 while any(p.light() != backend.light(s) .value
                           for s, p in enumerate(phones[:len(pads.PLAYERS)])):

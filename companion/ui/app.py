@@ -415,12 +415,14 @@ class App:
         self._ring_due = ring
 
     def invalidate(self) -> None:
-        """What is shown changed: a frame is due, and the seats show the lights of the
-        screen on top."""
+        """What is shown changed: a frame is due (the loop woken, should it be asleep:
+        this may be another thread), and the seats show the lights of the screen on
+        top."""
         self._dirty = True
         if self.screens:
             self.table.show_lights()
             self._show_seats()
+        self.wake()
 
     def _show_seats(self) -> None:
         """Each seat's own display beyond its light (a phone's page), from the screen on
@@ -562,7 +564,7 @@ class App:
             now = time.monotonic()
             if events:
                 self._input_at = now
-            if events or self.table.pending():
+            if events or self.table.pending() or self._frame_due():
                 return events
             poll = self.poll_ms(now) / 1000
             nap = poll if end is None else min(poll, end - now)
@@ -570,6 +572,12 @@ class App:
                 return []
             self.collector.idle(now - self._handled_at)  # nothing waits: the frame is drawn
             self._wake.acquire(timeout=nap)  # a pending wake-up ends it at once
+
+    def _frame_due(self) -> bool:
+        """Something to draw that another thread asked for and woke the loop about (the
+        lights the journal's committer wrote, a view changed off the loop): drawn now,
+        not at the screen's next deadline, which may be a blink step away or none."""
+        return bool(self.screens) and (self._dirty or self._late_lights)
 
     def poll_ms(self, now: float) -> int:
         """How long the sleeping loop leaves SDL's queue unread at ``now`` (monotonic s):

@@ -192,6 +192,52 @@ def test_seat_button_from_another_thread_wakes_the_loop_and_redraws_once(open_ap
     assert screen.draws == 2
 
 
+@pytest.mark.parametrize("asked", ["late_lights_written", "invalidate"])
+def test_a_frame_asked_from_another_thread_is_drawn_at_once_not_at_the_next_deadline(
+        open_app, monkeypatch, asked):
+    """The journal's committer writes a press's lights after its frame and asks for the
+    ring again; a view may change off the loop too. Either, once the loop is asleep with
+    no deadline, wakes it, and the frame is drawn then: left to the next deadline, it came
+    at a random time, in the way of a later press (and the screen's mirror of the lights
+    lagged behind the pads). With the poll pushed out of reach and a bound on each
+    sleep, only that wake-up ends it."""
+    monkeypatch.setattr(app_module, "POLL_MS", 10**9)
+    app, _, _ = open_app()
+    screen = Recorder(app)
+    app.push(screen)
+    app.step(block=False)
+    frames, draws = app.frames, screen.draws
+    asleep = threading.Event()
+    woken: list[bool] = []
+    wake = app._wake
+
+    class Watched:
+        """The loop's wake-up lock, telling when the loop goes to sleep on it."""
+
+        def acquire(self, blocking=True, timeout=-1):
+            asleep.set()
+            woken.append(wake.acquire(blocking, min(timeout, WAIT)))
+            if not woken[-1]:  # slept the whole bound: the frame was left waiting
+                raise AssertionError(f"the loop slept {WAIT} s through the wake-up")
+            return True
+
+        def release(self):
+            wake.release()
+
+    app._wake = Watched()
+
+    def once_asleep():
+        asleep.wait(WAIT)
+        getattr(app, asked)()
+
+    thread = threading.Thread(target=once_asleep)
+    thread.start()
+    app.step()
+    thread.join()
+    assert woken  # it slept, and each sleep ended by a wake-up (else it raised)
+    assert app.frames == frames + 1 and screen.draws == draws + 1
+
+
 def test_a_seat_press_wakes_the_sleep_at_once_not_at_the_next_poll(open_app, monkeypatch):
     """The sleeping loop looks at SDL's queue only every POLL_MS; a seat button's callback
     wakes it directly. With the poll pushed out of reach (and a 60 s bound instead of a
@@ -226,7 +272,7 @@ def test_a_seat_press_wakes_the_sleep_at_once_not_at_the_next_poll(open_app, mon
     app._wait(60_000)
     thread.join()
     assert app.table.pending()  # the press waits in the Table's queue, not in SDL's
-    assert notified == [True]
+    assert notified and all(notified)  # no sleep ran out: a wake-up ended each
     app.step(block=False)
     assert app.screen.buttons == [ButtonEvent(0, "c")]
 
