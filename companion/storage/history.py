@@ -364,8 +364,9 @@ class History:
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._committer = Committer(Path(f"{self.path}-wal"), on_failure=self._sync_failed,
                                         sync=sync_wal, name=f"{self.path.name} commit")
-            # the -wal (and a new file, its folder) synced now by the committer's thread,
-            # not at the first row, nor on the kiosk's loop before its first press
+            # the -wal made ready now, not at the first row: SQLite writes its header
+            # (and syncs it and the folder when it makes the file anew); what it leaves
+            # unsynced, a new database included, is synced by the committer's thread
             _rewrite_version(self._db)
             self._committer.committed(0, receipt=False)
 
