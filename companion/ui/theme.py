@@ -141,10 +141,11 @@ class Theme:
             return size
         floor = size - 2 * -((smallest - size) // 2)  # where stepping down by 2 would stop
         guess = max(floor, size - 2 * max(1, round(size * (1 - width / widest) / 2)))
-        if guess > floor and drawn(guess) > width:
+        if guess > floor and drawn(guess) > width:  # too wide: down until it fits
+            guess -= 2
             while guess > floor and drawn(guess) > width:
                 guess -= 2
-        else:
+        else:  # it fits (or is the floor): up while the next size fits too
             while guess + 2 < size and drawn(guess + 2) <= width:
                 guess += 2
         return guess
@@ -194,18 +195,24 @@ class Painter:
         else:
             rect.centerx = box.centerx
         shown = rect.clip(box)
-        if not self.theme.checks_texts:
-            self.surface.blit(image, shown, shown.move(-rect.x, -rect.y))
-            self.texts.append(TextBox(text, shown))
-            return pygame.Rect(rect.x, rect.y, rect.w, font.get_height()).clip(box)
+        # measured before the blit: what the text is drawn on is read from the surface
+        drawn = (self._measured(text, font, colour, image, rect, box, shown)
+                 if self.theme.checks_texts else TextBox(text, shown))
+        self.surface.blit(image, shown, shown.move(-rect.x, -rect.y))
+        self.texts.append(drawn)
+        return pygame.Rect(rect.x, rect.y, rect.w, font.get_height()).clip(box)
+
+    def _measured(self, text: str, font: pygame.font.Font, colour: Colour,
+                  image: pygame.Surface, rect: pygame.Rect, box: pygame.Rect,
+                  shown: pygame.Rect) -> TextBox:
+        """``text`` as the checks see it (``Theme.checks_texts``): where its ink shows,
+        whether it is cut, its glyph height, its contrast with what it is drawn on."""
         ink = image.get_bounding_rect().move(rect.topleft)
         ground = self.ground(ink.clip(box) if ink.width else shown)
-        self.surface.blit(image, shown, shown.move(-rect.x, -rect.y))
         whole = ink.width == 0 or box.contains(ink)
         where = ink.clip(box) if ink.width else shown
-        self.texts.append(TextBox(text, where, not whole, font.get_height(),
-                                  glyph_height(font, text), contrast(colour, ground)))
-        return pygame.Rect(rect.x, rect.y, rect.w, font.get_height()).clip(box)
+        return TextBox(text, where, not whole, font.get_height(), glyph_height(font, text),
+                       contrast(colour, ground))
 
     def ground(self, rect: pygame.Rect) -> Colour:
         """What a text is about to be drawn on: the colour most of a few points of
